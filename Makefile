@@ -1,0 +1,82 @@
+# ascend-lsp: one C binary (language server + CLI). Out-of-tree build in $(BUILD).
+# Third-party grammar sources are fetched by `make deps` (npm pack, integrity-checked)
+# into $(BUILD)/grammars; nothing third-party is committed.
+
+BUILD ?= build
+CC ?= cc
+CFLAGS ?= -O2 -g
+SANITIZE ?=
+PKGS := tree-sitter libcjson libuv
+
+override CFLAGS += -std=c11 -Wall -Wextra -D_GNU_SOURCE -I. -MMD -MP
+override CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ltree-sitter -lcjson -luv) -lpthread -lm
+ifneq ($(SANITIZE),)
+override CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+override LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+GRAMMARS := python cuda toml
+GRAMMAR_DIR := $(BUILD)/grammars
+GRAMMAR_OBJS := $(foreach g,$(GRAMMARS),$(BUILD)/grammars/$(g)/parser.o $(BUILD)/grammars/$(g)/scanner.o)
+
+CORE_SRCS := $(wildcard protocol/*.c) $(wildcard analyzers/*.c) $(filter-out server/main.c,$(wildcard server/*.c))
+CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+BIN := $(BUILD)/ascend-lsp
+
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_BIN := $(BUILD)/unit-tests
+
+.PHONY: all deps test demo bench fuzz sanitize clean unit transcripts editors vsix
+
+all: $(BIN)
+
+$(BIN): $(BUILD)/server/main.o $(CORE_OBJS) $(GRAMMAR_OBJS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC $<")
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+# Grammar objects: generated code, compiled with relaxed warnings.
+$(BUILD)/grammars/%/parser.o: $(BUILD)/grammars/%/.fetched
+	$(Q)$(CC) -std=c11 -O2 -g -w -I$(BUILD)/grammars/$*/src $(filter -fsanitize=%,$(CFLAGS)) -c -o $@ $(BUILD)/grammars/$*/src/parser.c
+$(BUILD)/grammars/%/scanner.o: $(BUILD)/grammars/%/.fetched
+	$(Q)$(CC) -std=c11 -O2 -g -w -I$(BUILD)/grammars/$*/src $(filter -fsanitize=%,$(CFLAGS)) -c -o $@ $(BUILD)/grammars/$*/src/scanner.c
+
+$(BUILD)/grammars/%/.fetched: tests/grammars.lock
+	$(Q)BUILD=$(BUILD) sh tests/fetch-grammars.sh $*
+
+deps:
+	sh tests/install-deps.sh
+	$(MAKE) $(foreach g,$(GRAMMARS),$(BUILD)/grammars/$(g)/.fetched)
+
+$(UNIT_BIN): $(UNIT_SRCS:%.c=$(BUILD)/%.o) $(CORE_OBJS) $(GRAMMAR_OBJS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+unit: $(UNIT_BIN)
+	$(UNIT_BIN)
+
+test: $(BIN) $(UNIT_BIN)
+	BIN=$(BIN) UNIT=$(UNIT_BIN) sh tests/run-all.sh
+
+demo: $(BIN)
+	@$(BIN) check tests/fixtures/demo-project || true
+
+bench: $(BIN)
+	BIN=$(BIN) sh tests/bench/run.sh
+
+sanitize:
+	$(MAKE) BUILD=build/asan SANITIZE=address,undefined CC=clang test
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

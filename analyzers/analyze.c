@@ -1,0 +1,227 @@
+/* analyze: file classification, the domain table and the file-wide passes
+ * that follow the domain analyzers (see analyze.h). */
+#include "analyzers/analyze.h"
+#include "analyzers/resolver.h"
+#include "analyzers/suppress.h"
+
+#include <stdlib.h>
+
+TSLanguage *tree_sitter_python(void);
+TSLanguage *tree_sitter_cuda(void);
+TSLanguage *tree_sitter_toml(void);
+
+typedef struct {
+  int domain;
+  AnalyzerFn fn;
+} DomainAnalyzer;
+
+/* Every domain analyzer, in domain order. The table-driven Python matcher
+ * runs first; the domain analyzers add what needs code (detectors). */
+static const DomainAnalyzer analyze__table[] = {
+    {0, pymatch_run},         {1, deps_analyze},      {2, device_analyze},
+    {3, attention_analyze},   {4, kernels_analyze},   {5, distributed_analyze},
+    {6, precision_analyze},   {7, compile_analyze},
+};
+
+static const char *analyze__base(const char *path) {
+  const char *b = strrchr(path, '/');
+  return b ? b + 1 : path;
+}
+
+FileKind analyze_file_kind(const char *path) {
+  const char *b = analyze__base(path);
+  if (util_ends_with(b, ".py") || util_ends_with(b, ".pyi")) return FILE_PYTHON;
+  if (strcmp(b, "pyproject.toml") == 0) return FILE_PYPROJECT;
+  if (strcmp(b, "setup.cfg") == 0) return FILE_SETUP_CFG;
+  if ((util_starts_with(b, "requirements") || util_starts_with(b, "constraints") ||
+       util_ends_with(b, "-requirements.txt") || util_ends_with(b, ".requirements.txt") ||
+       util_ends_with(b, "_requirements.txt")) &&
+      (util_ends_with(b, ".txt") || util_ends_with(b, ".in")))
+    return FILE_REQUIREMENTS;
+  if (util_starts_with(b, "environment") && (util_ends_with(b, ".yml") || util_ends_with(b, ".yaml")))
+    return FILE_CONDA_ENV;
+  static const char *const cuda_ext[] = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx"};
+  for (size_t i = 0; i < sizeof cuda_ext / sizeof cuda_ext[0]; i++)
+    if (util_ends_with(b, cuda_ext[i])) return FILE_CUDA;
+  if (util_ends_with(b, ".sh") || util_ends_with(b, ".bash")) return FILE_SHELL;
+  if (util_ends_with(b, ".so") || strstr(b, ".so.")) return FILE_ELF;
+  return FILE_UNKNOWN;
+}
+
+TSLanguage *analyze_language(FileKind kind) {
+  switch (kind) {
+  case FILE_PYTHON: return tree_sitter_python();
+  case FILE_CUDA: return tree_sitter_cuda();
+  case FILE_PYPROJECT: return tree_sitter_toml();
+  default: return NULL;
+  }
+}
+
+void analyze_options_default(AnalyzeOptions *o) {
+  memset(o, 0, sizeof *o);
+  o->chip = CHIP_910B;
+  o->torch_npu = "2.7.1";
+}
+
+static bool analyze__code_in(const char *const *list, size_t n, const char *code) {
+  for (size_t i = 0; i < n; i++)
+    if (list[i] && *list[i] && util_starts_with(code, list[i])) return true;
+  return false;
+}
+
+bool analyze_code_selected(const AnalyzeOptions *opt, const char *code) {
+  if (opt->n_select > 0 && !analyze__code_in(opt->select, opt->n_select, code)) return false;
+  return !analyze__code_in(opt->ignore, opt->n_ignore, code);
+}
+
+/* Guarded, inference-only and transfer_to_npu marks come from the Python
+ * facts; they change priority, not presence. */
+static void analyze__mark_python(const PyFile *py, FindingList *out) {
+  for (size_t i = 0; i < out->len; i++) {
+    Finding *f = &out->items[i];
+    f->guarded = f->guarded || pyfile_in_ranges(py->guarded.items, py->guarded.len, f->start_byte);
+    f->inference_only = f->inference_only || pyfile_in_ranges(py->inference.items, py->inference.len, f->start_byte);
+    if (py->transfer_to_npu && f->entry && f->entry->transfer_covered && f->severity < SEV_INFO) {
+      f->severity = SEV_INFO;
+      f->transfer_covered = true;
+      char *m = xasprintf("%s (handled at run time by transfer_to_npu)", f->message);
+      free(f->message);
+      f->message = m;
+      m = xasprintf("%s（运行时由 transfer_to_npu 处理）", f->message_zh);
+      free(f->message_zh);
+      f->message_zh = m;
+    }
+    if (f->guarded && !strstr(f->message, "fallback exists")) {
+      char *m = xasprintf("%s [guarded: a fallback exists]", f->message);
+      free(f->message);
+      f->message = m;
+      m = xasprintf("%s［已有回退路径］", f->message_zh);
+      free(f->message_zh);
+      f->message_zh = m;
+    }
+  }
+}
+
+/* Drops findings of unselected codes and rows that do not apply to the chip. */
+static void analyze__filter(const AnalyzeOptions *opt, FindingList *out) {
+  size_t w = 0;
+  for (size_t i = 0; i < out->len; i++) {
+    Finding *f = &out->items[i];
+    bool keep = analyze_code_selected(opt, f->rule->code) &&
+                !(f->entry && f->entry->chips && !(f->entry->chips & opt->chip));
+    if (keep) out->items[w++] = *f;
+    else finding_free(f);
+  }
+  out->len = w;
+}
+
+void analyze_facts_free(FileFacts *f) {
+  for (size_t i = 0; i < f->imports.len; i++) free(f->imports.items[i]);
+  array_free(&f->imports);
+}
+
+static void analyze__facts(const char *text, size_t len, const PyFile *py, FileFacts *facts) {
+  uint32_t lines = len > 0 ? 1 : 0;
+  for (size_t i = 0; i < len; i++)
+    if (text[i] == '\n') lines++;
+  if (len > 0 && text[len - 1] == '\n') lines--;
+  facts->lines = lines;
+  if (!py) return;
+  facts->has_main_guard = py->has_main_guard;
+  for (size_t i = 0; i < py->imports.len; i++) array_push(&facts->imports, xstrdup(py->imports.items[i].module));
+}
+
+/* Code points between the start of the line holding `at` and `at`. */
+static uint32_t analyze__cp_column(const char *text, uint32_t at, uint32_t byte_col) {
+  uint32_t n = 0;
+  for (uint32_t i = at - byte_col; i < at; i++)
+    if (((unsigned char)text[i] & 0xC0) != 0x80) n++;
+  return n;
+}
+
+typedef Array(uint32_t) LineStarts;
+
+static void analyze__line_starts(const char *text, size_t len, LineStarts *ls) {
+  array_push(ls, 0);
+  for (size_t i = 0; i < len; i++)
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n')))
+      array_push(ls, (uint32_t)i + 1);
+}
+
+/* Row and code-point column of a byte offset. */
+static void analyze__point(const char *text, const LineStarts *ls, uint32_t at, uint32_t *row, uint32_t *col) {
+  size_t lo = 0, hi = ls->len;
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (ls->items[mid] <= at) lo = mid;
+    else hi = mid;
+  }
+  *row = (uint32_t)lo;
+  *col = analyze__cp_column(text, at, at - ls->items[lo]);
+}
+
+static void analyze__columns(const char *text, size_t len, FindingList *l) {
+  LineStarts ls = {0};
+  for (size_t i = 0; i < l->len; i++) {
+    Finding *f = &l->items[i];
+    if (f->edits.len && !ls.len) analyze__line_starts(text, len, &ls);
+    for (size_t k = 0; k < f->edits.len; k++) {
+      TextEdit *e = &f->edits.items[k];
+      if (e->end > len) e->end = (uint32_t)len;
+      if (e->start > e->end) e->start = e->end;
+      analyze__point(text, &ls, e->start, &e->start_row, &e->start_char);
+      analyze__point(text, &ls, e->end, &e->end_row, &e->end_char);
+    }
+    if (f->end_byte > len) f->end_byte = (uint32_t)len;
+    if (f->start_byte > f->end_byte) f->start_byte = f->end_byte;
+    f->start_char = f->start_col <= f->start_byte ? analyze__cp_column(text, f->start_byte, f->start_col) : 0;
+    f->end_char = f->end_col <= f->end_byte ? analyze__cp_column(text, f->end_byte, f->end_col) : 0;
+  }
+  array_free(&ls);
+}
+
+void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
+                  FindingList *out, FileFacts *facts) {
+  AnalyzeCtx ctx = {path, analyze_file_kind(path), text, len, NULL, NULL, opt, out};
+  if (ctx.kind == FILE_UNKNOWN) return;
+  if (ctx.kind != FILE_ELF && (memchr(text, '\0', len) || len > UINT32_MAX / 2)) return; /* binary */
+  TSParser *parser = NULL;
+  TSLanguage *lang = analyze_language(ctx.kind);
+  if (lang) {
+    if (tree) {
+      ctx.tree = tree;
+    } else {
+      parser = ts_parser_new();
+      ts_parser_set_language(parser, lang);
+      ctx.tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+      if (!ctx.tree) {
+        ts_parser_delete(parser);
+        return;
+      }
+    }
+  }
+  PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build(ctx.tree, text, len) : NULL;
+  ctx.py = py;
+  size_t first = out->len;
+  for (size_t i = 0; i < sizeof analyze__table / sizeof analyze__table[0]; i++) analyze__table[i].fn(&ctx);
+  FindingList mine = {out->items + first, out->len - first, out->len - first};
+  if (py) analyze__mark_python(py, &mine);
+  /* post passes operate on this file's slice; write back its length */
+  FindingList slice = {0};
+  array_reserve(&slice, mine.len);
+  memcpy(slice.items, mine.items, mine.len * sizeof *mine.items);
+  slice.len = mine.len;
+  out->len = first;
+  analyze__filter(opt, &slice);
+  suppress_apply(text, len, py, opt, &slice);
+  analyze__columns(text, len, &slice);
+  findings_sort(&slice);
+  for (size_t i = 0; i < slice.len; i++) array_push(out, slice.items[i]);
+  array_free(&slice);
+  if (facts) analyze__facts(text, len, py, facts);
+  pyfile_free(py);
+  if (parser) {
+    ts_tree_delete(ctx.tree);
+    ts_parser_delete(parser);
+  }
+}

@@ -1,0 +1,75 @@
+/* finding: see finding.h. */
+#include "analyzers/finding.h"
+#include "analyzers/kb.h"
+
+#include <stdlib.h>
+
+void finding_free(Finding *f) {
+  free(f->subject);
+  free(f->message);
+  free(f->message_zh);
+  free(f->replacement);
+  free(f->detail);
+  for (size_t i = 0; i < f->edits.len; i++) free(f->edits.items[i].text);
+  array_free(&f->edits);
+}
+
+void findings_free(FindingList *l) {
+  for (size_t i = 0; i < l->len; i++) finding_free(&l->items[i]);
+  array_free(l);
+}
+
+void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text) {
+  TextEdit e = {start, end, xstrdup(text), 0, 0, 0, 0};
+  array_push(&f->edits, e);
+}
+
+static int finding__cmp(const void *a, const void *b) {
+  const Finding *x = a, *y = b;
+  if (x->start_byte != y->start_byte) return x->start_byte < y->start_byte ? -1 : 1;
+  int c = strcmp(x->rule->code, y->rule->code);
+  if (c) return c;
+  return x->end_byte < y->end_byte ? -1 : x->end_byte > y->end_byte;
+}
+
+void findings_sort(FindingList *l) {
+  if (l->len > 1) qsort(l->items, l->len, sizeof *l->items, finding__cmp);
+}
+
+const char *severity_name(Severity s) {
+  switch (s) {
+  case SEV_ERROR: return "error";
+  case SEV_WARNING: return "warning";
+  case SEV_INFO: return "info";
+  case SEV_HINT: return "hint";
+  }
+  return "info";
+}
+
+const char *confidence_name(Confidence c) {
+  switch (c) {
+  case CONF_HIGH: return "High";
+  case CONF_MEDIUM: return "Medium";
+  case CONF_LOW: return "Low";
+  }
+  return "Low";
+}
+
+const char *effort_name(EffortKind e) {
+  static const char *const names[EFFORT__COUNT] = {
+      "none", "mechanical", "api-review", "attention", "triton-kernel", "cuda-kernel",
+      "native-library", "dependency-replace", "dependency-unsupported", "precision",
+      "distributed", "compile", "rebuild"};
+  return (unsigned)e < EFFORT__COUNT ? names[e] : "none";
+}
+
+const char *dep_class_name(DepClass d) {
+  switch (d) {
+  case DEP_CLASS_FRAMEWORK: return "framework API";
+  case DEP_CLASS_RUNTIME: return "CUDA runtime API";
+  case DEP_CLASS_VENDOR_LIB: return "vendor library";
+  case DEP_CLASS_KERNEL: return "hand-written kernel";
+  case DEP_CLASS_NONE: break;
+  }
+  return "none";
+}

@@ -1,0 +1,503 @@
+/* pymatch: the table-driven matcher for Python. One cursor walk visits every
+ * node; each node type consults the mapping rows of the match kinds that can
+ * apply to it (kb_lookup for single-key kinds, a scan of the few
+ * string-argument rows). No API names appear here: they are all in kb.c. */
+#include "analyzers/analyze.h"
+#include "analyzers/resolver.h"
+#include "analyzers/pysyntax.h"
+
+#include <stdlib.h>
+
+typedef struct {
+  AnalyzeCtx *ctx;
+  const PyFile *py;
+  const KbEntry *str_rows[64]; /* KB_STRING_ARG / KB_NAMED_STRING rows */
+  size_t n_str_rows;
+} Matcher;
+
+static const KbEntry *pymatch__lookup(Matcher *m, KbMatch kind, const char *s) {
+  return kb_lookup(kind, s, m->ctx->opt->user_entries, m->ctx->opt->n_user_entries);
+}
+
+/* The concrete replacement for this site when the row's fix is textual:
+ * torch.cuda.amp.autocast -> torch.npu.amp.autocast, f"cuda:{r}" -> f"npu:{r}".
+ * NULL: use the row's replacement text. Caller frees. */
+static char *pymatch__replacement(Matcher *m, const KbEntry *e, TSNode n, const char *subject) {
+  if (e->fix_kind == KBFIX_RENAME_QUAL && util_starts_with(subject, e->fix_from)) {
+    const char *rest = subject + strlen(e->fix_from);
+    if (*rest == '\0' || *rest == '.') return xasprintf("%s%s", e->fix_to, rest);
+  }
+  if (e->fix_kind == KBFIX_STRING_SUB) {
+    uint32_t s = ts_node_start_byte(n), t = ts_node_end_byte(n);
+    if (t - s > 120) return NULL;
+    const char *hit = memmem(m->py->text + s, t - s, e->fix_from, strlen(e->fix_from));
+    if (!hit) return NULL;
+    return xasprintf("%.*s%s%.*s", (int)(hit - (m->py->text + s)), m->py->text + s, e->fix_to,
+                     (int)(m->py->text + t - hit - strlen(e->fix_from)), hit + strlen(e->fix_from));
+  }
+  return NULL;
+}
+
+/* Emits one finding for `e` over node n (deduplicated per start and code). */
+static Finding *pymatch__emit(Matcher *m, const KbEntry *e, TSNode n, const char *subject) {
+  const KbRule *rule = kb_rule(e->code);
+  if (!rule) return NULL;
+  for (size_t i = m->ctx->out->len; i-- > 0;) {
+    Finding *f = &m->ctx->out->items[i];
+    if (f->start_byte != ts_node_start_byte(n)) break;
+    if (strcmp(f->rule->code, e->code) == 0) return NULL;
+  }
+  TSPoint s = ts_node_start_point(n), t = ts_node_end_point(n);
+  char *repl = pymatch__replacement(m, e, n, subject);
+  Finding *f = kb_emit(m->ctx->out, rule, e, subject, repl, ts_node_start_byte(n), ts_node_end_byte(n), s.row,
+                       s.column, t.row, t.column);
+  free(repl);
+  f->fix = e->fix_kind == KBFIX_NONE ? FIX_NONE : e->fix_safety;
+  return f;
+}
+
+/* ---- fixes ---------------------------------------------------------------- */
+
+static void pymatch__need_import(Matcher *m, Finding *f, const KbEntry *e) {
+  if (!e->needs_torch_npu || m->py->imports_torch_npu || f->fix == FIX_NONE) return;
+  f->fix_needs_torch_npu = true;
+  char *ins = pysyntax_import_insertion(m->py, "import torch_npu");
+  finding_add_edit(f, pysyntax_import_point(m->py), pysyntax_import_point(m->py), ins);
+  free(ins);
+}
+
+/* Rewrites the import that binds the chain's base so that it denotes T
+ * where it denoted F (F is a prefix of the binding's qualname). */
+static bool pymatch__fix_import(Matcher *m, Finding *f, const PyBinding *b, const char *F, const char *T) {
+  size_t fl = strlen(F);
+  if (strncmp(b->qualname, F, fl) != 0 || (b->qualname[fl] && b->qualname[fl] != '.')) return false;
+  char *q2 = xasprintf("%s%s", T, b->qualname + fl);
+  bool ok = true;
+  if (!b->from_import) {
+    if (b->module_end > b->module_start) finding_add_edit(f, b->module_start, b->module_end, q2);
+    else ok = false;
+  } else {
+    char *dot = strrchr(q2, '.');
+    const char *old_name = b->qualname + strlen(b->qualname);
+    while (old_name > b->qualname && old_name[-1] != '.') old_name--;
+    if (!dot) {
+      ok = false;
+    } else {
+      char *mod2 = xstrndup(q2, (size_t)(dot - q2));
+      const char *name2 = dot + 1;
+      size_t mlen = b->module_end - b->module_start;
+      bool same_mod = strlen(mod2) == mlen && memcmp(m->py->text + b->module_start, mod2, mlen) == 0;
+      if (!same_mod) finding_add_edit(f, b->module_start, b->module_end, mod2);
+      if (strcmp(name2, old_name) != 0) {
+        bool aliased = strcmp(b->local, old_name) != 0;
+        char *nm = aliased ? xstrdup(name2) : xasprintf("%s as %s", name2, b->local);
+        finding_add_edit(f, b->name_start, b->name_end, nm);
+        free(nm);
+      }
+      free(mod2);
+    }
+  }
+  free(q2);
+  return ok;
+}
+
+/* KBFIX_RENAME_QUAL at reference `n` whose qualified name starts with F. */
+static void pymatch__fix_rename_qual(Matcher *m, Finding *f, TSNode n, const KbEntry *e) {
+  const char *F = e->fix_from, *T = e->fix_to;
+  /* Find the chain node whose own qualified name is F. */
+  TSNode cur = n;
+  for (;;) {
+    char *q = pyfile_qualname(m->py, cur);
+    bool hit = q && strcmp(q, F) == 0;
+    free(q);
+    if (hit || !pysyntax_is(cur, "attribute")) break;
+    cur = ts_node_child_by_field_name(cur, "object", 6);
+  }
+  TSNode base = cur;
+  while (pysyntax_is(base, "attribute")) base = ts_node_child_by_field_name(base, "object", 6);
+  if (!pysyntax_is(base, "identifier")) {
+    f->fix = FIX_NONE;
+    return;
+  }
+  uint32_t bs = ts_node_start_byte(base), be = ts_node_end_byte(base);
+  const PyBinding *b = pyfile_lookup(m->py, m->py->text + bs, be - bs, bs);
+  if (!b) {
+    f->fix = FIX_NONE;
+    return;
+  }
+  size_t ql = strlen(b->qualname);
+  char *cq = pyfile_qualname(m->py, cur);
+  bool literal = cq && strcmp(cq, F) == 0 && strncmp(T, b->qualname, ql) == 0 && T[ql] == '.' &&
+                 strlen(F) > ql;
+  free(cq);
+  if (literal) {
+    /* `th.cuda.x` -> `th.npu.x`: rewrite the chain past its base. */
+    char *txt = xasprintf("%.*s%s", (int)(be - bs), m->py->text + bs, T + ql);
+    finding_add_edit(f, bs, ts_node_end_byte(cur), txt);
+    free(txt);
+  } else if (!pymatch__fix_import(m, f, b, F, T)) {
+    f->fix = FIX_NONE;
+    return;
+  }
+  pymatch__need_import(m, f, e);
+}
+
+static void pymatch__fix_string(Matcher *m, Finding *f, TSNode str, const KbEntry *e) {
+  uint32_t s = ts_node_start_byte(str), t = ts_node_end_byte(str);
+  const char *hit = memmem(m->py->text + s, t - s, e->fix_from, strlen(e->fix_from));
+  if (!hit) {
+    f->fix = FIX_NONE;
+    return;
+  }
+  uint32_t at = (uint32_t)(hit - m->py->text);
+  finding_add_edit(f, at, at + (uint32_t)strlen(e->fix_from), e->fix_to);
+  pymatch__need_import(m, f, e);
+}
+
+static void pymatch__fix_name(Matcher *m, Finding *f, TSNode ident, const KbEntry *e) {
+  finding_add_edit(f, ts_node_start_byte(ident), ts_node_end_byte(ident), e->fix_to);
+  pymatch__need_import(m, f, e);
+}
+
+/* ---- references --------------------------------------------------------- */
+
+/* The longest prefix of the chain at n with an exact row wins; then globs on
+ * the whole chain. */
+static void pymatch__reference(Matcher *m, TSNode n) {
+  char *full = pyfile_qualname(m->py, n);
+  if (!full) return;
+  const KbEntry *hit = NULL;
+  TSNode at = n;
+  char *q = xstrdup(full);
+  for (;;) {
+    const KbEntry *e = pymatch__lookup(m, KB_QUALNAME, q);
+    if (e && !strpbrk(e->pattern, "*?")) {
+      hit = e;
+      break;
+    }
+    char *dot = strrchr(q, '.');
+    if (!dot || !pysyntax_is(at, "attribute")) break;
+    *dot = '\0';
+    at = ts_node_child_by_field_name(at, "object", 6);
+  }
+  if (!hit) {
+    at = n;
+    free(q);
+    q = xstrdup(full);
+    hit = pymatch__lookup(m, KB_QUALNAME, q);
+  }
+  if (hit) {
+    Finding *f = pymatch__emit(m, hit, at, q);
+    if (f && hit->fix_kind == KBFIX_RENAME_QUAL) pymatch__fix_rename_qual(m, f, at, hit);
+  }
+  free(q);
+  free(full);
+}
+
+static bool pymatch__is_module_ref(Matcher *m, TSNode obj) {
+  char *q = pyfile_qualname(m->py, obj);
+  bool r = q != NULL;
+  free(q);
+  return r;
+}
+
+/* `<expr>.cuda(...)` and `<expr>.is_cuda` */
+static void pymatch__member(Matcher *m, TSNode attr, bool called, TSNode call) {
+  TSNode obj = ts_node_child_by_field_name(attr, "object", 6);
+  TSNode name = ts_node_child_by_field_name(attr, "attribute", 9);
+  if (ts_node_is_null(obj) || ts_node_is_null(name) || pymatch__is_module_ref(m, obj)) return;
+  char *nm = pyfile_node_text(m->py, name);
+  const KbEntry *e = pymatch__lookup(m, called ? KB_METHOD : KB_ATTRIBUTE, nm);
+  if (e) {
+    char *subj = xasprintf(called ? ".%s()" : ".%s", nm);
+    TSNode span = name;
+    Finding *f = pymatch__emit(m, e, span, subj);
+    if (f && called) { /* underline through the closing parenthesis */
+      f->end_byte = ts_node_end_byte(call);
+      f->end_row = ts_node_end_point(call).row;
+      f->end_col = ts_node_end_point(call).column;
+    }
+    if (f && e->fix_kind == KBFIX_RENAME_NAME) pymatch__fix_name(m, f, name, e);
+    free(subj);
+  }
+  free(nm);
+}
+
+/* ---- strings ---------------------------------------------------------------- */
+
+static void pymatch__string_hit(Matcher *m, const KbEntry *e, TSNode str, const char *value) {
+  uint32_t s = ts_node_start_byte(str), t = ts_node_end_byte(str);
+  char *subj = t - s <= 120 ? xstrndup(m->py->text + s, t - s) : xasprintf("\"%s\"", value);
+  Finding *f = pymatch__emit(m, e, str, subj);
+  if (f && e->fix_kind == KBFIX_STRING_SUB) pymatch__fix_string(m, f, str, e);
+  free(subj);
+}
+
+/* Checks every string candidate under `value` (a string, f-string,
+ * concatenation or conditional expression) against row e. */
+static void pymatch__string_value(Matcher *m, const KbEntry *e, TSNode value) {
+  TSNode strs[8];
+  size_t n = pysyntax_string_candidates(value, strs, 8);
+  for (size_t i = 0; i < n; i++) {
+    char *v = pysyntax_string_value(m->py, strs[i]);
+    if (v && kb_pattern_match(e->value, v)) pymatch__string_hit(m, e, strs[i], v);
+    free(v);
+  }
+}
+
+static bool pymatch__callee_matches(Matcher *m, const KbEntry *e, TSNode fn, const char *qual) {
+  if (strcmp(e->pattern, "*") == 0) return true;
+  if (e->pattern[0] == '.') {
+    if (!pysyntax_is(fn, "attribute")) return false;
+    TSNode name = ts_node_child_by_field_name(fn, "attribute", 9);
+    char *nm = pyfile_node_text(m->py, name);
+    bool ok = false;
+    /* ".a|.b": compare against each alternative without the dot */
+    for (const char *p = e->pattern; p && *p;) {
+      const char *bar = strchr(p, '|');
+      size_t len = bar ? (size_t)(bar - p) : strlen(p);
+      if (len > 1 && p[0] == '.' && strlen(nm) == len - 1 && memcmp(nm, p + 1, len - 1) == 0) ok = true;
+      p = bar ? bar + 1 : NULL;
+    }
+    free(nm);
+    return ok;
+  }
+  return qual && kb_pattern_match(e->pattern, qual);
+}
+
+static void pymatch__call_strings(Matcher *m, TSNode call) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  if (ts_node_is_null(fn) || ts_node_is_null(args) || !pysyntax_is(args, "argument_list")) return;
+  char *qual = NULL;
+  bool qual_done = false;
+  for (size_t i = 0; i < m->n_str_rows; i++) {
+    const KbEntry *e = m->str_rows[i];
+    if (e->match != KB_STRING_ARG) continue;
+    if (!qual_done && strcmp(e->pattern, "*") != 0 && e->pattern[0] != '.') {
+      qual = pyfile_qualname(m->py, fn);
+      qual_done = true;
+    }
+    if (!pymatch__callee_matches(m, e, fn, qual)) continue;
+    TSNode v = pysyntax_argument(m->py, args, e->arg);
+    if (!ts_node_is_null(v)) pymatch__string_value(m, e, v);
+  }
+  free(qual);
+}
+
+/* A string tied to a name: comparison, assignment, default, dict pair. */
+static void pymatch__named_string(Matcher *m, TSNode name_node, TSNode value) {
+  char *name = pysyntax_name_text(m->py, name_node);
+  if (!name) return;
+  for (size_t i = 0; i < m->n_str_rows; i++) {
+    const KbEntry *e = m->str_rows[i];
+    if (e->match == KB_NAMED_STRING && kb_pattern_match(e->pattern, name)) pymatch__string_value(m, e, value);
+  }
+  free(name);
+}
+
+static void pymatch__comparison(Matcher *m, TSNode cmp) {
+  if (ts_node_named_child_count(cmp) != 2) return;
+  TSNode a = ts_node_named_child(cmp, 0), b = ts_node_named_child(cmp, 1);
+  if (pysyntax_is(b, "string")) pymatch__named_string(m, a, b);
+  else if (pysyntax_is(a, "string")) pymatch__named_string(m, b, a);
+}
+
+/* ---- environment variables ------------------------------------------------ */
+
+static void pymatch__env_name(Matcher *m, TSNode str) {
+  if (!pysyntax_is(str, "string")) return;
+  char *v = pysyntax_string_value(m->py, str);
+  if (!v) return;
+  const KbEntry *e = pymatch__lookup(m, KB_ENV, v);
+  if (e) pymatch__string_hit(m, e, str, v);
+  free(v);
+}
+
+static bool pymatch__qual_is(Matcher *m, TSNode n, const char *pattern) {
+  char *q = pyfile_qualname(m->py, n);
+  bool r = q && kb_pattern_match(pattern, q);
+  free(q);
+  return r;
+}
+
+#define PYMATCH_ENV_CALLS "os.getenv|os.putenv|os.unsetenv|os.environ.get|os.environ.setdefault|os.environ.pop"
+
+static void pymatch__env_call(Matcher *m, TSNode call) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  if (ts_node_is_null(args) || !pymatch__qual_is(m, fn, PYMATCH_ENV_CALLS)) return;
+  TSNode v = pysyntax_argument(m->py, args, "0|key");
+  if (!ts_node_is_null(v)) pymatch__env_name(m, v);
+}
+
+/* ---- definitions ----------------------------------------------------------- */
+
+static void pymatch__class(Matcher *m, TSNode cls) {
+  TSNode supers = ts_node_child_by_field_name(cls, "superclasses", 12);
+  TSNode name = ts_node_child_by_field_name(cls, "name", 4);
+  if (ts_node_is_null(supers) || ts_node_is_null(name)) return;
+  uint32_t n = ts_node_named_child_count(supers);
+  for (uint32_t i = 0; i < n; i++) {
+    char *q = pyfile_qualname(m->py, ts_node_named_child(supers, i));
+    const KbEntry *e = q ? pymatch__lookup(m, KB_SUBCLASS, q) : NULL;
+    if (e) {
+      char *nm = pyfile_node_text(m->py, name);
+      char *subj = xasprintf("%s(%s)", nm, q);
+      Finding *f = pymatch__emit(m, e, name, subj);
+      if (f) f->weight = ts_node_end_point(cls).row - ts_node_start_point(cls).row + 1;
+      free(subj);
+      free(nm);
+    }
+    free(q);
+  }
+}
+
+static void pymatch__decorated(Matcher *m, TSNode dd) {
+  TSNode def = ts_node_child_by_field_name(dd, "definition", 10);
+  if (ts_node_is_null(def)) return;
+  TSNode name = ts_node_child_by_field_name(def, "name", 4);
+  uint32_t n = ts_node_named_child_count(dd);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode d = ts_node_named_child(dd, i);
+    if (!pysyntax_is(d, "decorator") || ts_node_named_child_count(d) < 1) continue;
+    char *q = pyfile_qualname(m->py, ts_node_named_child(d, 0));
+    const KbEntry *e = q ? pymatch__lookup(m, KB_DECORATOR, q) : NULL;
+    if (e) {
+      char *nm = ts_node_is_null(name) ? xstrdup("?") : pyfile_node_text(m->py, name);
+      char *subj = xasprintf("@%s %s", q, nm);
+      Finding *f = pymatch__emit(m, e, d, subj);
+      if (f) f->weight = ts_node_end_point(def).row - ts_node_start_point(def).row + 1;
+      free(subj);
+      free(nm);
+    }
+    free(q);
+  }
+}
+
+/* ---- imports ----------------------------------------------------------------- */
+
+static void pymatch__import_module(Matcher *m, TSNode stmt, TSNode at, const char *module) {
+  char *q = xstrdup(module);
+  for (;;) {
+    const KbEntry *e = pymatch__lookup(m, KB_IMPORT, q);
+    if (e) {
+      pymatch__emit(m, e, at, module);
+      break;
+    }
+    char *dot = strrchr(q, '.');
+    if (!dot) break;
+    *dot = '\0';
+  }
+  free(q);
+  (void)stmt;
+}
+
+/* from-imports of names with a mapping row: the import line is a finding too,
+ * and its fix renames the module so every use keeps working. */
+static void pymatch__imports(Matcher *m, TSNode stmt) {
+  for (size_t i = 0; i < m->py->bindings.len; i++) {
+    const PyBinding *b = &m->py->bindings.items[i];
+    if (b->def_byte != ts_node_start_byte(stmt)) continue;
+    TSNode at = ts_node_descendant_for_byte_range(stmt, b->module_start, b->module_end);
+    char *mod = xstrndup(m->py->text + b->module_start, b->module_end - b->module_start);
+    pymatch__import_module(m, stmt, at, b->from_import ? b->qualname : mod);
+    free(mod);
+    if (!b->from_import && strchr(b->qualname, '.') == NULL) continue;
+    const KbEntry *e = pymatch__lookup(m, KB_QUALNAME, b->qualname);
+    if (!e) continue;
+    TSNode name = b->name_end > b->name_start
+                      ? ts_node_descendant_for_byte_range(stmt, b->name_start, b->name_end)
+                      : at;
+    Finding *f = pymatch__emit(m, e, name, b->qualname);
+    if (f && e->fix_kind == KBFIX_RENAME_QUAL) {
+      if (pymatch__fix_import(m, f, b, e->fix_from, e->fix_to)) pymatch__need_import(m, f, e);
+      else f->fix = FIX_NONE;
+    }
+  }
+}
+
+/* ---- the walk ------------------------------------------------------------------ */
+
+static void pymatch__visit(Matcher *m, TSNode n, const char *field, TSNode parent) {
+  const char *t = ts_node_type(n);
+  if (strcmp(t, "call") == 0) {
+    TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+    if (pysyntax_is(fn, "attribute")) pymatch__member(m, fn, true, n);
+    pymatch__call_strings(m, n);
+    pymatch__env_call(m, n);
+  } else if (strcmp(t, "attribute") == 0 || strcmp(t, "identifier") == 0) {
+    bool inner = pysyntax_is(parent, "attribute") && field && strcmp(field, "object") == 0;
+    bool name_only = field && (strcmp(field, "attribute") == 0 || strcmp(field, "name") == 0 ||
+                               strcmp(field, "alias") == 0);
+    if (!inner && !name_only) {
+      pymatch__reference(m, n);
+      bool called = pysyntax_is(parent, "call") && field && strcmp(field, "function") == 0;
+      if (t[0] == 'a' && !called) pymatch__member(m, n, false, n);
+    }
+  } else if (strcmp(t, "comparison_operator") == 0) {
+    pymatch__comparison(m, n);
+    if (ts_node_named_child_count(n) == 2 &&
+        pymatch__qual_is(m, ts_node_named_child(n, 1), "os.environ"))
+      pymatch__env_name(m, ts_node_named_child(n, 0));
+  } else if (strcmp(t, "assignment") == 0) {
+    TSNode l = ts_node_child_by_field_name(n, "left", 4), r = ts_node_child_by_field_name(n, "right", 5);
+    if (!ts_node_is_null(l) && !ts_node_is_null(r)) pymatch__named_string(m, l, r);
+  } else if (strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0) {
+    TSNode l = ts_node_child_by_field_name(n, "name", 4), r = ts_node_child_by_field_name(n, "value", 5);
+    if (!ts_node_is_null(l) && !ts_node_is_null(r)) pymatch__named_string(m, l, r);
+  } else if (strcmp(t, "pair") == 0) {
+    TSNode k = ts_node_child_by_field_name(n, "key", 3), v = ts_node_child_by_field_name(n, "value", 5);
+    if (!ts_node_is_null(k) && !ts_node_is_null(v)) {
+      pymatch__env_name(m, k);
+      pymatch__named_string(m, k, v);
+    }
+  } else if (strcmp(t, "subscript") == 0) {
+    TSNode v = ts_node_child_by_field_name(n, "value", 5), s = ts_node_child_by_field_name(n, "subscript", 9);
+    if (!ts_node_is_null(v) && !ts_node_is_null(s) && pymatch__qual_is(m, v, "os.environ")) pymatch__env_name(m, s);
+  } else if (strcmp(t, "class_definition") == 0) {
+    pymatch__class(m, n);
+  } else if (strcmp(t, "decorated_definition") == 0) {
+    pymatch__decorated(m, n);
+  }
+}
+
+void pymatch_run(AnalyzeCtx *ctx) {
+  if (ctx->kind != FILE_PYTHON || !ctx->py) return;
+  Matcher m = {ctx, ctx->py, {0}, 0};
+  size_t n;
+  const KbEntry *rows = kb_entries(&n);
+  for (size_t i = 0; i < ctx->opt->n_user_entries + n && m.n_str_rows < 64; i++) {
+    const KbEntry *e = i < ctx->opt->n_user_entries ? &ctx->opt->user_entries[i]
+                                                    : &rows[i - ctx->opt->n_user_entries];
+    if (e->match == KB_STRING_ARG || e->match == KB_NAMED_STRING) m.str_rows[m.n_str_rows++] = e;
+  }
+  TSNode root = ts_tree_root_node(ctx->tree);
+  Array(TSNode) parents = {0};
+  array_push(&parents, root);
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  bool more = ts_tree_cursor_goto_first_child(&cur);
+  while (more) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    const char *t = ts_node_type(n);
+    bool skip = false;
+    if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0) {
+      pymatch__imports(&m, n);
+      skip = true;
+    } else if (strcmp(t, "comment") == 0) {
+      skip = true;
+    } else {
+      pymatch__visit(&m, n, ts_tree_cursor_current_field_name(&cur), parents.items[parents.len - 1]);
+    }
+    if (!skip && ts_tree_cursor_goto_first_child(&cur)) {
+      array_push(&parents, n);
+      continue;
+    }
+    while (!(more = ts_tree_cursor_goto_next_sibling(&cur))) {
+      if (parents.len <= 1 || !ts_tree_cursor_goto_parent(&cur)) break;
+      parents.len--;
+    }
+  }
+  ts_tree_cursor_delete(&cur);
+  array_free(&parents);
+}

@@ -1,0 +1,405 @@
+/* resolver: see resolver.h. One TSTreeCursor walk collects import bindings
+ * and file facts; lookups are linear scans over the (few) bindings. */
+#include "analyzers/resolver.h"
+
+#include <stdlib.h>
+
+/* Conditions longer than this are not inspected for availability flags:
+ * real guards are short, and it bounds the work on pathological input. */
+#define RESOLVER_COND_MAX 512
+
+typedef struct {
+  TSNode node;
+  uint32_t scope_start, scope_end; /* innermost function scope */
+} Frame;
+
+static bool resolver__is(TSNode n, const char *type) { return strcmp(ts_node_type(n), type) == 0; }
+
+char *pyfile_node_text(const PyFile *py, TSNode n) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (e > py->len) e = (uint32_t)py->len;
+  if (s > e) s = e;
+  return xstrndup(py->text + s, e - s);
+}
+
+static bool resolver__text_has(const PyFile *py, TSNode n, const char *needle) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (e - s > RESOLVER_COND_MAX) e = s + RESOLVER_COND_MAX;
+  return memmem(py->text + s, e - s, needle, strlen(needle)) != NULL;
+}
+
+static void resolver__bind(PyFile *py, const Frame *f, const char *local, size_t local_len,
+                           const char *qual, TSNode stmt, TSNode module, TSNode name, bool from) {
+  PyBinding b = {0};
+  b.local = xstrndup(local, local_len);
+  b.qualname = xstrdup(qual);
+  b.scope_start = f->scope_start;
+  b.scope_end = f->scope_end;
+  b.module_scope = f->scope_start == 0 && f->scope_end == py->len;
+  b.def_byte = ts_node_start_byte(stmt);
+  if (!ts_node_is_null(module)) {
+    b.module_start = ts_node_start_byte(module);
+    b.module_end = ts_node_end_byte(module);
+  }
+  if (!ts_node_is_null(name)) {
+    b.name_start = ts_node_start_byte(name);
+    b.name_end = ts_node_end_byte(name);
+  }
+  b.from_import = from;
+  if (util_starts_with(b.qualname, "torch_npu")) py->imports_torch_npu = true;
+  if (strcmp(b.qualname, "torch_npu.contrib.transfer_to_npu") == 0) py->transfer_to_npu = true;
+  array_push(&py->bindings, b);
+}
+
+static void resolver__note_import(PyFile *py, const char *module, TSNode stmt) {
+  PyImport im = {xstrdup(module), ts_node_start_point(stmt).row};
+  array_push(&py->imports, im);
+}
+
+/* `import a.b`, `import a.b as c` */
+static void resolver__import(PyFile *py, const Frame *f, TSNode stmt) {
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    TSNode dotted = c, alias = {0};
+    if (resolver__is(c, "aliased_import")) {
+      dotted = ts_node_child_by_field_name(c, "name", 4);
+      alias = ts_node_child_by_field_name(c, "alias", 5);
+    } else if (!resolver__is(c, "dotted_name")) {
+      continue;
+    }
+    if (ts_node_is_null(dotted)) continue;
+    char *mod = pyfile_node_text(py, dotted);
+    resolver__note_import(py, mod, stmt);
+    if (!ts_node_is_null(alias)) {
+      char *a = pyfile_node_text(py, alias);
+      resolver__bind(py, f, a, strlen(a), mod, stmt, dotted, alias, false);
+      free(a);
+    } else {
+      /* `import a.b.c` binds `a` to the package a; `a.b.c` then resolves by chain. */
+      size_t root = strcspn(mod, ".");
+      char *rootq = xstrndup(mod, root);
+      resolver__bind(py, f, mod, root, rootq, stmt, dotted, (TSNode){0}, false);
+      free(rootq);
+      /* the submodule itself is imported too (for transfer_to_npu awareness) */
+      if (strcmp(mod, "torch_npu.contrib.transfer_to_npu") == 0) py->transfer_to_npu = true;
+    }
+    free(mod);
+  }
+}
+
+/* `from m import a`, `from m import a as b`, `from . import x` */
+static void resolver__import_from(PyFile *py, const Frame *f, TSNode stmt) {
+  TSNode module = ts_node_child_by_field_name(stmt, "module_name", 11);
+  if (ts_node_is_null(module)) return;
+  char *mod = pyfile_node_text(py, module);
+  resolver__note_import(py, mod, stmt);
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (ts_node_eq(c, module)) continue;
+    TSNode name = c, alias = {0};
+    if (resolver__is(c, "aliased_import")) {
+      name = ts_node_child_by_field_name(c, "name", 4);
+      alias = ts_node_child_by_field_name(c, "alias", 5);
+    } else if (!resolver__is(c, "dotted_name")) {
+      continue;
+    }
+    if (ts_node_is_null(name)) continue;
+    char *nm = pyfile_node_text(py, name);
+    bool rel_root = mod[strspn(mod, ".")] == '\0'; /* "from . import x" */
+    char *qual = xasprintf("%s%s%s", mod, rel_root ? "" : ".", nm);
+    if (strcmp(qual, "torch_npu.contrib.transfer_to_npu") == 0) py->transfer_to_npu = true;
+    char *local = ts_node_is_null(alias) ? xstrdup(nm) : pyfile_node_text(py, alias);
+    resolver__bind(py, f, local, strlen(local), qual, stmt, module, name, true);
+    if (rel_root) resolver__note_import(py, qual, stmt);
+    free(local);
+    free(qual);
+    free(nm);
+  }
+  free(mod);
+}
+
+static bool resolver__is_import_guard(const PyFile *py, TSNode except_clause) {
+  uint32_t n = ts_node_named_child_count(except_clause);
+  bool typed = false;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(except_clause, i);
+    if (resolver__is(c, "block") || resolver__is(c, "comment")) continue;
+    typed = true;
+    if (resolver__text_has(py, c, "ImportError") || resolver__text_has(py, c, "ModuleNotFoundError") ||
+        resolver__text_has(py, c, "Exception"))
+      return true;
+  }
+  return !typed; /* bare `except:` catches ImportError too */
+}
+
+static void resolver__try(PyFile *py, TSNode stmt) {
+  TSNode body = ts_node_child_by_field_name(stmt, "body", 4);
+  if (ts_node_is_null(body)) return;
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (resolver__is(c, "except_clause") && resolver__is_import_guard(py, c)) {
+      ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
+      array_push(&py->guarded, r);
+      return;
+    }
+  }
+}
+
+/* A condition that tests whether an optional backend is usable. */
+static bool resolver__is_availability(const PyFile *py, TSNode cond) {
+  static const char *const needles[] = {"is_available", "_AVAILABLE", "_available", "HAS_", "has_",
+                                        "USE_", "use_", "ENABLE", "enable_", "is_npu", "npu"};
+  for (size_t i = 0; i < sizeof needles / sizeof needles[0]; i++)
+    if (resolver__text_has(py, cond, needles[i])) return true;
+  return false;
+}
+
+static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
+  TSNode cond = ts_node_child_by_field_name(stmt, "condition", 9);
+  if (ts_node_is_null(cond)) return;
+  if (resolver__is(parent->node, "module") && resolver__text_has(py, cond, "__name__") &&
+      resolver__text_has(py, cond, "__main__"))
+    py->has_main_guard = true;
+  if (resolver__is_availability(py, cond)) {
+    ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
+    array_push(&py->guarded, r);
+  }
+}
+
+static bool resolver__is_inference_ctx(const PyFile *py, TSNode n) {
+  return resolver__text_has(py, n, "no_grad") || resolver__text_has(py, n, "inference_mode");
+}
+
+static void resolver__with(PyFile *py, TSNode stmt) {
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (resolver__is(c, "with_clause") && resolver__is_inference_ctx(py, c)) {
+      ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
+      array_push(&py->inference, r);
+      return;
+    }
+  }
+}
+
+static void resolver__function(PyFile *py, TSNode fn, const Frame *parent) {
+  TSNode whole = fn;
+  if (resolver__is(parent->node, "decorated_definition")) {
+    whole = parent->node;
+    uint32_t n = ts_node_named_child_count(whole);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode d = ts_node_named_child(whole, i);
+      if (resolver__is(d, "decorator") && resolver__is_inference_ctx(py, d)) {
+        ByteRange r = {ts_node_start_byte(fn), ts_node_end_byte(fn)};
+        array_push(&py->inference, r);
+      }
+    }
+  }
+  TSNode name = ts_node_child_by_field_name(fn, "name", 4);
+  TSNode body = ts_node_child_by_field_name(fn, "body", 4);
+  PyFunction f = {0};
+  f.name = ts_node_is_null(name) ? xstrdup("") : pyfile_node_text(py, name);
+  f.start = ts_node_start_byte(whole);
+  f.end = ts_node_end_byte(whole);
+  f.body_start = ts_node_is_null(body) ? f.start : ts_node_start_byte(body);
+  f.start_row = ts_node_start_point(whole).row;
+  f.end_row = ts_node_end_point(whole).row;
+  array_push(&py->functions, f);
+}
+
+static void resolver__comment(PyFile *py, TSNode c) {
+  uint32_t row = ts_node_start_point(c).row;
+  if (row < py->n_rows && !py->comments[row]) py->comments[row] = pyfile_node_text(py, c);
+}
+
+static void resolver__top_import_end(PyFile *py, TSNode stmt) {
+  uint32_t e = ts_node_end_byte(stmt);
+  while (e < py->len && py->text[e] != '\n' && py->text[e] != '\r') e++;
+  if (e < py->len && py->text[e] == '\r') e++;
+  if (e < py->len && py->text[e] == '\n') e++;
+  py->import_insert_byte = e;
+}
+
+/* Visits one node; returns false when its subtree needs no walk. */
+static bool resolver__visit(PyFile *py, TSNode n, Frame *frames, size_t depth) {
+  const Frame *parent = &frames[depth - 1];
+  const char *t = ts_node_type(n);
+  if (strcmp(t, "comment") == 0) {
+    resolver__comment(py, n);
+    return false;
+  }
+  if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0) {
+    if (t[6] == '_' && t[7] == 's') resolver__import(py, parent, n);
+    else resolver__import_from(py, parent, n);
+    if (resolver__is(parent->node, "module")) resolver__top_import_end(py, n);
+    return false;
+  }
+  if (strcmp(t, "future_import_statement") == 0) {
+    if (resolver__is(parent->node, "module")) resolver__top_import_end(py, n);
+    return false;
+  }
+  if (strcmp(t, "try_statement") == 0) resolver__try(py, n);
+  else if (strcmp(t, "if_statement") == 0) resolver__if(py, n, parent);
+  else if (strcmp(t, "conditional_expression") == 0) {
+    if (ts_node_named_child_count(n) == 3 && resolver__is_availability(py, ts_node_named_child(n, 1))) {
+      ByteRange r = {ts_node_start_byte(n), ts_node_end_byte(n)};
+      array_push(&py->guarded, r);
+    }
+  } else if (strcmp(t, "with_statement") == 0) resolver__with(py, n);
+  else if (strcmp(t, "function_definition") == 0) resolver__function(py, n, parent);
+  else if (strcmp(t, "class_definition") == 0) {
+    TSNode name = ts_node_child_by_field_name(n, "name", 4);
+    PyClass c = {ts_node_is_null(name) ? xstrdup("") : pyfile_node_text(py, name), ts_node_start_byte(n),
+                 ts_node_end_byte(n)};
+    array_push(&py->classes, c);
+  }
+  return true;
+}
+
+PyFile *pyfile_build(TSTree *tree, const char *text, size_t len) {
+  PyFile *py = xcalloc(1, sizeof *py);
+  py->text = text;
+  py->len = len;
+  py->tree = tree;
+  size_t rows = 1;
+  for (size_t i = 0; i < len; i++)
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) rows++;
+  py->n_rows = rows;
+  py->comments = xcalloc(rows, sizeof *py->comments);
+
+  TSNode root = ts_tree_root_node(tree);
+  Array(Frame) frames = {0};
+  Frame top = {root, 0, (uint32_t)len};
+  array_push(&frames, top);
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  bool more = ts_tree_cursor_goto_first_child(&cur);
+  while (more) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (resolver__visit(py, n, frames.items, frames.len) && ts_tree_cursor_goto_first_child(&cur)) {
+      Frame f = frames.items[frames.len - 1];
+      f.node = n;
+      if (resolver__is(n, "function_definition")) {
+        f.scope_start = ts_node_start_byte(n);
+        f.scope_end = ts_node_end_byte(n);
+      }
+      array_push(&frames, f);
+      continue;
+    }
+    while (!(more = ts_tree_cursor_goto_next_sibling(&cur))) {
+      if (frames.len <= 1 || !ts_tree_cursor_goto_parent(&cur)) break;
+      frames.len--;
+    }
+  }
+  ts_tree_cursor_delete(&cur);
+  array_free(&frames);
+  /* Attach each method to its innermost class. */
+  for (size_t i = 0; i < py->functions.len; i++) {
+    PyFunction *f = &py->functions.items[i];
+    const PyClass *best = NULL;
+    for (size_t k = 0; k < py->classes.len; k++) {
+      const PyClass *c = &py->classes.items[k];
+      if (f->start >= c->start && f->end <= c->end && (!best || c->start >= best->start)) best = c;
+    }
+    f->class_name = best ? xstrdup(best->name) : NULL;
+  }
+  return py;
+}
+
+void pyfile_free(PyFile *py) {
+  if (!py) return;
+  for (size_t i = 0; i < py->bindings.len; i++) {
+    free(py->bindings.items[i].local);
+    free(py->bindings.items[i].qualname);
+  }
+  array_free(&py->bindings);
+  for (size_t i = 0; i < py->functions.len; i++) {
+    free(py->functions.items[i].name);
+    free(py->functions.items[i].class_name);
+  }
+  array_free(&py->functions);
+  for (size_t i = 0; i < py->classes.len; i++) free(py->classes.items[i].name);
+  array_free(&py->classes);
+  for (size_t i = 0; i < py->imports.len; i++) free(py->imports.items[i].module);
+  array_free(&py->imports);
+  array_free(&py->guarded);
+  array_free(&py->inference);
+  for (size_t i = 0; i < py->n_rows; i++) free(py->comments[i]);
+  free(py->comments);
+  free(py);
+}
+
+const PyBinding *pyfile_lookup(const PyFile *py, const char *name, size_t name_len, uint32_t at) {
+  const PyBinding *best = NULL;
+  for (size_t i = 0; i < py->bindings.len; i++) {
+    const PyBinding *b = &py->bindings.items[i];
+    if (at < b->scope_start || at > b->scope_end) continue;
+    if (strlen(b->local) != name_len || memcmp(b->local, name, name_len) != 0) continue;
+    if (!best) {
+      best = b;
+      continue;
+    }
+    uint32_t bw = b->scope_end - b->scope_start, cw = best->scope_end - best->scope_start;
+    if (bw < cw) {
+      best = b; /* an inner (function) scope shadows the module */
+    } else if (bw == cw) {
+      /* same scope: the latest import before `at`; before any, the first one */
+      bool b_before = b->def_byte <= at, best_before = best->def_byte <= at;
+      if ((b_before && (!best_before || b->def_byte > best->def_byte))) best = b;
+    }
+  }
+  return best;
+}
+
+char *pyfile_qualname(const PyFile *py, TSNode expr) {
+  if (resolver__is(expr, "call")) expr = ts_node_child_by_field_name(expr, "function", 8);
+  if (ts_node_is_null(expr)) return NULL;
+  /* Collect attribute names from the outside in, then resolve the base. */
+  Array(TSNode) attrs = {0};
+  TSNode n = expr;
+  while (resolver__is(n, "attribute")) {
+    TSNode a = ts_node_child_by_field_name(n, "attribute", 9);
+    TSNode o = ts_node_child_by_field_name(n, "object", 6);
+    if (ts_node_is_null(a) || ts_node_is_null(o)) {
+      array_free(&attrs);
+      return NULL;
+    }
+    array_push(&attrs, a);
+    n = o;
+  }
+  char *out = NULL;
+  if (resolver__is(n, "identifier")) {
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    const PyBinding *b = pyfile_lookup(py, py->text + s, e - s, s);
+    if (b) {
+      StrBuf sb;
+      sb_init(&sb);
+      sb_puts(&sb, b->qualname);
+      for (size_t i = attrs.len; i-- > 0;) {
+        uint32_t as = ts_node_start_byte(attrs.items[i]), ae = ts_node_end_byte(attrs.items[i]);
+        sb_putc(&sb, '.');
+        sb_append(&sb, py->text + as, ae - as);
+      }
+      out = sb_steal(&sb);
+    }
+  }
+  array_free(&attrs);
+  return out;
+}
+
+bool pyfile_in_ranges(const ByteRange *r, size_t n, uint32_t at) {
+  for (size_t i = 0; i < n; i++)
+    if (at >= r[i].start && at < r[i].end) return true;
+  return false;
+}
+
+const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at) {
+  const PyFunction *best = NULL;
+  for (size_t i = 0; i < py->functions.len; i++) {
+    const PyFunction *f = &py->functions.items[i];
+    if (at >= f->start && at < f->end && (!best || f->start >= best->start)) best = f;
+  }
+  return best;
+}

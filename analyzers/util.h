@@ -1,0 +1,80 @@
+/* util: allocation, growable arrays and string buffers shared by every layer.
+ *
+ * xmalloc/xcalloc/xrealloc/xstrdup never return NULL: on exhaustion they print
+ * one line to stderr and exit(70). Callers free with free(). Array(T) and
+ * StrBuf own their heap storage; release it with array_free / sb_free. */
+#ifndef ASC_UTIL_H
+#define ASC_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+
+#define WARN_UNUSED __attribute__((warn_unused_result))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* Copies n bytes of s and NUL-terminates. Caller frees. */
+char *xstrndup(const char *s, size_t n);
+/* printf into a fresh heap string. Caller frees. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Array(T): {items, len, cap}. Capacity doubles from 8. */
+#define Array(T) struct { T *items; size_t len, cap; }
+#define array_reserve(a, n)                                                   \
+  do {                                                                        \
+    if ((a)->len + (n) > (a)->cap) {                                          \
+      size_t cap__ = (a)->cap ? (a)->cap : 8;                                 \
+      while (cap__ < (a)->len + (n)) cap__ *= 2;                              \
+      (a)->items = xrealloc((a)->items, cap__ * sizeof(*(a)->items));         \
+      (a)->cap = cap__;                                                       \
+    }                                                                         \
+  } while (0)
+#define array_push(a, v)                                                      \
+  do {                                                                        \
+    array_reserve((a), 1);                                                    \
+    (a)->items[(a)->len++] = (v);                                             \
+  } while (0)
+#define array_free(a)                                                         \
+  do {                                                                        \
+    free((a)->items);                                                         \
+    (a)->items = NULL;                                                        \
+    (a)->len = (a)->cap = 0;                                                  \
+  } while (0)
+
+/* A list of heap strings (each freed by the list's owner). */
+typedef Array(char *) StrList;
+void strlist_free(StrList *l);
+
+/* StrBuf: a NUL-terminated growable byte string. `data` is always valid
+ * after the first append (or sb_init). sb_steal hands the bytes to the
+ * caller (free with free()) and leaves the buffer empty. */
+typedef struct {
+  char *data;
+  size_t len, cap;
+} StrBuf;
+
+void sb_init(StrBuf *sb);
+void sb_free(StrBuf *sb);
+void sb_append(StrBuf *sb, const char *s, size_t n);
+void sb_puts(StrBuf *sb, const char *s);
+void sb_putc(StrBuf *sb, char c);
+void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *sb_steal(StrBuf *sb);
+
+/* Reads a whole file. Returns 0 and a heap buffer (caller frees, NUL-
+ * terminated, *len excludes the NUL) or a negative errno. Files larger than
+ * max_bytes give -EFBIG without reading them. */
+int util_read_file(const char *path, size_t max_bytes, char **out, size_t *len) WARN_UNUSED;
+
+/* Shell-style glob on plain strings: '*' any run, '?' one byte. */
+bool util_glob(const char *pattern, const char *s);
+bool util_starts_with(const char *s, const char *prefix);
+bool util_ends_with(const char *s, const char *suffix);
+/* Valid UTF-8 (no overlongs, no surrogates, max U+10FFFF)? */
+bool util_utf8_valid(const char *s, size_t n);
+
+#endif

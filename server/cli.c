@@ -1,0 +1,145 @@
+/* cli: see cli.h. `check` and `rules`; `fix` and `report` live in their own
+ * files (cli_fix.c, report front end). */
+#include "server/cli.h"
+#include "server/cli_common.h"
+#include "server/output.h"
+#include "server/rulesdoc.h"
+#include "server/workspace.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+void cli_usage(FILE *out) {
+  fputs("ascend-lsp " ASCEND_LSP_VERSION " - what stands between a PyTorch/CUDA project and Ascend NPUs\n"
+        "\n"
+        "usage:\n"
+        "  ascend-lsp [--stdio]                      language server on stdin/stdout\n"
+        "  ascend-lsp check  [PATH...] [--format text|json|sarif|github] [--select CODES]\n"
+        "                    [--ignore CODES] [--statistics] [--exit-zero]\n"
+        "  ascend-lsp fix    [PATH...] [--diff] [--unsafe-fixes]\n"
+        "  ascend-lsp report [PATH] [--format md|json|sarif|html] [-o FILE] [--lang en|zh]\n"
+        "                    [--phase NAME=GLOB]...\n"
+        "  ascend-lsp rules  [CODE] [--format text|md]\n"
+        "  ascend-lsp --version | --help\n"
+        "\n"
+        "Common options: --chip 910B|910A|310P|A3, --mindiesd, --torch-npu VERSION,\n"
+        "--threads N, --config FILE. Exit status: 0 clean, 1 findings, 2 usage or I/O error.\n",
+        out);
+}
+
+void cli_split_codes(const char *s, char ***list, size_t *n) {
+  while (*s) {
+    size_t len = strcspn(s, ", ");
+    if (len > 0) {
+      *list = xrealloc(*list, (*n + 1) * sizeof **list);
+      (*list)[(*n)++] = xstrndup(s, len);
+    }
+    s += len;
+    while (*s == ',' || *s == ' ') s++;
+  }
+}
+
+int cli_check(int argc, char **argv) {
+  CliCommon c;
+  cli_common_init(&c);
+  const char *format = "text";
+  bool exit_zero = false, statistics = false;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    int used = cli_common_arg(&c, argc, argv, i);
+    if (used < 0) return cli_common_fail(&c);
+    if (used > 0) {
+      i += used - 1;
+    } else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
+      format = argv[++i];
+    } else if (strncmp(a, "--format=", 9) == 0) {
+      format = a + 9;
+    } else if (strcmp(a, "--exit-zero") == 0) {
+      exit_zero = true;
+    } else if (strcmp(a, "--statistics") == 0) {
+      statistics = true;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "ascend-lsp check: unknown option '%s'\n", a);
+      return cli_common_fail(&c);
+    } else {
+      cli_common_add_path(&c, a);
+    }
+  }
+  OutputFormat fmt;
+  if (!output_format_parse(format, &fmt)) {
+    fprintf(stderr, "ascend-lsp check: unknown format '%s' (text, json, sarif, github)\n", format);
+    return cli_common_fail(&c);
+  }
+  Workspace ws = {0};
+  int rc = cli_common_scan(&c, &ws);
+  if (rc == 2) {
+    ws_free(&ws);
+    cli_common_free(&c);
+    return 2;
+  }
+  if (statistics) output_statistics(stdout, &ws);
+  else output_write(stdout, fmt, &ws, &c.aopt);
+  size_t blocking = 0;
+  for (size_t i = 0; i < ws.files.len; i++)
+    for (size_t k = 0; k < ws.files.items[i].findings.len; k++)
+      if (ws.files.items[i].findings.items[k].severity <= SEV_WARNING) blocking++;
+  ws_free(&ws);
+  cli_common_free(&c);
+  if (rc != 0) return 2;
+  return (blocking && !exit_zero) ? 1 : 0;
+}
+
+static void cli__rule_text(FILE *out, const KbRule *r) {
+  fprintf(out, "%s (%s): %s\n", r->code, r->name, r->title_en);
+  fprintf(out, "  %s\n\n", r->title_zh);
+  fprintf(out, "Domain:   %d, %s\n", kb_domain(r->code), kb_domain_name(kb_domain(r->code), false));
+  fprintf(out, "Severity: %s\n", severity_name(r->severity));
+  fprintf(out, "Effort:   %s\n\n", effort_name(r->effort));
+  fprintf(out, "Why:\n  %s\n  %s\n\n", r->why_en, r->why_zh);
+  size_t n;
+  const KbEntry *e = kb_entries(&n);
+  bool header = false;
+  for (size_t i = 0; i < n; i++) {
+    if (strcmp(e[i].code, r->code) != 0) continue;
+    if (!header) fputs("Patterns and replacements:\n", out);
+    header = true;
+    const char *fix = e[i].fix_kind == KBFIX_NONE ? "no fix" : e[i].fix_safety == FIX_SAFE ? "safe fix" : "unsafe fix";
+    fprintf(out, "  %s%s%s%s -> %s  (confidence %s, %s)\n", e[i].pattern, e[i].value ? " = \"" : "",
+            e[i].value ? e[i].value : "", e[i].value ? "\"" : "", e[i].replacement ? e[i].replacement : "-",
+            confidence_name(e[i].confidence), fix);
+  }
+  if (header) fputc('\n', out);
+  fprintf(out, "Example:\n  before:  %s\n  after:   %s\n", r->before, r->after);
+}
+
+int cli_rules(int argc, char **argv) {
+  const char *code = NULL, *format = "text";
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) format = argv[++i];
+    else if (strncmp(argv[i], "--format=", 9) == 0) format = argv[i] + 9;
+    else if (argv[i][0] == '-') {
+      fprintf(stderr, "ascend-lsp rules: unknown option '%s'\n", argv[i]);
+      return 2;
+    } else code = argv[i];
+  }
+  if (strcmp(format, "md") == 0) return rulesdoc_markdown(stdout, code);
+  if (strcmp(format, "text") != 0) {
+    fprintf(stderr, "ascend-lsp rules: unknown format '%s' (text, md)\n", format);
+    return 2;
+  }
+  size_t n;
+  const KbRule *rules = kb_rules(&n);
+  if (code) {
+    const KbRule *r = kb_rule(code);
+    if (!r) {
+      fprintf(stderr, "ascend-lsp rules: no rule %s\n", code);
+      return 2;
+    }
+    cli__rule_text(stdout, r);
+    return 0;
+  }
+  for (size_t i = 0; i < n; i++)
+    printf("%s  %-8s %-30s %s\n", rules[i].code, severity_name(rules[i].severity), rules[i].name, rules[i].title_en);
+  return 0;
+}

@@ -1,0 +1,2 @@
+#include "server/session.h"
+int session_run_stdio(void) { return 0; }

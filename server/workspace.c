@@ -1,0 +1,247 @@
+/* workspace: see workspace.h. */
+#include "server/workspace.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const ws__skip_dirs =
+    ".git|.hg|.svn|build|dist|node_modules|__pycache__|.tox|.nox|.mypy_cache|.pytest_cache|.ruff_cache|"
+    "site-packages|.eggs|*.egg-info|.venv|venv|.ipynb_checkpoints|.idea|.vscode";
+
+typedef struct {
+  dev_t dev;
+  ino_t ino;
+} WsDirId;
+
+typedef struct {
+  Workspace *ws;
+  const WsOptions *opt;
+  Array(WsDirId) seen;
+} Walker;
+
+uint64_t ws_hash(const char *text, size_t len) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < len; i++) {
+    h ^= (unsigned char)text[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static void ws__note(Workspace *ws, const char *path, const char *why) {
+  array_push(&ws->notes, xasprintf("%s: %s", path, why));
+}
+
+static bool ws__excluded(const WsOptions *opt, const char *rel, const char *name) {
+  for (size_t i = 0; i < opt->n_exclude; i++)
+    if (kb_pattern_match(opt->exclude[i], rel) || kb_pattern_match(opt->exclude[i], name)) return true;
+  return false;
+}
+
+static void ws__add_file(Walker *w, const char *rel, const char *abs, const struct stat *st) {
+  FileKind k = analyze_file_kind(rel);
+  if (k == FILE_UNKNOWN) return;
+  size_t max = w->opt->max_file ? w->opt->max_file : WS_DEFAULT_MAX_FILE;
+  if ((size_t)st->st_size > max) {
+    char why[64];
+    snprintf(why, sizeof why, "skipped, larger than %zu bytes", max);
+    ws__note(w->ws, rel, why);
+    return;
+  }
+  WsFile f = {0};
+  f.path = xstrdup(rel);
+  f.abs = xstrdup(abs);
+  f.kind = k;
+  array_push(&w->ws->files, f);
+}
+
+static bool ws__seen(Walker *w, const struct stat *st) {
+  for (size_t i = 0; i < w->seen.len; i++)
+    if (w->seen.items[i].dev == st->st_dev && w->seen.items[i].ino == st->st_ino) return true;
+  WsDirId id = {st->st_dev, st->st_ino};
+  array_push(&w->seen, id);
+  return false;
+}
+
+static bool ws__is_venv(const char *abs) {
+  char *cfg = xasprintf("%s/pyvenv.cfg", abs);
+  bool r = access(cfg, F_OK) == 0;
+  free(cfg);
+  return r;
+}
+
+/* Iterative walk: a stack of (relative, absolute) directory paths. */
+static void ws__walk(Walker *w, const char *root_abs) {
+  Array(char *) stack = {0};
+  array_push(&stack, xstrdup(""));
+  while (stack.len > 0) {
+    char *rel = stack.items[--stack.len];
+    char *dabs = *rel ? xasprintf("%s/%s", root_abs, rel) : xstrdup(root_abs);
+    DIR *d = opendir(dabs);
+    if (!d) {
+      ws__note(w->ws, *rel ? rel : ".", strerror(errno));
+      free(dabs);
+      free(rel);
+      continue;
+    }
+    struct dirent *de;
+    while ((de = readdir(d))) {
+      const char *name = de->d_name;
+      if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) continue;
+      char *crel = *rel ? xasprintf("%s/%s", rel, name) : xstrdup(name);
+      char *cabs = xasprintf("%s/%s", dabs, name);
+      struct stat st;
+      if (stat(cabs, &st) != 0) {
+        struct stat lst;
+        ws__note(w->ws, crel, lstat(cabs, &lst) == 0 ? "skipped, dangling symbolic link" : strerror(errno));
+      } else if (ws__excluded(w->opt, crel, name)) {
+        /* excluded by configuration: silent, as the user asked for it */
+      } else if (S_ISDIR(st.st_mode)) {
+        if (kb_pattern_match(ws__skip_dirs, name) || ws__is_venv(cabs)) {
+          /* conventional excludes */
+        } else if (ws__seen(w, &st)) {
+          ws__note(w->ws, crel, "skipped, symbolic link loop (directory already visited)");
+        } else {
+          array_push(&stack, xstrdup(crel));
+        }
+      } else if (S_ISREG(st.st_mode)) {
+        ws__add_file(w, crel, cabs, &st);
+      }
+      free(crel);
+      free(cabs);
+    }
+    closedir(d);
+    free(dabs);
+    free(rel);
+  }
+  array_free(&stack);
+}
+
+static int ws__cmp(const void *a, const void *b) {
+  return strcmp(((const WsFile *)a)->path, ((const WsFile *)b)->path);
+}
+
+int ws_collect(Workspace *ws, const char *const *paths, size_t n, const WsOptions *opt) {
+  static const char *const dot[] = {"."};
+  if (n == 0) {
+    paths = dot;
+    n = 1;
+  }
+  Walker w = {ws, opt, {0}};
+  int rc = 0;
+  if (!ws->root) ws->root = xstrdup(paths[0]);
+  for (size_t i = 0; i < n; i++) {
+    struct stat st;
+    if (stat(paths[i], &st) != 0) {
+      ws__note(ws, paths[i], strerror(errno));
+      rc = -ENOENT;
+      continue;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      size_t before = ws->files.len;
+      ws__seen(&w, &st);
+      ws__walk(&w, paths[i]);
+      /* files from a second root keep that root as a prefix */
+      if (n > 1 || strcmp(paths[i], ws->root) != 0)
+        for (size_t k = before; k < ws->files.len; k++) {
+          char *p = xasprintf("%s/%s", paths[i], ws->files.items[k].path);
+          free(ws->files.items[k].path);
+          ws->files.items[k].path = p;
+        }
+    } else if (analyze_file_kind(paths[i]) == FILE_UNKNOWN) {
+      ws__note(ws, paths[i], "not a file kind ascend-lsp analyzes");
+    } else {
+      ws__add_file(&w, paths[i], paths[i], &st);
+    }
+  }
+  array_free(&w.seen);
+  if (ws->files.len > 1) qsort(ws->files.items, ws->files.len, sizeof *ws->files.items, ws__cmp);
+  return rc;
+}
+
+typedef struct {
+  Workspace *ws;
+  const AnalyzeOptions *aopt;
+  const WsRun *run;
+  pthread_mutex_t lock;
+  size_t next, done;
+} Pool;
+
+static void ws__analyze_one(Pool *p, WsFile *f) {
+  char *text = NULL;
+  size_t len = 0;
+  if (p->run->overlay) text = p->run->overlay(p->run->overlay_data, f->abs, &len);
+  if (!text) {
+    int rc = util_read_file(f->abs, WS_DEFAULT_MAX_FILE * 4, &text, &len);
+    if (rc != 0) {
+      f->note = xasprintf("not analyzed: %s", strerror(-rc));
+      return;
+    }
+  }
+  f->bytes = len;
+  f->hash = ws_hash(text, len);
+  if (f->kind != FILE_ELF && memchr(text, '\0', len)) {
+    f->note = xstrdup("skipped, binary content");
+  } else {
+    analyze_text(f->path, text, len, NULL, p->aopt, &f->findings, &f->facts);
+  }
+  free(text);
+}
+
+static void *ws__worker(void *arg) {
+  Pool *p = arg;
+  for (;;) {
+    if (p->run->cancel && atomic_load(p->run->cancel)) break;
+    pthread_mutex_lock(&p->lock);
+    size_t i = p->next++;
+    pthread_mutex_unlock(&p->lock);
+    if (i >= p->ws->files.len) break;
+    ws__analyze_one(p, &p->ws->files.items[i]);
+    pthread_mutex_lock(&p->lock);
+    p->done++;
+    if (p->run->progress) p->run->progress(p->run->progress_data, p->done, p->ws->files.len);
+    pthread_mutex_unlock(&p->lock);
+  }
+  return NULL;
+}
+
+int ws_analyze(Workspace *ws, const AnalyzeOptions *aopt, const WsRun *run) {
+  static const WsRun none = {0};
+  if (!run) run = &none;
+  int threads = run->threads > 0 ? run->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (threads < 1) threads = 1;
+  if ((size_t)threads > ws->files.len) threads = ws->files.len ? (int)ws->files.len : 1;
+  Pool p = {ws, aopt, run, PTHREAD_MUTEX_INITIALIZER, 0, 0};
+  pthread_t *tids = xcalloc((size_t)threads, sizeof *tids);
+  int started = 0;
+  for (int i = 1; i < threads; i++)
+    if (pthread_create(&tids[started], NULL, ws__worker, &p) == 0) started++;
+  ws__worker(&p); /* the calling thread works too */
+  for (int i = 0; i < started; i++) pthread_join(tids[i], NULL);
+  free(tids);
+  pthread_mutex_destroy(&p.lock);
+  for (size_t i = 0; i < ws->files.len; i++)
+    if (ws->files.items[i].note) ws__note(ws, ws->files.items[i].path, ws->files.items[i].note);
+  return run->cancel && atomic_load(run->cancel) ? -ECANCELED : 0;
+}
+
+void ws_free(Workspace *ws) {
+  for (size_t i = 0; i < ws->files.len; i++) {
+    WsFile *f = &ws->files.items[i];
+    free(f->path);
+    free(f->abs);
+    free(f->note);
+    findings_free(&f->findings);
+    analyze_facts_free(&f->facts);
+  }
+  array_free(&ws->files);
+  for (size_t i = 0; i < ws->notes.len; i++) free(ws->notes.items[i]);
+  array_free(&ws->notes);
+  free(ws->root);
+  ws->root = NULL;
+}

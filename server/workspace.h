@@ -1,0 +1,66 @@
+/* workspace: finds the analyzable files under a set of paths and analyzes
+ * them on a pool of threads.
+ *
+ * Walking skips version-control, build and virtualenv directories
+ * (.git, build, dist, node_modules, venv/.venv/env with pyvenv.cfg,
+ * __pycache__, .tox, site-packages, ...) and the configured excludes,
+ * detects symlink loops (a directory already visited, by device and inode)
+ * and skips files over the size limit; each skip is recorded as a note.
+ * Nothing is executed.
+ *
+ * Ownership: a Workspace owns every WsFile, its strings and findings; free
+ * with ws_free. The overlay callback lets the language server substitute
+ * the text of open documents: it returns a heap copy the workspace frees. */
+#ifndef ASC_WORKSPACE_H
+#define ASC_WORKSPACE_H
+
+#include <stdatomic.h>
+#include "analyzers/analyze.h"
+
+#define WS_DEFAULT_MAX_FILE ((size_t)8 << 20) /* 8 MiB */
+
+typedef struct {
+  char *path;      /* relative to the root it was found under ("a/b.py"), or as given */
+  char *abs;       /* path to open */
+  FileKind kind;
+  FindingList findings;
+  FileFacts facts;
+  uint64_t hash;   /* FNV-1a of the analyzed text */
+  size_t bytes;
+  char *note;      /* why it was not analyzed, or NULL */
+} WsFile;
+
+typedef struct {
+  char *root;            /* the directory paths are relative to */
+  Array(WsFile) files;   /* sorted by path */
+  Array(char *) notes;   /* skipped entries, "path: reason" */
+} Workspace;
+
+typedef struct {
+  const char *const *exclude; size_t n_exclude; /* globs on relative paths or names */
+  size_t max_file;       /* 0 = WS_DEFAULT_MAX_FILE */
+} WsOptions;
+
+/* Progress: called from the analyzing threads (serialized by the pool) with
+ * files done and total. */
+typedef void (*WsProgressFn)(void *data, size_t done, size_t total);
+/* Overlay: heap copy of an open document's text for abs path, or NULL. */
+typedef char *(*WsOverlayFn)(void *data, const char *abs, size_t *len);
+
+typedef struct {
+  int threads;           /* 0 = number of cores */
+  WsProgressFn progress; void *progress_data;
+  WsOverlayFn overlay; void *overlay_data;
+  const atomic_int *cancel; /* nonzero: stop as soon as possible */
+} WsRun;
+
+/* Collects files under each path (files are taken as given). Returns 0, or
+ * -ENOENT when a path does not exist (the others are still collected). */
+int ws_collect(Workspace *ws, const char *const *paths, size_t n, const WsOptions *opt) WARN_UNUSED;
+/* Analyzes every collected file. Returns 0, or -ECANCELED. */
+int ws_analyze(Workspace *ws, const AnalyzeOptions *aopt, const WsRun *run);
+void ws_free(Workspace *ws);
+
+uint64_t ws_hash(const char *text, size_t len);
+
+#endif

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Install the Debian packages the build and the test suites need, when missing.
+# Uses sudo when not root. Never downloads anything but Debian and npm packages.
+set -eu
+PKGS="build-essential pkg-config libtree-sitter-dev libcjson-dev libuv1-dev openssl neovim ripgrep hyperfine valgrind clang libclang-rt-14-dev python3"
+missing=""
+for p in $PKGS; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+# Node.js may come from another Debian-format repository that bundles npm.
+command -v npm >/dev/null 2>&1 || missing="$missing nodejs npm"
+if [ -n "$missing" ]; then
+  SUDO=""
+  [ "$(id -u)" = 0 ] || SUDO=sudo
+  echo "install-deps: installing$missing"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+fi
+# Node packages for the editor-client tests (pinned in their package-lock.json).
+for d in tests/editors editors/vscode; do
+  if [ -f "$d/package-lock.json" ] && [ ! -d "$d/node_modules" ]; then
+    (cd "$d" && npm ci --silent --no-audit --no-fund)
+  fi
+done
+echo "install-deps: ok"
