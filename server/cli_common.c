@@ -139,7 +139,7 @@ int cli_common_scan(CliCommon *c, Workspace *ws) {
   WsOptions wopt = {ex, nex, 0};
   int rc = ws_collect(ws, (const char *const *)c->paths, c->n_paths, &wopt);
   free(ex);
-  WsRun run = {c->threads, NULL, NULL, NULL, NULL, NULL};
+  WsRun run = {c->threads, config_filter_findings, &c->config, NULL, NULL, NULL, NULL, NULL};
   ws_analyze(ws, o, &run);
   for (size_t i = 0; i < ws->notes.len; i++) fprintf(stderr, "note: %s\n", ws->notes.items[i]);
   return rc == 0 ? 0 : 1;

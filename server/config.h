@@ -26,6 +26,10 @@ typedef struct {
  * loads `explicit_path`. Returns 0 (also when none exists) or -errno. */
 int config_load(Config *c, const char *dir, const char *explicit_path) WARN_UNUSED;
 void config_free(Config *c);
+/* Applies per-file-ignores to one file's findings (path relative to the
+ * scanned root); matches the WsFilterFn signature with data = Config*. */
+void config_filter_findings(void *config, const char *path, FindingList *findings);
+
 /* Parses a chip name ("910B", "310P", ...) into CHIP_*; 0 when unknown. */
 unsigned config_chip(const char *name);
 

@@ -189,6 +189,7 @@ static void ws__analyze_one(Pool *p, WsFile *f) {
     f->note = xstrdup("skipped, binary content");
   } else {
     analyze_text(f->path, text, len, NULL, p->aopt, &f->findings, &f->facts);
+    if (p->run->filter) p->run->filter(p->run->filter_data, f->path, &f->findings);
   }
   free(text);
 }

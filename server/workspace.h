@@ -47,8 +47,13 @@ typedef void (*WsProgressFn)(void *data, size_t done, size_t total);
 /* Overlay: heap copy of an open document's text for abs path, or NULL. */
 typedef char *(*WsOverlayFn)(void *data, const char *abs, size_t *len);
 
+/* Filter: runs on an analyzing thread after each file, e.g. to apply
+ * per-file ignores; may remove (and must then free) findings. */
+typedef void (*WsFilterFn)(void *data, const char *path, FindingList *findings);
+
 typedef struct {
   int threads;           /* 0 = number of cores */
+  WsFilterFn filter; void *filter_data;
   WsProgressFn progress; void *progress_data;
   WsOverlayFn overlay; void *overlay_data;
   const atomic_int *cancel; /* nonzero: stop as soon as possible */
