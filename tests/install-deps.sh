@@ -17,7 +17,8 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
 # Node packages for the editor-client tests (pinned in their package-lock.json).
-for d in tests/editors editors/vscode; do
+for d in tests/*/ editors/*/; do
+  d=${d%/}
   if [ -f "$d/package-lock.json" ] && [ ! -d "$d/node_modules" ]; then
     (cd "$d" && npm ci --silent --no-audit --no-fund)
   fi
