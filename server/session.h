@@ -4,7 +4,12 @@
 #define ASC_SESSION_H
 
 /* Serves LSP on stdin/stdout until `exit`. Returns the process exit code:
- * 0 after shutdown+exit, 1 on exit without shutdown or on stdin EOF. */
-int session_run_stdio(void);
+ * 0 after shutdown+exit, 1 on exit without shutdown or on stdin EOF
+ * before shutdown. */
+#include <stdbool.h>
+
+/* sync: analyze and publish right after each message instead of once per
+ * loop turn, so that output order is deterministic (for transcript tests). */
+int session_run_stdio(bool sync);
 
 #endif

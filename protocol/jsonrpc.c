@@ -1,0 +1,145 @@
+/* jsonrpc: see jsonrpc.h. */
+#include "protocol/jsonrpc.h"
+#include "analyzers/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+const char *rpc_error_name(int code) {
+  switch (code) {
+#define RPC__NAME(name, c, text) \
+  case c: return text;
+    RPC_ERRORS(RPC__NAME)
+#undef RPC__NAME
+  }
+  return "Error";
+}
+
+static int rpc__fail(RpcError *err, int code, const cJSON *id, bool answer, const char *why) {
+  err->code = code;
+  snprintf(err->message, sizeof err->message, "%s: %s", rpc_error_name(code), why);
+  err->id = id ? cJSON_Duplicate(id, 1) : NULL;
+  err->answer = answer;
+  return code;
+}
+
+static bool rpc__valid_id(const cJSON *id) {
+  return cJSON_IsString(id) || (cJSON_IsNumber(id) && id->valuedouble == (double)(long long)id->valuedouble) ||
+         cJSON_IsNull(id);
+}
+
+int rpc_parse(const char *body, size_t len, RpcMessage *msg, RpcError *err) {
+  memset(err, 0, sizeof *err);
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithLengthOpts(body, len, &end, 0);
+  if (!root) return rpc__fail(err, RPC_PARSE_ERROR, NULL, true, "the body is not valid JSON");
+  for (const char *p = end; p && p < body + len; p++) { /* only whitespace may follow */
+    if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n' && *p != '\0') {
+      cJSON_Delete(root);
+      return rpc__fail(err, RPC_PARSE_ERROR, NULL, true, "trailing bytes after the JSON value");
+    }
+  }
+  if (!cJSON_IsObject(root)) {
+    cJSON_Delete(root);
+    return rpc__fail(err, RPC_INVALID_REQUEST, NULL, true,
+                     "a message must be a JSON object (batches are not part of LSP)");
+  }
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(root, "id");
+  const cJSON *method = cJSON_GetObjectItemCaseSensitive(root, "method");
+  const cJSON *ver = cJSON_GetObjectItemCaseSensitive(root, "jsonrpc");
+  bool is_notification = method && !id;
+  int rc = 0;
+  if (id && !rpc__valid_id(id)) {
+    rc = rpc__fail(err, RPC_INVALID_REQUEST, NULL, true, "id must be a string, an integer or null");
+  } else if (!cJSON_IsString(ver) || strcmp(ver->valuestring, "2.0") != 0) {
+    rc = rpc__fail(err, RPC_INVALID_REQUEST, id, !is_notification, "\"jsonrpc\" must be \"2.0\"");
+  } else if (method && !cJSON_IsString(method)) {
+    rc = rpc__fail(err, RPC_INVALID_REQUEST, id, !is_notification, "\"method\" must be a string");
+  } else if (method && strlen(method->valuestring) > 256) {
+    rc = rpc__fail(err, RPC_INVALID_REQUEST, id, !is_notification, "method name too long");
+  }
+  if (rc) {
+    cJSON_Delete(root);
+    return rc;
+  }
+  const cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "params");
+  if (method && params && !cJSON_IsObject(params) && !cJSON_IsArray(params)) {
+    rc = rpc__fail(err, RPC_INVALID_REQUEST, id, !is_notification, "\"params\" must be an object or an array");
+    cJSON_Delete(root);
+    return rc;
+  }
+  memset(msg, 0, sizeof *msg);
+  msg->root = root;
+  msg->id = id;
+  msg->params = params;
+  if (method) {
+    msg->kind = id ? RPC_REQUEST : RPC_NOTIFICATION;
+    msg->method = method->valuestring;
+    return 0;
+  }
+  if (id && (cJSON_GetObjectItemCaseSensitive(root, "result") || cJSON_GetObjectItemCaseSensitive(root, "error"))) {
+    msg->kind = RPC_RESPONSE;
+    return 0;
+  }
+  memset(msg, 0, sizeof *msg);
+  rc = rpc__fail(err, RPC_INVALID_REQUEST, id, true, "neither a request, a notification nor a response");
+  cJSON_Delete(root);
+  return rc;
+}
+
+void rpc_message_free(RpcMessage *msg) {
+  cJSON_Delete(msg->root);
+  memset(msg, 0, sizeof *msg);
+}
+
+static char *rpc__print(cJSON *o) {
+  char *s = cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
+  if (!s) {
+    fputs("ascend-lsp: out of memory\n", stderr);
+    exit(70);
+  }
+  /* cJSON_free and free are the same allocator here (no hooks installed) */
+  return s;
+}
+
+static cJSON *rpc__base(void) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "jsonrpc", "2.0");
+  return o;
+}
+
+static void rpc__add_id(cJSON *o, const cJSON *id) {
+  cJSON_AddItemToObject(o, "id", id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull());
+}
+
+char *rpc_result(const cJSON *id, cJSON *result) {
+  cJSON *o = rpc__base();
+  rpc__add_id(o, id);
+  cJSON_AddItemToObject(o, "result", result ? result : cJSON_CreateNull());
+  return rpc__print(o);
+}
+
+char *rpc_error(const cJSON *id, int code, const char *message) {
+  cJSON *o = rpc__base();
+  rpc__add_id(o, id);
+  cJSON *e = cJSON_AddObjectToObject(o, "error");
+  cJSON_AddNumberToObject(e, "code", code);
+  cJSON_AddStringToObject(e, "message", message ? message : rpc_error_name(code));
+  return rpc__print(o);
+}
+
+char *rpc_notification(const char *method, cJSON *params) {
+  cJSON *o = rpc__base();
+  cJSON_AddStringToObject(o, "method", method);
+  if (params) cJSON_AddItemToObject(o, "params", params);
+  return rpc__print(o);
+}
+
+char *rpc_request(const cJSON *id, const char *method, cJSON *params) {
+  cJSON *o = rpc__base();
+  rpc__add_id(o, id);
+  cJSON_AddStringToObject(o, "method", method);
+  if (params) cJSON_AddItemToObject(o, "params", params);
+  return rpc__print(o);
+}

@@ -1,0 +1,270 @@
+/* lsp_sync: document synchronization, settings and diagnostics. Changes are
+ * applied as they arrive (text, line index and tree edit); analysis and
+ * publishing happen once per loop turn (or after the debounce delay) for
+ * every document that changed, so a burst of edits costs one analysis. */
+#include "server/session_internal.h"
+#include "server/rulesdoc.h"
+
+#include <stdlib.h>
+
+const char *lsp_str(const cJSON *o, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+bool lsp_int(const cJSON *o, const char *key, int64_t *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  if (!cJSON_IsNumber(v) || v->valuedouble < -9007199254740992.0 || v->valuedouble > 9007199254740992.0) return false;
+  *out = (int64_t)v->valuedouble;
+  return true;
+}
+
+bool lsp_position(const cJSON *o, LspPosition *p) {
+  int64_t line, ch;
+  if (!lsp_int(o, "line", &line) || !lsp_int(o, "character", &ch) || line < 0 || ch < 0) return false;
+  p->line = line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
+  p->character = ch > UINT32_MAX ? UINT32_MAX : (uint32_t)ch;
+  return true;
+}
+
+Document *lsp_document(Session *s, const cJSON *params, bool analyze) {
+  const char *uri = lsp_str(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "uri");
+  Document *d = uri ? doc_find(&s->docs, uri) : NULL;
+  if (d && analyze) doc_analyze(&s->docs, d, &s->opt);
+  return d;
+}
+
+/* ---- diagnostics -------------------------------------------------------------- */
+
+static cJSON *lsp__position(Session *s, const Document *d, uint32_t off) {
+  LspPosition p = pos_from_offset(&d->index, d->text.data, off, s->enc);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "line", p.line);
+  cJSON_AddNumberToObject(o, "character", p.character);
+  return o;
+}
+
+cJSON *lsp_range(Session *s, const Document *d, uint32_t start, uint32_t end) {
+  cJSON *r = cJSON_CreateObject();
+  cJSON_AddItemToObject(r, "start", lsp__position(s, d, start));
+  cJSON_AddItemToObject(r, "end", lsp__position(s, d, end));
+  return r;
+}
+
+cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddItemToObject(o, "range", lsp_range(s, d, f->start_byte, f->end_byte));
+  cJSON_AddNumberToObject(o, "severity", f->severity);
+  cJSON_AddStringToObject(o, "code", f->rule->code);
+  cJSON *cd = cJSON_AddObjectToObject(o, "codeDescription");
+  char href[160];
+  char anchor[16];
+  size_t i = 0;
+  for (; f->rule->code[i] && i < sizeof anchor - 1; i++) anchor[i] = (char)(f->rule->code[i] | 0x20);
+  anchor[i] = '\0';
+  snprintf(href, sizeof href, "%s#%s-%s", RULESDOC_URL, anchor, f->rule->name);
+  cJSON_AddStringToObject(cd, "href", href);
+  cJSON_AddStringToObject(o, "source", "ascend-lsp");
+  cJSON_AddStringToObject(o, "message", s->lang_zh ? f->message_zh : f->message);
+  cJSON *data = cJSON_AddObjectToObject(o, "data");
+  if (f->replacement) cJSON_AddStringToObject(data, "replacement", f->replacement);
+  cJSON_AddStringToObject(data, "confidence", confidence_name(f->confidence));
+  cJSON_AddStringToObject(data, "fix", f->fix == FIX_SAFE ? "safe" : f->fix == FIX_UNSAFE ? "unsafe" : "none");
+  if (f->guarded) cJSON_AddBoolToObject(data, "guarded", 1);
+  return o;
+}
+
+static void lsp__publish(Session *s, Document *d) {
+  cJSON *p = cJSON_CreateObject();
+  cJSON_AddStringToObject(p, "uri", d->uri);
+  cJSON_AddNumberToObject(p, "version", (double)d->version);
+  cJSON *arr = cJSON_AddArrayToObject(p, "diagnostics");
+  for (size_t i = 0; i < d->findings.len; i++) cJSON_AddItemToArray(arr, lsp_diagnostic(s, d, &d->findings.items[i]));
+  session_notify(s, "textDocument/publishDiagnostics", p);
+  d->published = true;
+}
+
+void lsp_flush(Session *s) {
+  if (s->state != SESSION_RUNNING) return;
+  for (size_t i = 0; i < s->docs.docs.len; i++) {
+    Document *d = s->docs.docs.items[i];
+    if (!d->dirty && d->published) continue;
+    doc_analyze(&s->docs, d, &s->opt);
+    lsp__publish(s, d);
+  }
+}
+
+void lsp_reanalyze_all(Session *s) {
+  for (size_t i = 0; i < s->docs.docs.len; i++) {
+    s->docs.docs.items[i]->dirty = true;
+    s->docs.docs.items[i]->published = false;
+  }
+  session_schedule(s);
+}
+
+/* ---- document sync -------------------------------------------------------------- */
+
+void lsp_did_open(Session *s, const cJSON *id, const cJSON *params) {
+  (void)id;
+  const cJSON *td = cJSON_GetObjectItemCaseSensitive(params, "textDocument");
+  const char *uri = lsp_str(td, "uri");
+  const cJSON *text = cJSON_GetObjectItemCaseSensitive(td, "text");
+  int64_t version = 0;
+  if (!uri || !cJSON_IsString(text)) {
+    session_log(s, 2, "ascend-lsp: didOpen without textDocument.uri/text: skipped");
+    return;
+  }
+  lsp_int(td, "version", &version);
+  doc_open(&s->docs, uri, lsp_str(td, "languageId"), version, text->valuestring, strlen(text->valuestring));
+  session_schedule(s);
+}
+
+static bool lsp__range(const cJSON *range, LspPosition *a, LspPosition *b) {
+  return lsp_position(cJSON_GetObjectItemCaseSensitive(range, "start"), a) &&
+         lsp_position(cJSON_GetObjectItemCaseSensitive(range, "end"), b);
+}
+
+void lsp_did_change(Session *s, const cJSON *id, const cJSON *params) {
+  (void)id;
+  Document *d = lsp_document(s, params, false);
+  if (!d) {
+    session_log(s, 2, "ascend-lsp: didChange for a document that is not open: skipped");
+    return;
+  }
+  const cJSON *changes = cJSON_GetObjectItemCaseSensitive(params, "contentChanges");
+  const cJSON *c;
+  int64_t version;
+  if (lsp_int(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "version", &version)) d->version = version;
+  cJSON_ArrayForEach(c, changes) {
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(c, "text");
+    if (!cJSON_IsString(text)) {
+      session_log(s, 2, "ascend-lsp: a content change without text: skipped");
+      continue;
+    }
+    const cJSON *range = cJSON_GetObjectItemCaseSensitive(c, "range");
+    LspPosition a, b;
+    if (!range) doc_set_text(d, text->valuestring, strlen(text->valuestring));
+    else if (lsp__range(range, &a, &b)) doc_edit_range(d, a, b, s->enc, text->valuestring, strlen(text->valuestring));
+    else session_log(s, 2, "ascend-lsp: a content change with a malformed range: skipped");
+  }
+  d->published = false;
+  session_schedule(s);
+}
+
+void lsp_did_close(Session *s, const cJSON *id, const cJSON *params) {
+  (void)id;
+  const char *uri = lsp_str(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "uri");
+  if (!uri || !doc_close(&s->docs, uri)) return;
+  /* clear the closed document's diagnostics, as clients expect */
+  cJSON *p = cJSON_CreateObject();
+  cJSON_AddStringToObject(p, "uri", uri);
+  cJSON_AddArrayToObject(p, "diagnostics");
+  session_notify(s, "textDocument/publishDiagnostics", p);
+}
+
+void lsp_did_save(Session *s, const cJSON *id, const cJSON *params) {
+  (void)id;
+  const char *uri = lsp_str(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "uri");
+  if (uri && (strstr(uri, "pyproject.toml") || strstr(uri, ".ascend-lsp.toml"))) {
+    session_reload_options(s);
+    lsp_reanalyze_all(s);
+  }
+}
+
+/* ---- settings -------------------------------------------------------------------- */
+
+static void lsp__string_list(const cJSON *arr, StrList *out) {
+  strlist_free(out);
+  const cJSON *v;
+  cJSON_ArrayForEach(v, arr) if (cJSON_IsString(v)) array_push(out, xstrdup(v->valuestring));
+}
+
+static void lsp__replace(char **dst, const char *v) {
+  free(*dst);
+  *dst = v ? xstrdup(v) : NULL;
+}
+
+/* Settings arrive as {"settings": {...}} or {"settings": {"ascend-lsp": {...}}};
+ * initializationOptions use the same keys. */
+void lsp_did_change_configuration(Session *s, const cJSON *id, const cJSON *params) {
+  (void)id;
+  const cJSON *st = cJSON_GetObjectItemCaseSensitive(params, "settings");
+  const cJSON *inner = cJSON_GetObjectItemCaseSensitive(st, "ascend-lsp");
+  if (cJSON_IsObject(inner)) st = inner;
+  if (!cJSON_IsObject(st)) return;
+  const cJSON *v;
+  if ((v = cJSON_GetObjectItemCaseSensitive(st, "select"))) lsp__string_list(v, &s->set_select);
+  if ((v = cJSON_GetObjectItemCaseSensitive(st, "ignore"))) lsp__string_list(v, &s->set_ignore);
+  const cJSON *target = cJSON_GetObjectItemCaseSensitive(st, "target");
+  if (cJSON_IsObject(target)) {
+    if (lsp_str(target, "chip")) lsp__replace(&s->set_chip, lsp_str(target, "chip"));
+    if (lsp_str(target, "torchNpu")) lsp__replace(&s->set_torch_npu, lsp_str(target, "torchNpu"));
+    if (lsp_str(target, "torch-npu")) lsp__replace(&s->set_torch_npu, lsp_str(target, "torch-npu"));
+    v = cJSON_GetObjectItemCaseSensitive(target, "mindiesd");
+    if (cJSON_IsBool(v)) s->set_mindiesd = cJSON_IsTrue(v);
+  }
+  const char *lang = lsp_str(st, "lang");
+  if (lang) s->lang_zh = strcmp(lang, "zh") == 0;
+  int64_t ms;
+  if (lsp_int(st, "debounceMs", &ms) && ms >= 0 && ms <= 10000) s->debounce_ms = (unsigned)ms;
+  if (s->state == SESSION_RUNNING) {
+    session_reload_options(s);
+    lsp_reanalyze_all(s);
+  }
+}
+
+void lsp_did_change_watched_files(Session *s, const cJSON *id, const cJSON *params) {
+  (void)id;
+  (void)params;
+  session_reload_options(s);
+  lsp_reanalyze_all(s);
+}
+
+/* The project file's part of the options (the CLI derives its own the same way). */
+static void lsp__config_apply(const Config *c, AnalyzeOptions *o) {
+  if (c->chip_set) o->chip = c->chip;
+  if (c->torch_npu) o->torch_npu = c->torch_npu;
+  if (c->mindiesd_set) o->mindiesd = c->mindiesd;
+  const char **sel = xcalloc(c->n_select + 1, sizeof *sel), **ign = xcalloc(c->n_ignore + 1, sizeof *ign);
+  for (size_t i = 0; i < c->n_select; i++) sel[i] = c->select[i];
+  for (size_t i = 0; i < c->n_ignore; i++) ign[i] = c->ignore[i];
+  o->select = sel;
+  o->n_select = c->n_select;
+  o->ignore = ign;
+  o->n_ignore = c->n_ignore;
+  o->user_entries = c->user_entries;
+  o->n_user_entries = c->n_user_entries;
+  o->user_rules = c->user_rules;
+  o->n_user_rules = c->n_user_rules;
+}
+
+/* Options = project config, then client settings on top (as CLI flags). */
+void session_reload_options(Session *s) {
+  config_free(&s->config);
+  int rc = config_load(&s->config, s->root ? s->root : ".", NULL);
+  if (rc != 0) session_log(s, 2, "ascend-lsp: cannot read the project configuration: %s", strerror(-rc));
+  else if (s->config.error) session_log(s, 2, "ascend-lsp: %s: %s", s->config.path, s->config.error);
+  free((void *)s->opt.select);
+  free((void *)s->opt.ignore);
+  AnalyzeOptions *o = &s->opt;
+  analyze_options_default(o);
+  lsp__config_apply(&s->config, o);
+  if (s->set_chip && config_chip(s->set_chip)) o->chip = config_chip(s->set_chip);
+  if (s->set_torch_npu) o->torch_npu = s->set_torch_npu;
+  if (s->set_mindiesd >= 0) o->mindiesd = s->set_mindiesd;
+  /* config_apply allocated select/ignore arrays; client lists replace / extend them */
+  if (s->set_select.len) {
+    free((void *)o->select);
+    o->select = xcalloc(s->set_select.len + 1, sizeof *o->select);
+    for (size_t i = 0; i < s->set_select.len; i++) ((const char **)o->select)[i] = s->set_select.items[i];
+    o->n_select = s->set_select.len;
+  }
+  if (s->set_ignore.len) {
+    const char **ig = xcalloc(o->n_ignore + s->set_ignore.len + 1, sizeof *ig);
+    for (size_t i = 0; i < o->n_ignore; i++) ig[i] = o->ignore[i];
+    for (size_t i = 0; i < s->set_ignore.len; i++) ig[o->n_ignore + i] = s->set_ignore.items[i];
+    free((void *)o->ignore);
+    o->ignore = ig;
+    o->n_ignore += s->set_ignore.len;
+  }
+}
