@@ -32,7 +32,7 @@ BIN := $(BUILD)/ascend-lsp
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(BUILD)/unit-tests
 
-.PHONY: all deps test demo bench fuzz sanitize clean unit transcripts editors vsix
+.PHONY: all deps test demo sanitize clean unit
 
 all: $(BIN)
 
@@ -70,13 +70,13 @@ test: $(BIN) $(UNIT_BIN)
 demo: $(BIN)
 	@$(BIN) check tests/fixtures/demo-project || true
 
-bench: $(BIN)
-	BIN=$(BIN) sh tests/bench/run.sh
-
 sanitize:
 	$(MAKE) BUILD=build/asan SANITIZE=address,undefined CC=clang test
 
 clean:
 	rm -rf $(BUILD)
+
+# Suites with their own build rules (fuzz targets, benchmarks, editor packaging).
+-include $(wildcard tests/*/rules.mk editors/*/rules.mk)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
