@@ -129,10 +129,14 @@ void lsp_code_action(Session *s, const cJSON *id, const cJSON *params) {
   Document *d = lsp_document(s, params, true);
   const cJSON *range = cJSON_GetObjectItemCaseSensitive(params, "range");
   LspPosition ps, pe;
-  if (!d || !lsp_position(cJSON_GetObjectItemCaseSensitive(range, "start"), &ps) ||
+  bool has_uri = lsp_str(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "uri") != NULL;
+  if (!has_uri || !lsp_position(cJSON_GetObjectItemCaseSensitive(range, "start"), &ps) ||
       !lsp_position(cJSON_GetObjectItemCaseSensitive(range, "end"), &pe)) {
-    if (!d && cJSON_IsObject(params) && range) session_reply(s, id, cJSON_CreateArray()); /* not open: nothing to offer */
-    else session_reply_error(s, id, RPC_INVALID_PARAMS, "codeAction needs textDocument.uri and range");
+    session_reply_error(s, id, RPC_INVALID_PARAMS, "codeAction needs textDocument.uri and range");
+    return;
+  }
+  if (!d) { /* not open: nothing to offer */
+    session_reply(s, id, cJSON_CreateArray());
     return;
   }
   uint32_t a = (uint32_t)pos_to_offset(&d->index, d->text.data, ps, s->enc);
@@ -166,9 +170,14 @@ void lsp_code_action(Session *s, const cJSON *id, const cJSON *params) {
 void lsp_hover(Session *s, const cJSON *id, const cJSON *params) {
   Document *d = lsp_document(s, params, true);
   LspPosition p;
-  if (!d || !lsp_position(cJSON_GetObjectItemCaseSensitive(params, "position"), &p)) {
-    if (!d && cJSON_IsObject(params)) session_reply(s, id, cJSON_CreateNull());
-    else session_reply_error(s, id, RPC_INVALID_PARAMS, "hover needs textDocument.uri and position");
+  bool has_uri = lsp_str(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "uri") != NULL;
+  bool has_pos = lsp_position(cJSON_GetObjectItemCaseSensitive(params, "position"), &p);
+  if (!has_uri || !has_pos) {
+    session_reply_error(s, id, RPC_INVALID_PARAMS, "hover needs textDocument.uri and position");
+    return;
+  }
+  if (!d) { /* not open: nothing to say */
+    session_reply(s, id, cJSON_CreateNull());
     return;
   }
   uint32_t at = (uint32_t)pos_to_offset(&d->index, d->text.data, p, s->enc);

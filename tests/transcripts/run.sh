@@ -1,0 +1,3 @@
+#!/bin/sh
+# LSP transcript tests (see run.py).
+exec python3 "$(dirname "$0")/run.py" "$@"
