@@ -1,0 +1,181 @@
+/* Name resolution: aliases, from-imports, function-local imports, chains. */
+#include "tests/unit/test.h"
+#include "analyzers/resolver.h"
+
+#include <stdlib.h>
+
+TSLanguage *tree_sitter_python(void);
+
+typedef struct {
+  TSParser *parser;
+  TSTree *tree;
+  PyFile *py;
+  const char *text;
+} Src;
+
+static void src_open(Src *s, const char *text) {
+  s->text = text;
+  s->parser = ts_parser_new();
+  ts_parser_set_language(s->parser, tree_sitter_python());
+  s->tree = ts_parser_parse_string(s->parser, NULL, text, (uint32_t)strlen(text));
+  s->py = pyfile_build(s->tree, text, strlen(text));
+}
+
+static void src_close(Src *s) {
+  pyfile_free(s->py);
+  ts_tree_delete(s->tree);
+  ts_parser_delete(s->parser);
+}
+
+/* Qualified name of the expression spelled `needle` at its n-th occurrence. */
+static char *qual_at(Src *s, const char *needle, int nth) {
+  const char *p = s->text;
+  for (int i = 0; i <= nth; i++) {
+    p = strstr(i ? p + 1 : p, needle);
+    if (!p) return NULL;
+  }
+  uint32_t a = (uint32_t)(p - s->text), b = a + (uint32_t)strlen(needle);
+  TSNode n = ts_node_named_descendant_for_byte_range(ts_tree_root_node(s->tree), a, b);
+  while (!ts_node_is_null(n) && (ts_node_start_byte(n) != a || ts_node_end_byte(n) != b)) n = ts_node_parent(n);
+  if (ts_node_is_null(n)) return NULL;
+  return pyfile_qualname(s->py, n);
+}
+
+#define ASSERT_QUAL(src, needle, nth, want)                                    \
+  do {                                                                         \
+    char *q__ = qual_at((src), (needle), (nth));                               \
+    const char *w__ = (want);                                                  \
+    bool ok__ = (!q__ && !w__) || (q__ && w__ && strcmp(q__, w__) == 0);       \
+    if (!ok__) {                                                               \
+      fprintf(stderr, "  %s:%d: qualname(%s) = %s, want %s\n", __FILE__,       \
+              __LINE__, (needle), q__ ? q__ : "(null)", w__ ? w__ : "(null)"); \
+      free(q__);                                                               \
+      src_close(src);                                                          \
+      *test__failed = 1;                                                       \
+      return;                                                                  \
+    }                                                                          \
+    free(q__);                                                                 \
+  } while (0)
+
+TEST(resolver_import_alias) {
+  Src s;
+  src_open(&s, "import torch as th\nth.cuda.synchronize()\n");
+  ASSERT_QUAL(&s, "th.cuda.synchronize", 0, "torch.cuda.synchronize");
+  ASSERT_QUAL(&s, "th.cuda", 0, "torch.cuda");
+  src_close(&s);
+}
+
+TEST(resolver_dotted_import_binds_root) {
+  Src s;
+  src_open(&s, "import torch.cuda\nimport os.path as osp\ntorch.cuda.empty_cache()\nosp.join\n");
+  ASSERT_QUAL(&s, "torch.cuda.empty_cache", 0, "torch.cuda.empty_cache");
+  ASSERT_QUAL(&s, "osp.join", 0, "os.path.join");
+  src_close(&s);
+}
+
+TEST(resolver_from_import_as) {
+  Src s;
+  src_open(&s, "from torch import cuda\nfrom torch.cuda.amp import autocast as ac, GradScaler\n"
+               "import torch.nn.functional as F\ncuda.synchronize()\nac()\nGradScaler()\n"
+               "F.scaled_dot_product_attention(q, k, v)\n");
+  ASSERT_QUAL(&s, "cuda.synchronize", 0, "torch.cuda.synchronize");
+  ASSERT_QUAL(&s, "ac", 1, "torch.cuda.amp.autocast");
+  ASSERT_QUAL(&s, "GradScaler", 1, "torch.cuda.amp.GradScaler");
+  ASSERT_QUAL(&s, "F.scaled_dot_product_attention", 0, "torch.nn.functional.scaled_dot_product_attention");
+  src_close(&s);
+}
+
+TEST(resolver_unbound_names_are_null) {
+  Src s;
+  src_open(&s, "import torch\nx.cuda()\nmodel.to(device)\nself.torch.cuda\n");
+  ASSERT_QUAL(&s, "x.cuda", 0, NULL);
+  ASSERT_QUAL(&s, "model.to", 0, NULL);
+  ASSERT_QUAL(&s, "self.torch.cuda", 0, NULL);
+  src_close(&s);
+}
+
+TEST(resolver_function_local_import_scope) {
+  Src s;
+  src_open(&s, "def f():\n    import torch as t\n    t.cuda.synchronize()\n\ndef g():\n    t.cuda.synchronize()\n");
+  ASSERT_QUAL(&s, "t.cuda.synchronize", 0, "torch.cuda.synchronize");
+  ASSERT_QUAL(&s, "t.cuda.synchronize", 1, NULL);
+  src_close(&s);
+}
+
+TEST(resolver_local_import_shadows_module) {
+  Src s;
+  src_open(&s, "import numpy as np\ndef f():\n    import torch as np\n    np.cuda\nnp.cuda\n");
+  ASSERT_QUAL(&s, "np.cuda", 0, "torch.cuda");
+  ASSERT_QUAL(&s, "np.cuda", 1, "numpy.cuda");
+  src_close(&s);
+}
+
+TEST(resolver_module_import_after_use_in_function) {
+  Src s;
+  src_open(&s, "def f():\n    return th.cuda.is_available()\n\nimport torch as th\n");
+  ASSERT_QUAL(&s, "th.cuda.is_available", 0, "torch.cuda.is_available");
+  src_close(&s);
+}
+
+TEST(resolver_relative_imports) {
+  Src s;
+  src_open(&s, "from . import layers\nfrom ..ops import rope as r\nlayers.Norm\nr.apply\n");
+  ASSERT_QUAL(&s, "layers.Norm", 0, ".layers.Norm");
+  ASSERT_QUAL(&s, "r.apply", 0, "..ops.rope.apply");
+  ASSERT_EQ(s.py->imports.len, 3);
+  ASSERT_STR_EQ(s.py->imports.items[0].module, ".");
+  ASSERT_STR_EQ(s.py->imports.items[1].module, ".layers");
+  ASSERT_STR_EQ(s.py->imports.items[2].module, "..ops");
+  src_close(&s);
+}
+
+TEST(resolver_call_target) {
+  Src s;
+  src_open(&s, "import torch\ntorch.cuda.Stream().synchronize()\n");
+  ASSERT_QUAL(&s, "torch.cuda.Stream()", 0, "torch.cuda.Stream");
+  ASSERT_QUAL(&s, "torch.cuda.Stream().synchronize", 0, NULL);
+  src_close(&s);
+}
+
+TEST(resolver_facts) {
+  Src s;
+  src_open(&s, "\"\"\"doc\"\"\"\nimport torch\ntry:\n    import flash_attn\nexcept ImportError:\n    flash_attn = None\n"
+               "import torch_npu\nfrom torch_npu.contrib import transfer_to_npu\n"
+               "@torch.no_grad()\ndef sample(x):\n    return x\n"
+               "class Net:\n    def forward(self, x):  # noqa: ASC203\n        return x\n"
+               "if __name__ == \"__main__\":\n    sample(1)\n");
+  ASSERT(s.py->has_main_guard);
+  ASSERT(s.py->imports_torch_npu);
+  ASSERT(s.py->transfer_to_npu);
+  ASSERT_EQ(s.py->guarded.len, 1);
+  ASSERT_EQ(s.py->inference.len, 1);
+  ASSERT_EQ(s.py->functions.len, 2);
+  ASSERT_STR_EQ(s.py->functions.items[0].name, "sample");
+  ASSERT(s.py->functions.items[0].class_name == NULL);
+  ASSERT_STR_EQ(s.py->functions.items[1].name, "forward");
+  ASSERT_STR_EQ(s.py->functions.items[1].class_name, "Net");
+  ASSERT_STR_EQ(s.py->comments[12], "# noqa: ASC203");
+  /* the import point: after the last top-level import line */
+  const char *after = strstr(s.text, "@torch.no_grad");
+  ASSERT_EQ(s.py->import_insert_byte, (uint32_t)(after - s.text));
+  src_close(&s);
+}
+
+TEST(resolver_deep_nesting_no_recursion) {
+  /* 20,000 nested parentheses: the walk must not use the C stack per level */
+  size_t depth = 20000;
+  char *text = malloc(depth * 2 + 32);
+  strcpy(text, "import torch\nx = ");
+  size_t n = strlen(text);
+  memset(text + n, '(', depth);
+  n += depth;
+  text[n++] = '1';
+  memset(text + n, ')', depth);
+  n += depth;
+  strcpy(text + n, "\n");
+  Src s;
+  src_open(&s, text);
+  ASSERT_EQ(s.py->bindings.len, 1);
+  src_close(&s);
+  free(text);
+}
