@@ -19,6 +19,24 @@ void findings_free(FindingList *l) {
   array_free(l);
 }
 
+static char *finding__dup(const char *s) { return s ? xstrdup(s) : NULL; }
+
+Finding finding_copy(const Finding *f) {
+  Finding c = *f;
+  c.subject = finding__dup(f->subject);
+  c.message = finding__dup(f->message);
+  c.message_zh = finding__dup(f->message_zh);
+  c.replacement = finding__dup(f->replacement);
+  c.detail = finding__dup(f->detail);
+  memset(&c.edits, 0, sizeof c.edits);
+  for (size_t i = 0; i < f->edits.len; i++) {
+    TextEdit e = f->edits.items[i];
+    e.text = xstrdup(e.text);
+    array_push(&c.edits, e);
+  }
+  return c;
+}
+
 void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text) {
   TextEdit e = {start, end, xstrdup(text), 0, 0, 0, 0};
   array_push(&f->edits, e);

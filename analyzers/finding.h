@@ -78,6 +78,8 @@ typedef Array(Finding) FindingList;
 
 void finding_free(Finding *f);
 void findings_free(FindingList *l);
+/* Deep copy of f (every string and edit duplicated). Caller frees with finding_free. */
+Finding finding_copy(const Finding *f);
 /* Adds an edit to f (text is copied). */
 void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text);
 /* Sorts by start byte, then code. */

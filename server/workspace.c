@@ -164,6 +164,95 @@ int ws_collect(Workspace *ws, const char *const *paths, size_t n, const WsOption
   return rc;
 }
 
+/* ---- cache ------------------------------------------------------------------ */
+
+typedef struct {
+  char *path;
+  uint64_t hash;
+  size_t bytes;
+  FindingList findings;
+  FileFacts facts;
+} WsCacheEntry;
+
+struct WsCache {
+  pthread_mutex_t lock;
+  Array(WsCacheEntry) entries; /* unsorted; scans are dominated by I/O and parsing */
+  size_t analyzed, reused;
+};
+
+WsCache *ws_cache_new(void) {
+  WsCache *c = xcalloc(1, sizeof *c);
+  pthread_mutex_init(&c->lock, NULL);
+  return c;
+}
+
+static void ws__copy_results(FindingList *dst, FileFacts *dfacts, const FindingList *src, const FileFacts *sfacts) {
+  for (size_t i = 0; i < src->len; i++) array_push(dst, finding_copy(&src->items[i]));
+  dfacts->has_main_guard = sfacts->has_main_guard;
+  dfacts->lines = sfacts->lines;
+  for (size_t i = 0; i < sfacts->imports.len; i++) array_push(&dfacts->imports, xstrdup(sfacts->imports.items[i]));
+}
+
+static void ws__entry_free(WsCacheEntry *e) {
+  free(e->path);
+  findings_free(&e->findings);
+  analyze_facts_free(&e->facts);
+}
+
+void ws_cache_clear(WsCache *c) {
+  pthread_mutex_lock(&c->lock);
+  for (size_t i = 0; i < c->entries.len; i++) ws__entry_free(&c->entries.items[i]);
+  c->entries.len = 0;
+  pthread_mutex_unlock(&c->lock);
+}
+
+void ws_cache_free(WsCache *c) {
+  if (!c) return;
+  ws_cache_clear(c);
+  array_free(&c->entries);
+  pthread_mutex_destroy(&c->lock);
+  free(c);
+}
+
+void ws_cache_stats(const WsCache *c, size_t *analyzed, size_t *reused) {
+  *analyzed = c->analyzed;
+  *reused = c->reused;
+}
+
+static bool ws__cache_get(WsCache *c, WsFile *f) {
+  bool hit = false;
+  pthread_mutex_lock(&c->lock);
+  for (size_t i = 0; i < c->entries.len; i++) {
+    WsCacheEntry *e = &c->entries.items[i];
+    if (e->hash == f->hash && e->bytes == f->bytes && strcmp(e->path, f->path) == 0) {
+      ws__copy_results(&f->findings, &f->facts, &e->findings, &e->facts);
+      hit = true;
+      break;
+    }
+  }
+  if (hit) c->reused++;
+  else c->analyzed++;
+  pthread_mutex_unlock(&c->lock);
+  return hit;
+}
+
+static void ws__cache_put(WsCache *c, const WsFile *f) {
+  WsCacheEntry e = {.path = xstrdup(f->path), .hash = f->hash, .bytes = f->bytes};
+  ws__copy_results(&e.findings, &e.facts, &f->findings, &f->facts);
+  pthread_mutex_lock(&c->lock);
+  for (size_t i = 0; i < c->entries.len; i++)
+    if (strcmp(c->entries.items[i].path, f->path) == 0) {
+      ws__entry_free(&c->entries.items[i]);
+      c->entries.items[i] = e;
+      pthread_mutex_unlock(&c->lock);
+      return;
+    }
+  array_push(&c->entries, e);
+  pthread_mutex_unlock(&c->lock);
+}
+
+/* ---- analysis pool --------------------------------------------------------- */
+
 typedef struct {
   Workspace *ws;
   const AnalyzeOptions *aopt;
@@ -187,9 +276,10 @@ static void ws__analyze_one(Pool *p, WsFile *f) {
   f->hash = ws_hash(text, len);
   if (f->kind != FILE_ELF && memchr(text, '\0', len)) {
     f->note = xstrdup("skipped, binary content");
-  } else {
+  } else if (!p->run->cache || !ws__cache_get(p->run->cache, f)) {
     analyze_text(f->path, text, len, NULL, p->aopt, &f->findings, &f->facts);
     if (p->run->filter) p->run->filter(p->run->filter_data, f->path, &f->findings);
+    if (p->run->cache) ws__cache_put(p->run->cache, f);
   }
   free(text);
 }
@@ -214,6 +304,7 @@ static void *ws__worker(void *arg) {
 int ws_analyze(Workspace *ws, const AnalyzeOptions *aopt, const WsRun *run) {
   static const WsRun none = {0};
   if (!run) run = &none;
+  if (run->cache) run->cache->analyzed = run->cache->reused = 0;
   int threads = run->threads > 0 ? run->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
   if (threads < 1) threads = 1;
   if ((size_t)threads > ws->files.len) threads = ws->files.len ? (int)ws->files.len : 1;

@@ -51,8 +51,21 @@ typedef char *(*WsOverlayFn)(void *data, const char *abs, size_t *len);
  * per-file ignores; may remove (and must then free) findings. */
 typedef void (*WsFilterFn)(void *data, const char *path, FindingList *findings);
 
+/* A content-hash cache of per-file results, kept by a long-lived caller
+ * (the language server) across scans: a file whose path, text hash and
+ * options generation are unchanged is not analyzed again. Thread-safe.
+ * Owns copies of everything it stores; free with ws_cache_free. */
+typedef struct WsCache WsCache;
+WsCache *ws_cache_new(void);
+void ws_cache_free(WsCache *c);
+/* Forget everything (e.g. when the options change). */
+void ws_cache_clear(WsCache *c);
+/* Files analyzed and files served from the cache by the last scan. */
+void ws_cache_stats(const WsCache *c, size_t *analyzed, size_t *reused);
+
 typedef struct {
   int threads;           /* 0 = number of cores */
+  WsCache *cache;        /* optional */
   WsFilterFn filter; void *filter_data;
   WsProgressFn progress; void *progress_data;
   WsOverlayFn overlay; void *overlay_data;
