@@ -60,19 +60,35 @@ class Reader:
 
 
 def load_case(path):
+    """Returns (items, sync). `!nosync` runs the server without --sync;
+    `!batch` ... `!end` sends the messages between them in one write;
+    `!wait N` reads N messages before sending more."""
     items = []
+    sync = True
+    batch = None
     for line in open(path, encoding="utf-8"):
         line = line.rstrip("\n")
         if not line.strip() or line.startswith("#"):
             continue
         line = line.replace("$ROOT", ROOT)
-        if line.startswith("!body "):
+        if line == "!nosync":
+            sync = False
+        elif line.startswith("!wait "):
+            items.append(("wait", int(line[6:])))
+        elif line == "!batch":
+            batch = b""
+        elif line == "!end":
+            items.append(("raw", batch))
+            batch = None
+        elif batch is not None:
+            batch += frame(json.dumps(json.loads(line), ensure_ascii=False).encode("utf-8"))
+        elif line.startswith("!body "):
             items.append(("raw", frame(json.loads(line[6:]).encode("utf-8", "surrogateescape"))))
         elif line.startswith("!raw "):
             items.append(("raw", json.loads(line[5:]).encode("utf-8", "surrogateescape")))
         else:
             items.append(("msg", json.loads(line)))
-    return items
+    return items, sync
 
 
 def normalize(msg):
@@ -80,13 +96,19 @@ def normalize(msg):
 
 
 def run_case(path):
-    proc = subprocess.Popen([BIN, "--sync"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, cwd=ROOT)
+    items, sync = load_case(path)
+    proc = subprocess.Popen([BIN, "--sync"] if sync else [BIN, "--stdio"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT)
     reader = Reader(proc.stdout.fileno())
     out = []
     deadline = time.monotonic() + TIMEOUT
     try:
-        for kind, item in load_case(path):
+        for kind, item in items:
+            if kind == "wait":
+                for _ in range(item):
+                    m = reader.next(deadline)
+                    out.append(normalize(m) if m is not None else "timeout waiting for a message")
+                continue
             if kind == "raw":
                 proc.stdin.write(item)
                 proc.stdin.flush()
