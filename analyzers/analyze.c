@@ -1,6 +1,7 @@
 /* analyze: file classification, the domain table and the file-wide passes
  * that follow the domain analyzers (see analyze.h). */
 #include "analyzers/analyze.h"
+#include "analyzers/prefilter.h"
 #include "analyzers/resolver.h"
 #include "analyzers/suppress.h"
 
@@ -184,6 +185,10 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
                   FindingList *out, FileFacts *facts) {
   AnalyzeCtx ctx = {path, analyze_file_kind(path), text, len, NULL, NULL, opt, out};
   if (ctx.kind == FILE_UNKNOWN) return;
+  /* Files that cannot match any row are not parsed (facts need the parse). */
+  if (ctx.kind == FILE_PYTHON && !facts && opt->n_user_entries == 0 && !opt->report_unused_noqa &&
+      strcmp(analyze__base(path), "setup.py") != 0 && !prefilter_may_match(text, len))
+    return;
   if (ctx.kind != FILE_ELF && (memchr(text, '\0', len) || len > UINT32_MAX / 2)) return; /* binary */
   TSParser *parser = NULL;
   TSLanguage *lang = analyze_language(ctx.kind);
