@@ -2,6 +2,7 @@
  * files (cli_fix.c, report front end). */
 #include "server/cli.h"
 #include "server/cli_common.h"
+#include "server/config.h"
 #include "server/output.h"
 #include "server/rulesdoc.h"
 #include "server/workspace.h"
@@ -78,7 +79,8 @@ int cli_check(int argc, char **argv) {
     cli_common_free(&c);
     return 2;
   }
-  if (statistics) output_statistics(stdout, &ws);
+  if (statistics && fmt == OUT_JSON) output_statistics_json(stdout, &ws);
+  else if (statistics) output_statistics(stdout, &ws);
   else output_write(stdout, fmt, &ws, &c.aopt);
   size_t blocking = 0;
   for (size_t i = 0; i < ws.files.len; i++)
@@ -90,56 +92,59 @@ int cli_check(int argc, char **argv) {
   return (blocking && !exit_zero) ? 1 : 0;
 }
 
-static void cli__rule_text(FILE *out, const KbRule *r) {
-  fprintf(out, "%s (%s): %s\n", r->code, r->name, r->title_en);
-  fprintf(out, "  %s\n\n", r->title_zh);
-  fprintf(out, "Domain:   %d, %s\n", kb_domain(r->code), kb_domain_name(kb_domain(r->code), false));
-  fprintf(out, "Severity: %s\n", severity_name(r->severity));
-  fprintf(out, "Effort:   %s\n\n", effort_name(r->effort));
-  fprintf(out, "Why:\n  %s\n  %s\n\n", r->why_en, r->why_zh);
-  size_t n;
-  const KbEntry *e = kb_entries(&n);
-  bool header = false;
-  for (size_t i = 0; i < n; i++) {
-    if (strcmp(e[i].code, r->code) != 0) continue;
-    if (!header) fputs("Patterns and replacements:\n", out);
-    header = true;
-    const char *fix = e[i].fix_kind == KBFIX_NONE ? "no fix" : e[i].fix_safety == FIX_SAFE ? "safe fix" : "unsafe fix";
-    fprintf(out, "  %s%s%s%s -> %s  (confidence %s, %s)\n", e[i].pattern, e[i].value ? " = \"" : "",
-            e[i].value ? e[i].value : "", e[i].value ? "\"" : "", e[i].replacement ? e[i].replacement : "-",
-            confidence_name(e[i].confidence), fix);
+static int cli__rules(const Config *cfg, const char *code, bool md) {
+  if (md)
+    return rulesdoc_markdown_user(stdout, code, cfg->user_rules, cfg->n_user_rules, cfg->user_entries,
+                                  cfg->n_user_entries);
+  if (code) {
+    const KbRule *r = config_rule(cfg, code);
+    if (!r) {
+      fprintf(stderr, "ascend-lsp rules: no rule %s (`ascend-lsp rules` lists them)\n", code);
+      return 2;
+    }
+    char *t = rulesdoc_rule_text(r, cfg->user_entries, cfg->n_user_entries);
+    fputs(t, stdout);
+    free(t);
+    return 0;
   }
-  if (header) fputc('\n', out);
-  fprintf(out, "Example:\n  before:  %s\n  after:   %s\n", r->before, r->after);
+  size_t n;
+  const KbRule *rules = kb_rules(&n);
+  for (size_t i = 0; i < n + cfg->n_user_rules; i++) {
+    char *line = rulesdoc_rule_line(i < n ? &rules[i] : &cfg->user_rules[i - n]);
+    puts(line);
+    free(line);
+  }
+  return 0;
 }
 
+/* `rules [CODE] [--format text|md] [--config FILE] [--isolated]`: user
+ * rules from the project configuration (searched from the current
+ * directory) are listed and explained with the built-in ones. */
 int cli_rules(int argc, char **argv) {
-  const char *code = NULL, *format = "text";
+  const char *code = NULL, *format = "text", *config_path = NULL;
+  bool isolated = false;
   for (int i = 0; i < argc; i++) {
     if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) format = argv[++i];
     else if (strncmp(argv[i], "--format=", 9) == 0) format = argv[i] + 9;
+    else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc) config_path = argv[++i];
+    else if (strncmp(argv[i], "--config=", 9) == 0) config_path = argv[i] + 9;
+    else if (strcmp(argv[i], "--isolated") == 0) isolated = true;
     else if (argv[i][0] == '-') {
       fprintf(stderr, "ascend-lsp rules: unknown option '%s'\n", argv[i]);
       return 2;
     } else code = argv[i];
   }
-  if (strcmp(format, "md") == 0) return rulesdoc_markdown(stdout, code);
-  if (strcmp(format, "text") != 0) {
+  if (strcmp(format, "md") != 0 && strcmp(format, "text") != 0) {
     fprintf(stderr, "ascend-lsp rules: unknown format '%s' (text, md)\n", format);
     return 2;
   }
-  size_t n;
-  const KbRule *rules = kb_rules(&n);
-  if (code) {
-    const KbRule *r = kb_rule(code);
-    if (!r) {
-      fprintf(stderr, "ascend-lsp rules: no rule %s\n", code);
-      return 2;
-    }
-    cli__rule_text(stdout, r);
-    return 0;
+  Config cfg;
+  int crc = config_load(&cfg, isolated ? NULL : ".", isolated ? NULL : config_path);
+  if (crc != 0) {
+    fprintf(stderr, "ascend-lsp: cannot read config %s: %s\n", config_path, strerror(-crc));
+    return 2;
   }
-  for (size_t i = 0; i < n; i++)
-    printf("%s  %-8s %-30s %s\n", rules[i].code, severity_name(rules[i].severity), rules[i].name, rules[i].title_en);
-  return 0;
+  int rc = cli__rules(&cfg, code, strcmp(format, "md") == 0);
+  config_free(&cfg);
+  return rc;
 }
