@@ -47,17 +47,6 @@ static const char fuzz__exit[] = "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}";
 
 static void fuzz__frame(StrBuf *sb, const char *body, size_t len) { framing_encode(sb, body, len); }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  /* An empty directory as cwd: the server reads project configuration from
-   * there when the client names no root. */
-  char tmpl[] = "/tmp/fuzz_jsonrpc.XXXXXX";
-  if (mkdtemp(tmpl) && chdir(tmpl) == 0) {
-  }
-  return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;
   uint8_t flags = data[0];
