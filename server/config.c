@@ -434,10 +434,12 @@ static bool config__array_of_tables(TSNode v) {
 }
 
 static void config__pair(ConfigParser *p, const StrList *prefix, TSNode pair, ConfigStack *stack) {
+  /* key, then the value; a trailing comment is a named child too */
   uint32_t n = ts_node_named_child_count(pair);
-  if (n < 2) return;
-  TSNode key = ts_node_named_child(pair, 0), v = ts_node_named_child(pair, n - 1);
-  if (!config__is_key(key)) return;
+  TSNode key = n ? ts_node_named_child(pair, 0) : (TSNode){0}, v = {0};
+  for (uint32_t i = 1; i < n && ts_node_is_null(v); i++)
+    if (!config__is(ts_node_named_child(pair, i), "comment")) v = ts_node_named_child(pair, i);
+  if (ts_node_is_null(v) || !config__is_key(key)) return;
   StrList segs = {0};
   config__copy_segs(&segs, prefix);
   config__key_segs(p, key, &segs);
