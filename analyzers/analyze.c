@@ -17,9 +17,9 @@ typedef struct {
 } DomainAnalyzer;
 
 /* Every domain analyzer, in domain order. The table-driven Python matcher
- * runs first; the domain analyzers add what needs code (detectors). */
+ * runs before them; the domain analyzers add what needs code (detectors). */
 static const DomainAnalyzer analyze__table[] = {
-    {0, pymatch_run},         {1, deps_analyze},      {2, device_analyze},
+    {1, deps_analyze},        {2, device_analyze},
     {3, attention_analyze},   {4, kernels_analyze},   {5, distributed_analyze},
     {6, precision_analyze},   {7, compile_analyze},
 };
@@ -208,6 +208,7 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
   PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build(ctx.tree, text, len) : NULL;
   ctx.py = py;
   size_t first = out->len;
+  pymatch_run(&ctx, py);
   for (size_t i = 0; i < sizeof analyze__table / sizeof analyze__table[0]; i++) analyze__table[i].fn(&ctx);
   FindingList mine = {out->items + first, out->len - first, out->len - first};
   if (py) analyze__mark_python(py, &mine);

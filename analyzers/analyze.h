@@ -86,7 +86,9 @@ void distributed_analyze(AnalyzeCtx *ctx);/* ASC5xx */
 void precision_analyze(AnalyzeCtx *ctx);  /* ASC6xx */
 void compile_analyze(AnalyzeCtx *ctx);    /* ASC7xx */
 
-/* The table-driven matcher over Python (KB_QUALNAME ... KB_DECORATOR rows). */
-void pymatch_run(AnalyzeCtx *ctx);
+/* The table-driven matcher over Python (KB_QUALNAME ... KB_DECORATOR rows).
+ * Runs before the domain analyzers; adds to py the guarded ranges found
+ * inside expressions (conditional expressions). */
+void pymatch_run(AnalyzeCtx *ctx, PyFile *py);
 
 #endif

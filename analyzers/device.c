@@ -4,6 +4,7 @@
 #include "analyzers/analyze.h"
 #include "analyzers/pysyntax.h"
 #include "analyzers/resolver.h"
+#include "analyzers/pysym.h"
 
 #include <stdlib.h>
 
@@ -20,10 +21,10 @@ static const KbEntry device__props_row = {"ASC210", KB_DETECTOR, "capability-fie
 
 /* `.to(0)` / `.to(local_rank)`: an integer device means CUDA. */
 static void device__int_to(AnalyzeCtx *ctx, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
   if (!pysyntax_is(fn, "attribute") || !pysyntax_is(args, "argument_list")) return;
-  TSNode name = ts_node_child_by_field_name(fn, "attribute", 9);
+  TSNode name = pysym_child(fn, PYFIELD_ATTRIBUTE);
   uint32_t ns = ts_node_start_byte(name), ne = ts_node_end_byte(name);
   if (ne - ns != 2 || memcmp(ctx->text + ns, "to", 2) != 0) return;
   TSNode a = pysyntax_argument(ctx->py, args, "0|device");
@@ -62,8 +63,8 @@ static void device__int_to(AnalyzeCtx *ctx, TSNode call) {
 
 /* `torch.cuda.get_device_properties(i).major` and `.minor` */
 static void device__props_fields(AnalyzeCtx *ctx, TSNode attr) {
-  TSNode obj = ts_node_child_by_field_name(attr, "object", 6);
-  TSNode name = ts_node_child_by_field_name(attr, "attribute", 9);
+  TSNode obj = pysym_child(attr, PYFIELD_OBJECT);
+  TSNode name = pysym_child(attr, PYFIELD_ATTRIBUTE);
   if (!pysyntax_is(obj, "call") || ts_node_is_null(name)) return;
   uint32_t ns = ts_node_start_byte(name), ne = ts_node_end_byte(name);
   bool field = (ne - ns == 5 && memcmp(ctx->text + ns, "major", 5) == 0) ||

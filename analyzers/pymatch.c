@@ -5,12 +5,13 @@
 #include "analyzers/analyze.h"
 #include "analyzers/resolver.h"
 #include "analyzers/pysyntax.h"
+#include "analyzers/pysym.h"
 
 #include <stdlib.h>
 
 typedef struct {
   AnalyzeCtx *ctx;
-  const PyFile *py;
+  PyFile *py; /* the walk adds the guarded ranges it finds inside expressions */
   const KbEntry *str_rows[64]; /* KB_STRING_ARG / KB_NAMED_STRING rows */
   size_t n_str_rows;
 } Matcher;
@@ -111,10 +112,10 @@ static void pymatch__fix_rename_qual(Matcher *m, Finding *f, TSNode n, const KbE
     bool hit = q && strcmp(q, F) == 0;
     free(q);
     if (hit || !pysyntax_is(cur, "attribute")) break;
-    cur = ts_node_child_by_field_name(cur, "object", 6);
+    cur = pysym_child(cur, PYFIELD_OBJECT);
   }
   TSNode base = cur;
-  while (pysyntax_is(base, "attribute")) base = ts_node_child_by_field_name(base, "object", 6);
+  while (pysyntax_is(base, "attribute")) base = pysym_child(base, PYFIELD_OBJECT);
   if (!pysyntax_is(base, "identifier")) {
     f->fix = FIX_NONE;
     return;
@@ -178,7 +179,7 @@ static void pymatch__reference(Matcher *m, TSNode n) {
     char *dot = strrchr(q, '.');
     if (!dot || !pysyntax_is(at, "attribute")) break;
     *dot = '\0';
-    at = ts_node_child_by_field_name(at, "object", 6);
+    at = pysym_child(at, PYFIELD_OBJECT);
   }
   if (!hit) {
     at = n;
@@ -203,8 +204,8 @@ static bool pymatch__is_module_ref(Matcher *m, TSNode obj) {
 
 /* `<expr>.cuda(...)` and `<expr>.is_cuda` */
 static void pymatch__member(Matcher *m, TSNode attr, bool called, TSNode call) {
-  TSNode obj = ts_node_child_by_field_name(attr, "object", 6);
-  TSNode name = ts_node_child_by_field_name(attr, "attribute", 9);
+  TSNode obj = pysym_child(attr, PYFIELD_OBJECT);
+  TSNode name = pysym_child(attr, PYFIELD_ATTRIBUTE);
   if (ts_node_is_null(obj) || ts_node_is_null(name) || pymatch__is_module_ref(m, obj)) return;
   char *nm = pyfile_node_text(m->py, name);
   const KbEntry *e = pymatch__lookup(m, called ? KB_METHOD : KB_ATTRIBUTE, nm);
@@ -249,7 +250,7 @@ static bool pymatch__callee_matches(Matcher *m, const KbEntry *e, TSNode fn, con
   if (strcmp(e->pattern, "*") == 0) return true;
   if (e->pattern[0] == '.') {
     if (!pysyntax_is(fn, "attribute")) return false;
-    TSNode name = ts_node_child_by_field_name(fn, "attribute", 9);
+    TSNode name = pysym_child(fn, PYFIELD_ATTRIBUTE);
     char *nm = pyfile_node_text(m->py, name);
     bool ok = false;
     /* ".a|.b": compare against each alternative without the dot */
@@ -266,8 +267,8 @@ static bool pymatch__callee_matches(Matcher *m, const KbEntry *e, TSNode fn, con
 }
 
 static void pymatch__call_strings(Matcher *m, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
   if (ts_node_is_null(fn) || ts_node_is_null(args) || !pysyntax_is(args, "argument_list")) return;
   char *qual = NULL;
   bool qual_done = false;
@@ -324,8 +325,8 @@ static bool pymatch__qual_is(Matcher *m, TSNode n, const char *pattern) {
 #define PYMATCH_ENV_CALLS "os.getenv|os.putenv|os.unsetenv|os.environ.get|os.environ.setdefault|os.environ.pop"
 
 static void pymatch__env_call(Matcher *m, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
   if (ts_node_is_null(args) || !pymatch__qual_is(m, fn, PYMATCH_ENV_CALLS)) return;
   TSNode v = pysyntax_argument(m->py, args, "0|key");
   if (!ts_node_is_null(v)) pymatch__env_name(m, v);
@@ -334,8 +335,8 @@ static void pymatch__env_call(Matcher *m, TSNode call) {
 /* ---- definitions ----------------------------------------------------------- */
 
 static void pymatch__class(Matcher *m, TSNode cls) {
-  TSNode supers = ts_node_child_by_field_name(cls, "superclasses", 12);
-  TSNode name = ts_node_child_by_field_name(cls, "name", 4);
+  TSNode supers = pysym_child(cls, PYFIELD_SUPERCLASSES);
+  TSNode name = pysym_child(cls, PYFIELD_NAME);
   if (ts_node_is_null(supers) || ts_node_is_null(name)) return;
   uint32_t n = ts_node_named_child_count(supers);
   for (uint32_t i = 0; i < n; i++) {
@@ -354,9 +355,9 @@ static void pymatch__class(Matcher *m, TSNode cls) {
 }
 
 static void pymatch__decorated(Matcher *m, TSNode dd) {
-  TSNode def = ts_node_child_by_field_name(dd, "definition", 10);
+  TSNode def = pysym_child(dd, PYFIELD_DEFINITION);
   if (ts_node_is_null(def)) return;
-  TSNode name = ts_node_child_by_field_name(def, "name", 4);
+  TSNode name = pysym_child(def, PYFIELD_NAME);
   uint32_t n = ts_node_named_child_count(dd);
   for (uint32_t i = 0; i < n; i++) {
     TSNode d = ts_node_named_child(dd, i);
@@ -419,52 +420,82 @@ static void pymatch__imports(Matcher *m, TSNode stmt) {
 
 /* ---- the walk ------------------------------------------------------------------ */
 
-static void pymatch__visit(Matcher *m, TSNode n, const char *field, TSNode parent) {
-  const char *t = ts_node_type(n);
-  if (strcmp(t, "call") == 0) {
-    TSNode fn = ts_node_child_by_field_name(n, "function", 8);
-    if (pysyntax_is(fn, "attribute")) pymatch__member(m, fn, true, n);
+/* `a if torch.cuda.is_available() else b`: both arms are a guarded choice. */
+static void pymatch__conditional(Matcher *m, TSNode n) {
+  if (ts_node_named_child_count(n) == 3 && pyfile_is_availability(m->py, ts_node_named_child(n, 1))) {
+    ByteRange r = {ts_node_start_byte(n), ts_node_end_byte(n)};
+    array_push(&m->py->guarded, r);
+  }
+}
+
+static bool pymatch__field_is(TSFieldId field, PyField f) { return field && field == pysym_field_id(f); }
+
+static void pymatch__visit(Matcher *m, TSNode n, PySym sym, TSFieldId field, TSNode parent) {
+  switch (sym) {
+  case PYSYM_CALL: {
+    TSNode fn = pysym_child(n, PYFIELD_FUNCTION);
+    if (pysym_of(fn) == PYSYM_ATTRIBUTE) pymatch__member(m, fn, true, n);
     pymatch__call_strings(m, n);
     pymatch__env_call(m, n);
-  } else if (strcmp(t, "attribute") == 0 || strcmp(t, "identifier") == 0) {
-    bool inner = pysyntax_is(parent, "attribute") && field && strcmp(field, "object") == 0;
-    bool name_only = field && (strcmp(field, "attribute") == 0 || strcmp(field, "name") == 0 ||
-                               strcmp(field, "alias") == 0);
-    if (!inner && !name_only) {
-      pymatch__reference(m, n);
-      bool called = pysyntax_is(parent, "call") && field && strcmp(field, "function") == 0;
-      if (t[0] == 'a' && !called) pymatch__member(m, n, false, n);
-    }
-  } else if (strcmp(t, "comparison_operator") == 0) {
+    break;
+  }
+  case PYSYM_ATTRIBUTE:
+  case PYSYM_IDENTIFIER: {
+    bool inner = pysym_of(parent) == PYSYM_ATTRIBUTE && pymatch__field_is(field, PYFIELD_OBJECT);
+    bool name_only = pymatch__field_is(field, PYFIELD_ATTRIBUTE) || pymatch__field_is(field, PYFIELD_NAME) ||
+                     pymatch__field_is(field, PYFIELD_ALIAS);
+    if (inner || name_only) break;
+    pymatch__reference(m, n);
+    bool called = pysym_of(parent) == PYSYM_CALL && pymatch__field_is(field, PYFIELD_FUNCTION);
+    if (sym == PYSYM_ATTRIBUTE && !called) pymatch__member(m, n, false, n);
+    break;
+  }
+  case PYSYM_COMPARISON_OPERATOR:
     pymatch__comparison(m, n);
-    if (ts_node_named_child_count(n) == 2 &&
-        pymatch__qual_is(m, ts_node_named_child(n, 1), "os.environ"))
+    if (ts_node_named_child_count(n) == 2 && pymatch__qual_is(m, ts_node_named_child(n, 1), "os.environ"))
       pymatch__env_name(m, ts_node_named_child(n, 0));
-  } else if (strcmp(t, "assignment") == 0) {
-    TSNode l = ts_node_child_by_field_name(n, "left", 4), r = ts_node_child_by_field_name(n, "right", 5);
+    break;
+  case PYSYM_ASSIGNMENT: {
+    TSNode l = pysym_child(n, PYFIELD_LEFT), r = pysym_child(n, PYFIELD_RIGHT);
     if (!ts_node_is_null(l) && !ts_node_is_null(r)) pymatch__named_string(m, l, r);
-  } else if (strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0) {
-    TSNode l = ts_node_child_by_field_name(n, "name", 4), r = ts_node_child_by_field_name(n, "value", 5);
+    break;
+  }
+  case PYSYM_DEFAULT_PARAMETER:
+  case PYSYM_TYPED_DEFAULT_PARAMETER: {
+    TSNode l = pysym_child(n, PYFIELD_NAME), r = pysym_child(n, PYFIELD_VALUE);
     if (!ts_node_is_null(l) && !ts_node_is_null(r)) pymatch__named_string(m, l, r);
-  } else if (strcmp(t, "pair") == 0) {
-    TSNode k = ts_node_child_by_field_name(n, "key", 3), v = ts_node_child_by_field_name(n, "value", 5);
+    break;
+  }
+  case PYSYM_PAIR: {
+    TSNode k = pysym_child(n, PYFIELD_KEY), v = pysym_child(n, PYFIELD_VALUE);
     if (!ts_node_is_null(k) && !ts_node_is_null(v)) {
       pymatch__env_name(m, k);
       pymatch__named_string(m, k, v);
     }
-  } else if (strcmp(t, "subscript") == 0) {
-    TSNode v = ts_node_child_by_field_name(n, "value", 5), s = ts_node_child_by_field_name(n, "subscript", 9);
-    if (!ts_node_is_null(v) && !ts_node_is_null(s) && pymatch__qual_is(m, v, "os.environ")) pymatch__env_name(m, s);
-  } else if (strcmp(t, "class_definition") == 0) {
+    break;
+  }
+  case PYSYM_SUBSCRIPT: {
+    TSNode v = pysym_child(n, PYFIELD_VALUE), sc = pysym_child(n, PYFIELD_SUBSCRIPT);
+    if (!ts_node_is_null(v) && !ts_node_is_null(sc) && pymatch__qual_is(m, v, "os.environ")) pymatch__env_name(m, sc);
+    break;
+  }
+  case PYSYM_CONDITIONAL_EXPRESSION:
+    pymatch__conditional(m, n);
+    break;
+  case PYSYM_CLASS_DEFINITION:
     pymatch__class(m, n);
-  } else if (strcmp(t, "decorated_definition") == 0) {
+    break;
+  case PYSYM_DECORATED_DEFINITION:
     pymatch__decorated(m, n);
+    break;
+  default:
+    break;
   }
 }
 
-void pymatch_run(AnalyzeCtx *ctx) {
-  if (ctx->kind != FILE_PYTHON || !ctx->py) return;
-  Matcher m = {ctx, ctx->py, {0}, 0};
+void pymatch_run(AnalyzeCtx *ctx, PyFile *py) {
+  if (ctx->kind != FILE_PYTHON || !py) return;
+  Matcher m = {ctx, py, {0}, 0};
   size_t n;
   const KbEntry *rows = kb_entries(&n);
   for (size_t i = 0; i < ctx->opt->n_user_entries + n && m.n_str_rows < 64; i++) {
@@ -479,15 +510,16 @@ void pymatch_run(AnalyzeCtx *ctx) {
   bool more = ts_tree_cursor_goto_first_child(&cur);
   while (more) {
     TSNode n = ts_tree_cursor_current_node(&cur);
-    const char *t = ts_node_type(n);
+    PySym sym = pysym_of(n);
     bool skip = false;
-    if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0) {
+    if (sym == PYSYM_IMPORT_STATEMENT || sym == PYSYM_IMPORT_FROM_STATEMENT) {
       pymatch__imports(&m, n);
       skip = true;
-    } else if (strcmp(t, "comment") == 0) {
+    } else if (sym == PYSYM_COMMENT) {
       skip = true;
-    } else {
-      pymatch__visit(&m, n, ts_tree_cursor_current_field_name(&cur), parents.items[parents.len - 1]);
+    } else if (sym != PYSYM_OTHER) {
+      TSFieldId field = (sym == PYSYM_ATTRIBUTE || sym == PYSYM_IDENTIFIER) ? ts_tree_cursor_current_field_id(&cur) : 0;
+      pymatch__visit(&m, n, sym, field, parents.items[parents.len - 1]);
     }
     if (!skip && ts_tree_cursor_goto_first_child(&cur)) {
       array_push(&parents, n);

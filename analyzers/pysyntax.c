@@ -1,5 +1,6 @@
 /* pysyntax: see pysyntax.h. */
 #include "analyzers/pysyntax.h"
+#include "analyzers/pysym.h"
 
 #include <stdlib.h>
 
@@ -20,7 +21,7 @@ size_t pysyntax_string_candidates(TSNode value, TSNode *out, size_t max) {
     if (pysyntax_is(v, "string") || pysyntax_is(v, "concatenated_string")) {
       out[n++] = v;
     } else if (pysyntax_is(v, "binary_operator")) {
-      TSNode l = ts_node_child_by_field_name(v, "left", 4);
+      TSNode l = pysym_child(v, PYFIELD_LEFT);
       if (pysyntax_is(l, "string")) out[n++] = v;
     } else if (pysyntax_is(v, "conditional_expression") && ts_node_named_child_count(v) == 3 && sp + 2 <= 16) {
       stack[sp++] = ts_node_named_child(v, 2);
@@ -51,7 +52,7 @@ char *pysyntax_string_value(const PyFile *py, TSNode str) {
   StrBuf sb;
   sb_init(&sb);
   if (pysyntax_is(str, "binary_operator")) {
-    pysyntax__string_into(py, ts_node_child_by_field_name(str, "left", 4), &sb);
+    pysyntax__string_into(py, pysym_child(str, PYFIELD_LEFT), &sb);
     sb_puts(&sb, "{}");
   } else if (pysyntax_is(str, "string") || pysyntax_is(str, "concatenated_string")) {
     pysyntax__string_into(py, str, &sb);
@@ -80,8 +81,8 @@ TSNode pysyntax_argument(const PyFile *py, TSNode args, const char *spec) {
     TSNode a = ts_node_named_child(args, i);
     if (pysyntax_is(a, "comment")) continue;
     if (pysyntax_is(a, "keyword_argument")) {
-      TSNode k = ts_node_child_by_field_name(a, "name", 4);
-      TSNode v = ts_node_child_by_field_name(a, "value", 5);
+      TSNode k = pysym_child(a, PYFIELD_NAME);
+      TSNode v = pysym_child(a, PYFIELD_VALUE);
       if (ts_node_is_null(k) || ts_node_is_null(v)) continue;
       uint32_t s = ts_node_start_byte(k), e = ts_node_end_byte(k);
       if (pysyntax__spec_has(spec, py->text + s, e - s)) return v;
@@ -100,7 +101,7 @@ TSNode pysyntax_argument(const PyFile *py, TSNode args, const char *spec) {
 char *pysyntax_name_text(const PyFile *py, TSNode n) {
   if (pysyntax_is(n, "string")) return pysyntax_string_value(py, n);
   TSNode base = n;
-  while (pysyntax_is(base, "attribute")) base = ts_node_child_by_field_name(base, "object", 6);
+  while (pysyntax_is(base, "attribute")) base = pysym_child(base, PYFIELD_OBJECT);
   if (!pysyntax_is(base, "identifier")) return NULL;
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
   if (e - s > PYSYNTAX_MAX_NAME) return NULL;

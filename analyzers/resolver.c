@@ -1,6 +1,7 @@
 /* resolver: see resolver.h. One TSTreeCursor walk collects import bindings
  * and file facts; lookups are linear scans over the (few) bindings. */
 #include "analyzers/resolver.h"
+#include "analyzers/pysym.h"
 
 #include <stdlib.h>
 
@@ -63,8 +64,8 @@ static void resolver__import(PyFile *py, const Frame *f, TSNode stmt) {
     TSNode c = ts_node_named_child(stmt, i);
     TSNode dotted = c, alias = {0};
     if (resolver__is(c, "aliased_import")) {
-      dotted = ts_node_child_by_field_name(c, "name", 4);
-      alias = ts_node_child_by_field_name(c, "alias", 5);
+      dotted = pysym_child(c, PYFIELD_NAME);
+      alias = pysym_child(c, PYFIELD_ALIAS);
     } else if (!resolver__is(c, "dotted_name")) {
       continue;
     }
@@ -90,7 +91,7 @@ static void resolver__import(PyFile *py, const Frame *f, TSNode stmt) {
 
 /* `from m import a`, `from m import a as b`, `from . import x` */
 static void resolver__import_from(PyFile *py, const Frame *f, TSNode stmt) {
-  TSNode module = ts_node_child_by_field_name(stmt, "module_name", 11);
+  TSNode module = pysym_child(stmt, PYFIELD_MODULE_NAME);
   if (ts_node_is_null(module)) return;
   char *mod = pyfile_node_text(py, module);
   resolver__note_import(py, mod, stmt);
@@ -100,8 +101,8 @@ static void resolver__import_from(PyFile *py, const Frame *f, TSNode stmt) {
     if (ts_node_eq(c, module)) continue;
     TSNode name = c, alias = {0};
     if (resolver__is(c, "aliased_import")) {
-      name = ts_node_child_by_field_name(c, "name", 4);
-      alias = ts_node_child_by_field_name(c, "alias", 5);
+      name = pysym_child(c, PYFIELD_NAME);
+      alias = pysym_child(c, PYFIELD_ALIAS);
     } else if (!resolver__is(c, "dotted_name")) {
       continue;
     }
@@ -135,7 +136,7 @@ static bool resolver__is_import_guard(const PyFile *py, TSNode except_clause) {
 }
 
 static void resolver__try(PyFile *py, TSNode stmt) {
-  TSNode body = ts_node_child_by_field_name(stmt, "body", 4);
+  TSNode body = pysym_child(stmt, PYFIELD_BODY);
   if (ts_node_is_null(body)) return;
   uint32_t n = ts_node_named_child_count(stmt);
   for (uint32_t i = 0; i < n; i++) {
@@ -149,7 +150,7 @@ static void resolver__try(PyFile *py, TSNode stmt) {
 }
 
 /* A condition that tests whether an optional backend is usable. */
-static bool resolver__is_availability(const PyFile *py, TSNode cond) {
+bool pyfile_is_availability(const PyFile *py, TSNode cond) {
   static const char *const needles[] = {"is_available", "_AVAILABLE", "_available", "HAS_", "has_",
                                         "USE_", "use_", "ENABLE", "enable_", "is_npu", "npu"};
   for (size_t i = 0; i < sizeof needles / sizeof needles[0]; i++)
@@ -158,12 +159,12 @@ static bool resolver__is_availability(const PyFile *py, TSNode cond) {
 }
 
 static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
-  TSNode cond = ts_node_child_by_field_name(stmt, "condition", 9);
+  TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
   if (ts_node_is_null(cond)) return;
   if (resolver__is(parent->node, "module") && resolver__text_has(py, cond, "__name__") &&
       resolver__text_has(py, cond, "__main__"))
     py->has_main_guard = true;
-  if (resolver__is_availability(py, cond)) {
+  if (pyfile_is_availability(py, cond)) {
     ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
     array_push(&py->guarded, r);
   }
@@ -198,8 +199,8 @@ static void resolver__function(PyFile *py, TSNode fn, const Frame *parent) {
       }
     }
   }
-  TSNode name = ts_node_child_by_field_name(fn, "name", 4);
-  TSNode body = ts_node_child_by_field_name(fn, "body", 4);
+  TSNode name = pysym_child(fn, PYFIELD_NAME);
+  TSNode body = pysym_child(fn, PYFIELD_BODY);
   PyFunction f = {0};
   f.name = ts_node_is_null(name) ? xstrdup("") : pyfile_node_text(py, name);
   f.start = ts_node_start_byte(whole);
@@ -223,40 +224,64 @@ static void resolver__top_import_end(PyFile *py, TSNode stmt) {
   py->import_insert_byte = e;
 }
 
-/* Visits one node; returns false when its subtree needs no walk. */
+/* Visits one statement-level node; returns whether to walk its children.
+ * Expressions are never entered: imports, scopes and guards are statements
+ * (guards inside expressions are found by the matcher's walk), and comments
+ * are found from the text. */
 static bool resolver__visit(PyFile *py, TSNode n, Frame *frames, size_t depth) {
   const Frame *parent = &frames[depth - 1];
-  const char *t = ts_node_type(n);
-  if (strcmp(t, "comment") == 0) {
-    resolver__comment(py, n);
-    return false;
-  }
-  if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0) {
-    if (t[6] == '_' && t[7] == 's') resolver__import(py, parent, n);
+  switch (pysym_of(n)) {
+  case PYSYM_IMPORT_STATEMENT:
+  case PYSYM_IMPORT_FROM_STATEMENT:
+    if (pysym_of(n) == PYSYM_IMPORT_STATEMENT) resolver__import(py, parent, n);
     else resolver__import_from(py, parent, n);
-    if (resolver__is(parent->node, "module")) resolver__top_import_end(py, n);
+    if (pysym_of(parent->node) == PYSYM_MODULE) resolver__top_import_end(py, n);
     return false;
-  }
-  if (strcmp(t, "future_import_statement") == 0) {
-    if (resolver__is(parent->node, "module")) resolver__top_import_end(py, n);
+  case PYSYM_FUTURE_IMPORT_STATEMENT:
+    if (pysym_of(parent->node) == PYSYM_MODULE) resolver__top_import_end(py, n);
     return false;
-  }
-  if (strcmp(t, "try_statement") == 0) resolver__try(py, n);
-  else if (strcmp(t, "if_statement") == 0) resolver__if(py, n, parent);
-  else if (strcmp(t, "conditional_expression") == 0) {
-    if (ts_node_named_child_count(n) == 3 && resolver__is_availability(py, ts_node_named_child(n, 1))) {
-      ByteRange r = {ts_node_start_byte(n), ts_node_end_byte(n)};
-      array_push(&py->guarded, r);
-    }
-  } else if (strcmp(t, "with_statement") == 0) resolver__with(py, n);
-  else if (strcmp(t, "function_definition") == 0) resolver__function(py, n, parent);
-  else if (strcmp(t, "class_definition") == 0) {
-    TSNode name = ts_node_child_by_field_name(n, "name", 4);
+  case PYSYM_TRY_STATEMENT:
+    resolver__try(py, n);
+    return true;
+  case PYSYM_IF_STATEMENT:
+    resolver__if(py, n, parent);
+    return true;
+  case PYSYM_WITH_STATEMENT:
+    resolver__with(py, n);
+    return true;
+  case PYSYM_FUNCTION_DEFINITION:
+    resolver__function(py, n, parent);
+    return true;
+  case PYSYM_CLASS_DEFINITION: {
+    TSNode name = pysym_child(n, PYFIELD_NAME);
     PyClass c = {ts_node_is_null(name) ? xstrdup("") : pyfile_node_text(py, name), ts_node_start_byte(n),
                  ts_node_end_byte(n)};
     array_push(&py->classes, c);
+    return true;
   }
-  return true;
+  case PYSYM_MODULE: case PYSYM_BLOCK: case PYSYM_DECORATED_DEFINITION: case PYSYM_ELIF_CLAUSE:
+  case PYSYM_ELSE_CLAUSE: case PYSYM_EXCEPT_CLAUSE: case PYSYM_FINALLY_CLAUSE: case PYSYM_FOR_STATEMENT:
+  case PYSYM_WHILE_STATEMENT: case PYSYM_MATCH_STATEMENT: case PYSYM_CASE_CLAUSE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Comments: every '#' that starts a comment node. A '#' inside a string is
+ * rejected by the tree; there are few of either per file. */
+static void resolver__comments(PyFile *py) {
+  TSNode root = ts_tree_root_node(py->tree);
+  for (const char *p = memchr(py->text, '#', py->len); p; p = memchr(p + 1, '#', py->len - (size_t)(p + 1 - py->text))) {
+    uint32_t at = (uint32_t)(p - py->text);
+    TSNode c = ts_node_descendant_for_byte_range(root, at, at + 1);
+    if (pysym_of(c) == PYSYM_COMMENT && ts_node_start_byte(c) == at) {
+      resolver__comment(py, c);
+      uint32_t end = ts_node_end_byte(c);
+      if (end > at + 1 && end <= py->len) p = py->text + end - 1;
+    }
+    if ((size_t)(p + 1 - py->text) >= py->len) break;
+  }
 }
 
 PyFile *pyfile_build(TSTree *tree, const char *text, size_t len) {
@@ -295,6 +320,7 @@ PyFile *pyfile_build(TSTree *tree, const char *text, size_t len) {
   }
   ts_tree_cursor_delete(&cur);
   array_free(&frames);
+  resolver__comments(py);
   /* Attach each method to its innermost class. */
   for (size_t i = 0; i < py->functions.len; i++) {
     PyFunction *f = &py->functions.items[i];
@@ -354,14 +380,14 @@ const PyBinding *pyfile_lookup(const PyFile *py, const char *name, size_t name_l
 }
 
 char *pyfile_qualname(const PyFile *py, TSNode expr) {
-  if (resolver__is(expr, "call")) expr = ts_node_child_by_field_name(expr, "function", 8);
+  if (resolver__is(expr, "call")) expr = pysym_child(expr, PYFIELD_FUNCTION);
   if (ts_node_is_null(expr)) return NULL;
   /* Collect attribute names from the outside in, then resolve the base. */
   Array(TSNode) attrs = {0};
   TSNode n = expr;
   while (resolver__is(n, "attribute")) {
-    TSNode a = ts_node_child_by_field_name(n, "attribute", 9);
-    TSNode o = ts_node_child_by_field_name(n, "object", 6);
+    TSNode a = pysym_child(n, PYFIELD_ATTRIBUTE);
+    TSNode o = pysym_child(n, PYFIELD_OBJECT);
     if (ts_node_is_null(a) || ts_node_is_null(o)) {
       array_free(&attrs);
       return NULL;

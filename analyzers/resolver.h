@@ -88,6 +88,10 @@ char *pyfile_qualname(const PyFile *py, TSNode expr);
 /* Source text of a node. Caller frees. */
 char *pyfile_node_text(const PyFile *py, TSNode n);
 
+/* Whether a condition tests an availability flag (is_available(),
+ * *_AVAILABLE, HAS_*, USE_*, ...): a branch on it is a guarded choice. */
+bool pyfile_is_availability(const PyFile *py, TSNode cond);
+
 bool pyfile_in_ranges(const ByteRange *r, size_t n, uint32_t at);
 /* Innermost function containing `at`, or NULL. */
 const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at);

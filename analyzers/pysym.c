@@ -1,0 +1,56 @@
+/* pysym: see pysym.h. */
+#include "analyzers/pysym.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+TSLanguage *tree_sitter_python(void);
+
+static unsigned char *pysym__map; /* symbol id -> PySym */
+static uint32_t pysym__count;
+static TSFieldId pysym__fields[PYFIELD__COUNT];
+static pthread_once_t pysym__once = PTHREAD_ONCE_INIT;
+
+static void pysym__build(void) {
+  static const char *const names[PYSYM__COUNT] = {
+      NULL,
+#define PYSYM__NAME(id, name) name,
+      PYSYM_NAMES(PYSYM__NAME)
+#undef PYSYM__NAME
+  };
+  static const char *const fields[PYFIELD__COUNT] = {
+#define PYFIELD__NAME(id, name) name,
+      PYFIELD_NAMES(PYFIELD__NAME)
+#undef PYFIELD__NAME
+  };
+  const TSLanguage *lang = tree_sitter_python();
+  for (int f = 0; f < PYFIELD__COUNT; f++)
+    pysym__fields[f] = ts_language_field_id_for_name(lang, fields[f], (uint32_t)strlen(fields[f]));
+  pysym__count = ts_language_symbol_count(lang);
+  pysym__map = calloc(pysym__count, 1);
+  if (!pysym__map) abort(); /* at start-up, before any input is read */
+  for (uint32_t s = 0; s < pysym__count; s++) {
+    if (ts_language_symbol_type(lang, (TSSymbol)s) != TSSymbolTypeRegular) continue;
+    const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
+    for (int k = 1; k < PYSYM__COUNT; k++)
+      if (strcmp(name, names[k]) == 0) pysym__map[s] = (unsigned char)k;
+  }
+}
+
+PySym pysym_of(TSNode n) {
+  pthread_once(&pysym__once, pysym__build);
+  TSSymbol s = ts_node_symbol(n);
+  return s < pysym__count ? (PySym)pysym__map[s] : PYSYM_OTHER;
+}
+
+TSNode pysym_child(TSNode n, PyField f) {
+  pthread_once(&pysym__once, pysym__build);
+  if (ts_node_is_null(n) || !pysym__fields[f]) return (TSNode){0};
+  return ts_node_child_by_field_id(n, pysym__fields[f]);
+}
+
+TSFieldId pysym_field_id(PyField f) {
+  pthread_once(&pysym__once, pysym__build);
+  return pysym__fields[f];
+}
