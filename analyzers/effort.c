@@ -124,13 +124,20 @@ static bool effort__same_unit(const EffortKey *a, const EffortKey *b) {
   return false;
 }
 
-void effort_compute(const EffortItem *items, size_t n, size_t n_phases, EffortSum *out) {
+void effort_compute(const EffortItem *items, size_t n, size_t n_phases, EffortSum *out, int64_t *item_cost) {
   memset(out, 0, sizeof *out);
   out->n_phases = n_phases;
+  if (item_cost)
+    for (size_t i = 0; i < n; i++) item_cost[i] = 0;
   EffortKey *keys = xmalloc((n ? n : 1) * sizeof *keys);
   for (size_t i = 0; i < n; i++) {
     EffortKind k = (unsigned)items[i].kind < EFFORT__COUNT ? items[i].kind : EFFORT_NONE;
-    keys[i] = (EffortKey){k, items[i].subject, items[i].detail, i};
+    const char *detail = items[i].detail && *items[i].detail ? items[i].detail : NULL;
+    if (!detail && effort__rates[k].unit == EFFORT_UNIT_PATTERN)
+      for (size_t j = 0; j < n && !detail; j++)
+        if (items[j].kind == k && items[j].detail && *items[j].detail && !effort__str_cmp(items[j].subject, items[i].subject))
+          detail = items[j].detail;
+    keys[i] = (EffortKey){k, items[i].subject, detail, i};
   }
   if (n > 1) qsort(keys, n, sizeof *keys, effort__key_cmp);
   size_t i = 0;
@@ -148,10 +155,22 @@ void effort_compute(const EffortItem *items, size_t n, size_t n_phases, EffortSu
     }
     EffortLine *l = &out->lines[k];
     if (effort__rates[k].unit != EFFORT_UNIT_NONE) {
+      int64_t cost = effort_unit_cost(k, lines, guarded);
       l->units++;
       if (guarded) l->guarded_units++;
       l->lines += lines;
-      l->centidays += effort_unit_cost(k, lines, guarded);
+      l->centidays += cost;
+      if (item_cost) {
+        size_t owner = keys[i].index;
+        for (size_t m = i; m < j; m++) {
+          const EffortItem *it = &items[keys[m].index];
+          if (it->detail && *it->detail) {
+            owner = keys[m].index;
+            break;
+          }
+        }
+        item_cost[owner] = cost;
+      }
     } else {
       l->units += j - i;
     }

@@ -69,8 +69,13 @@ typedef struct {
 
 /* Computes the effort of a set of findings for n_phases phases. Distinct
  * units are counted within this set; a unit is guarded only when every one
- * of its findings is. With no phases the total is the findings' cost only. */
-void effort_compute(const EffortItem *items, size_t n, size_t n_phases, EffortSum *out);
+ * of its findings is. For per-pattern kinds, a finding without detail (an
+ * import) joins the pattern of a finding with the same subject, so an
+ * import and its call are one rewrite. With no phases the total is the
+ * findings' cost only. When item_cost is not NULL (n entries) each unit's
+ * cost is written to one of its findings (the first with a detail, else the
+ * first) and 0 to the others, so per-row sums add up to the total. */
+void effort_compute(const EffortItem *items, size_t n, size_t n_phases, EffortSum *out, int64_t *item_cost);
 /* Cost of one unit of kind k (kernel lines for EFFORT_UNIT_KERNEL). */
 int64_t effort_unit_cost(EffortKind k, uint32_t lines, bool guarded);
 

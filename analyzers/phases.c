@@ -370,48 +370,61 @@ static void phases__edges_of_file(PhaseGraph *g, size_t i, EdgeList *edges) {
   array_free(&to);
 }
 
-/* Python -> ELF extension: an import resolving (by module path) to a .so. */
+/* Whether import `im` written in file `from` names the module at `modpath`
+ * ("pkg/_C", relative to the project root) or something inside it. Every
+ * spelling is turned into candidate paths: relative imports from the
+ * file's directory, absolute ones under each import root. */
+static bool phases__import_names(const PhaseGraph *g, size_t from, const char *im, const char *modpath) {
+  size_t ml = strlen(modpath);
+  bool hit = false;
+  if (im[0] == '.') {
+    size_t dots = strspn(im, ".");
+    char *dir = phases__dirname(g->files[from].path);
+    for (size_t d = 1; d < dots && dir; d++) {
+      char *up = *dir ? phases__dirname(dir) : NULL;
+      free(dir);
+      dir = up;
+    }
+    if (!dir) return false;
+    char *sl = phases__slashed(im + dots);
+    char *full = phases__join(dir, sl);
+    hit = full && strncmp(full, modpath, ml) == 0 && (full[ml] == '\0' || full[ml] == '/');
+    free(full);
+    free(sl);
+    free(dir);
+    return hit;
+  }
+  char *sl = phases__slashed(im);
+  for (size_t r = 0; r < g->roots.len && !hit; r++) {
+    char *full = phases__join(g->roots.items[r], sl);
+    hit = full && strncmp(full, modpath, ml) == 0 && (full[ml] == '\0' || full[ml] == '/');
+    free(full);
+  }
+  free(sl);
+  return hit;
+}
+
+/* Edges from every Python file importing the module at modpath to `to`. */
+static void phases__importer_edges(PhaseGraph *g, const char *modpath, const size_t *to, size_t n_to,
+                                   EdgeList *edges) {
+  for (size_t i = 0; i < g->n_files; i++) {
+    const PhaseFile *f = &g->files[i];
+    if (!phases__is_python(f) || !f->facts) continue;
+    for (size_t k = 0; k < f->facts->imports.len; k++) {
+      if (!phases__import_names(g, i, f->facts->imports.items[k], modpath)) continue;
+      for (size_t t = 0; t < n_to; t++) array_push(edges, ((Edge){i, to[t]}));
+      break;
+    }
+  }
+}
+
+/* Python -> ELF extension: "pkg/_C.cpython-310-x86_64-linux-gnu.so" is the
+ * module pkg._C of its directory. */
 static void phases__elf_edges(PhaseGraph *g, EdgeList *edges) {
   for (size_t e = 0; e < g->n_files; e++) {
     if (g->files[e].kind != FILE_ELF) continue;
     char *mod = phases__elf_module(g->files[e].path);
-    for (size_t i = 0; i < g->n_files; i++) {
-      const PhaseFile *f = &g->files[i];
-      if (!phases__is_python(f) || !f->facts) continue;
-      for (size_t k = 0; k < f->facts->imports.len; k++) {
-        const char *im = f->facts->imports.items[k];
-        bool hit = false;
-        if (im[0] == '.') {
-          size_t dots = strspn(im, ".");
-          char *dir = phases__dirname(f->path);
-          for (size_t d = 1; d < dots && dir; d++) {
-            char *up = *dir ? phases__dirname(dir) : NULL;
-            free(dir);
-            dir = up;
-          }
-          if (dir) {
-            char *sl = phases__slashed(im + dots);
-            char *full = phases__join(dir, sl);
-            hit = full && strcmp(full, mod) == 0;
-            free(full);
-            free(sl);
-            free(dir);
-          }
-        } else {
-          char *sl = phases__slashed(im);
-          for (size_t r = 0; r < g->roots.len && !hit; r++) {
-            char *full = phases__join(g->roots.items[r], sl);
-            hit = full && strcmp(full, mod) == 0;
-            free(full);
-          }
-          free(sl);
-        }
-        if (hit) {
-          array_push(edges, ((Edge){i, e}));
-          break;
-        }
-      }
-    }
+    phases__importer_edges(g, mod, &e, 1, edges);
     free(mod);
   }
 }
@@ -449,18 +462,15 @@ static void phases__extension_edges(PhaseGraph *g, const char *text, EdgeList *e
       MentionCtx m = {g, &srcs};
       phases__scan_native_mentions(body, strlen(body), phases__mention, &m);
       free(body);
-      /* importers of modname */
-      for (size_t i = 0; i < g->n_files && srcs.len; i++) {
-        const PhaseFile *f = &g->files[i];
-        if (!phases__is_python(f) || !f->facts) continue;
-        for (size_t k = 0; k < f->facts->imports.len; k++) {
-          const char *im = f->facts->imports.items[k];
-          size_t ml = strlen(modname);
-          if (strcmp(im, modname) == 0 || (strncmp(im, modname, ml) == 0 && im[ml] == '.')) {
-            for (size_t s = 0; s < srcs.len; s++) array_push(edges, ((Edge){i, srcs.items[s]}));
-            break;
-          }
+      if (srcs.len) {
+        char *sl = phases__slashed(modname);
+        /* the dotted name is relative to an import root */
+        for (size_t r = 0; r < g->roots.len; r++) {
+          char *full = phases__join(g->roots.items[r], sl);
+          if (full) phases__importer_edges(g, full, srcs.items, srcs.len, edges);
+          free(full);
         }
+        free(sl);
       }
       array_free(&srcs);
       free(modname);
@@ -587,7 +597,9 @@ static char *phases__entry_name(const char *path) {
 
 typedef struct {
   EntryKind kind;
-  char *label, *launcher, *name_hint, *name_fallback;
+  char *label, *launcher;
+  char *name_hint, *name_hint2; /* words that name the phase, in priority order */
+  char *name_fallback;          /* the entry's own name when no word does */
   size_t source, target;
   StrList implied;
   IdxList starts;
@@ -598,6 +610,7 @@ static void phases__raw_free(RawEntry *e) {
   free(e->label);
   free(e->launcher);
   free(e->name_hint);
+  free(e->name_hint2);
   free(e->name_fallback);
   strlist_free(&e->implied);
   array_free(&e->starts);
@@ -652,7 +665,8 @@ static void phases__console_entry(PhaseGraph *g, RawEntries *out, size_t source,
   e.label = xasprintf("%s = %s", name, tv);
   free(tv);
   e.launcher = xstrdup("console script");
-  e.name_hint = xasprintf("%s %s", name, m);
+  e.name_hint = xstrdup(name);
+  e.name_hint2 = xstrdup(m);
   e.name_fallback = xstrdup(name);
   phases__add_module_target(g, source, m, &e.starts, &e.target);
   if (e.starts.len) {
@@ -1041,9 +1055,7 @@ static void phases__shell_entries(PhaseGraph *g, size_t source, const char *text
             }
             if (e.target != PHASES_NONE) {
               e.name_fallback = phases__entry_name(g->files[e.target].path);
-              char *hint = xasprintf("%s %s", path, g->files[e.target].path);
-              free(e.name_hint);
-              e.name_hint = hint;
+              e.name_hint2 = xstrdup(g->files[e.target].path);
               phases__push_unique(&e.starts, source);
               array_push(out, e);
             } else {
@@ -1070,11 +1082,12 @@ static void phases__shell_entries(PhaseGraph *g, size_t source, const char *text
  * ------------------------------------------------------------------------- */
 
 /* Phase of an entry: the first of its name hints that names a kind (the
- * launcher's name before the target's, as a shell script's name says what
- * the run is for), otherwise its fallback name. */
+ * launcher's name before the target's: `sample.sh` running `main.py`
+ * samples; a file's own name before its directories), otherwise the
+ * entry's own name. */
 static void phases__name_of(const RawEntry *e, PhaseKind *kind, char **name) {
   PhaseKind k = phases_classify(e->name_hint);
-  if (k == PHASE_CUSTOM && e->name_fallback) k = phases_classify(e->name_fallback);
+  if (k == PHASE_CUSTOM && e->name_hint2) k = phases_classify(e->name_hint2);
   *kind = k;
   *name = k == PHASE_CUSTOM ? xstrdup(e->name_fallback ? e->name_fallback : "entry")
                             : xstrdup(phases_kind_name(k, false));
@@ -1161,6 +1174,7 @@ static void phases__collect_entries(PhaseGraph *g, PhaseReadFn read, void *data,
       /* the path without extension: the file's name first, then its dirs */
       e.name_fallback = phases__entry_name(f->path);
       e.name_hint = xstrdup(e.name_fallback);
+      e.name_hint2 = xstrdup(f->path);
       array_push(&e.starts, i);
       array_push(raw, e);
     }

@@ -273,7 +273,6 @@ static void report__build_groups(Report *r) {
     g.guarded = true;
     g.level = VERDICT_FEASIBLE;
     bool split = report__split_by_subject(first);
-    Array(EffortItem) eff = {0};
     for (size_t k = i; k < j; k++) {
       size_t idx = keys[k].item;
       const ReportItem *it = &r->items.items[idx];
@@ -281,11 +280,10 @@ static void report__build_groups(Report *r) {
       g.phases |= it->phases;
       if (it->f->severity < g.severity) g.severity = it->f->severity;
       if (!it->f->guarded) g.guarded = false;
-      if (!g.replacement && it->f->replacement && *it->f->replacement) g.replacement = it->f->replacement;
+
       VerdictItem v = report__verdict_item(it);
       Verdict lv = effort_item_verdict(&v);
       if (lv > g.level) g.level = lv;
-      array_push(&eff, report__effort_item(it));
     }
     /* items were sorted before grouping, so member order is item order */
     for (size_t a = 1; a < g.items.len; a++) {
@@ -296,10 +294,32 @@ static void report__build_groups(Report *r) {
       }
       g.items.items[b] = v;
     }
-    EffortSum s;
-    effort_compute(eff.items, eff.len, 0, &s);
-    g.centidays = s.findings;
-    array_free(&eff);
+    /* a rule-level row covers several constructs: show their replacements */
+    StrList repl = {0};
+    bool more = false;
+    for (size_t k = 0; k < g.items.len; k++) {
+      const char *rp = r->items.items[g.items.items[k]].f->replacement;
+      if (!rp || !*rp) continue;
+      bool dup = false;
+      for (size_t q = 0; q < repl.len && !dup; q++) dup = strcmp(repl.items[q], rp) == 0;
+      if (dup) continue;
+      if (repl.len == 3) {
+        more = true;
+        break;
+      }
+      array_push(&repl, xstrdup(rp));
+    }
+    if (repl.len) {
+      StrBuf rb;
+      sb_init(&rb);
+      for (size_t q = 0; q < repl.len; q++) {
+        if (q) sb_puts(&rb, "; ");
+        sb_puts(&rb, repl.items[q]);
+      }
+      if (more) sb_puts(&rb, "; ...");
+      g.replacement = sb_steal(&rb);
+    }
+    strlist_free(&repl);
     g.label_is_code = split && first->f->subject && *first->f->subject;
     g.label = g.label_is_code
                   ? xstrdup(first->f->subject)
@@ -311,7 +331,16 @@ static void report__build_groups(Report *r) {
   }
   for (size_t i = 0; i < n; i++) free(keys[i].key);
   free(keys);
-  /* matrix order (insertion sort keeps equal rows in key order) */
+  for (size_t gi = 0; gi < r->groups.len; gi++) {
+    const ReportGroup *g = &r->groups.items[gi];
+    for (size_t k = 0; k < g->items.len; k++) r->items.items[g->items.items[k]].group = gi;
+  }
+}
+
+/* Matrix order, once the groups' effort is known: P0, P1, not involved;
+ * then the verdict level, the effort, the code and the label. */
+static void report__order_groups(Report *r) {
+  /* insertion sort: stable, and the rows are few */
   size_t ng = r->groups.len;
   for (size_t a = 1; a < ng; a++) {
     ReportGroup v = r->groups.items[a];
@@ -418,6 +447,8 @@ static void report__phase_names(Report *r, const PhaseGraph *g) {
     rp.kind = ph->kind;
     for (size_t e = 0; e < ph->entries.len; e++) array_push(&rp.entries, xstrdup(g->entries.items[ph->entries.items[e]].label));
     rp.n_reached = ph->n_reached;
+    for (size_t i = 0; i < g->n_files; i++)
+      if (ph->reach[i]) array_push(&rp.reached, xstrdup(g->files[i].path));
     array_push(&r->phases, rp);
   }
 }
@@ -441,7 +472,7 @@ static void report__phase_sets(Report *r, size_t n) {
     for (size_t i = 0; i < n; i++)
       if (has[i]) array_push(&rp->files, i);
     free(has);
-    effort_compute(eff.items, eff.len, 1, &rp->effort);
+    effort_compute(eff.items, eff.len, 1, &rp->effort, NULL);
     rp->half_weeks = effort_half_weeks(rp->effort.total);
     array_free(&eff);
   }
@@ -456,6 +487,13 @@ static void report__labels_of(const Report *r, Verdict level, bool p0_only, StrB
   for (size_t gi = 0; gi < r->groups.len; gi++) {
     const ReportGroup *g = &r->groups.items[gi];
     if (g->level != level || (p0_only && g->prio != PRIO_P0)) continue;
+    /* the same construct under two rules (an import and its call) once */
+    bool seen = false;
+    for (size_t o = 0; o < gi && !seen; o++) {
+      const ReportGroup *h = &r->groups.items[o];
+      seen = h->level == level && (!p0_only || h->prio == PRIO_P0) && strcmp(h->label, g->label) == 0;
+    }
+    if (seen) continue;
     total++;
     if (shown >= max) continue;
     if (shown) sb_puts(sb, ", ");
@@ -540,7 +578,7 @@ static void report__classes_and_route(Report *r) {
     if (hard) blocked_phase = true;
     else clean_phase = true;
   }
-  if (r->verdict >= VERDICT_DIFFICULT || (clean_phase && blocked_phase && r->phases.len > 1)) {
+  if (r->verdict == VERDICT_INFEASIBLE || (clean_phase && blocked_phase && r->phases.len > 1)) {
     r->route = ROUTE_C;
     if (r->verdict == VERDICT_INFEASIBLE)
       array_push(&r->route_reasons, xstrdup(report_l(zh, "A P0 dependency has no Ascend path: keep the CUDA pool for the "
@@ -573,7 +611,7 @@ static void report__classes_and_route(Report *r) {
                                                            "the blocked phases can switch.",
                                                        "%zu 个手写内核发现需先按路线 B 重写，受阻阶段才能切换。"),
                                               kernels));
-  } else if (kernels || runtime) {
+  } else if (kernels || runtime || r->verdict == VERDICT_DIFFICULT) {
     r->route = ROUTE_B;
     array_push(&r->route_reasons,
                xasprintf(report_l(zh, "%zu hand-written kernel and %zu CUDA runtime API finding(s) on task paths: they need "
@@ -622,7 +660,7 @@ static void report__group_line(ReportStep *s, const ReportGroup *g, const char *
   if (prefix) sb_puts(&sb, prefix);
   sb_puts(&sb, g->label);
   sb_printf(&sb, " [%s]", g->rule->code);
-  if (g->replacement) sb_printf(&sb, " -> %s", g->replacement);
+  if (g->replacement) sb_printf(&sb, " → %s", g->replacement);
   size_t n = g->items.len < 3 ? g->items.len : 3;
   report__line(s, sb_steal(&sb), g->items.items, n);
 }
@@ -934,7 +972,10 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   r->zh = o->zh;
   r->project = report__project_name(files, n, o);
   r->chip = report_chip_name(o->chip);
-  r->torch_npu = xstrdup(o->torch_npu && *o->torch_npu ? o->torch_npu : "2.7.1.post2");
+  /* torch_npu 2.7.1 is released as 2.7.1.post2 (TorchNPU 7.3.0), the build
+   * the official Wan2.2 recipe pins with torch 2.7.1 and CANN 8.5.0 */
+  const char *npu = o->torch_npu && *o->torch_npu ? o->torch_npu : "2.7.1";
+  r->torch_npu = xstrdup(strcmp(npu, "2.7.1") == 0 ? "2.7.1.post2" : npu);
   {
     const char *post = strstr(r->torch_npu, ".post");
     const char *rc = strstr(r->torch_npu, "rc");
@@ -991,26 +1032,40 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   /* phases must exist before groups compute their priority */
   report__phase_names(r, &g);
   report__build_groups(r);
-  report__phase_sets(r, n);
   report__build_compat(r);
 
-  /* effort: what some phase needs, and the rest as optional */
+  /* effort: what some phase needs, and the rest as optional; each unit's
+   * cost is attributed to one finding so that matrix rows add up */
   Array(EffortItem) inv = {0}, opt = {0};
+  Array(size_t) inv_idx = {0}, opt_idx = {0};
   for (size_t i = 0; i < r->items.len; i++) {
     const ReportItem *it = &r->items.items[i];
-    if (it->prio == PRIO_NONE) array_push(&opt, report__effort_item(it));
-    else array_push(&inv, report__effort_item(it));
+    if (it->prio == PRIO_NONE) {
+      array_push(&opt, report__effort_item(it));
+      array_push(&opt_idx, i);
+    } else {
+      array_push(&inv, report__effort_item(it));
+      array_push(&inv_idx, i);
+    }
   }
-  effort_compute(inv.items, inv.len, r->phases.len, &r->effort);
-  effort_compute(opt.items, opt.len, 0, &r->optional);
+  int64_t *cost = xcalloc(r->items.len ? r->items.len : 1, sizeof *cost);
+  effort_compute(inv.items, inv.len, r->phases.len, &r->effort, cost);
+  for (size_t k = 0; k < inv.len; k++) r->groups.items[r->items.items[inv_idx.items[k]].group].centidays += cost[k];
+  effort_compute(opt.items, opt.len, 0, &r->optional, cost);
+  for (size_t k = 0; k < opt.len; k++) r->groups.items[r->items.items[opt_idx.items[k]].group].centidays += cost[k];
+  free(cost);
   r->half_weeks = effort_half_weeks(r->effort.total);
   array_free(&inv);
   array_free(&opt);
+  array_free(&inv_idx);
+  array_free(&opt_idx);
   for (size_t gi = 0; gi < r->groups.len; gi++) {
     const ReportGroup *gr = &r->groups.items[gi];
     if (gr->prio != PRIO_NONE && gr->domain >= 0 && gr->domain < 8) r->domain_cd[gr->domain] += gr->centidays;
   }
 
+  report__order_groups(r);
+  report__phase_sets(r, n);
   report__verdict(r);
   report__classes_and_route(r);
   report__roadmap(r, &g);
@@ -1034,6 +1089,7 @@ void report_free(Report *r) {
   array_free(&r->items);
   for (size_t i = 0; i < r->groups.len; i++) {
     free(r->groups.items[i].label);
+    free(r->groups.items[i].replacement);
     array_free(&r->groups.items[i].items);
   }
   array_free(&r->groups);
@@ -1041,6 +1097,7 @@ void report_free(Report *r) {
     ReportPhase *p = &r->phases.items[i];
     free(p->name);
     strlist_free(&p->entries);
+    strlist_free(&p->reached);
     array_free(&p->groups);
     array_free(&p->files);
   }

@@ -43,7 +43,7 @@ typedef struct {
   const char *const *phases; size_t n_phases; /* "NAME=GLOB" overrides (borrowed) */
   bool zh;                     /* the whole report in Chinese */
   unsigned chip;               /* CHIP_* ; 0 = 910B */
-  const char *torch_npu;       /* NULL: 2.7.1.post2 (official Wan2.2 recipe) */
+  const char *torch_npu;       /* NULL or "2.7.1": 2.7.1.post2 (official Wan2.2 recipe) */
   const char *cann;            /* NULL: 8.5.0 for torch_npu 2.7.1*, else "matching" */
   bool mindiesd;
   ReportReadFn read; void *read_data; /* may be NULL: no scripts, no blast radius */
@@ -78,7 +78,7 @@ typedef struct {
   const KbRule *rule;
   char *label;              /* "flash_attn.flash_attn_func" or the rule title */
   bool label_is_code;       /* label is a construct (subject), not prose */
-  const char *replacement;  /* borrowed from a member finding; may be NULL */
+  char *replacement;        /* members' distinct replacements, "; "-joined (up to 3, then "..."); may be NULL */
   int domain;
   Severity severity;        /* the most severe member */
   uint64_t phases;
@@ -95,6 +95,7 @@ typedef struct {
   PhaseKind kind;
   StrList entries;          /* entry labels */
   size_t n_reached;         /* files reached */
+  StrList reached;          /* their paths, in input order */
   Array(size_t) groups;     /* minimal migration set: groups it needs (matrix order) */
   Array(size_t) files;      /* files to change: reached input files with findings */
   EffortSum effort;         /* its findings + one validation + environment */

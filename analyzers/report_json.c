@@ -202,6 +202,9 @@ static void report_json__phases(JsonW *w, const Report *r) {
     for (size_t e = 0; e < ph->entries.len; e++) report_json__str(w, NULL, ph->entries.items[e]);
     report_json__close(w, ']');
     report_json__int(w, "files_reached", (long long)ph->n_reached);
+    report_json__open(w, "reached", '[');
+    for (size_t k = 0; k < ph->reached.len; k++) report_json__str(w, NULL, ph->reached.items[k]);
+    report_json__close(w, ']');
     report_json__open(w, "minimal_set", '{');
     report_json__open(w, "groups", '[');
     for (size_t k = 0; k < ph->groups.len; k++) report_json__int(w, NULL, (long long)ph->groups.items[k]);

@@ -12,15 +12,15 @@
  * Report_md - Private: escaping
  * ------------------------------------------------------------------------- */
 
-/* Text inside a table cell or a list item: no line breaks, no raw HTML,
- * pipes escaped. */
+/* Text inside a table cell or a list item: no line breaks, no raw HTML
+ * (a '<' could open a tag; a '>' inside a line is plain text), pipes
+ * escaped. */
 static void report_md__text(StrBuf *sb, const char *s) {
   if (!s) return;
   for (; *s; s++) {
     switch (*s) {
     case '|': sb_puts(sb, "\\|"); break;
     case '<': sb_puts(sb, "&lt;"); break;
-    case '>': sb_puts(sb, "&gt;"); break;
     case '\r': break;
     case '\n': sb_putc(sb, ' '); break;
     default: sb_putc(sb, *s);
@@ -41,14 +41,26 @@ static void report_md__code(StrBuf *sb, const char *s) {
   sb_puts(sb, tick ? " ``" : "`");
 }
 
-/* Replacement: code when it is one token, prose otherwise. */
+/* Replacement: code when it is one token, prose otherwise; a row's
+ * "; "-joined list part by part. */
 static void report_md__replacement(StrBuf *sb, const char *s) {
   if (!s || !*s) {
     sb_puts(sb, "—");
     return;
   }
-  if (!strchr(s, ' ')) report_md__code(sb, s);
-  else report_md__text(sb, s);
+  while (*s) {
+    const char *end = strstr(s, "; ");
+    size_t n = end ? (size_t)(end - s) : strlen(s);
+    char *part = xstrndup(s, n);
+    if (!strchr(part, ' ')) report_md__code(sb, part);
+    else report_md__text(sb, part);
+    free(part);
+    s += n;
+    if (*s) {
+      sb_puts(sb, "; ");
+      s += 2;
+    }
+  }
 }
 
 static void report_md__days(StrBuf *sb, bool zh, int64_t cd) {
