@@ -257,8 +257,15 @@ int cli_fix(int argc, char **argv) {
   Workspace ws = {0};
   int rc = cli_common_collect(&c, &ws);
   for (size_t i = 0; i < ws.notes.len; i++) fprintf(stderr, "note: %s\n", ws.notes.items[i]);
-  for (size_t i = 0; i < ws.files.len; i++)
-    if (ws.files.items[i].kind != FILE_ELF) cli_fix__file(&c, &run, &ws, &ws.files.items[i]);
+  /* files first, then links: a file reached through a link inside the
+   * root is fixed once, under its own name */
+  for (int links = 0; links < 2; links++)
+    for (size_t i = 0; i < ws.files.len; i++) {
+      struct stat lst;
+      const WsFile *f = &ws.files.items[i];
+      bool link = lstat(f->abs, &lst) == 0 && S_ISLNK(lst.st_mode);
+      if (f->kind != FILE_ELF && link == (links == 1)) cli_fix__file(&c, &run, &ws, f);
+    }
   cli_fix__summary(run.diff ? stderr : stdout, &run);
   strlist_free(&run.done);
   ws_free(&ws);

@@ -669,10 +669,14 @@ static KbRule config__rule_doc(ConfigParser *p, const ConfigRuleDraft *d, const 
   r.title_en = config__keep(c, xasprintf("Project rule: %s%s%s", d->pattern, to ? " -> " : "", to ? to : ""));
   r.title_zh = config__keep(c, xasprintf("项目规则：%s%s%s", d->pattern, to ? " -> " : "", to ? to : ""));
   const char *file = c->path ? c->path : "the project configuration";
+  /* the message templates, filled with the pattern, explain the rule */
+  char *en = d->message ? kb_format(d->message, d->pattern, to) : xstrdup("");
+  char *zh = d->message_zh ? kb_format(d->message_zh, d->pattern, to) : xstrdup(en);
   r.why_en = config__keep(c, xasprintf("Declared in %s: this project does not allow `%s` on Ascend.%s%s", file,
-                                       d->pattern, d->message ? " " : "", d->message ? d->message : ""));
-  r.why_zh = config__keep(c, xasprintf("在 %s 中声明：本项目在昇腾上不允许使用 `%s`。%s", file, d->pattern,
-                                       d->message_zh ? d->message_zh : ""));
+                                       d->pattern, *en ? " " : "", en));
+  r.why_zh = config__keep(c, xasprintf("在 %s 中声明：本项目在昇腾上不允许使用 `%s`。%s", file, d->pattern, zh));
+  free(en);
+  free(zh);
   r.before = d->pattern;
   r.after = to ? to : "";
   r.msg_en = to ? "{subject} is CUDA-only in this project; on Ascend use {replacement}"

@@ -15,6 +15,11 @@ static void rulesdoc__rows(const char *code, const KbEntry *user, size_t n_user,
     if (strcmp(user[i].code, code) == 0) array_push(out, &user[i]);
 }
 
+const char *rulesdoc_domain_name(int domain, bool zh) {
+  if (domain == 9) return zh ? "项目规则" : "Project rules";
+  return kb_domain_name(domain, zh);
+}
+
 const char *rulesdoc_fix_name(const KbEntry *e) {
   if (e->fix_kind == KBFIX_NONE) return "none";
   return e->fix_safety == FIX_UNSAFE ? "unsafe" : "safe";
@@ -154,17 +159,29 @@ static void rulesdoc__md_rows(StrBuf *sb, const RulesdocRows *rows) {
   sb_putc(sb, '\n');
 }
 
+/* The language of the example: C++ for C-level rows, plain text for
+ * dependency files, Python otherwise. */
+static const char *rulesdoc__lang(const KbRule *r, const RulesdocRows *rows) {
+  for (size_t i = 0; i < rows->len; i++) {
+    KbMatch m = rows->items[i]->match;
+    if (m == KB_C_CALL || m == KB_C_INCLUDE || m == KB_C_IDENT) return "cpp";
+    if (m == KB_PACKAGE || m == KB_ELF_NEEDED) return "text";
+  }
+  return kb_domain(r->code) == 1 ? "text" : "python";
+}
+
 static void rulesdoc__md_body(StrBuf *sb, const KbRule *r, const RulesdocRows *rows) {
   sb_printf(sb, "**%s**<br>%s\n\n", r->title_en, r->title_zh);
   sb_printf(sb, "- Domain: %d, %s\n- Severity: %s\n- Effort class: %s\n- Confidence: ", kb_domain(r->code),
-            kb_domain_name(kb_domain(r->code), false), severity_name(r->severity), effort_name(r->effort));
+            rulesdoc_domain_name(kb_domain(r->code), false), severity_name(r->severity), effort_name(r->effort));
   rulesdoc__confidences(sb, rows);
   sb_puts(sb, "\n- Fix: ");
   rulesdoc__fixes(sb, rows);
   sb_printf(sb, "\n\n**Why.** %s\n\n%s\n\n", r->why_en, r->why_zh);
   rulesdoc__md_rows(sb, rows);
   sb_printf(sb, "**Fix safety.** %s\n\n", rulesdoc__fix_advice(rows));
-  sb_printf(sb, "Before:\n\n```python\n%s\n```\n\nAfter:\n\n```python\n%s\n```\n\n", r->before, r->after);
+  const char *lang = rulesdoc__lang(r, rows);
+  sb_printf(sb, "Before:\n\n```%s\n%s\n```\n\nAfter:\n\n```%s\n%s\n```\n\n", lang, r->before, lang, r->after);
 }
 
 char *rulesdoc_rule_markdown(const KbRule *r, const KbEntry *user, size_t n_user) {
@@ -226,7 +243,7 @@ int rulesdoc_markdown_user(FILE *out, const char *code, const KbRule *user_rules
     int d = i < n ? kb_domain(r->code) : 9;
     if (d != domain) {
       if (d == 9) sb_puts(&sb, "## Project rules (ASC9xx)\n\n");
-      else sb_printf(&sb, "## Domain %d: %s\n\n", d, kb_domain_name(d, false));
+      else sb_printf(&sb, "## Domain %d: %s\n\n", d, rulesdoc_domain_name(d, false));
       domain = d;
     }
     char *md = rulesdoc_rule_markdown(r, user_entries, n_user_entries);
@@ -257,7 +274,7 @@ char *rulesdoc_rule_text(const KbRule *r, const KbEntry *user, size_t n_user) {
   rulesdoc__rows(r->code, user, n_user, &rows);
   sb_printf(&sb, "%s (%s): %s\n  %s\n\n", r->code, r->name, r->title_en, r->title_zh);
   sb_printf(&sb, "Domain:     %d, %s\nSeverity:   %s\nEffort:     %s\nConfidence: ", kb_domain(r->code),
-            kb_domain_name(kb_domain(r->code), false), severity_name(r->severity), effort_name(r->effort));
+            rulesdoc_domain_name(kb_domain(r->code), false), severity_name(r->severity), effort_name(r->effort));
   rulesdoc__confidences(&sb, &rows);
   sb_puts(&sb, "\nFix:        ");
   rulesdoc__fixes(&sb, &rows);

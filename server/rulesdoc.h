@@ -47,6 +47,9 @@ char *rulesdoc_url(const KbRule *r);
  * `.cuda()`, `import flash_attn`, `env CUDA_VISIBLE_DEVICES`, ... Caller
  * frees. */
 char *rulesdoc_pattern(const KbEntry *e);
+/* The domain of a code's hundreds digit, with domain 9 named for the
+ * project's own rules. Static string. */
+const char *rulesdoc_domain_name(int domain, bool zh);
 /* "safe", "unsafe" or "none". */
 const char *rulesdoc_fix_name(const KbEntry *e);
 

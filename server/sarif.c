@@ -98,7 +98,7 @@ static cJSON *sarif__rule(const KbRule *r, const AnalyzeOptions *opt) {
   cJSON_AddStringToObject(dc, "level", sarif__level(r->severity));
   cJSON *props = cJSON_AddObjectToObject(o, "properties");
   int d = kb_domain(r->code);
-  cJSON_AddStringToObject(props, "domain", kb_domain_name(d, false));
+  cJSON_AddStringToObject(props, "domain", rulesdoc_domain_name(d, false));
   Confidence c = sarif__rule_confidence(r, opt);
   cJSON_AddStringToObject(props, "confidence", confidence_name(c));
   cJSON_AddStringToObject(props, "precision", c == CONF_HIGH ? "high" : c == CONF_MEDIUM ? "medium" : "low");
