@@ -109,6 +109,31 @@ H.run(function()
     vim.cmd("bwipeout!")
   end)
 
+  H.check("window/showDocument for the report :AscendReport opens is absorbed; others go to Neovim", function()
+    local ascend = fresh()
+    local shown = {}
+    local saved = vim.lsp.handlers["window/showDocument"]
+    vim.lsp.handlers["window/showDocument"] = function(_, params)
+      table.insert(shown, params.uri)
+      return { success = true }
+    end
+    local ok, err = pcall(function()
+      local cfg = ascend.lsp_config({})
+      H.eq(cfg.handlers["window/showDocument"], ascend.show_document_handler, "handler in the client config")
+      local report = { uri = "file:///p/ascend-migration-report.md" }
+      H.eq(ascend.show_document_handler(nil, report, {}, {}), { success = true }, "answer while idle")
+      H.eq(shown, { report.uri }, "shown by Neovim while no report is pending")
+      ascend._reports_pending = 1
+      H.eq(ascend.show_document_handler(nil, report, {}, {}), { success = true }, "answer while pending")
+      H.eq(ascend.show_document_handler(nil, { uri = "file:///p/train.py" }, {}, {}), { success = true }, "other file")
+      H.eq(shown, { report.uri, "file:///p/train.py" }, "the report is not shown twice")
+    end)
+    vim.lsp.handlers["window/showDocument"] = saved
+    if not ok then
+      error(err, 0)
+    end
+  end)
+
   H.check("find_root: the nearest directory with a marker, else nil", function()
     local ascend = fresh()
     vim.fn.mkdir(WORK .. "/nest/a/b/c", "p")
