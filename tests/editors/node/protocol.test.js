@@ -284,3 +284,36 @@ test('generateReport without a token: server-created progress, json format to an
   const { code } = await s.shutdown();
   assert.equal(code, 0);
 });
+
+test('every served file type, with the language ids VS Code uses', TIMEOUT, async (t) => {
+  const dir = workspace();
+  const s = new Session();
+  t.after(() => { s.kill(); fs.rmSync(dir, { recursive: true, force: true }); });
+  await s.initialize(dir, vscodeCapabilities(['utf-16']));
+  const cases = [
+    ['requirements.txt', 'pip-requirements', ['0:18-0:56 ASC106', '1:0-1:18 ASC105', '2:0-2:11 ASC104', '3:0-3:17 ASC101']],
+    ['pyproject.toml', 'toml', ['3:17-3:27 ASC103', '3:31-3:47 ASC101']],
+    ['csrc/add.cu', 'cuda-cpp', ['0:9-0:25 ASC406', '2:16-2:19 ASC401', '9:2-9:12 ASC403', '10:2-10:31 ASC402', '11:2-11:23 ASC403', '12:2-12:10 ASC403']],
+  ];
+  for (const [name, languageId] of cases) {
+    const uri = fileUri(path.join(dir, name));
+    s.notify(lsp.DidOpenTextDocumentNotification.method, {
+      textDocument: { uri, languageId, version: 1, text: fs.readFileSync(path.join(dir, name), 'utf8') },
+    });
+  }
+  for (const [name, , want] of cases) {
+    const p = await s.diagnostics(fileUri(path.join(dir, name)), 1);
+    assert.deepEqual(brief(p.diagnostics), want, name);
+  }
+  const cu = (await s.diagnostics(fileUri(path.join(dir, 'csrc/add.cu')), 1)).diagnostics;
+  assert.equal(cu[1].severity, lsp.DiagnosticSeverity.Error);
+  assert.equal(cu[3].severity, lsp.DiagnosticSeverity.Information);
+  // Closing a document clears its diagnostics.
+  const req = fileUri(path.join(dir, 'requirements.txt'));
+  s.notify(lsp.DidCloseTextDocumentNotification.method, { textDocument: { uri: req } });
+  const cleared = await s.waitFor((m) => m.method === 'textDocument/publishDiagnostics' && m.params.uri === req &&
+    m.params.diagnostics.length === 0, 'cleared diagnostics');
+  assert.deepEqual(cleared.params.diagnostics, []);
+  const { code } = await s.shutdown();
+  assert.equal(code, 0);
+});

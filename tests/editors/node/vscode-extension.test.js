@@ -85,6 +85,34 @@ test('package.json: activation, settings and commands match what the extension u
   assert.equal(lock.packages['node_modules/@vscode/vsce'].version, pkg.devDependencies['@vscode/vsce']);
 });
 
+test('the pinned vscode-languageclient has the API the extension calls', () => {
+  const lib = path.join(EXT_DIR, 'node_modules', 'vscode-languageclient');
+  assert.ok(fs.existsSync(lib), `${lib} is missing: run make deps`);
+  // Load the real library against the permissive vscode stub, in a scope
+  // of its own so that the tests above keep the test client.
+  const saved = Module._resolveFilename;
+  Module._resolveFilename = function (request, ...rest) {
+    if (request === 'vscode') return path.join(__dirname, 'stubs', 'vscode-loose.js');
+    return resolve.call(this, request, ...rest);
+  };
+  let real;
+  try {
+    real = require(path.join(lib, 'node'));
+  } finally {
+    Module._resolveFilename = saved;
+  }
+  assert.equal(typeof real.LanguageClient, 'function');
+  for (const m of ['start', 'stop', 'sendRequest', 'onProgress']) {
+    assert.equal(typeof real.LanguageClient.prototype[m], 'function', `LanguageClient.prototype.${m}`);
+  }
+  assert.equal(real.ExecuteCommandRequest.type.method, 'workspace/executeCommand');
+  assert.equal(typeof real.WorkDoneProgress.type, 'object');
+  // The window middleware hook the report command relies on.
+  const client = fs.readFileSync(path.join(lib, 'lib', 'common', 'client.js'), 'utf8');
+  assert.match(client, /middleware\.window\?\.showDocument|window\.showDocument/);
+  assert.match(client, /protocol2CodeConverter/);
+});
+
 test('activation: commands registered, server found through the setting and started with the settings', async (t) => {
   const { context, ext } = setup(t, {
     'ascend-lsp.path': BIN, 'ascend-lsp.target.chip': '310P', 'ascend-lsp.ignore': ['ASC6'], 'ascend-lsp.lang': 'zh',

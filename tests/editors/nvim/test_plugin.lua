@@ -203,6 +203,28 @@ H.run(function()
     end, "the client to attach")
     H.eq(ascend.clients(rbuf)[1].id, client.id, "same client as train.py")
     H.eq(#ascend.clients(nil), 1, "clients running")
+    H.wait(WAIT, function()
+      return #vim.diagnostic.get(rbuf) == 4
+    end, "4 diagnostics")
+    H.eq(diags(rbuf), { "0:18-0:56 ASC106", "1:0-1:18 ASC105", "2:0-2:11 ASC104", "3:0-3:17 ASC101" }, "diagnostics")
+  end)
+
+  H.check("a CUDA file (filetype cuda) is served too", function()
+    vim.cmd("edit " .. vim.fn.fnameescape(ROOT .. "/csrc/add.cu"))
+    local cbuf = vim.api.nvim_get_current_buf()
+    H.eq(vim.bo[cbuf].filetype, "cuda", "filetype")
+    H.wait(WAIT, function()
+      return #vim.diagnostic.get(cbuf) == 6
+    end, "6 diagnostics")
+    H.eq(diags(cbuf), {
+      "0:9-0:25 ASC406",
+      "2:16-2:19 ASC401",
+      "9:2-9:12 ASC403",
+      "10:2-10:31 ASC402",
+      "11:2-11:23 ASC403",
+      "12:2-12:10 ASC403",
+    }, "diagnostics")
+    H.eq(ascend.clients(cbuf)[1].id, client.id, "same client as train.py")
   end)
 
   H.check("setup{settings=…} reaches the server: ignored codes are not reported", function()
