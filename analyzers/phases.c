@@ -1,5 +1,6 @@
 /* phases: see phases.h. */
 #include "analyzers/phases.h"
+#include "analyzers/kb.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -1361,7 +1362,14 @@ static const struct {
     {"scikit-learn", "sklearn"},
     {"pillow", "PIL"},
     {"pyyaml", "yaml"},
+    {"pytorch", "torch"}, /* conda's name */
 };
+
+/* Packages nobody imports that make up the CUDA environment itself (conda's
+ * toolkit packages, the CUDA runtime wheels): every phase runs on them. */
+static const char phases__environment_dists[] =
+    "nvidia-*|cuda-toolkit|cudatoolkit*|cuda-runtime|cuda-libraries*|cuda-nvcc|cuda-cudart*|cudnn|nccl|"
+    "pytorch-cuda|libcublas*|libcudnn*|libnccl*";
 
 static char *phases__normalize_dist(const char *dist) {
   while (isspace((unsigned char)*dist)) dist++;
@@ -1418,8 +1426,10 @@ uint64_t phases_of_package(const PhaseGraph *g, const char *dist) {
   char *norm = phases__normalize_dist(dist);
   /* not a package name (an index URL, an option) or a CUDA runtime wheel
    * that nobody imports: it shapes the whole environment */
-  bool environment = !*norm || strchr(dist, '/') || strchr(dist, ':') || dist[0] == '-' ||
-                     (util_starts_with(norm, "nvidia-") && !util_starts_with(norm, "nvidia-ml-py") &&
+  size_t word = strcspn(dist, " \t");
+  bool environment = !*norm || dist[word] != '\0' || memchr(dist, '/', word) || memchr(dist, ':', word) ||
+                     dist[0] == '-' ||
+                     (kb_pattern_match(phases__environment_dists, norm) && !util_starts_with(norm, "nvidia-ml-py") &&
                       !util_starts_with(norm, "nvidia-dali"));
   free(norm);
   if (environment) return phases_all(g);

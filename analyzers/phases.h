@@ -111,8 +111,9 @@ uint64_t phases_of_file(const PhaseGraph *g, size_t file);
 /* Set of phases that use a third-party package: phases reaching a file that
  * imports one of its modules, or whose launcher needs it. `dist` is a
  * distribution name as written in a requirement ("flash-attn>=2" works).
- * Names that are not packages (index URLs, CUDA runtime wheels nvidia-*)
- * concern the whole environment: every phase. */
+ * Names that are not packages (index URLs, conda channels, options) and the
+ * CUDA environment's own packages (nvidia-* runtime wheels, cudatoolkit,
+ * cudnn, nccl, pytorch-cuda) concern the whole environment: every phase. */
 uint64_t phases_of_package(const PhaseGraph *g, const char *dist);
 /* Mask with every phase set. */
 uint64_t phases_all(const PhaseGraph *g);

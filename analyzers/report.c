@@ -105,7 +105,7 @@ void report_phase_list(const Report *r, uint64_t mask, StrBuf *sb) {
   bool first = true;
   for (size_t p = 0; p < r->phases.len; p++) {
     if (!(mask & ((uint64_t)1 << p))) continue;
-    if (!first) sb_puts(sb, ", ");
+    if (!first) sb_puts(sb, report_l(r->zh, ", ", "、"));
     sb_puts(sb, r->phases.items[p].name);
     first = false;
   }
@@ -757,11 +757,16 @@ static void report__roadmap(Report *r, const PhaseGraph *g) {
   /* 5. precision */
   s = report__step(r, report_l(zh, "Precision validation", "精度验证"));
   size_t prec = report__count_kind(r, EFFORT_PRECISION, true);
-  report__line(s,
-               xasprintf(report_l(zh, "Review the %zu precision finding(s) (Domain 6) and decide the NPU dtype for each.",
-                                  "审查 %zu 个精度相关发现（域 6），逐一确定 NPU 上的数据类型。"),
-                         prec),
-               NULL, 0);
+  if (prec)
+    report__line(s,
+                 xasprintf(report_l(zh, "Review the %zu precision finding(s) (Domain 6) and decide the NPU dtype for each.",
+                                    "审查 %zu 个精度相关发现（域 6），逐一确定 NPU 上的数据类型。"),
+                           prec),
+                 NULL, 0);
+  else
+    report__line(s, xstrdup(report_l(zh, "No precision finding on task paths: keep the dtypes and still compare outputs.",
+                                     "任务路径上没有精度相关发现：保持数据类型不变，但仍需比对输出。")),
+                 NULL, 0);
   report__line(s, xstrdup(report_l(zh, "Same input on CUDA and NPU: output difference < 1e-3 in FP32, same order of magnitude "
                                        "under AMP.",
                                    "CUDA 与 NPU 使用相同输入：FP32 下输出差异 < 1e-3，AMP 下处于同一数量级。")),
@@ -842,9 +847,9 @@ static const struct {
      "torch.compile / CUDA Graph 需要 NPU 后端；图中断会损失性能",
      "Start in eager mode, then enable npugraphs or inductor on Triton-Ascend per module and measure",
      "先以 eager 模式运行，再逐模块启用 npugraphs 或基于 Triton-Ascend 的 inductor 并测量"},
-    {EFFORT_API_REVIEW, "APIs without an NPU equivalent behave differently (capability queries return None, device checks "
-                        "take the CPU path)",
-     "无 NPU 对应的 API 行为不同（算力查询返回 None、设备判断走 CPU 分支）",
+    {EFFORT_API_REVIEW, "APIs without a direct NPU equivalent need hand-written changes, and behave differently until "
+                        "then (unsupported torch.cuda calls fail, capability queries return None)",
+     "无直接 NPU 对应的 API 需要手工修改，修改前行为不同（不支持的 torch.cuda 调用报错、算力查询返回 None）",
      "Rewrite the gates with explicit NPU branches and test both paths", "用显式的 NPU 分支改写这些判断，并测试两条路径"},
     {EFFORT_MECHANICAL, "transfer_to_npu patches torch.cuda at run time: torch.cuda.is_available() turns True and "
                         "torch.jit.script is disabled, which misleads libraries' device detection",

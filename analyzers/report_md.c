@@ -6,6 +6,7 @@
  * and the effort computation follow. Chinese headings for --lang zh. */
 #include "analyzers/report_priv.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 /* ---------------------------------------------------------------------------
@@ -13,14 +14,17 @@
  * ------------------------------------------------------------------------- */
 
 /* Text inside a table cell or a list item: no line breaks, no raw HTML
- * (a '<' could open a tag; a '>' inside a line is plain text), pipes
- * escaped. */
+ * (only a '<' before a letter, '/', '!' or '?' can open a tag: "< 1e-3"
+ * stays readable), pipes escaped. */
 static void report_md__text(StrBuf *sb, const char *s) {
   if (!s) return;
   for (; *s; s++) {
     switch (*s) {
     case '|': sb_puts(sb, "\\|"); break;
-    case '<': sb_puts(sb, "&lt;"); break;
+    case '<':
+      if (isalpha((unsigned char)s[1]) || s[1] == '/' || s[1] == '!' || s[1] == '?') sb_puts(sb, "&lt;");
+      else sb_putc(sb, '<');
+      break;
     case '\r': break;
     case '\n': sb_putc(sb, ' '); break;
     default: sb_putc(sb, *s);
@@ -112,17 +116,23 @@ static void report_md__summary(const Report *r, StrBuf *sb) {
   }
   sb_puts(sb, report_l(zh, "- Blockers: ", "- 阻塞项："));
   if (!r->blockers.len) sb_puts(sb, report_l(zh, "none", "无"));
-  size_t max = 8;
-  for (size_t i = 0; i < r->blockers.len && i < max; i++) {
+  /* each blocking construct once (an import and its call are two rules) */
+  size_t max = 8, shown = 0, distinct = 0;
+  for (size_t i = 0; i < r->blockers.len; i++) {
     const ReportGroup *g = &r->groups.items[r->blockers.items[i]];
-    if (i) sb_puts(sb, report_l(zh, "; ", "；"));
+    bool dup = false;
+    for (size_t j = 0; j < i && !dup; j++) dup = strcmp(r->groups.items[r->blockers.items[j]].label, g->label) == 0;
+    if (dup) continue;
+    distinct++;
+    if (shown == max) continue;
+    if (shown++) sb_puts(sb, report_l(zh, "; ", "；"));
     report_md__label(sb, g);
     sb_puts(sb, " (");
     report_md__loc(sb, &r->items.items[g->items.items[0]]);
     sb_puts(sb, ")");
   }
-  if (r->blockers.len > max)
-    sb_printf(sb, report_l(zh, "; and %zu more (see Detailed Findings)", "；另有 %zu 项（见详细发现）"), r->blockers.len - max);
+  if (distinct > shown)
+    sb_printf(sb, report_l(zh, "; and %zu more (see Detailed Findings)", "；另有 %zu 项（见详细发现）"), distinct - shown);
   sb_putc(sb, '\n');
   for (size_t i = 0; i < r->verdict_reasons.len; i++) {
     sb_puts(sb, report_l(zh, "- Why: ", "- 判定依据："));
@@ -130,10 +140,7 @@ static void report_md__summary(const Report *r, StrBuf *sb) {
     sb_putc(sb, '\n');
   }
   sb_puts(sb, report_l(zh, "- Task phases: ", "- 任务阶段："));
-  for (size_t p = 0; p < r->phases.len; p++) {
-    if (p) sb_puts(sb, ", ");
-    sb_puts(sb, r->phases.items[p].name);
-  }
+  report_phase_list(r, r->phases.len >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << r->phases.len) - 1), sb);
   sb_printf(sb, report_l(zh, " (P0: %zu findings needed by every phase; P1: %zu needed by some; not involved: %zu)\n",
                          "（P0：%zu 个发现为所有阶段所需；P1：%zu 个为部分阶段所需；不涉及：%zu 个）\n"),
             r->n_p0, r->n_p1, r->n_none);
@@ -389,9 +396,9 @@ static void report_md__blast(const Report *r, StrBuf *sb) {
           report_md__code(sb, s->function);
         }
         if (s->phases) {
-          sb_puts(sb, " (");
+          sb_puts(sb, report_l(zh, " (", "（"));
           report_phase_list(r, s->phases, sb);
-          sb_puts(sb, ")");
+          sb_puts(sb, report_l(zh, ")", "）"));
         }
       }
       if (wr->more) sb_printf(sb, report_l(zh, " and %zu more", " 等另外 %zu 处"), wr->more);
@@ -503,7 +510,7 @@ static void report_md__effort(const Report *r, StrBuf *sb) {
   report_md__weeks(sb, r->half_weeks);
   sb_puts(sb, report_l(zh, " (weeks).", "。"));
   if (r->optional.total)
-    sb_printf(sb, report_l(zh, " Findings no phase reaches would add %s person-days.", " 任何阶段都不涉及的发现另需 %s 人日。"),
+    sb_printf(sb, report_l(zh, " Findings no phase reaches would add %s person-days.", "任何阶段都不涉及的发现另需 %s 人日。"),
               effort_days_str(r->optional.total, b2, sizeof b2));
   sb_puts(sb, "\n\n");
   /* the pie: involved findings per domain, then the fixed costs */

@@ -1,0 +1,233 @@
+#!/bin/sh
+# The `ascend-lsp report` suite: golden Markdown (en, zh) of the phases
+# fixture, the seed's heading order on every fixture, JSON validated against
+# docs/report-schema.json (ajv, pinned in package-lock.json), exact phase /
+# P0 / P1 / minimal-set assertions, phase overrides (flag and config),
+# output to a file, HTML and SARIF, and usage errors.
+# Prints "report: N passed, N failed" last; exits non-zero on a failure.
+# UPDATE=1 rewrites the golden files.
+set -u
+BIN=${BIN:-build/ascend-lsp}
+case "$BIN" in /*) ;; *) BIN="$PWD/$BIN" ;; esac
+HERE=tests/report
+FIX=tests/fixtures/phases-project
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() {
+  fail=$((fail + 1))
+  echo "FAIL report/$1"
+  [ -f "$tmp/why" ] && head -40 "$tmp/why"
+  rm -f "$tmp/why"
+}
+# check NAME COMMAND...: the command's exit status decides
+check() {
+  name=$1
+  shift
+  if "$@" >"$tmp/why" 2>&1; then ok; else bad "$name"; fi
+  rm -f "$tmp/why"
+}
+
+# Headings outside code fences.
+headings() { awk '/^```/{f=!f; next} !f && /^#/' "$1"; }
+
+if [ ! -d "$HERE/node_modules/ajv" ]; then
+  echo "report: node modules missing: run 'make deps' (npm ci in $HERE)"
+fi
+
+# --- golden Markdown, en and zh (rules of domains 1 and 2 only, so that the
+# goldens move with the report, not with every new rule elsewhere)
+for lang in en zh; do
+  out="$tmp/golden.$lang.md"
+  "$BIN" report "$FIX" --select ASC1,ASC2 --lang "$lang" >"$out" 2>/dev/null
+  rc=$?
+  gold="$HERE/golden/phases-project.$lang.md"
+  [ "${UPDATE:-0}" = 1 ] && mkdir -p "$HERE/golden" && cp "$out" "$gold"
+  if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "golden-$lang (exit $rc)"; fi
+done
+
+# --- the seed's headings, in order, on every fixture and both languages
+cat >"$tmp/headings.en" <<'EOF'
+## Executive Summary
+## Dependency Matrix (per task phase)
+### Task Phases and Entry Points
+### Minimal Migration Set per Phase
+## Detailed Findings (per domain)
+### Domain 1: Third-Party Dependencies
+### Domain 2: Device Layer
+### Domain 3: Attention Mechanism
+### Domain 4: Custom Operators
+### Domain 5: Distributed Communication
+### Domain 6: Precision Strategy
+### Compilation and Graphs
+### CUDA Dependency Classes and Recommended Route
+### Blast Radius of Blockers
+## Migration Roadmap
+## Risk Matrix
+## Acceptance Checklist
+## Effort Computation
+EOF
+cat >"$tmp/headings.zh" <<'EOF'
+## 执行摘要
+## 依赖矩阵（按任务阶段）
+### 任务阶段与入口
+### 各阶段最小迁移集
+## 详细发现（按域）
+### 域 1：第三方依赖
+### 域 2：设备层
+### 域 3：注意力机制
+### 域 4：自定义算子
+### 域 5：分布式通信
+### 域 6：精度策略
+### 编译加速
+### CUDA 依赖分类与推荐路线
+### 阻塞项影响范围
+## 迁移路线图
+## 风险矩阵
+## 验收清单
+## 工作量计算
+EOF
+for dir in tests/fixtures/*/; do
+  dir=${dir%/}
+  name=$(basename "$dir")
+  for lang in en zh; do
+    out="$tmp/$name.$lang.md"
+    if ! "$BIN" report "$dir" --lang "$lang" >"$out" 2>/dev/null; then
+      bad "headings-$name-$lang (exit status)"
+      continue
+    fi
+    # optional sections: other domains' findings and scan notes
+    headings "$out" | sed 1d | grep -v -e '^### Other Findings$' -e '^### 其他发现$' \
+      -e '^## Analysis Notes$' -e '^## 分析说明$' >"$tmp/got"
+    title=$(headings "$out" | head -n 1)
+    if [ "$lang" = en ]; then tre='^# .+ Ascend NPU Migration Assessment$'; else tre='^# .+ 昇腾 NPU 迁移评估$'; fi
+    if diff -u "$tmp/headings.$lang" "$tmp/got" >"$tmp/why" && echo "$title" | grep -Eq "$tre"; then
+      ok
+    else
+      echo "title: $title" >>"$tmp/why"
+      bad "headings-$name-$lang"
+    fi
+  done
+  # the summary lines of the seed template
+  en="$tmp/$name.en.md"
+  if grep -Eq '^- Overall feasibility: (可行 \(feasible\)|需适配 \(needs adaptation\)|困难 \(difficult\)|不可行 \(not feasible\))$' "$en" &&
+    grep -Eq '^- Estimated effort: [0-9]+(\.5)? 周 \(weeks\)' "$en" && grep -Eq '^- Blockers: ' "$en" &&
+    grep -q '^| Dependency | .* | Replacement | Effort |$' "$en" && grep -q '^```mermaid$' "$en" &&
+    grep -q '^| Risk | Likelihood | Impact | Mitigation |$' "$en"; then
+    ok
+  else
+    bad "summary-lines-$name"
+  fi
+  zh="$tmp/$name.zh.md"
+  if grep -Eq '^- 总体可行性：(可行|需适配|困难|不可行)$' "$zh" && grep -Eq '^- 预估工作量：[0-9.]+ 周' "$zh" &&
+    ! grep -q -e 'Executive Summary' -e 'Overall feasibility' -e 'Dependency Matrix' "$zh"; then
+    ok
+  else
+    bad "zh-complete-$name"
+  fi
+done
+
+# --- JSON: valid against the documented schema, on every fixture
+set --
+for dir in tests/fixtures/*/; do
+  dir=${dir%/}
+  for lang in en zh; do
+    f="$tmp/$(basename "$dir").$lang.json"
+    "$BIN" report "$dir" --format json --lang "$lang" >"$f" 2>/dev/null
+    set -- "$@" "$f"
+  done
+done
+check json-schema node "$HERE/validate.mjs" docs/report-schema.json "$@"
+# ... and the validator rejects a report that breaks the schema
+sed 's/"verdict_id": "[a-z-]*"/"verdict_id": "maybe"/' "$tmp/phases-project.en.json" >"$tmp/broken.json"
+if node "$HERE/validate.mjs" docs/report-schema.json "$tmp/broken.json" >/dev/null 2>&1; then bad json-schema-rejects; else ok; fi
+
+# --- phases, P0/P1 split, minimal sets: exact
+check phases-full node "$HERE/check-phases.mjs" full "$tmp/phases-project.en.json"
+"$BIN" report "$FIX" --format json --select ASC1,ASC2 >"$tmp/select.json" 2>/dev/null
+check phases-select node "$HERE/check-phases.mjs" select "$tmp/select.json"
+
+# --- overrides: --phase replaces detection, in the given order
+"$BIN" report "$FIX" --format json --phase Serving=generate.py --phase 'Training=scripts/*.sh' >"$tmp/ov.json" 2>/dev/null
+check phase-flag node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const got = JSON.stringify(r.phases.map((p) => [p.name, p.kind, p.entries]));
+const want = JSON.stringify([["Serving", "inference", ["generate.py (Serving=generate.py)"]],
+  ["Training", "training", ["scripts/sample.sh (Training=scripts/*.sh)"]]]);
+if (got !== want) { console.log(got); process.exit(1); }
+// both phases run generate.py: its shared modules are P0 again, hooks too
+const h = r.findings.find((f) => f.file === "src/phasekit_ext/hooks.py");
+if (!h || h.priority !== "P0") { console.log("hooks.py not P0"); process.exit(1); }
+const t = r.findings.find((f) => f.file === "src/phasekit/train_utils.py");
+if (!t || t.priority !== "not-involved") { console.log("train_utils.py not uninvolved"); process.exit(1); }
+' "$tmp/ov.json"
+# ... and from [tool.ascend-lsp.phases] in pyproject.toml
+cp -R "$FIX" "$tmp/proj"
+printf '\n[tool.ascend-lsp.phases]\nServing = ["generate.py"]\n' >>"$tmp/proj/pyproject.toml"
+"$BIN" report "$tmp/proj" --format json >"$tmp/cfg.json" 2>/dev/null
+check phase-config node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const got = JSON.stringify(r.phases.map((p) => p.name));
+if (got !== JSON.stringify(["Serving"])) { console.log(got); process.exit(1); }
+' "$tmp/cfg.json"
+
+# --- a project without entry points is one implicit phase
+mkdir -p "$tmp/lib/pkg"
+printf 'import torch\n\ndef sync():\n    torch.cuda.synchronize()\n' >"$tmp/lib/pkg/util.py"
+: >"$tmp/lib/pkg/__init__.py"
+"$BIN" report "$tmp/lib" --format json >"$tmp/lib.json" 2>/dev/null
+check implicit-phase node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+if (!r.implicit_phase || r.phases.length !== 1 || r.phases[0].name !== "Project" || r.project !== "lib") process.exit(1);
+if (r.findings.length !== 1 || r.findings[0].priority !== "P0" || r.summary.verdict !== "可行") process.exit(1);
+' "$tmp/lib.json"
+
+# --- -o FILE: the same bytes as stdout, nothing on stdout, a 0644 file
+"$BIN" report "$FIX" >"$tmp/stdout.md" 2>/dev/null
+"$BIN" report "$FIX" -o "$tmp/out.md" >"$tmp/o-stdout" 2>/dev/null
+rc=$?
+mode=$(stat -c %a "$tmp/out.md" 2>/dev/null)
+if [ "$rc" = 0 ] && [ ! -s "$tmp/o-stdout" ] && cmp -s "$tmp/stdout.md" "$tmp/out.md" && [ "$mode" = 644 ] &&
+  [ -z "$(find "$tmp" -maxdepth 1 -name '.out.md.*')" ]; then ok; else bad "output-file (exit $rc, mode $mode)"; fi
+"$BIN" report "$FIX" -o "$tmp/no/such/dir/r.md" >/dev/null 2>&1
+if [ $? = 2 ] && [ ! -e "$tmp/no" ]; then ok; else bad output-file-error; fi
+# repeated runs (threads) give the same report
+"$BIN" report "$FIX" --threads 3 >"$tmp/again.md" 2>/dev/null
+if cmp -s "$tmp/stdout.md" "$tmp/again.md"; then ok; else bad deterministic; fi
+
+# --- HTML: one self-contained file with inline SVG charts
+"$BIN" report "$FIX" --format html -o "$tmp/r.html" 2>/dev/null
+if [ "$(head -c 15 "$tmp/r.html")" = "<!DOCTYPE html>" ] && [ "$(grep -c '<svg' "$tmp/r.html")" = 2 ] &&
+  tail -n 1 "$tmp/r.html" | grep -q '^</html>$' &&
+  ! grep -Eiq '<script|<link|<img|<iframe|src=|href=|url\(|https?:' "$tmp/r.html" &&
+  grep -q 'Dependency Matrix (per task phase)' "$tmp/r.html" && grep -q '需适配 (needs adaptation)' "$tmp/r.html"; then
+  ok
+else
+  bad html
+fi
+"$BIN" report "$FIX" --format html --lang zh >"$tmp/rz.html" 2>/dev/null
+if grep -q '<html lang="zh">' "$tmp/rz.html" && grep -q '依赖矩阵（按任务阶段）' "$tmp/rz.html" &&
+  ! grep -q 'Executive Summary' "$tmp/rz.html"; then ok; else bad html-zh; fi
+
+# --- SARIF 2.1.0 through the shared writer
+"$BIN" report "$FIX" --format sarif >"$tmp/r.sarif" 2>/dev/null
+check sarif node -e '
+const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const j = JSON.parse(require("fs").readFileSync(process.argv[2], "utf8"));
+if (s.version !== "2.1.0" || s.runs[0].results.length < j.findings.length) process.exit(1);
+' "$tmp/r.sarif" "$tmp/phases-project.en.json"
+
+# --- usage and I/O errors: exit 2, nothing on stdout
+for args in "--format pdf" "--lang fr" "--phase Training" "--phase =x" "--bogus" "-o" \
+  "$FIX $FIX" "$tmp/does-not-exist"; do
+  # shellcheck disable=SC2086
+  "$BIN" report $args >"$tmp/u.out" 2>"$tmp/u.err"
+  rc=$?
+  if [ "$rc" = 2 ] && [ ! -s "$tmp/u.out" ] && [ -s "$tmp/u.err" ]; then ok; else bad "usage '$args' (exit $rc)"; fi
+done
+
+echo "report: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
