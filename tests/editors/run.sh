@@ -4,7 +4,8 @@
 #   node    VS Code's protocol stack (vscode-jsonrpc +
 #           vscode-languageserver-protocol) holding the whole conversation,
 #           the extension's binary discovery, and the extension itself
-#           under a stub of the `vscode` module
+#           under a stub of the `vscode` module, and the .vsix `make vsix`
+#           builds, unpacked
 #   emacs   Emacs in batch mode with Debian's eglot and editors/emacs
 # Prints one summary line "editors: N passed, N failed"; exits non-zero on
 # failure. A missing client (nvim, node modules, emacs/eglot) is a failure,
@@ -73,6 +74,17 @@ if [ ! -d "$T/node_modules/vscode-jsonrpc" ] || [ ! -d "$T/node_modules/vscode-l
   count 0 1
   echo "FAIL editors/node: $T/node_modules is missing (make deps)"
 else
+  # The packaged extension: make vsix (with this BIN, not rebuilt), then
+  # unpack it as VS Code does, for node/vsix.test.js.
+  vsix=$WORK/ascend-lsp.vsix
+  if timeout 300 make -s --no-print-directory -o "$BIN" vsix BIN="$BIN" VSCODE_VSIX="$vsix" >"$WORK/vsix.log" 2>&1 &&
+    python3 -m zipfile -e "$vsix" "$WORK/vsix" >>"$WORK/vsix.log" 2>&1; then
+    ASCEND_VSIX_DIR=$WORK/vsix
+    export ASCEND_VSIX_DIR
+  else
+    echo "editors/node: make vsix failed:"
+    tail -n 20 "$WORK/vsix.log"
+  fi
   log=$WORK/node.tap
   timeout 300 node --test --test-reporter=tap "$T"/node/*.test.js >"$log" 2>&1
   rc=$?
