@@ -220,51 +220,40 @@ void lsp_did_change_watched_files(Session *s, const cJSON *id, const cJSON *para
   lsp_reanalyze_all(s);
 }
 
-/* The project file's part of the options (the CLI derives its own the same way). */
-static void lsp__config_apply(const Config *c, AnalyzeOptions *o) {
-  if (c->chip_set) o->chip = c->chip;
-  if (c->torch_npu) o->torch_npu = c->torch_npu;
-  if (c->mindiesd_set) o->mindiesd = c->mindiesd;
-  const char **sel = xcalloc(c->n_select + 1, sizeof *sel), **ign = xcalloc(c->n_ignore + 1, sizeof *ign);
-  for (size_t i = 0; i < c->n_select; i++) sel[i] = c->select[i];
-  for (size_t i = 0; i < c->n_ignore; i++) ign[i] = c->ignore[i];
-  o->select = sel;
-  o->n_select = c->n_select;
-  o->ignore = ign;
-  o->n_ignore = c->n_ignore;
-  o->user_entries = c->user_entries;
-  o->n_user_entries = c->n_user_entries;
-  o->user_rules = c->user_rules;
-  o->n_user_rules = c->n_user_rules;
-}
-
 /* Options = project config, then client settings on top (as CLI flags). */
 void session_reload_options(Session *s) {
+  if (s->report) { /* a report thread reads the options: reload when it is done */
+    s->reload_pending = true;
+    return;
+  }
+  s->reload_pending = false;
   config_free(&s->config);
   int rc = config_load(&s->config, s->root ? s->root : ".", NULL);
   if (rc != 0) session_log(s, 2, "ascend-lsp: cannot read the project configuration: %s", strerror(-rc));
   else if (s->config.error) session_log(s, 2, "ascend-lsp: %s: %s", s->config.path, s->config.error);
-  free((void *)s->opt.select);
-  free((void *)s->opt.ignore);
   AnalyzeOptions *o = &s->opt;
   analyze_options_default(o);
-  lsp__config_apply(&s->config, o);
+  config_apply(&s->config, o);
   if (s->set_chip && config_chip(s->set_chip)) o->chip = config_chip(s->set_chip);
   if (s->set_torch_npu) o->torch_npu = s->set_torch_npu;
   if (s->set_mindiesd >= 0) o->mindiesd = s->set_mindiesd;
-  /* config_apply allocated select/ignore arrays; client lists replace / extend them */
+  /* client settings act like CLI flags: select replaces, ignore extends */
+  free(s->opt_select);
+  free(s->opt_ignore);
+  s->opt_select = NULL;
+  s->opt_ignore = NULL;
   if (s->set_select.len) {
-    free((void *)o->select);
-    o->select = xcalloc(s->set_select.len + 1, sizeof *o->select);
-    for (size_t i = 0; i < s->set_select.len; i++) ((const char **)o->select)[i] = s->set_select.items[i];
+    s->opt_select = xcalloc(s->set_select.len + 1, sizeof *s->opt_select);
+    for (size_t i = 0; i < s->set_select.len; i++) s->opt_select[i] = s->set_select.items[i];
+    o->select = s->opt_select;
     o->n_select = s->set_select.len;
   }
   if (s->set_ignore.len) {
-    const char **ig = xcalloc(o->n_ignore + s->set_ignore.len + 1, sizeof *ig);
-    for (size_t i = 0; i < o->n_ignore; i++) ig[i] = o->ignore[i];
-    for (size_t i = 0; i < s->set_ignore.len; i++) ig[o->n_ignore + i] = s->set_ignore.items[i];
-    free((void *)o->ignore);
-    o->ignore = ig;
+    s->opt_ignore = xcalloc(o->n_ignore + s->set_ignore.len + 1, sizeof *s->opt_ignore);
+    for (size_t i = 0; i < o->n_ignore; i++) s->opt_ignore[i] = o->ignore[i];
+    for (size_t i = 0; i < s->set_ignore.len; i++) s->opt_ignore[o->n_ignore + i] = s->set_ignore.items[i];
+    o->ignore = s->opt_ignore;
     o->n_ignore += s->set_ignore.len;
   }
+  if (s->cache) ws_cache_clear(s->cache); /* results depend on the options */
 }

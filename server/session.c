@@ -7,6 +7,7 @@
 #include "server/session.h"
 #include "server/session_internal.h"
 #include "server/cli.h"
+#include "server/workspace.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -77,13 +78,12 @@ void session_notify(Session *s, const char *method, cJSON *params) {
   session_send(s, rpc_notification(method, params));
 }
 
-void session_request(Session *s, const char *method, cJSON *params) {
-  cJSON *id = cJSON_CreateString("");
-  char buf[48];
-  snprintf(buf, sizeof buf, "ascend-lsp-%lld", (long long)++s->next_request_id);
-  cJSON_SetValuestring(id, buf);
+char *session_request(Session *s, const char *method, cJSON *params) {
+  char *idstr = xasprintf("ascend-lsp-%lld", (long long)++s->next_request_id);
+  cJSON *id = cJSON_CreateString(idstr);
   session_send(s, rpc_request(id, method, params));
   cJSON_Delete(id);
+  return idstr;
 }
 
 void session_log(Session *s, int type, const char *fmt, ...) {
@@ -199,7 +199,7 @@ static void session__initialized(Session *s, const cJSON *id, const cJSON *param
     cJSON_AddItemToArray(w, g);
   }
   cJSON_AddItemToArray(regs, r);
-  session_request(s, "client/registerCapability", p);
+  free(session_request(s, "client/registerCapability", p));
 }
 
 static void session__shutdown(Session *s, const cJSON *id, const cJSON *params) {
@@ -288,6 +288,7 @@ static void session__message(Session *s, const char *body, size_t len) {
     return;
   }
   if (m.kind != RPC_RESPONSE) session__dispatch(s, &m);
+  else if (cJSON_IsString(m.id)) lsp_response(s, m.id->valuestring, cJSON_GetObjectItemCaseSensitive(m.root, "error") == NULL);
   rpc_message_free(&m);
 }
 
@@ -430,6 +431,7 @@ static void session__init(Session *s, uv_loop_t *loop) {
   framing_init(&s->framer, FRAMING_DEFAULT_LIMIT);
   doc_store_init(&s->docs);
   analyze_options_default(&s->opt);
+  s->cache = ws_cache_new();
   uv_check_init(loop, &s->flush);
   s->flush.data = s;
   uv_check_start(&s->flush, session__flush_cb);
@@ -443,8 +445,9 @@ static void session__free(Session *s) {
   config_free(&s->config);
   strlist_free(&s->set_select);
   strlist_free(&s->set_ignore);
-  free((void *)s->opt.select);
-  free((void *)s->opt.ignore);
+  free(s->opt_select);
+  free(s->opt_ignore);
+  ws_cache_free(s->cache);
   free(s->set_chip);
   free(s->set_torch_npu);
   free(s->root);

@@ -15,6 +15,7 @@
 #include "protocol/position.h"
 #include "server/config.h"
 #include "server/docstore.h"
+#include "server/workspace.h"
 
 typedef enum { SESSION_STARTING, SESSION_RUNNING, SESSION_SHUT_DOWN } SessionState;
 
@@ -48,11 +49,14 @@ typedef struct Session {
   char *root;             /* workspace folder path, or NULL */
   Config config;          /* from the project's pyproject.toml / .ascend-lsp.toml */
   AnalyzeOptions opt;     /* derived from config + client settings */
+  const char **opt_select, **opt_ignore; /* owned arrays behind opt when settings override */
+  struct WsCache *cache;  /* per-file results kept across workspace reports */
   StrList set_select, set_ignore; /* client settings */
   char *set_chip, *set_torch_npu; int set_mindiesd; /* -1 unset */
   bool lang_zh;
   unsigned debounce_ms;
   ReportJob *report;      /* running report, or NULL */
+  bool reload_pending;    /* options changed while a report was running */
 } Session;
 
 /* session.c */
@@ -60,8 +64,9 @@ void session_send(Session *s, char *body); /* takes ownership of body */
 void session_reply(Session *s, const cJSON *id, cJSON *result);
 void session_reply_error(Session *s, const cJSON *id, int code, const char *message);
 void session_notify(Session *s, const char *method, cJSON *params);
-/* Sends a server->client request; the response is ignored. */
-void session_request(Session *s, const char *method, cJSON *params);
+/* Sends a server->client request; returns its id (caller frees) so that
+ * the response can be recognized (see lsp_response). */
+char *session_request(Session *s, const char *method, cJSON *params);
 void session_log(Session *s, int type, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void session_reload_options(Session *s);
 void session_schedule(Session *s);
@@ -92,6 +97,8 @@ cJSON *lsp_fix_all_edit(Session *s, Document *d); /* WorkspaceEdit or NULL */
 void lsp_execute_command(Session *s, const cJSON *id, const cJSON *params);
 void lsp_cancel(Session *s, const cJSON *id, const cJSON *params);
 void lsp_report_shutdown(Session *s);
+/* A response to one of our requests arrived (ok: no error member). */
+void lsp_response(Session *s, const char *id, bool ok);
 
 /* JSON helpers */
 const char *lsp_str(const cJSON *o, const char *key);
