@@ -67,8 +67,10 @@ unit: $(UNIT_BIN)
 test: $(BIN) $(UNIT_BIN)
 	BIN=$(BIN) UNIT=$(UNIT_BIN) sh tests/run-all.sh
 
+# The bundled example: its findings, then its migration assessment.
 demo: $(BIN)
-	@$(BIN) check tests/fixtures/demo-project || true
+	@$(BIN) check --statistics tests/fixtures/demo-project; echo
+	@$(BIN) report tests/fixtures/demo-project
 
 sanitize:
 	$(MAKE) BUILD=build/asan SANITIZE=address,undefined CC=clang test
