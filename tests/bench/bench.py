@@ -1,0 +1,401 @@
+#!/usr/bin/env python3
+"""`make bench`: speed of ascend-lsp against the floor of its design and
+against the method users have today, in one session, on the same files.
+
+Measured (medians of --runs runs with hyperfine unless said otherwise):
+  1. workspace `check` throughput (MB/s, files/s), --threads 1 and all cores;
+  2. baselines on the same files: tree-sitter parse-only (bench-tool parse:
+     the same file collection, read, parse, nothing else) and ripgrep running
+     the seeds' grep list (cudaMalloc|cudaMemcpy|cublas|nccl|torch.cuda|numba.cuda
+     over *.py, *.cu, *.cpp), each with 1 thread and all cores; ratios;
+  3. peak RSS of `check` (GNU time, median of 3);
+  4. the byte-level prefilter: files that contain no trigger substring, what
+     analyzing them costs, and what the analyzer's own prefilter skips;
+  5. didChange -> publishDiagnostics latency over pipes (lsp-latency, --sync),
+     single-character edits and line inserts, incremental vs full-text sync,
+     in the 10,000-line file and a 5,000-line file; the in-process split
+     (incremental vs full parse, analysis alone) from bench-tool edit;
+  6. a second report after one file changed (warm) vs cold: the
+     `ascend.generateReport` command of one long-lived server when it exists
+     (its content-hash cache lives there), else `ascend-lsp report` runs.
+Then a table with the targets, each met or not met. Results also go to
+OUT/results.json and OUT/results.txt.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SEED_PATTERN = "cudaMalloc|cudaMemcpy|cublas|nccl|torch.cuda|numba.cuda"
+
+
+def log(msg):
+    print("bench: " + msg, file=sys.stderr, flush=True)
+
+
+def kv(text):
+    out = {}
+    for line in text.splitlines():
+        parts = line.split(None, 1)
+        if len(parts) == 2:
+            try:
+                out[parts[0]] = float(parts[1]) if any(c in parts[1] for c in ".e") else int(parts[1])
+            except ValueError:
+                out[parts[0]] = parts[1]
+    return out
+
+
+def run_kv(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr[-2000:]))
+    return kv(p.stdout)
+
+
+def hyperfine(cmds, runs, out_json):
+    """cmds: {name: shell command}. Returns {name: {median, mean, min, max, user, system}}."""
+    args = ["hyperfine", "--warmup", "1", "--runs", str(runs), "-i", "--style", "none",
+            "--export-json", out_json]
+    names = list(cmds)
+    for n in names:
+        args += ["-n", n, cmds[n]]
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+    res = {}
+    for r in json.load(open(out_json))["results"]:
+        res[r["command"]] = {"median": r["median"], "mean": r["mean"], "min": r["min"], "max": r["max"],
+                             "user": r["user"], "system": r["system"]}
+    return res
+
+
+def peak_rss_kb(cmd, runs=3):
+    vals = []
+    for _ in range(runs):
+        p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+        vals.append(int(p.stderr.strip().splitlines()[-1]))
+    return statistics.median(vals)
+
+
+def ensure_generated(out, repo):
+    gen = os.path.join(HERE, "gen_project.py")
+    stamp_val = str(os.path.getmtime(gen)) + open(gen).read()[-200:]
+    lat = os.path.join(out, "latency")
+    os.makedirs(lat, exist_ok=True)
+    files = {"10k": os.path.join(lat, "big10k.py"), "5k": os.path.join(lat, "big5k.py")}
+    stamp = os.path.join(out, ".generated")
+    fresh = os.path.exists(stamp) and open(stamp).read() == stamp_val
+    if not fresh:
+        if not repo:
+            log("generating the project (deterministic) ...")
+            subprocess.run([sys.executable, gen, os.path.join(out, "project")], check=True)
+        subprocess.run([sys.executable, gen, "--single", files["10k"], "--lines", "10000"], check=True)
+        subprocess.run([sys.executable, gen, "--single", files["5k"], "--lines", "5000", "--seed", "7"], check=True)
+        if not repo:
+            open(stamp, "w").write(stamp_val)
+    return (repo or os.path.join(out, "project")), files
+
+
+def rg_cmd(project, threads):
+    # The seeds' command is grep -rE PATTERN --include=*.py --include=*.cu --include=*.cpp;
+    # --no-ignore: grep reads every file too (the project may sit under a .gitignore'd dir).
+    j = "-j1 " if threads == 1 else ""
+    return "rg %s--no-ignore --hidden -n -e '%s' -g '*.py' -g '*.cu' -g '*.cpp' '%s'" % (j, SEED_PATTERN, project)
+
+
+# ---- warm vs cold report ------------------------------------------------------------
+
+
+class Lsp:
+    def __init__(self, binary, root):
+        self.p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.next_id = 100
+        self.root = root
+
+    def send(self, obj):
+        b = json.dumps(obj).encode()
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(b) + b)
+        self.p.stdin.flush()
+
+    def read(self):
+        n = None
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise EOFError("server closed its output")
+            line = line.strip()
+            if not line:
+                break
+            if line.lower().startswith(b"content-length:"):
+                n = int(line.split(b":")[1])
+        return json.loads(self.p.stdout.read(n))
+
+    def request(self, method, params, timeout=600):
+        self.next_id += 1
+        rid = self.next_id
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        while True:
+            m = self.read()
+            if m.get("id") == rid and "method" not in m:
+                return m
+            if "method" in m and "id" in m:  # a server request (progress token, applyEdit): answer it
+                self.send({"jsonrpc": "2.0", "id": m["id"], "result": None})
+
+    def init(self):
+        uri = "file://" + os.path.abspath(self.root)
+        self.request("initialize", {"processId": None, "rootUri": uri, "capabilities": {"window": {"workDoneProgress": True}},
+                                    "workspaceFolders": [{"uri": uri, "name": "bench"}]})
+        self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+
+    def report(self):
+        t = time.monotonic()
+        r = self.request("workspace/executeCommand", {"command": "ascend.generateReport", "arguments": [{"format": "json"}]})
+        return time.monotonic() - t, r
+
+    def close(self):
+        try:
+            self.request("shutdown", None, timeout=30)
+            self.send({"jsonrpc": "2.0", "method": "exit"})
+            self.p.wait(timeout=30)
+        except Exception:
+            self.p.kill()
+
+
+def touch_one(project, i):
+    """Changes one Python file (appends a comment line); returns an undo."""
+    cands = []
+    for d, _, fs in os.walk(project):
+        cands += [os.path.join(d, f) for f in fs if f.endswith(".py")]
+        if len(cands) > 50:
+            break
+    path = sorted(cands)[i % len(sorted(cands))]
+    orig = open(path, "rb").read()
+    with open(path, "ab") as f:
+        f.write(b"# bench edit %d\n" % i)
+    return path, orig
+
+
+def warm_cold(binary, project, runs):
+    res = {"method": None}
+    # The LSP command first: a long-lived server holds the cache.
+    s = Lsp(binary, project)
+    try:
+        s.init()
+        t, r = s.report()
+    except Exception as e:
+        s.p.kill()
+        r = {"error": {"message": str(e)}}
+    if "error" in r:
+        res["lsp_error"] = r["error"].get("message")
+        s.close()
+        # fall back to the CLI: one process per run, so nothing can be warm
+        res["method"] = "cli report (no long-lived cache in the CLI)"
+        cold, warm = [], []
+        for i in range(runs):
+            t0 = time.monotonic()
+            subprocess.run([binary, "report", project, "--format", "json", "-o", "/dev/null"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            cold.append(time.monotonic() - t0)
+            path, orig = touch_one(project, i)
+            t0 = time.monotonic()
+            subprocess.run([binary, "report", project, "--format", "json", "-o", "/dev/null"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            warm.append(time.monotonic() - t0)
+            open(path, "wb").write(orig)
+        res["cold"] = statistics.median(cold)
+        res["warm"] = statistics.median(warm)
+        return res
+    res["method"] = "ascend.generateReport in one server (content-hash cache)"
+    cold = [t]
+    warm = []
+    for i in range(runs):
+        path, orig = touch_one(project, i)
+        s.send({"jsonrpc": "2.0", "method": "workspace/didChangeWatchedFiles",
+                "params": {"changes": [{"uri": "file://" + os.path.abspath(path), "type": 2}]}})
+        tw, _ = s.report()
+        warm.append(tw)
+        open(path, "wb").write(orig)
+    s.close()
+    for _ in range(max(0, min(runs, 3) - 1)):  # more cold runs: fresh servers
+        s = Lsp(binary, project)
+        s.init()
+        tc, _ = s.report()
+        cold.append(tc)
+        s.close()
+    res["cold"] = statistics.median(cold)
+    res["warm"] = statistics.median(warm)
+    return res
+
+
+# ---- main ---------------------------------------------------------------------------
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--latency", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--edits", type=int, default=300)
+    ap.add_argument("--repo")
+    ap.add_argument("--skip", default="", help="comma list of: throughput,rss,prefilter,latency,report")
+    a = ap.parse_args()
+    skip = set(filter(None, a.skip.split(",")))
+    os.makedirs(a.out, exist_ok=True)
+    project, lat_files = ensure_generated(a.out, a.repo)
+    cores = os.cpu_count() or 1
+    R = {"project": project, "cores": cores, "runs": a.runs, "load_before": os.getloadavg()[0]}
+    R["list"] = run_kv([a.tool, "list", project])
+    mb = R["list"]["bytes"] / 1e6
+    nfiles = R["list"]["files"]
+    log("%d files, %d lines, %.1f MB in %s; %d cores; load %.2f" % (nfiles, R["list"]["lines"], mb, project, cores,
+                                                                   R["load_before"]))
+
+    if "throughput" not in skip:
+        log("throughput: check, parse-only and ripgrep, %d runs each ..." % a.runs)
+        cmds = {
+            "check-1": "%s check --threads 1 --exit-zero '%s'" % (a.bin, project),
+            "check-all": "%s check --threads 0 --exit-zero '%s'" % (a.bin, project),
+            "parse-1": "%s parse --threads 1 '%s'" % (a.tool, project),
+            "parse-all": "%s parse --threads 0 '%s'" % (a.tool, project),
+            "rg-1": rg_cmd(project, 1),
+            "rg-all": rg_cmd(project, 0),
+        }
+        R["time"] = hyperfine(cmds, a.runs, os.path.join(a.out, "hyperfine.json"))
+        # rg only reads *.py, *.cu, *.cpp: its bytes
+        R["rg_bytes"] = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(project) for f in fs
+                            if f.endswith((".py", ".cu", ".cpp")))
+    if "rss" not in skip:
+        log("peak RSS ...")
+        R["rss_all_kb"] = peak_rss_kb([a.bin, "check", "--threads", "0", "--exit-zero", project])
+        R["rss_1_kb"] = peak_rss_kb([a.bin, "check", "--threads", "1", "--exit-zero", project])
+        R["rss_parse_kb"] = peak_rss_kb([a.tool, "parse", "--threads", "0", project])
+    if "prefilter" not in skip:
+        log("prefilter ...")
+        R["prefilter"] = run_kv([a.tool, "prefilter", project])
+    if "latency" not in skip:
+        R["latency"] = {}
+        for size, f in (("10k", lat_files["10k"]), ("5k", lat_files["5k"])):
+            modes = ["char", "line", "char-full", "line-full"] if size == "10k" else ["char", "line"]
+            for mode in modes:
+                log("latency %s %s, %d edits ..." % (size, mode, a.edits))
+                R["latency"]["%s-%s" % (size, mode)] = run_kv([a.latency, a.bin, f, mode, str(a.edits)])
+            for mode in ("char", "line"):
+                R["latency"]["%s-inproc-%s" % (size, mode)] = run_kv([a.tool, "edit", f, str(min(a.edits, 200)), mode])
+    if "report" not in skip:
+        log("warm vs cold report ...")
+        work = tempfile.mkdtemp(prefix="asc-bench-report-", dir=a.out)
+        try:
+            dst = os.path.join(work, "project")
+            shutil.copytree(project, dst, symlinks=True)
+            R["report"] = warm_cold(a.bin, dst, max(3, a.runs))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    R["load_after"] = os.getloadavg()[0]
+    json.dump(R, open(os.path.join(a.out, "results.json"), "w"), indent=1)
+    text = table(R, mb, nfiles)
+    open(os.path.join(a.out, "results.txt"), "w").write(text)
+    print(text)
+
+
+def table(R, mb, nfiles):
+    L = []
+    w = L.append
+    w("ascend-lsp benchmark: %s" % R["project"])
+    w("  %d files, %d lines, %.1f MB; %d cores; medians of %d runs; load average %.2f before, %.2f after" %
+      (nfiles, R["list"]["lines"], mb, R["cores"], R["runs"], R["load_before"], R["load_after"]))
+    targets = []
+    if "time" in R:
+        T = R["time"]
+        w("")
+        w("Workspace scan (wall clock, median)      seconds   MB/s  files/s   CPU s")
+        for k, label in (("check-1", "ascend-lsp check, 1 thread"), ("check-all", "ascend-lsp check, all cores"),
+                         ("parse-1", "parse-only floor, 1 thread"), ("parse-all", "parse-only floor, all cores"),
+                         ("rg-1", "ripgrep seeds' grep list, 1 thread"), ("rg-all", "ripgrep seeds' grep list, all cores")):
+            t = T[k]["median"]
+            b = R["rg_bytes"] / 1e6 if k.startswith("rg") else mb
+            w("  %-38s %8.2f %6.1f %8.0f %7.2f" % (label, t, b / t, nfiles / t, T[k]["user"] + T[k]["system"]))
+        c1, ca, p1, pa, r1, ra = (T[k]["median"] for k in ("check-1", "check-all", "parse-1", "parse-all", "rg-1", "rg-all"))
+        cpu = lambda k: T[k]["user"] + T[k]["system"]
+        w("  ratios: check/parse-only %.2fx (1 thread), %.2fx (all cores); CPU time %.2fx" %
+          (c1 / p1, ca / pa, cpu("check-1") / cpu("parse-1")))
+        w("          check/ripgrep %.1fx (1 thread), %.1fx (all cores); all-core speed-up: check %.2fx, parse %.2fx, rg %.2fx" %
+          (c1 / r1, ca / ra, c1 / ca, p1 / pa, r1 / ra))
+        targets.append(("analysis <= 25% over the parse-only floor (1 thread)", "+%.0f%% (%.2f s vs %.2f s)" %
+                        ((c1 / p1 - 1) * 100, c1, p1), c1 <= 1.25 * p1))
+        targets.append(("all-core scan >= 1.7x one core (%d cores)" % R["cores"], "%.2fx (%.2f s vs %.2f s)" % (c1 / ca, c1, ca),
+                        c1 / ca >= 1.7))
+    if "rss_all_kb" in R:
+        w("")
+        w("Peak RSS (median of 3): check all cores %.0f MB, 1 thread %.0f MB; parse-only %.0f MB" %
+          (R["rss_all_kb"] / 1024, R["rss_1_kb"] / 1024, R["rss_parse_kb"] / 1024))
+        targets.append(("peak RSS <= 150 MB at %.0fk lines" % (R["list"]["lines"] / 1000), "%.0f MB" % (R["rss_all_kb"] / 1024),
+                        R["rss_all_kb"] <= 150 * 1024))
+    if "prefilter" in R:
+        P = R["prefilter"]
+        w("")
+        w("Byte-level prefilter (in process, 1 thread)")
+        w("  trigger list (%s ...): %d of %d files (%.0f%%, %.1f MB) contain none; analyzing them costs %.2f s of %.2f s"
+          " (%.0f%%); scanning every file for the triggers costs %.3f s; findings in them: %d" %
+          ("cuda, nccl, flash, xformers, triton, float64, double, compile, jit, complex, __global__, .so", P["trigger_skip_files"],
+           P["files"], 100.0 * P["trigger_skip_files"] / max(1, P["files"]), P["trigger_skip_bytes"] / 1e6,
+           P["trigger_skip_analysis_seconds"], P["analysis_with_facts_seconds"],
+           100.0 * P["trigger_skip_analysis_seconds"] / max(1e-9, P["analysis_with_facts_seconds"]), P["trigger_scan_seconds"],
+           P["trigger_skip_findings"]))
+        if P["prefilter_available"]:
+            w("  analyzer prefilter (%d fragments): skips %d Python files (%.1f MB); they cost %.2f s to analyze, the scan %.3f s;"
+              " findings in them: %d" % (P["prefilter_fragments"], P["prefilter_skip_files"], P["prefilter_skip_bytes"] / 1e6,
+                                          P["prefilter_skip_analysis_seconds"], P["prefilter_scan_seconds"],
+                                          P["prefilter_skip_findings"]))
+            w("  analyze_text of every file: %.2f s as the workspace scan calls it (facts wanted: prefilter bypassed),"
+              " %.2f s as the server calls it (no facts: prefilter applies)" %
+              (P["analysis_with_facts_seconds"], P["analysis_without_facts_seconds"]))
+        else:
+            w("  no analyzer prefilter in this build")
+    if "latency" in R:
+        X = R["latency"]
+        w("")
+        w("didChange -> publishDiagnostics over pipes (--sync), %d edits each   median ms   p99 ms   max ms" % X["10k-char"]["edits"])
+        for k, label in (("10k-char", "10,000 lines, 1-char edits, incremental"), ("10k-char-full", "10,000 lines, 1-char edits, full text"),
+                         ("10k-line", "10,000 lines, line inserts, incremental"), ("10k-line-full", "10,000 lines, line inserts, full text"),
+                         ("5k-char", "5,000 lines, 1-char edits, incremental"), ("5k-line", "5,000 lines, line inserts, incremental")):
+            if k in X:
+                w("  %-58s %9.2f %8.2f %8.2f" % (label, X[k]["median_ms"], X[k]["p99_ms"], X[k]["max_ms"]))
+        w("  (diagnostics in the 10,000-line file: %s; open + first analysis %.1f ms)" % (X["10k-char"]["open_diagnostics"],
+                                                                                          X["10k-char"]["open_ms"]))
+        w("In process, per edit (median / p99 ms)     incr. parse    full parse   analysis only   doc_analyze (incr.)")
+        for k in ("10k-inproc-char", "10k-inproc-line", "5k-inproc-char", "5k-inproc-line"):
+            if k in X:
+                Y = X[k]
+                w("  %-38s %6.2f / %-6.2f %6.2f / %-6.2f %6.2f / %-6.2f %6.2f / %-6.2f" % (
+                    k.replace("-inproc-", " lines, ").replace("10k", "10,000").replace("5k", "5,000"),
+                    Y["parse_incremental_median_ms"], Y["parse_incremental_p99_ms"], Y["parse_full_median_ms"],
+                    Y["parse_full_p99_ms"], Y["analyze_only_median_ms"], Y["analyze_only_p99_ms"],
+                    Y["doc_analyze_incremental_median_ms"], Y["doc_analyze_incremental_p99_ms"]))
+        p99 = max(X["10k-char"]["p99_ms"], X["10k-line"]["p99_ms"])
+        targets.append(("p99 didChange->diagnostics <= 5 ms at 10,000 lines", "%.2f ms (1-char %.2f, line %.2f)" %
+                        (p99, X["10k-char"]["p99_ms"], X["10k-line"]["p99_ms"]), p99 <= 5.0))
+    if "report" in R:
+        W = R["report"]
+        w("")
+        w("Report after one file changed: %s" % W["method"])
+        if W.get("lsp_error"):
+            w("  (the server answered ascend.generateReport with: %s)" % W["lsp_error"])
+        w("  cold %.2f s, warm %.2f s: warm = %.0f%% of cold" % (W["cold"], W["warm"], 100 * W["warm"] / W["cold"]))
+        targets.append(("warm re-report <= 10% of cold", "%.0f%% (%.2f s vs %.2f s)" % (100 * W["warm"] / W["cold"], W["warm"], W["cold"]),
+                        W["warm"] <= 0.10 * W["cold"]))
+    w("")
+    w("Targets")
+    for name, val, ok in targets:
+        w("  %-58s %-34s %s" % (name, val, "met" if ok else "NOT MET"))
+    return "\n".join(L) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

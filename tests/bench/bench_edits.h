@@ -1,0 +1,134 @@
+/* bench_edits: the deterministic edit scripts of the latency benchmarks,
+ * shared by bench-tool (in process) and lsp-latency (over pipes) so both
+ * apply exactly the same edits.
+ *
+ * BENCH_EDIT_CHAR types " # ok42x" one character at a time at the end of a
+ * random non-empty line, then deletes it again one character at a time
+ * (single-character edits; the file returns to its original text every 16
+ * edits). BENCH_EDIT_LINE duplicates a random line (inserting a whole line
+ * with its indentation) and, on the next edit, deletes the copy again.
+ * Header-only: everything is static. Positions are given both as byte
+ * offsets and as LSP (line, UTF-16 character). */
+#ifndef ASC_BENCH_EDITS_H
+#define ASC_BENCH_EDITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef enum { BENCH_EDIT_CHAR, BENCH_EDIT_LINE } BenchEditMode;
+
+typedef struct {
+  size_t start, end;        /* bytes replaced */
+  const char *text;         /* inserted (borrowed from the generator) */
+  size_t len;
+  uint32_t line, character; /* LSP start (UTF-16) */
+  uint32_t end_line, end_character;
+} BenchEdit;
+
+typedef struct {
+  BenchEditMode mode;
+  uint64_t rng;
+  int phase;        /* CHAR: 0..13; LINE: 0 insert, 1 delete */
+  size_t at;        /* CHAR: insertion point; LINE: start of the copy */
+  size_t copy_len;  /* LINE: bytes of the inserted copy */
+  char buf[4096];
+} BenchEdits;
+
+static const char bench_edits__word[] = " # ok42x";
+
+static inline uint64_t bench_edits__rand(BenchEdits *g) {
+  g->rng ^= g->rng << 13;
+  g->rng ^= g->rng >> 7;
+  g->rng ^= g->rng << 17;
+  return g->rng;
+}
+
+static inline void bench_edits_init(BenchEdits *g, BenchEditMode mode, uint64_t seed) {
+  memset(g, 0, sizeof *g);
+  g->mode = mode;
+  g->rng = seed * 2654435761u + 88172645463325252ull;
+}
+
+/* (line, UTF-16 character) of byte offset `off`. */
+static inline void bench_edits__pos(const char *t, size_t off, uint32_t *line, uint32_t *ch) {
+  uint32_t l = 0;
+  size_t ls = 0;
+  for (size_t i = 0; i < off; i++)
+    if (t[i] == '\n') {
+      l++;
+      ls = i + 1;
+    }
+  uint32_t c = 0;
+  for (size_t i = ls; i < off; i++) {
+    unsigned char b = (unsigned char)t[i];
+    if ((b & 0xC0) == 0x80) continue;
+    c += b >= 0xF0 ? 2 : 1;
+  }
+  *line = l;
+  *ch = c;
+}
+
+/* A random line start and its end (before '\n') with a non-empty line. */
+static inline void bench_edits__pick(BenchEdits *g, const char *t, size_t len, size_t *ls, size_t *le) {
+  for (int tries = 0; tries < 1000; tries++) {
+    size_t off = len ? (size_t)(bench_edits__rand(g) % len) : 0;
+    size_t s = off;
+    while (s > 0 && t[s - 1] != '\n') s--;
+    size_t e = off;
+    while (e < len && t[e] != '\n') e++;
+    if (e > s && e - s < sizeof g->buf - 2) {
+      *ls = s;
+      *le = e;
+      return;
+    }
+  }
+  *ls = *le = len;
+}
+
+/* The next edit for the current text t[0, len). */
+static inline void bench_edits_next(BenchEdits *g, const char *t, size_t len, BenchEdit *e) {
+  memset(e, 0, sizeof *e);
+  if (g->mode == BENCH_EDIT_CHAR) {
+    int n = (int)(sizeof bench_edits__word - 1);
+    if (g->phase == 0) {
+      size_t ls, le;
+      bench_edits__pick(g, t, len, &ls, &le);
+      g->at = le;
+    }
+    if (g->phase < n) { /* type one more character */
+      e->start = e->end = g->at + (size_t)g->phase;
+      e->text = bench_edits__word + g->phase;
+      e->len = 1;
+    } else { /* backspace */
+      size_t k = (size_t)(2 * n - g->phase); /* characters left */
+      e->start = g->at + k - 1;
+      e->end = g->at + k;
+      e->text = "";
+      e->len = 0;
+    }
+    g->phase = (g->phase + 1) % (2 * n);
+  } else {
+    if (g->phase == 0) {
+      size_t ls, le;
+      bench_edits__pick(g, t, len, &ls, &le);
+      memcpy(g->buf, t + ls, le - ls);
+      g->buf[le - ls] = '\n';
+      g->copy_len = le - ls + 1;
+      g->at = ls;
+      e->start = e->end = ls;
+      e->text = g->buf;
+      e->len = g->copy_len;
+    } else {
+      e->start = g->at;
+      e->end = g->at + g->copy_len;
+      e->text = "";
+      e->len = 0;
+    }
+    g->phase ^= 1;
+  }
+  bench_edits__pos(t, e->start, &e->line, &e->character);
+  bench_edits__pos(t, e->end, &e->end_line, &e->end_character);
+}
+
+#endif

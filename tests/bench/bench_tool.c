@@ -1,0 +1,304 @@
+/* bench-tool: the in-process parts of `make bench`. Links the core objects.
+ *
+ *   bench-tool list DIR...                 files and bytes the workspace scan collects
+ *   bench-tool parse [--threads N] DIR...  the floor: collect + read + tree-sitter parse
+ *                                          of every file, nothing else (N = 0: all cores)
+ *   bench-tool prefilter DIR...            which files the byte-level prefilters would
+ *                                          skip, and what analyzing them costs
+ *   bench-tool edit FILE N                 N edits applied in process: incremental vs
+ *                                          full re-parse, and analysis alone, per edit
+ *
+ * Output is `key value` lines (one per figure) that tests/bench/bench.py reads.
+ * Timings use CLOCK_MONOTONIC. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analyzers/analyze.h"
+#include "server/docstore.h"
+#include "server/workspace.h"
+#include "tests/bench/bench_edits.h"
+
+/* The analyzer's own prefilter, when this tree has one (weak: the tool
+ * also builds on trees without it). */
+bool prefilter_may_match(const char *text, size_t len) __attribute__((weak));
+size_t prefilter_fragments(void) __attribute__((weak));
+
+static double bench__now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int bench__collect(Workspace *ws, int argc, char **argv) {
+  WsOptions wo = {0};
+  int rc = ws_collect(ws, (const char *const *)argv, (size_t)argc, &wo);
+  if (rc != 0) fprintf(stderr, "bench-tool: some paths do not exist\n");
+  return rc;
+}
+
+/* ---- list ---------------------------------------------------------------------- */
+
+static int bench__list(int argc, char **argv) {
+  Workspace ws = {0};
+  if (bench__collect(&ws, argc, argv) != 0) return 2;
+  size_t bytes = 0, lines = 0, kinds[16] = {0};
+  for (size_t i = 0; i < ws.files.len; i++) {
+    char *text;
+    size_t len;
+    if (util_read_file(ws.files.items[i].abs, (size_t)1 << 30, &text, &len) != 0) continue;
+    bytes += len;
+    for (size_t k = 0; k < len; k++) lines += text[k] == '\n';
+    kinds[ws.files.items[i].kind & 15]++;
+    free(text);
+  }
+  printf("files %zu\nbytes %zu\nlines %zu\n", ws.files.len, bytes, lines);
+  printf("python_files %zu\ncuda_files %zu\n", kinds[FILE_PYTHON], kinds[FILE_CUDA]);
+  ws_free(&ws);
+  return 0;
+}
+
+/* ---- parse ------------------------------------------------------------------- */
+
+typedef struct {
+  Workspace *ws;
+  atomic_size_t next;
+  atomic_size_t bytes;
+} ParsePool;
+
+static void *bench__parse_worker(void *arg) {
+  ParsePool *p = arg;
+  TSParser *parser = ts_parser_new();
+  for (;;) {
+    size_t i = atomic_fetch_add(&p->next, 1);
+    if (i >= p->ws->files.len) break;
+    WsFile *f = &p->ws->files.items[i];
+    char *text;
+    size_t len;
+    if (util_read_file(f->abs, WS_DEFAULT_MAX_FILE * 4, &text, &len) != 0) continue;
+    atomic_fetch_add(&p->bytes, len);
+    TSLanguage *lang = analyze_language(f->kind);
+    if (lang && !memchr(text, '\0', len)) {
+      ts_parser_set_language(parser, lang);
+      TSTree *t = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+      if (t) ts_tree_delete(t);
+    }
+    free(text);
+  }
+  ts_parser_delete(parser);
+  return NULL;
+}
+
+static int bench__parse(int argc, char **argv) {
+  int threads = 1;
+  if (argc >= 2 && strcmp(argv[0], "--threads") == 0) {
+    threads = atoi(argv[1]);
+    argc -= 2;
+    argv += 2;
+  }
+  if (threads <= 0) threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  double t0 = bench__now();
+  Workspace ws = {0};
+  if (bench__collect(&ws, argc, argv) != 0) return 2;
+  ParsePool p = {&ws, 0, 0};
+  pthread_t tids[256];
+  int n = threads > 256 ? 256 : threads;
+  for (int i = 1; i < n; i++) pthread_create(&tids[i], NULL, bench__parse_worker, &p);
+  bench__parse_worker(&p);
+  for (int i = 1; i < n; i++) pthread_join(tids[i], NULL);
+  double t1 = bench__now();
+  printf("files %zu\nbytes %zu\nseconds %.6f\nthreads %d\n", ws.files.len, (size_t)p.bytes, t1 - t0, n);
+  ws_free(&ws);
+  return 0;
+}
+
+/* ---- prefilter ------------------------------------------------------------------- */
+
+/* The literal triggers of the knowledge base domains, as the brief of the
+ * byte-level prefilter lists them: a file containing none of them cannot
+ * produce a finding of any current rule. */
+static const char *const bench__triggers[] = {
+    "cuda", "CUDA", "nccl", "NCCL", "flash", "xformers", "triton", "float64", "double", "compile",
+    "jit",  "complex", "__global__", ".so", "cublas", "cudnn", "apex", "amp", "sdp", "Cuda", "Triton",
+};
+
+static bool bench__has_trigger(const char *text, size_t len) {
+  for (size_t i = 0; i < sizeof bench__triggers / sizeof bench__triggers[0]; i++)
+    if (memmem(text, len, bench__triggers[i], strlen(bench__triggers[i]))) return true;
+  return false;
+}
+
+static int bench__prefilter(int argc, char **argv) {
+  Workspace ws = {0};
+  if (bench__collect(&ws, argc, argv) != 0) return 2;
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  size_t n_trig_skip = 0, b_trig_skip = 0, n_pf_skip = 0, b_pf_skip = 0, n_py = 0, bytes = 0;
+  size_t find_trigless = 0, find_pfless = 0, findings_full = 0, findings_pf = 0;
+  double t_scan_trig = 0, t_scan_pf = 0, t_full = 0, t_pf = 0, t_trigless = 0, t_pfless = 0;
+  for (size_t i = 0; i < ws.files.len; i++) {
+    WsFile *f = &ws.files.items[i];
+    char *text;
+    size_t len;
+    if (util_read_file(f->abs, WS_DEFAULT_MAX_FILE * 4, &text, &len) != 0) continue;
+    bytes += len;
+    double a = bench__now();
+    bool trig = bench__has_trigger(text, len);
+    double b = bench__now();
+    bool pf = prefilter_may_match ? prefilter_may_match(text, len) : true;
+    double c = bench__now();
+    t_scan_trig += b - a;
+    t_scan_pf += c - b;
+    /* As the workspace scan calls it (facts wanted: the analyzer's
+     * prefilter does not apply) ... */
+    FindingList out = {0};
+    FileFacts facts = {0};
+    double d = bench__now();
+    analyze_text(f->path, text, len, NULL, &opt, &out, &facts);
+    double e = bench__now();
+    size_t nf = out.len;
+    findings_free(&out);
+    analyze_facts_free(&facts);
+    /* ... and as the language server calls it (no facts: it applies). */
+    analyze_text(f->path, text, len, NULL, &opt, &out, NULL);
+    double g = bench__now();
+    findings_pf += out.len;
+    findings_free(&out);
+    t_full += e - d;
+    t_pf += g - e;
+    findings_full += nf;
+    if (f->kind == FILE_PYTHON) n_py++;
+    if (!trig) {
+      n_trig_skip++;
+      b_trig_skip += len;
+      t_trigless += e - d;
+      find_trigless += nf;
+    }
+    if (!pf && f->kind == FILE_PYTHON) {
+      n_pf_skip++;
+      b_pf_skip += len;
+      t_pfless += e - d;
+      find_pfless += nf;
+    }
+    free(text);
+  }
+  printf("files %zu\nbytes %zu\npython_files %zu\n", ws.files.len, bytes, n_py);
+  printf("trigger_skip_files %zu\ntrigger_skip_bytes %zu\ntrigger_skip_findings %zu\n", n_trig_skip, b_trig_skip,
+         find_trigless);
+  printf("trigger_scan_seconds %.6f\ntrigger_skip_analysis_seconds %.6f\n", t_scan_trig, t_trigless);
+  printf("prefilter_available %d\nprefilter_fragments %zu\n", prefilter_may_match != NULL,
+         prefilter_fragments ? prefilter_fragments() : 0);
+  printf("prefilter_skip_files %zu\nprefilter_skip_bytes %zu\nprefilter_skip_findings %zu\n", n_pf_skip, b_pf_skip,
+         find_pfless);
+  printf("prefilter_scan_seconds %.6f\nprefilter_skip_analysis_seconds %.6f\n", t_scan_pf, t_pfless);
+  printf("analysis_with_facts_seconds %.6f\nanalysis_without_facts_seconds %.6f\n", t_full, t_pf);
+  printf("findings_with_facts %zu\nfindings_without_facts %zu\n", findings_full, findings_pf);
+  ws_free(&ws);
+  return 0;
+}
+
+/* ---- edit ------------------------------------------------------------------------ */
+
+static int bench__cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void bench__stats(const char *name, double *v, size_t n) {
+  qsort(v, n, sizeof *v, bench__cmp_double);
+  size_t p99 = (size_t)((double)n * 0.99);
+  if (p99 >= n) p99 = n - 1;
+  printf("%s_median_ms %.4f\n%s_p99_ms %.4f\n%s_max_ms %.4f\n", name, v[n / 2] * 1e3, name, v[p99] * 1e3, name,
+         v[n - 1] * 1e3);
+}
+
+static int bench__edit(int argc, char **argv) {
+  if (argc < 2) return 2;
+  const char *path = argv[0];
+  size_t n = (size_t)atol(argv[1]);
+  const char *mode = argc > 2 ? argv[2] : "char";
+  char *text;
+  size_t len;
+  if (util_read_file(path, (size_t)1 << 30, &text, &len) != 0) {
+    fprintf(stderr, "bench-tool: cannot read %s\n", path);
+    return 2;
+  }
+  DocStore s;
+  doc_store_init(&s);
+  char *uri = doc_path_to_uri(path);
+  Document *d = doc_open(&s, uri, "python", 1, text, len);
+  free(text);
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  doc_analyze(&s, d, &opt);
+  TSParser *parser = ts_parser_new();
+  ts_parser_set_language(parser, analyze_language(FILE_PYTHON));
+  double *t_doc = calloc(n, sizeof *t_doc), *t_inc = calloc(n, sizeof *t_inc), *t_full = calloc(n, sizeof *t_full),
+         *t_an = calloc(n, sizeof *t_an), *t_fulldoc = calloc(n, sizeof *t_fulldoc);
+  BenchEdits ed;
+  bench_edits_init(&ed, strcmp(mode, "line") == 0 ? BENCH_EDIT_LINE : BENCH_EDIT_CHAR, 42);
+  for (size_t i = 0; i < n; i++) {
+    BenchEdit e;
+    bench_edits_next(&ed, d->text.data, d->text.len, &e);
+    doc_edit_bytes(d, e.start, e.end, e.text, e.len);
+    /* parse only: with the edited old tree, and from scratch */
+    TSTree *old = ts_tree_copy(d->tree);
+    double a = bench__now();
+    TSTree *t1 = ts_parser_parse_string(parser, old, d->text.data, (uint32_t)d->text.len);
+    double b = bench__now();
+    TSTree *t2 = ts_parser_parse_string(parser, NULL, d->text.data, (uint32_t)d->text.len);
+    double c = bench__now();
+    ts_tree_delete(old);
+    ts_tree_delete(t1);
+    /* what the server does: incremental re-parse + analysis */
+    doc_analyze(&s, d, &opt);
+    double dd = bench__now();
+    /* analysis alone, on the parsed tree */
+    FindingList out = {0};
+    analyze_text(d->path, d->text.data, d->text.len, t2, &opt, &out, NULL);
+    double e2 = bench__now();
+    findings_free(&out);
+    /* full: analyze_text parses from scratch */
+    analyze_text(d->path, d->text.data, d->text.len, NULL, &opt, &out, NULL);
+    double f2 = bench__now();
+    findings_free(&out);
+    ts_tree_delete(t2);
+    t_inc[i] = b - a;
+    t_full[i] = c - b;
+    t_doc[i] = dd - c;
+    t_an[i] = e2 - dd;
+    t_fulldoc[i] = f2 - e2;
+  }
+  printf("edits %zu\nlines %zu\nbytes %zu\n", n, d->index.count, d->text.len);
+  bench__stats("parse_incremental", t_inc, n);
+  bench__stats("parse_full", t_full, n);
+  bench__stats("doc_analyze_incremental", t_doc, n);
+  bench__stats("analyze_only", t_an, n);
+  bench__stats("analyze_full", t_fulldoc, n);
+  free(t_doc);
+  free(t_inc);
+  free(t_full);
+  free(t_an);
+  free(t_fulldoc);
+  free(uri);
+  ts_parser_delete(parser);
+  doc_store_free(&s);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fputs("usage: bench-tool list|parse|prefilter|edit ...\n", stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "list") == 0) return bench__list(argc - 2, argv + 2);
+  if (strcmp(cmd, "parse") == 0) return bench__parse(argc - 2, argv + 2);
+  if (strcmp(cmd, "prefilter") == 0) return bench__prefilter(argc - 2, argv + 2);
+  if (strcmp(cmd, "edit") == 0) return bench__edit(argc - 2, argv + 2);
+  fprintf(stderr, "bench-tool: unknown mode %s\n", cmd);
+  return 2;
+}

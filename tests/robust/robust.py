@@ -1,0 +1,885 @@
+#!/usr/bin/env python3
+"""The bad-input catalogue, driven against the real binary ($BIN).
+
+Each test starts its own server (`--sync`, so the server analyzes right
+after each message and every wait is deterministic), sends one kind of bad
+input, asserts the exact answer (error code, log line, exit status), then
+asserts that the server keeps serving and has lost no document state:
+`expect_state` makes the server re-publish a document and compares its
+diagnostics with those of a fresh didOpen of the text the client believes
+the document holds. Every test also fails when the server's output is not
+well-formed JSON-RPC or its stderr carries a sanitizer report.
+
+usage: robust.py [NAME-SUBSTRING...]   (BIN, VALGRIND=0 to skip memcheck)
+Prints `ok`/`FAIL`/`skip` per test and ends with `robust: N passed, N failed`.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lspclient import Server, ServerError  # noqa: E402
+
+BIN = os.environ.get("BIN", "build/ascend-lsp")
+TESTS = []
+SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "UndefinedBehaviorSanitizer",
+                   "ThreadSanitizer", "MemorySanitizer")
+
+
+class Skip(Exception):
+    pass
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def check(cond, msg):
+    if not cond:
+        raise AssertionError(msg)
+
+
+# A document with two findings: ASC201 on line 3, ASC203 on line 4.
+DOC = "import torch\n\n\ndef f(x):\n    torch.cuda.synchronize()\n    return x.cuda()\n"
+DOC_URI = "file:///w/pkg/train.py"
+
+
+def started(**kw):
+    s = Server(BIN, **kw)
+    s.initialize()
+    return s
+
+
+def open_doc(s, uri, text, version=1, lang="python"):
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": lang, "version": version, "text": text}})
+    return s.publish(uri, version, timeout=60)["diagnostics"]
+
+
+def change(s, uri, version, changes):
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": changes})
+
+
+def rng(l1, c1, l2, c2):
+    return {"start": {"line": l1, "character": c1}, "end": {"line": l2, "character": c2}}
+
+
+def summary(diags):
+    return sorted((d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"],
+                   d["range"]["end"]["line"], d["range"]["end"]["character"]) for d in diags)
+
+
+_probe = [0]
+
+
+def expect_state(s, uri, text, version):
+    """The server still holds `text` for `uri`: an empty edit at (0, 0)
+    makes it re-publish, and the diagnostics equal a fresh open of `text`
+    (under the same file name, so path-dependent rules agree). Also checks a
+    request is answered. Returns the next version."""
+    version += 1
+    change(s, uri, version, [{"range": rng(0, 0, 0, 0), "text": ""}])
+    got = s.publish(uri, version, timeout=20)["diagnostics"]
+    _probe[0] += 1
+    puri = "file:///probe%d/%s" % (_probe[0], uri.rsplit("/", 1)[-1])
+    want = open_doc(s, puri, text)
+    s.notify("textDocument/didClose", {"textDocument": {"uri": puri}})
+    check(summary(got) == summary(want),
+          "document state lost: the server's diagnostics for %s\n      %s\n    differ from a fresh open of the "
+          "client's text\n      %s" % (uri, summary(got), summary(want)))
+    rid = s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+    r = s.response(rid)
+    check("result" in r, "hover after the bad input failed: %r" % r)
+    return version
+
+
+def alive(s):
+    """A request is answered (and a document round trip works)."""
+    uri = "file:///alive/check.py"
+    d = open_doc(s, uri, DOC)
+    check(len(d) == 2, "a fresh document gave %d diagnostics, want 2: %r" % (len(d), summary(d)))
+    s.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+def error_of(m):
+    check("error" in m, "expected an error response, got %r" % m)
+    return m["error"]["code"]
+
+
+def wait_error(s, rid_or_none, timeout=10):
+    if rid_or_none is None:
+        return s.wait(lambda m: "error" in m and m.get("id") is None, timeout, "an error response with id null")
+    return s.response(rid_or_none, timeout)
+
+
+def wait_log(s, needle, timeout=10):
+    m = s.wait(lambda m: m.get("method") == "window/logMessage" and needle in m["params"]["message"], timeout,
+               "a window/logMessage containing %r" % needle)
+    return m["params"]["message"]
+
+
+# ---- JSON-RPC error classes ------------------------------------------------------------
+
+
+@test
+def rpc_parse_error():
+    s = started()
+    v = 1
+    open_doc(s, DOC_URI, DOC)
+    s.frame('{"jsonrpc": "2.0", "id": 3, "method": "textDocument/hover", "params": {')
+    check(error_of(wait_error(s, None)) == -32700, "want -32700")
+    s.frame(b'{"jsonrpc":"2.0","id":4,"method":"shutdown"} trailing')
+    check(error_of(wait_error(s, None)) == -32700, "trailing bytes: want -32700")
+    s.frame(b"")
+    check(error_of(wait_error(s, None)) == -32700, "empty body: want -32700")
+    expect_state(s, DOC_URI, DOC, v)
+    return s
+
+
+@test
+def rpc_invalid_request_batch():
+    s = started()
+    open_doc(s, DOC_URI, DOC)
+    s.frame('[{"jsonrpc":"2.0","id":1,"method":"shutdown"},{"jsonrpc":"2.0","method":"exit"}]')
+    m = wait_error(s, None)
+    check(error_of(m) == -32600, "batch: want -32600, got %r" % m)
+    # the batch's shutdown/exit were not executed: still running
+    expect_state(s, DOC_URI, DOC, 1)
+    return s
+
+
+@test
+def rpc_invalid_request_version():
+    s = started()
+    open_doc(s, DOC_URI, DOC)
+    s.frame('{"jsonrpc":"1.0","id":5,"method":"textDocument/hover","params":{}}')
+    check(error_of(s.response(5)) == -32600, "jsonrpc 1.0: want -32600")
+    s.frame('{"id":6,"method":"textDocument/hover","params":{}}')
+    check(error_of(s.response(6)) == -32600, "missing jsonrpc: want -32600")
+    expect_state(s, DOC_URI, DOC, 1)
+    return s
+
+
+@test
+def rpc_invalid_request_method_type():
+    s = started()
+    open_doc(s, DOC_URI, DOC)
+    s.frame('{"jsonrpc":"2.0","id":7,"method":42,"params":{}}')
+    check(error_of(s.response(7)) == -32600, "numeric method: want -32600")
+    s.frame('{"jsonrpc":"2.0","id":8,"method":"' + "x" * 5000 + '"}')
+    check(error_of(s.response(8)) == -32600, "5,000-byte method name: want -32600")
+    s.frame('{"jsonrpc":"2.0","id":9,"method":"textDocument/hover","params":"str"}')
+    check(error_of(s.response(9)) == -32600, "string params: want -32600")
+    expect_state(s, DOC_URI, DOC, 1)
+    return s
+
+
+@test
+def rpc_invalid_request_id_type():
+    s = started()
+    open_doc(s, DOC_URI, DOC)
+    for bad in ('{"a":1}', "[1]", "true", "1.5"):
+        s.frame('{"jsonrpc":"2.0","id":%s,"method":"textDocument/hover","params":{}}' % bad)
+        m = wait_error(s, None)
+        check(error_of(m) == -32600, "id %s: want -32600 with id null, got %r" % (bad, m))
+    expect_state(s, DOC_URI, DOC, 1)
+    return s
+
+
+@test
+def rpc_method_not_found():
+    s = started()
+    open_doc(s, DOC_URI, DOC)
+    rid = s.request("textDocument/definition", {"textDocument": {"uri": DOC_URI}, "position": {"line": 0, "character": 0}})
+    check(error_of(s.response(rid)) == -32601, "unknown request: want -32601")
+    # unknown notifications and $/ methods are ignored: the next answer is the next request's
+    s.notify("custom/whatever", {})
+    s.notify("$/setTrace", {"value": "off"})
+    rid = s.request("$/unknownRequest", {})
+    m = s.response(rid)
+    check(error_of(m) == -32601, "unknown $/ request: want -32601")
+    check(not [x for x in s.skipped if "id" in x], "unknown notifications were answered: %r" % s.skipped)
+    expect_state(s, DOC_URI, DOC, 1)
+    return s
+
+
+@test
+def rpc_invalid_params():
+    s = started()
+    open_doc(s, DOC_URI, DOC)
+    rid = s.request("textDocument/hover", {"textDocument": {"uri": DOC_URI}})
+    check(error_of(s.response(rid)) == -32602, "hover without position: want -32602")
+    rid = s.request("textDocument/codeAction", {"textDocument": {}})
+    check(error_of(s.response(rid)) == -32602, "codeAction without uri/range: want -32602")
+    rid = s.request("workspace/executeCommand", {})
+    check(error_of(s.response(rid)) == -32602, "executeCommand without command: want -32602")
+    rid = s.request("workspace/executeCommand", {"command": "ascend.fixAll", "arguments": ["file:///not/open.py"]})
+    check(error_of(s.response(rid)) == -32602, "fixAll of a closed document: want -32602")
+    rid = s.request("textDocument/hover", [1, 2, 3])
+    check(error_of(s.response(rid)) == -32602, "hover with array params: want -32602")
+    expect_state(s, DOC_URI, DOC, 1)
+    return s
+
+
+@test
+def rpc_before_initialize():
+    s = Server(BIN)
+    rid = s.request("textDocument/hover", {"textDocument": {"uri": DOC_URI}, "position": {"line": 0, "character": 0}})
+    check(error_of(s.response(rid)) == -32002, "request before initialize: want -32002")
+    rid = s.request("shutdown")
+    check(error_of(s.response(rid)) == -32002, "shutdown before initialize: want -32002")
+    # notifications before initialize are dropped: this document is never opened
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": DOC_URI, "languageId": "python", "version": 1, "text": DOC}})
+    rid = s.request("initialize", "not an object")
+    check(error_of(s.response(rid)) == -32600, "initialize with string params: want -32600 (params must be structured)")
+    rid = s.request("initialize", [1, 2])
+    check(error_of(s.response(rid)) == -32602, "initialize with array params: want -32602")
+    s.initialize()
+    check(not any(m.get("method") == "textDocument/publishDiagnostics" for m in s.log),
+          "a didOpen sent before initialize was served")
+    rid = s.request("initialize", {"capabilities": {}})
+    check(error_of(s.response(rid)) == -32600, "second initialize: want -32600")
+    open_doc(s, DOC_URI, DOC)
+    expect_state(s, DOC_URI, DOC, 1)
+    return s
+
+
+@test
+def rpc_after_shutdown():
+    s = started()
+    open_doc(s, DOC_URI, DOC)
+    rid = s.request("shutdown")
+    check(s.response(rid).get("result", "x") is None, "shutdown: want result null")
+    rid = s.request("textDocument/hover", {"textDocument": {"uri": DOC_URI}, "position": {"line": 0, "character": 0}})
+    check(error_of(s.response(rid)) == -32600, "request after shutdown: want -32600")
+    rid = s.request("shutdown")
+    check(error_of(s.response(rid)) == -32600, "second shutdown: want -32600")
+    change(s, DOC_URI, 2, [{"text": "x = 1\n"}])  # ignored, not answered
+    s.notify("exit")
+    rc = s.exit_code()
+    check(rc == 0, "exit after shutdown: want exit status 0, got %s" % rc)
+    check(not [m for m in s.log if m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == 2],
+          "a didChange after shutdown was analyzed")
+    return s
+
+
+@test
+def exit_codes():
+    s = started()
+    s.notify("exit")
+    rc = s.exit_code()
+    check(rc == 1, "exit without shutdown: want 1, got %s" % rc)
+    s2 = started()
+    s2.close_input()
+    rc = s2.exit_code()
+    check(rc == 1, "end of input without shutdown: want 1, got %s" % rc)
+    s3 = started()
+    rid = s3.request("shutdown")
+    s3.response(rid)
+    s3.close_input()
+    rc = s3.exit_code()
+    check(rc == 0, "end of input after shutdown: want 0, got %s" % rc)
+    s4 = started()
+    check(s4.shutdown_exit() == 0, "shutdown + exit: want 0")
+    s5 = Server(BIN)
+    s5.notify("exit")
+    check(s5.exit_code() == 1, "exit before initialize: want 1")
+    for x in (s2, s3, s4, s5):
+        sanitizer_clean(x)
+    return s
+
+
+# ---- framing ---------------------------------------------------------------------------
+
+
+def framing_case(header, needle, body=b""):
+    """A malformed header block (optionally followed by the bytes of the body
+    a client meant to send), then normal traffic: the error is logged, and
+    the server answers the requests that follow."""
+    s = started()
+    open_doc(s, DOC_URI, DOC)
+    s.write(header + body)
+    wait_log(s, needle)
+    v = expect_state(s, DOC_URI, DOC, 1)
+    change(s, DOC_URI, v + 1, [{"range": rng(0, 0, 0, 0), "text": "import os\n"}])
+    s.publish(DOC_URI, v + 1)
+    expect_state(s, DOC_URI, "import os\n" + DOC, v + 1)
+    return s
+
+
+@test
+def framing_content_length_missing():
+    return framing_case(b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n", "missing Content-Length")
+
+
+@test
+def framing_content_length_missing_with_body():
+    return framing_case(b"Content-Type: application/json\r\n\r\n", "missing Content-Length",
+                        b'{"jsonrpc":"2.0","method":"initialized","params":{}}')
+
+
+@test
+def framing_content_length_negative():
+    return framing_case(b"Content-Length: -5\r\n\r\n", "negative Content-Length")
+
+
+@test
+def framing_content_length_negative_with_body():
+    return framing_case(b"Content-Length: -2\r\n\r\n", "negative Content-Length", b"{}")
+
+
+@test
+def framing_content_length_overflowing():
+    return framing_case(b"Content-Length: 99999999999999999999999999\r\n\r\n", "overflows")
+
+
+@test
+def framing_content_length_not_a_number():
+    return framing_case(b"Content-Length: 12abc\r\n\r\n", "trailing garbage")
+
+
+@test
+def framing_headers_without_crlf():
+    return framing_case(b"Content-Length: 2\n\n", "bare \\n")
+
+
+@test
+def framing_headers_without_crlf_with_body():
+    return framing_case(b"Content-Length: 2\n\n", "bare \\n", b"{}")
+
+
+@test
+def framing_header_block_too_long():
+    # 10 KiB of header lines without the blank line: dropped, then in sync again
+    return framing_case(b"X-Junk: " + b"a" * 10240, "header block longer than")
+
+
+def over_limit(total, send_body):
+    s = started()
+    open_doc(s, DOC_URI, DOC)
+    s.write(b"Content-Length: %d\r\n\r\n" % total)
+    t0 = time.monotonic()
+    if send_body:
+        chunk = b'{"jsonrpc":"2.0"' + b" " * (1 << 20)
+        sent = 0
+        while sent < total and s.p.poll() is None:
+            if not s.write(chunk):
+                break
+            sent += len(chunk)
+    rc = s.exit_code(timeout=30)
+    check(rc == 1, "over the 64 MiB limit: want exit status 1, got %s" % rc)
+    check("exceeds the limit" in s.stderr and "closing the input" in s.stderr,
+          "over the limit: want 'exceeds the limit ... closing the input' on stderr, got %r" % s.stderr[-300:])
+    check(time.monotonic() - t0 < 20, "the server took %.0f s to give up" % (time.monotonic() - t0))
+    return s
+
+
+@test
+def framing_content_length_over_limit():
+    return over_limit((64 << 20) + 1, False)
+
+
+@test
+def framing_message_100mb():
+    return over_limit(100 << 20, True)
+
+
+@test
+def framing_split_and_merged():
+    """Messages split into 1-byte writes and several merged in one write."""
+    s = started()
+    body = json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+                       "params": {"textDocument": {"uri": DOC_URI, "languageId": "python", "version": 1, "text": DOC}}}).encode()
+    msg = b"Content-Length: %d\r\n\r\n" % len(body) + body
+    for i in range(len(msg)):
+        s.write(msg[i:i + 1])
+    s.publish(DOC_URI, 1)
+    reqs = b""
+    for rid in (41, 42, 43):
+        b = json.dumps({"jsonrpc": "2.0", "id": rid, "method": "textDocument/hover",
+                        "params": {"textDocument": {"uri": DOC_URI}, "position": {"line": 4, "character": 12}}}).encode()
+        reqs += b"content-length:%d\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n" % len(b) + b
+    s.write(reqs)
+    for rid in (41, 42, 43):
+        check("result" in s.response(rid), "merged request %d not answered" % rid)
+    expect_state(s, DOC_URI, DOC, 1)
+    return s
+
+
+# ---- document text ---------------------------------------------------------------------
+
+
+@test
+def text_invalid_utf8():
+    s = started()
+    open_doc(s, DOC_URI, DOC)
+    bad_uri = "file:///w/pkg/bad.py"
+    text = b"import torch\nx = '\xff\xfe\xc3'\ntorch.cuda.synchronize()\n"
+    body = b'{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"%s","languageId":"python","version":1,"text":"%s"}}}' % (
+        bad_uri.encode(), text.replace(b"\n", b"\\n"))
+    s.frame(body)
+    d = s.publish(bad_uri, 1)["diagnostics"]
+    check([x["code"] for x in d] == ["ASC201"], "invalid UTF-8 line: want ASC201 on line 2, got %r" % summary(d))
+    check(d[0]["range"]["start"]["line"] == 2, "wrong line %r" % d[0])
+    # Invalid UTF-8 outside document text, echoed back: the server may
+    # reject the message (-32700) or answer, but what it writes must stay
+    # valid JSON (RFC 8259 requires UTF-8), or the client cannot read it.
+    s.frame(b'{"jsonrpc":"2.0","id":61,"method":"text\xffDocument/hover","params":{}}')
+    m = s.wait(lambda m: m.get("id") in (61, None) and "method" not in m, 5, "an answer to a method name with invalid UTF-8")
+    check(error_of(m) in (-32601, -32700), "invalid UTF-8 method: want -32601 or -32700, got %r" % m)
+    s.frame(b'{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///w/\xfe.py",'
+            b'"languageId":"python","version":1,"text":"import torch\\ntorch.cuda.synchronize()\\n"}}}')
+    rid = s.request("textDocument/hover", {"textDocument": {"uri": DOC_URI}, "position": {"line": 0, "character": 0}})
+    s.response(rid)
+    check(not s.protocol_errors, "the server wrote invalid JSON (invalid UTF-8 echoed from the input): %s" % s.protocol_errors[:2])
+    expect_state(s, DOC_URI, DOC, 1)
+    return s
+
+
+@test
+def text_nul_bytes():
+    """U+0000 is a valid JSON string character and may sit in a document.
+    The document is analyzed as binary (no findings) while it holds a NUL;
+    once the client deletes the NUL the server must hold the whole text."""
+    s = started()
+    uri = "file:///w/pkg/nul.py"
+    text = "a\u0000b\nimport torch\ntorch.cuda.synchronize()\n"
+    d = open_doc(s, uri, text)
+    check(d == [], "a document with a NUL byte: want no diagnostics (binary), got %r" % summary(d))
+    change(s, uri, 2, [{"range": rng(0, 1, 0, 2), "text": ""}])  # delete the NUL
+    s.publish(uri, 2)
+    expect_state(s, uri, "ab\nimport torch\ntorch.cuda.synchronize()\n", 2)
+    return s
+
+
+@test
+def text_lone_surrogates():
+    """A lone surrogate escape is not valid JSON text for cJSON: -32700, and
+    the server goes on. Positions that fall between the halves of a
+    surrogate pair snap to the start of the character."""
+    s = started()
+    open_doc(s, DOC_URI, DOC)
+    s.frame('{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///w/s.py",'
+            '"languageId":"python","version":1,"text":"x = \\"\\ud800\\"\\n"}}}')
+    check(error_of(wait_error(s, None)) == -32700, "lone high surrogate: want -32700")
+    s.frame('{"jsonrpc":"2.0","id":71,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///w/\\udc00.py"},'
+            '"position":{"line":0,"character":0}}}')
+    check(error_of(wait_error(s, None)) == -32700, "lone low surrogate: want -32700")
+    uri = "file:///w/pkg/emoji.py"
+    text = "s = '\U0001F600\U0001F600'\nimport torch\ntorch.cuda.synchronize()\n"
+    open_doc(s, uri, text)
+    # character 6 is between the halves of the first emoji (UTF-16: s = ' is 5 units, emoji 2)
+    change(s, uri, 2, [{"range": rng(0, 6, 0, 6), "text": "X"}])
+    s.publish(uri, 2)
+    text = "s = 'X\U0001F600\U0001F600'\nimport torch\ntorch.cuda.synchronize()\n"
+    # a range whose both ends are inside surrogate pairs: [start of 1st emoji, start of 2nd)
+    change(s, uri, 3, [{"range": rng(0, 7, 0, 9), "text": ""}])
+    s.publish(uri, 3)
+    text = "s = 'X\U0001F600'\nimport torch\ntorch.cuda.synchronize()\n"
+    v = expect_state(s, uri, text, 3)
+    # move the finding: diagnostics must follow
+    change(s, uri, v + 1, [{"range": rng(0, 0, 0, 0), "text": "\n"}])
+    check([x["range"]["start"]["line"] for x in s.publish(uri, v + 1)["diagnostics"]] == [3], "finding did not move to line 3")
+    expect_state(s, DOC_URI, DOC, 1)
+    return s
+
+
+@test
+def text_positions_past_end():
+    s = started()
+    uri = DOC_URI
+    open_doc(s, uri, DOC)
+    text = DOC
+    # a character past the end of line 0 means its end
+    change(s, uri, 2, [{"range": rng(0, 500, 0, 9999), "text": "  # x"}])
+    s.publish(uri, 2)
+    text = "import torch  # x\n" + DOC.split("\n", 1)[1]
+    # a line past the end means the end of the document
+    change(s, uri, 3, [{"range": rng(999, 0, 1000, 3), "text": "torch.cuda.empty_cache()\n"}])
+    d = s.publish(uri, 3)["diagnostics"]
+    text += "torch.cuda.empty_cache()\n"
+    check(any(x["range"]["start"]["line"] == 6 for x in d), "text appended past the end not analyzed: %r" % summary(d))
+    # a reversed range is accepted as [end, start)
+    change(s, uri, 4, [{"range": rng(6, 5, 6, 0), "text": ""}])
+    s.publish(uri, 4)
+    text = text.replace("torch.cuda.empty_cache()\n", ".cuda.empty_cache()\n")
+    # huge numbers
+    change(s, uri, 5, [{"range": rng(2 ** 53, 2 ** 31, 2 ** 53, 2 ** 40), "text": "# end\n"}])
+    s.publish(uri, 5)
+    text += "# end\n"
+    # negative and non-integer positions are malformed: the change is skipped (logged)
+    change(s, uri, 6, [{"range": rng(-1, 0, 0, 0), "text": "BAD"}, {"range": rng(0, "a", 0, 0), "text": "BAD"}])
+    s.publish(uri, 6)
+    wait_log_any = [m for m in s.log if m.get("method") == "window/logMessage" and "malformed range" in m["params"]["message"]]
+    check(len(wait_log_any) >= 1, "malformed ranges were not reported")
+    expect_state(s, uri, text, 6)
+    return s
+
+
+@test
+def text_crlf_and_lone_cr():
+    s = started()
+    uri = DOC_URI
+    text = "import torch\r\n\r\ndef f(x):\r    torch.cuda.synchronize()\r\n    return x.cuda()\r"
+    d = open_doc(s, uri, text)
+    check(summary(d) == [("ASC201", 3, 4, 3, 26), ("ASC203", 4, 13, 4, 19)],
+          "CRLF/CR line breaks: wrong positions %r" % summary(d))
+    # an edit across a CRLF pair and at the end of a CR-terminated line
+    change(s, uri, 2, [{"range": rng(0, 12, 1, 0), "text": "\n"}, {"range": rng(2, 9, 3, 0), "text": "\r\n"}])
+    s.publish(uri, 2)
+    text = "import torch\n\r\ndef f(x):\r\n    torch.cuda.synchronize()\r\n    return x.cuda()\r"
+    # a position "between" \r and \n is the end of that line
+    change(s, uri, 3, [{"range": rng(3, 100, 3, 100), "text": "  # sync"}])
+    s.publish(uri, 3)
+    text = text.replace("synchronize()\r\n", "synchronize()  # sync\r\n")
+    expect_state(s, uri, text, 3)
+    return s
+
+
+@test
+def text_million_character_line():
+    s = started()
+    uri = "file:///w/pkg/long.py"
+    line = "x = '" + "a" * 1000000 + "'"
+    text = "import torch\n" + line + "\ntorch.cuda.synchronize()\n"
+    t0 = time.monotonic()
+    d = open_doc(s, uri, text)
+    check([x["code"] for x in d] == ["ASC201"], "1M-character line: want ASC201, got %r" % summary(d))
+    check(d[0]["range"]["start"]["line"] == 2, "wrong line")
+    # edit at the far end of the long line (UTF-16 column 1,000,006)
+    change(s, uri, 2, [{"range": rng(1, 1000006, 1, 1000006), "text": "; y = torch.cuda.current_device()"}])
+    d = s.publish(uri, 2, timeout=60)["diagnostics"]
+    check(any(x["range"]["start"]["line"] == 1 and x["range"]["start"]["character"] > 1000000 for x in d),
+          "finding at the end of the 1M-character line missing: %r" % summary(d))
+    text = "import torch\n" + line + "; y = torch.cuda.current_device()\ntorch.cuda.synchronize()\n"
+    expect_state(s, uri, text, 2)
+    check(time.monotonic() - t0 < 60, "1M-character line took %.0f s" % (time.monotonic() - t0))
+    return s
+
+
+@test
+def text_nested_10000_deep():
+    s = started()
+    cases = {
+        "parens.py": "import torch\nx = " + "(" * 10000 + "torch.cuda.synchronize()" + ")" * 10000 + "\n",
+        "lists.py": "import torch\nx = " + "[" * 10000 + "1" + "]" * 10000 + "\ntorch.cuda.synchronize()\n",
+        "calls.py": "import torch\nx = " + "f(" * 10000 + "torch.cuda.synchronize()" + ")" * 10000 + "\n",
+        "attrs.py": "import torch\nx = torch" + ".a" * 10000 + "\ntorch.cuda.synchronize()\n",
+        "binops.py": "import torch\nx = 1" + " + 1" * 10000 + "\ntorch.cuda.synchronize()\n",
+        "unclosed.py": "import torch\nx = " + "(" * 10000 + "\ntorch.cuda.synchronize()\n",
+        "ifs.py": "import torch\n" + "".join(" " * i + "if x:\n" for i in range(2000)) + " " * 2000 + "torch.cuda.synchronize()\n",
+    }
+    for name, text in cases.items():
+        uri = "file:///w/deep/" + name
+        d = open_doc(s, uri, text)
+        check(s.p.poll() is None, "%s: the server died" % name)
+        if name != "unclosed.py":
+            check(any(x["code"] == "ASC201" for x in d), "%s: the finding inside/after the nesting is missing: %r" % (name, summary(d)))
+        s.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    kern = "__global__ void k(float* x) { x[0] = " + "(" * 10000 + "1" + ")" * 10000 + "; cudaMalloc(0, 0); }\n"
+    open_doc(s, "file:///w/deep/k.cu", kern, lang="cuda")
+    # JSON nested 100,000 deep: cJSON's nesting limit turns it into -32700
+    s.frame('{"jsonrpc":"2.0","id":81,"method":"textDocument/hover","params":{"x":' + "[" * 100000 + "]" * 100000 + "}}")
+    check(error_of(wait_error(s, None)) == -32700, "JSON nested 100,000 deep: want -32700")
+    alive(s)
+    return s
+
+
+@test
+def text_didchange_unknown_document():
+    s = started()
+    open_doc(s, DOC_URI, DOC)
+    change(s, "file:///w/never/opened.py", 2, [{"text": "import torch\ntorch.cuda.synchronize()\n"}])
+    wait_log(s, "not open")
+    check(not [m for m in s.log if m.get("method") == "textDocument/publishDiagnostics"
+               and m["params"]["uri"] == "file:///w/never/opened.py"], "diagnostics published for a document never opened")
+    s.notify("textDocument/didClose", {"textDocument": {"uri": "file:///w/never/opened.py"}})
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///w/x.py"}})  # no text
+    wait_log(s, "didOpen without")
+    change(s, DOC_URI, 2, [{"range": rng(0, 0, 0, 0)}])  # no text
+    wait_log(s, "without text")
+    change(s, DOC_URI, 3, "not an array")
+    s.publish(DOC_URI, 3)
+    expect_state(s, DOC_URI, DOC, 3)
+    return s
+
+
+# ---- the report command and cancellation -----------------------------------------------
+
+
+@test
+def cancel_running_report():
+    root = tempfile.mkdtemp(prefix="asc-robust-")
+    try:
+        # enough files that the report is still running when the cancel arrives
+        for i in range(400):
+            os.makedirs(os.path.join(root, "pkg%d" % (i % 20)), exist_ok=True)
+            with open(os.path.join(root, "pkg%d" % (i % 20), "m%d.py" % i), "w") as f:
+                f.write("import torch\n" + "".join("def f%d(x):\n    return x.cuda()\n" % k for k in range(200)))
+        s = Server(BIN)  # not --sync: the report runs on the thread pool while messages are read
+        s.initialize(root=root, caps={"window": {"workDoneProgress": True}})
+        rid = s.request("workspace/executeCommand", {"command": "ascend.generateReport", "arguments": [{"format": "json"}]})
+        s.notify("$/cancelRequest", {"id": rid})
+        m = s.response(rid, timeout=120)
+        if "error" in m and m["error"]["code"] == -32602 and "unknown command" in m["error"]["message"]:
+            s.kill()
+            raise Skip("ascend.generateReport is not in this build yet (the server answers -32602 unknown command)")
+        check("error" in m and m["error"]["code"] == -32800,
+              "a report cancelled right after it started: want error -32800 (RequestCancelled), got %r" %
+              (m if "error" in m else {"result": "..."}))
+        # the server still works, and a second report completes
+        rid = s.request("workspace/executeCommand", {"command": "ascend.generateReport", "arguments": [{"format": "json"}]})
+        m = s.response(rid, timeout=300)
+        check("result" in m, "a report after a cancelled one failed: %r" % m)
+        open_doc(s, DOC_URI, DOC)
+        expect_state(s, DOC_URI, DOC, 1)
+        check(s.shutdown_exit() == 0, "exit status after shutdown")
+        return s
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+# ---- workspace scans (check CLI) -------------------------------------------------------
+
+
+def run_check(args, timeout=120):
+    p = subprocess.run([BIN, "check", "--format", "json"] + args, capture_output=True, timeout=timeout)
+    for mark in SANITIZER_MARKS:
+        check(mark not in p.stderr.decode("utf-8", "replace"), "check: sanitizer report:\n%s" % p.stderr.decode()[-3000:])
+    check(p.returncode in (0, 1, 2), "check exited with %d (signal?)\n%s" % (p.returncode, p.stderr.decode()[-2000:]))
+    try:
+        out = json.loads(p.stdout.decode("utf-8"))
+    except ValueError as e:
+        raise AssertionError("check --format json printed invalid JSON: %s: %r" % (e, p.stdout[:300]))
+    return p.returncode, out, p.stderr.decode("utf-8", "replace")
+
+
+def findings_by_file(out):
+    """{path: [codes]} from check's JSON, whatever its exact layout."""
+    res = {}
+    items = out if isinstance(out, list) else out.get("findings") or out.get("results") or out.get("files") or []
+    for it in items:
+        if isinstance(it, dict) and ("code" in it or "rule" in it):
+            res.setdefault(it.get("path") or it.get("file") or it.get("filename"), []).append(it.get("code") or it.get("rule"))
+        elif isinstance(it, dict) and "findings" in it:
+            res[it.get("path")] = [f.get("code") for f in it["findings"]]
+    return res
+
+
+def scan_tree():
+    root = tempfile.mkdtemp(prefix="asc-scan-")
+    os.makedirs(os.path.join(root, "pkg"))
+    with open(os.path.join(root, "pkg", "train.py"), "w") as f:
+        f.write(DOC)
+    return root
+
+
+@test
+def scan_binary_py():
+    root = scan_tree()
+    try:
+        with open(os.path.join(root, "pkg", "blob.py"), "wb") as f:
+            f.write(bytes(range(256)) * 64 + b"torch.cuda.synchronize()\n")
+        with open(os.path.join(root, "pkg", "elf.py"), "wb") as f:
+            f.write(open("/bin/true", "rb").read())
+        with open(os.path.join(root, "pkg", "latin1.py"), "wb") as f:
+            f.write(b"# caf\xe9\nimport torch\ntorch.cuda.synchronize()\n")
+        rc, out, err = run_check([root])
+        check(rc == 1, "want exit 1 (findings in train.py), got %d" % rc)
+        fb = findings_by_file(out)
+        check(not any(k and ("blob.py" in k or "elf.py" in k) for k in fb), "findings in binary files: %r" % fb)
+        check(any(k and k.endswith("train.py") for k in fb), "train.py not analyzed: %r" % fb)
+        check(any(k and k.endswith("latin1.py") for k in fb), "a Latin-1 (invalid UTF-8) file must still be analyzed: %r" % fb)
+    finally:
+        shutil.rmtree(root)
+
+
+@test
+def scan_symlink_loops_and_special_files():
+    root = scan_tree()
+    try:
+        os.symlink(".", os.path.join(root, "pkg", "loop"))
+        os.symlink("..", os.path.join(root, "pkg", "up"))
+        os.symlink(os.path.join(root, "a"), os.path.join(root, "b"))
+        os.symlink(os.path.join(root, "b"), os.path.join(root, "a"))  # a -> b -> a
+        os.symlink("/nonexistent/file.py", os.path.join(root, "dangling.py"))
+        os.mkfifo(os.path.join(root, "fifo.py"))  # reading it would block forever
+        os.symlink("/dev/zero", os.path.join(root, "zero.py"))  # endless
+        rc, out, err = run_check([root], timeout=60)
+        fb = findings_by_file(out)
+        train = [k for k in fb if k and k.endswith("train.py")]
+        check(len(train) == 1, "train.py must be reported once, not once per symlink path: %r" % train)
+        check(rc == 1, "want exit 1, got %d" % rc)
+    finally:
+        shutil.rmtree(root)
+
+
+@test
+def scan_unreadable_file():
+    root = scan_tree()
+    try:
+        bad = os.path.join(root, "pkg", "secret.py")
+        if os.geteuid() == 0:
+            # root reads any mode-000 file: a path whose read fails with EIO instead
+            os.symlink("/proc/self/mem", bad)
+        else:
+            with open(bad, "w") as f:
+                f.write(DOC)
+            os.chmod(bad, 0)
+        rc, out, err = run_check([root])
+        fb = findings_by_file(out)
+        check(any(k and k.endswith("train.py") for k in fb), "the readable file was not analyzed: %r" % fb)
+        check(rc in (1, 2), "want exit 1 or 2, got %d" % rc)
+        p = subprocess.run([BIN, "check", root], capture_output=True, text=True)
+        check("secret.py" in p.stdout + p.stderr, "the unreadable file is not mentioned:\n%s%s" % (p.stdout[-500:], p.stderr[-500:]))
+    finally:
+        shutil.rmtree(root)
+
+
+@test
+def scan_files_deleted_during_scan():
+    root = tempfile.mkdtemp(prefix="asc-scan-")
+    try:
+        paths = []
+        for i in range(3000):
+            d = os.path.join(root, "p%d" % (i % 30))
+            os.makedirs(d, exist_ok=True)
+            p = os.path.join(d, "m%d.py" % i)
+            with open(p, "w") as f:
+                f.write(DOC * 20)
+            paths.append(p)
+        stop = threading.Event()
+
+        def churn():
+            k = 0
+            while not stop.is_set():
+                p = paths[k % len(paths)]
+                try:
+                    os.unlink(p)
+                except FileNotFoundError:
+                    with open(p, "w") as f:
+                        f.write(DOC)
+                k += 7
+        t = threading.Thread(target=churn)
+        t.start()
+        try:
+            for _ in range(3):
+                rc, out, err = run_check(["--threads", "2", root], timeout=300)
+                check(rc in (0, 1, 2), "exit %d" % rc)
+        finally:
+            stop.set()
+            t.join()
+        # and a directory removed under the walker
+        rc, out, err = run_check([os.path.join(root, "p1"), os.path.join(root, "gone")])
+        check(rc == 2, "a missing path: want exit 2, got %d" % rc)
+    finally:
+        shutil.rmtree(root)
+
+
+# ---- valgrind -------------------------------------------------------------------------
+
+
+@test
+def valgrind_memcheck_transcript():
+    if os.environ.get("VALGRIND", "1") == "0":
+        raise Skip("VALGRIND=0")
+    if not shutil.which("valgrind"):
+        raise Skip("valgrind not installed")
+    if subprocess.run(["sh", "-c", "nm -D '%s' 2>/dev/null | grep -q __asan_init" % BIN]).returncode == 0 or \
+            subprocess.run(["sh", "-c", "nm '%s' 2>/dev/null | grep -q __asan_init" % BIN]).returncode == 0:
+        raise Skip("the binary is built with ASan (valgrind cannot run it)")
+    xml = tempfile.mktemp(suffix=".valgrind.log")
+    s = Server(BIN, wrapper=["valgrind", "--tool=memcheck", "--leak-check=full", "--show-leak-kinds=definite",
+                             "--errors-for-leak-kinds=definite", "--error-exitcode=99", "--log-file=" + xml])
+    try:
+        s.initialize(encodings=["utf-16"])
+        open_doc(s, DOC_URI, DOC)
+        change(s, DOC_URI, 2, [{"range": rng(1, 0, 1, 0), "text": "x = torch.cuda.device_count()\n"}])
+        s.publish(DOC_URI, 2, timeout=60)
+        rid = s.request("textDocument/codeAction", {"textDocument": {"uri": DOC_URI}, "range": rng(0, 0, 7, 0),
+                                                     "context": {"diagnostics": []}})
+        s.response(rid, timeout=60)
+        rid = s.request("textDocument/hover", {"textDocument": {"uri": DOC_URI}, "position": {"line": 5, "character": 10}})
+        s.response(rid, timeout=60)
+        rid = s.request("workspace/executeCommand", {"command": "ascend.fixAll", "arguments": [DOC_URI]})
+        s.response(rid, timeout=60)
+        s.frame(b"{bad json")
+        s.write(b"Content-Length: -1\r\n\r\n")
+        s.notify("workspace/didChangeConfiguration", {"settings": {"ascend-lsp": {"select": ["ASC2"], "lang": "zh"}}})
+        open_doc(s, "file:///w/k.cu", "__global__ void k(float* x) {}\nvoid f() { cudaMalloc(0, 4); }\n", lang="cuda")
+        open_doc(s, "file:///w/requirements.txt", "torch==2.1.0+cu121\nflash-attn\n", lang="pip-requirements")
+        s.notify("textDocument/didClose", {"textDocument": {"uri": DOC_URI}})
+        rid = s.request("shutdown")
+        s.response(rid, timeout=60)
+        s.notify("exit")
+        rc = s.exit_code(timeout=120)
+        log = open(xml).read()
+        check(rc == 0, "under valgrind: exit status %d (99 = memcheck errors or definite leaks)\n%s" % (rc, log[-4000:]))
+        check("ERROR SUMMARY: 0 errors" in log, "memcheck errors:\n%s" % log[-4000:])
+        check("definitely lost: 0 bytes" in log or "no leaks are possible" in log, "definite leaks:\n%s" % log[-4000:])
+    finally:
+        s.kill()
+        if os.path.exists(xml):
+            os.unlink(xml)
+    return s
+
+
+# ---- runner ------------------------------------------------------------------------------
+
+
+def sanitizer_clean(s):
+    if s is None:
+        return
+    if s.p.poll() is None:
+        s.close_input()
+        try:
+            s.p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            s.kill()
+    time.sleep(0.05)
+    err = s.stderr
+    for mark in SANITIZER_MARKS:
+        check(mark not in err, "sanitizer report on stderr:\n%s" % err[-4000:])
+    check(not s.protocol_errors, "malformed output from the server: %s" % s.protocol_errors[:3])
+
+
+def main():
+    want = sys.argv[1:]
+    passed = failed = skipped = 0
+    for fn in TESTS:
+        name = fn.__name__
+        if want and not any(w in name for w in want):
+            continue
+        t0 = time.monotonic()
+        s = None
+        try:
+            s = fn()
+            sanitizer_clean(s)
+            passed += 1
+            print("ok   %-45s %6.2f s" % (name, time.monotonic() - t0), flush=True)
+        except Skip as e:
+            skipped += 1
+            print("skip %-45s %s" % (name, e), flush=True)
+        except Exception as e:
+            failed += 1
+            print("FAIL %-45s %6.2f s" % (name, time.monotonic() - t0), flush=True)
+            msg = str(e) if isinstance(e, AssertionError) else traceback.format_exc()
+            for line in msg.splitlines()[:40]:
+                print("     " + line)
+        finally:
+            if s is not None:
+                s.kill()
+    if skipped:
+        print("(%d skipped, see above)" % skipped)
+    print("robust: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
