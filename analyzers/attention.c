@@ -659,9 +659,11 @@ static bool attention__build(const Attn *a, const AttnSite *s, bool inference, c
   return why == NULL;
 }
 
-/* A site on 310P: the only fused attention there is the prompt-flash one. */
-static bool attention__chip_override(const Attn *a, Finding *f) {
-  if (!(a->ctx->opt->chip & CHIP_310P)) return false;
+/* A kernel site on 310P: the only fused attention there is the prompt-flash
+ * one (SDPA and the backend toggles keep their own advice). */
+static bool attention__chip_override(const Attn *a, const AttnSite *s, Finding *f) {
+  const KbRule *rule = kb_rule(s->row->code);
+  if (!(a->ctx->opt->chip & CHIP_310P) || !rule || rule->dep_class != DEP_CLASS_VENDOR_LIB) return false;
   const KbEntry *r = attention__row(a, KB_DETECTOR, "attention-310p");
   if (!r) return false;
   attention__set_replacement(f, r->replacement);
@@ -695,7 +697,7 @@ static void attention__site(const Attn *a, const AttnSite *s) {
   bool inference = attention__site_inference(a, s->call);
   f->inference_only = f->inference_only || inference;
   if (s->row->value && !f->detail) f->detail = attention__detail(s->row->value);
-  if (attention__chip_override(a, f)) return;
+  if (attention__chip_override(a, s, f)) return;
   if (!s->row->arg) {
     if (inference && s->row->value) attention__inference_text(f, s->row->value);
     return;

@@ -1,4 +1,126 @@
-/* compile: ASC7xx compilation detectors. The mapping rows for this domain live in kb.c. */
+/* compile: ASC7xx. torch.compile, TorchScript, CUDA graphs, TensorRT and
+ * inductor settings are rows in kb_compile.def matched by pymatch; this file
+ * makes their guidance specific to the site:
+ *
+ *  - torch.compile: the subject names the backend and mode the call passes
+ *    (the keywords listed by the "compile-inference" row), and inference-only
+ *    sites get the inference backends;
+ *  - TorchScript in a file that imports transfer_to_npu: it is disabled there.
+ *
+ * The findings pymatch made for this file are the tail of ctx->out. */
 #include "analyzers/analyze.h"
+#include "analyzers/pysyntax.h"
+#include "analyzers/resolver.h"
 
-void compile_analyze(AnalyzeCtx *ctx) { (void)ctx; }
+#include <stdlib.h>
+
+typedef struct {
+  AnalyzeCtx *ctx;
+  const PyFile *py;
+  const KbEntry *infer, *jit;
+} Compile;
+
+static const KbEntry *compile__row(const Compile *c, KbMatch m, const char *key) {
+  return kb_lookup(m, key, c->ctx->opt->user_entries, c->ctx->opt->n_user_entries);
+}
+
+static Finding *compile__finding_at(const Compile *c, uint32_t at, const char *code) {
+  for (size_t i = 0; i < c->ctx->out->len; i++) {
+    Finding *f = &c->ctx->out->items[i];
+    if (f->start_byte == at && strcmp(f->rule->code, code) == 0) return f;
+  }
+  return NULL;
+}
+
+/* Replaces subject and/or replacement (NULL keeps it) and re-formats. */
+static void compile__restate(Finding *f, const char *subject, const char *repl) {
+  if (subject) {
+    free(f->subject);
+    f->subject = xstrdup(subject);
+  }
+  if (repl) {
+    free(f->replacement);
+    f->replacement = xstrdup(repl);
+  }
+  free(f->message);
+  free(f->message_zh);
+  const char *en = f->entry && f->entry->msg_en ? f->entry->msg_en : f->rule->msg_en;
+  const char *zh = f->entry && f->entry->msg_zh ? f->entry->msg_zh : f->rule->msg_zh;
+  f->message = kb_format(en, f->subject, f->replacement);
+  f->message_zh = kb_format(zh, f->subject, f->replacement);
+}
+
+/* `torch.compile(model, backend="x", mode="y")` -> subject with the keywords
+ * of the row's `arg` list that the call passes. Caller frees; NULL if none. */
+static char *compile__subject(const Compile *c, TSNode call, const char *qual) {
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  if (!pysyntax_is(args, "argument_list") || !c->infer->arg) return NULL;
+  StrBuf sb;
+  sb_init(&sb);
+  for (const char *k = c->infer->arg; k && *k;) {
+    const char *bar = strchr(k, '|');
+    char *name = xstrndup(k, bar ? (size_t)(bar - k) : strlen(k));
+    TSNode v = pysyntax_argument(c->py, args, name);
+    if (!ts_node_is_null(v)) {
+      char *vt = pyfile_node_text(c->py, v);
+      sb_printf(&sb, "%s%s=%s", sb.len ? ", " : "", name, vt);
+      free(vt);
+    }
+    free(name);
+    k = bar ? bar + 1 : NULL;
+  }
+  char *r = sb.len ? xasprintf("%s(%s)", qual, sb.data) : NULL;
+  sb_free(&sb);
+  return r;
+}
+
+static void compile__call(Compile *c, TSNode call) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  char *q = ts_node_is_null(fn) ? NULL : pyfile_qualname(c->py, fn);
+  const KbEntry *row = q ? compile__row(c, KB_QUALNAME, q) : NULL;
+  Finding *f = row && strcmp(row->code, c->infer->code) == 0
+                   ? compile__finding_at(c, ts_node_start_byte(fn), row->code)
+                   : NULL;
+  if (f) {
+    char *subj = compile__subject(c, call, q);
+    bool infer = pyfile_in_ranges(c->py->inference.items, c->py->inference.len, ts_node_start_byte(call));
+    if (infer) f->inference_only = true;
+    if (subj || infer) compile__restate(f, subj, infer ? c->infer->replacement : NULL);
+    free(subj);
+  }
+  free(q);
+}
+
+static void compile__walk(Compile *c) {
+  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(c->ctx->tree));
+  bool more = true;
+  while (more) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    const char *t = ts_node_type(n);
+    if (strcmp(t, "call") == 0) compile__call(c, n);
+    bool leaf = strcmp(t, "comment") == 0 || strcmp(t, "string") == 0;
+    if (!leaf && ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+      if (!ts_tree_cursor_goto_parent(&cur)) break;
+  }
+  ts_tree_cursor_delete(&cur);
+}
+
+/* Under transfer_to_npu the script decorator is a no-op: say so at each use. */
+static void compile__jit(Compile *c) {
+  if (!c->py->transfer_to_npu) return;
+  for (size_t i = 0; i < c->ctx->out->len; i++) {
+    Finding *f = &c->ctx->out->items[i];
+    if (f->entry && f->entry->match == KB_QUALNAME && strcmp(f->rule->code, c->jit->code) == 0)
+      compile__restate(f, NULL, c->jit->replacement);
+  }
+}
+
+void compile_analyze(AnalyzeCtx *ctx) {
+  if (ctx->kind != FILE_PYTHON || !ctx->py) return;
+  Compile c = {ctx, ctx->py, NULL, NULL};
+  c.infer = compile__row(&c, KB_DETECTOR, "compile-inference");
+  c.jit = compile__row(&c, KB_DETECTOR, "jit-under-transfer");
+  if (c.infer) compile__walk(&c);
+  if (c.jit) compile__jit(&c);
+}

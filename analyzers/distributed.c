@@ -1,4 +1,223 @@
-/* distributed: ASC5xx distributed detectors. The mapping rows for this domain live in kb.c. */
+/* distributed: ASC5xx detectors. Backend strings, NCCL variables, collectives
+ * and DataParallel are rows in kb_distributed.def matched by pymatch; this
+ * file finds what only structure shows:
+ *
+ *  - ASC502: a call compared with a backend name (dist.get_backend() == "nccl"),
+ *    with the string fix of its row;
+ *  - ASC509: sequence-parallel patterns, reported once each: Ulysses (a
+ *    function that calls all-to-all both before and after an attention call)
+ *    and Ring (a loop that exchanges blocks point-to-point and calls
+ *    attention). The ring finding absorbs the per-call P2P hints inside it.
+ *
+ * Callee and attention names come from the detector rows. */
 #include "analyzers/analyze.h"
+#include "analyzers/pysyntax.h"
+#include "analyzers/resolver.h"
 
-void distributed_analyze(AnalyzeCtx *ctx) { (void)ctx; }
+#include <stdlib.h>
+
+#define DIST_NONE ((size_t)-1)
+
+typedef struct {
+  char *name;      /* last component of the called name */
+  TSNode node;     /* the call */
+  size_t fn;       /* innermost enclosing function, or DIST_NONE */
+} DistCall;
+
+typedef struct {
+  AnalyzeCtx *ctx;
+  const PyFile *py;
+  Array(DistCall) calls;
+  Array(TSNode) loops;
+  Array(ByteRange) rings; /* reported ring loops */
+  const KbEntry *ulysses, *ring, *compare;
+} Dist;
+
+static const KbEntry *distributed__row(const Dist *d, const char *name) {
+  return kb_lookup(KB_DETECTOR, name, d->ctx->opt->user_entries, d->ctx->opt->n_user_entries);
+}
+
+static size_t distributed__fn_index(const Dist *d, uint32_t at) {
+  const PyFunction *f = pyfile_function_at(d->py, at);
+  return f ? (size_t)(f - d->py->functions.items) : DIST_NONE;
+}
+
+static Finding *distributed__emit(Dist *d, const KbEntry *row, const char *subject, const char *repl, uint32_t s,
+                                  uint32_t e, TSPoint sp, TSPoint ep) {
+  const KbRule *rule = kb_rule(row->code);
+  if (!rule) return NULL;
+  return kb_emit(d->ctx->out, rule, row, subject, repl, s, e, sp.row, sp.column, ep.row, ep.column);
+}
+
+/* ---- backend comparisons ------------------------------------------------- */
+
+/* `<call> == "nccl"` (either side) where the call's qualified name matches the
+ * row's `arg` and the string its `value`. */
+static void distributed__compare(Dist *d, TSNode cmp) {
+  const KbEntry *row = d->compare;
+  if (!row || ts_node_named_child_count(cmp) != 2) return;
+  TSNode x = ts_node_named_child(cmp, 0), y = ts_node_named_child(cmp, 1);
+  TSNode call = pysyntax_is(x, "call") ? x : y, str = pysyntax_is(x, "call") ? y : x;
+  if (!pysyntax_is(call, "call") || !pysyntax_is(str, "string")) return;
+  char *q = pyfile_qualname(d->py, ts_node_child_by_field_name(call, "function", 8));
+  char *v = pysyntax_string_value(d->py, str);
+  if (q && v && kb_pattern_match(row->arg, q) && kb_pattern_match(row->value, v)) {
+    char *subj = pyfile_node_text(d->py, cmp);
+    Finding *f = distributed__emit(d, row, subj, NULL, ts_node_start_byte(cmp), ts_node_end_byte(cmp),
+                                   ts_node_start_point(cmp), ts_node_end_point(cmp));
+    uint32_t s = ts_node_start_byte(str), e = ts_node_end_byte(str);
+    const char *hit = row->fix_from ? memmem(d->py->text + s, e - s, row->fix_from, strlen(row->fix_from)) : NULL;
+    if (f && hit) {
+      uint32_t at = (uint32_t)(hit - d->py->text);
+      finding_add_edit(f, at, at + (uint32_t)strlen(row->fix_from), row->fix_to);
+      f->fix = row->fix_safety;
+    }
+    free(subj);
+  }
+  free(q);
+  free(v);
+}
+
+/* ---- the walk -------------------------------------------------------------- */
+
+static void distributed__note_call(Dist *d, TSNode call) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (pysyntax_is(fn, "attribute")) fn = ts_node_child_by_field_name(fn, "attribute", 9);
+  if (!pysyntax_is(fn, "identifier")) return;
+  DistCall c = {pyfile_node_text(d->py, fn), call, distributed__fn_index(d, ts_node_start_byte(call))};
+  array_push(&d->calls, c);
+}
+
+static bool distributed__visit(Dist *d, TSNode n) {
+  const char *t = ts_node_type(n);
+  if (strcmp(t, "comment") == 0 || strcmp(t, "string") == 0 || strcmp(t, "import_statement") == 0 ||
+      strcmp(t, "import_from_statement") == 0)
+    return false;
+  if (strcmp(t, "call") == 0) distributed__note_call(d, n);
+  else if (strcmp(t, "comparison_operator") == 0) distributed__compare(d, n);
+  else if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0) array_push(&d->loops, n);
+  return true;
+}
+
+static void distributed__walk(Dist *d) {
+  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(d->ctx->tree));
+  bool more = true;
+  while (more) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (distributed__visit(d, n) && ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+      if (!ts_tree_cursor_goto_parent(&cur)) break;
+  }
+  ts_tree_cursor_delete(&cur);
+}
+
+/* ---- Ulysses ------------------------------------------------------------------ */
+
+/* A function calling all-to-all both before and after an attention call. */
+static void distributed__ulysses_fn(Dist *d, size_t fi) {
+  const KbEntry *row = d->ulysses;
+  const DistCall *first = NULL, *last = NULL, *attn = NULL;
+  size_t n_a2a = 0;
+  for (size_t i = 0; i < d->calls.len; i++) {
+    const DistCall *c = &d->calls.items[i];
+    if (c->fn != fi) continue;
+    if (kb_pattern_match(row->arg, c->name)) {
+      if (!first) first = c;
+      last = c;
+      n_a2a++;
+    } else if (!attn && first && kb_pattern_match(row->value, c->name)) {
+      attn = c;
+    }
+  }
+  if (!attn || !last || ts_node_start_byte(last->node) < ts_node_end_byte(attn->node)) return;
+  const PyFunction *f = &d->py->functions.items[fi];
+  char *subj = xasprintf("%s(): %zu %s() calls around %s()", f->name, n_a2a, first->name, attn->name);
+  distributed__emit(d, row, subj, NULL, ts_node_start_byte(first->node), ts_node_end_byte(last->node),
+                    ts_node_start_point(first->node), ts_node_end_point(last->node));
+  free(subj);
+}
+
+/* ---- Ring ---------------------------------------------------------------------- */
+
+static bool distributed__inside(TSNode outer, TSNode n) {
+  return ts_node_start_byte(n) >= ts_node_start_byte(outer) && ts_node_end_byte(n) <= ts_node_end_byte(outer);
+}
+
+/* Appends "name()" to a ", "-separated list unless it is there already. */
+static void distributed__add_name(StrBuf *sb, const char *name) {
+  char *item = xasprintf("%s()", name);
+  bool seen = false;
+  for (const char *p = sb->len ? sb->data : NULL; p && !seen; p = strstr(p, ", ")) {
+    if (*p == ',') p += 2;
+    seen = strncmp(p, item, strlen(item)) == 0 && (p[strlen(item)] == ',' || p[strlen(item)] == '\0');
+  }
+  if (!seen) {
+    if (sb->len) sb_puts(sb, ", ");
+    sb_puts(sb, item);
+  }
+  free(item);
+}
+
+/* A loop that calls a P2P primitive and an attention function. */
+static void distributed__ring_loop(Dist *d, TSNode loop) {
+  const KbEntry *row = d->ring;
+  if (pyfile_in_ranges(d->rings.items, d->rings.len, ts_node_start_byte(loop))) return;
+  const DistCall *attn = NULL;
+  StrBuf p2p;
+  sb_init(&p2p);
+  for (size_t i = 0; i < d->calls.len; i++) {
+    const DistCall *c = &d->calls.items[i];
+    if (!distributed__inside(loop, c->node)) continue;
+    if (kb_pattern_match(row->arg, c->name)) distributed__add_name(&p2p, c->name);
+    else if (!attn && kb_pattern_match(row->value, c->name)) attn = c;
+  }
+  if (!p2p.len || !attn) {
+    sb_free(&p2p);
+    return;
+  }
+  const PyFunction *f = pyfile_function_at(d->py, ts_node_start_byte(loop));
+  char *subj = xasprintf("%s%s: loop exchanging blocks with %s while calling %s()", f ? f->name : "module",
+                         f ? "()" : "", p2p.data, attn->name);
+  sb_free(&p2p);
+  TSNode head = ts_node_child_by_field_name(loop, "body", 4);
+  uint32_t end = ts_node_is_null(head) ? ts_node_end_byte(loop) : ts_node_start_byte(head);
+  TSPoint ep = ts_node_is_null(head) ? ts_node_end_point(loop) : ts_node_start_point(head);
+  distributed__emit(d, row, subj, NULL, ts_node_start_byte(loop), end, ts_node_start_point(loop), ep);
+  ByteRange r = {ts_node_start_byte(loop), ts_node_end_byte(loop)};
+  array_push(&d->rings, r);
+  free(subj);
+}
+
+/* The ring finding stands for the point-to-point calls inside it. */
+static void distributed__absorb_p2p(Dist *d) {
+  if (!d->rings.len) return;
+  FindingList *out = d->ctx->out;
+  size_t w = 0;
+  for (size_t i = 0; i < out->len; i++) {
+    Finding *f = &out->items[i];
+    if (strcmp(f->rule->code, "ASC508") == 0 && pyfile_in_ranges(d->rings.items, d->rings.len, f->start_byte)) {
+      finding_free(f);
+      continue;
+    }
+    out->items[w++] = *f;
+  }
+  out->len = w;
+}
+
+void distributed_analyze(AnalyzeCtx *ctx) {
+  if (ctx->kind != FILE_PYTHON || !ctx->py) return;
+  Dist d = {0};
+  d.ctx = ctx;
+  d.py = ctx->py;
+  d.ulysses = distributed__row(&d, "ulysses");
+  d.ring = distributed__row(&d, "ring");
+  d.compare = distributed__row(&d, "backend-compare");
+  distributed__walk(&d);
+  for (size_t fi = 0; d.ulysses && fi < d.py->functions.len; fi++) distributed__ulysses_fn(&d, fi);
+  for (size_t i = 0; d.ring && i < d.loops.len; i++) distributed__ring_loop(&d, d.loops.items[i]);
+  distributed__absorb_p2p(&d);
+  for (size_t i = 0; i < d.calls.len; i++) free(d.calls.items[i].name);
+  array_free(&d.calls);
+  array_free(&d.loops);
+  array_free(&d.rings);
+}

@@ -1,4 +1,413 @@
-/* precision: ASC6xx precision detectors. The mapping rows for this domain live in kb.c. */
+/* precision: ASC6xx detectors. float64/complex128/bf16 names are rows in
+ * kb_precision.def matched by pymatch; this file finds the patterns:
+ *
+ *  - ASC602: a complex-producing call (torch.polar, view_as_complex) fed
+ *    float64, in its arguments or earlier in the same function (Wan RoPE);
+ *  - ASC603: fp32 protection, `A(x.float()).type_as(x)` anywhere, and any
+ *    upcast inside a normalization scope. A hand-written RMSNorm gets the
+ *    fused call as its fix, other sites a fix that drops the upcast. A bare
+ *    `.float()` elsewhere (data loading, logging) is not a finding;
+ *  - ASC604: autocast regions with an explicit dtype worth a review;
+ *  - ASC606: assertions on float dtypes.
+ *
+ * Every name (callees, methods, scope globs) comes from the detector rows. */
 #include "analyzers/analyze.h"
+#include "analyzers/pysyntax.h"
+#include "analyzers/resolver.h"
 
-void precision_analyze(AnalyzeCtx *ctx) { (void)ctx; }
+#include <stdlib.h>
+
+typedef struct {
+  AnalyzeCtx *ctx;
+  const PyFile *py;
+  Array(TSNode) markers;   /* float64 markers (qualified names or method calls) */
+  Array(TSNode) complexes; /* complex-producing calls */
+  Array(TSNode) upcasts;   /* x.float() */
+  Array(TSNode) restores;  /* a.type_as(x) */
+  Array(TSNode) rms_marks; /* rsqrt calls */
+  Array(TSNode) products;  /* a * b */
+  Array(TSNode) self_attrs;/* self.<name> */
+  const KbEntry *cplx, *upcast, *roundtrip, *rms, *autocast, *dassert;
+} Prec;
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+static const KbEntry *precision__row(const Prec *p, const char *name) {
+  return kb_lookup(KB_DETECTOR, name, p->ctx->opt->user_entries, p->ctx->opt->n_user_entries);
+}
+
+static bool precision__inside(TSNode outer, TSNode n) {
+  return ts_node_start_byte(n) >= ts_node_start_byte(outer) && ts_node_end_byte(n) <= ts_node_end_byte(outer);
+}
+
+static bool precision__qual_matches(const Prec *p, TSNode n, const char *glob) {
+  if (!glob || ts_node_is_null(n)) return false;
+  char *q = pyfile_qualname(p->py, n);
+  bool r = q && kb_pattern_match(glob, q);
+  free(q);
+  return r;
+}
+
+/* For `recv.m(...)` on a non-module receiver: the method name. Caller frees. */
+static char *precision__method(const Prec *p, TSNode call) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (!pysyntax_is(fn, "attribute")) return NULL;
+  char *q = pyfile_qualname(p->py, fn);
+  bool module = q != NULL;
+  free(q);
+  return module ? NULL : pyfile_node_text(p->py, ts_node_child_by_field_name(fn, "attribute", 9));
+}
+
+static TSNode precision__receiver(TSNode call) {
+  return ts_node_child_by_field_name(ts_node_child_by_field_name(call, "function", 8), "object", 6);
+}
+
+static uint32_t precision__argc(TSNode call) {
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  return pysyntax_is(args, "argument_list") ? ts_node_named_child_count(args) : 0;
+}
+
+static bool precision__same_text(const Prec *p, TSNode x, TSNode y) {
+  uint32_t xs = ts_node_start_byte(x), xe = ts_node_end_byte(x), ys = ts_node_start_byte(y), ye = ts_node_end_byte(y);
+  return xe - xs == ye - ys && memcmp(p->py->text + xs, p->py->text + ys, xe - xs) == 0;
+}
+
+/* Does a '|' glob list hold a ".name" alternative matching this method? */
+static bool precision__method_marker(const char *globs, const char *method) {
+  char *dotted = xasprintf(".%s", method);
+  bool r = kb_pattern_match(globs, dotted);
+  free(dotted);
+  return r;
+}
+
+static Finding *precision__emit(Prec *p, const KbEntry *row, TSNode at, const char *subject, const char *repl) {
+  const KbRule *rule = kb_rule(row->code);
+  if (!rule) return NULL;
+  TSPoint s = ts_node_start_point(at), e = ts_node_end_point(at);
+  Finding *f = kb_emit(p->ctx->out, rule, row, subject, repl, ts_node_start_byte(at), ts_node_end_byte(at), s.row,
+                       s.column, e.row, e.column);
+  return f;
+}
+
+/* Subject text: the node's source, cut to one short line. Caller frees. */
+static char *precision__subject(const Prec *p, TSNode n) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  const char *nl = memchr(p->py->text + s, '\n', e - s);
+  size_t len = nl ? (size_t)(nl - (p->py->text + s)) : e - s;
+  if (len > 60) return xasprintf("%.*s...", 57, p->py->text + s);
+  return nl ? xasprintf("%.*s ...", (int)len, p->py->text + s) : xstrndup(p->py->text + s, len);
+}
+
+static void precision__need_torch_npu(const Prec *p, Finding *f) {
+  if (p->py->imports_torch_npu) return;
+  char *ins = pysyntax_import_insertion(p->py, "import torch_npu");
+  uint32_t at = pysyntax_import_point(p->py);
+  finding_add_edit(f, at, at, ins);
+  f->fix_needs_torch_npu = true;
+  free(ins);
+}
+
+/* ---- the walk ------------------------------------------------------------------ */
+
+/* autocast(..., dtype=<a reviewed dtype>) */
+static void precision__autocast(Prec *p, TSNode call) {
+  const KbEntry *row = p->autocast;
+  if (!row || !precision__qual_matches(p, ts_node_child_by_field_name(call, "function", 8), row->arg)) return;
+  TSNode dt = pysyntax_argument(p->py, ts_node_child_by_field_name(call, "arguments", 9), "dtype");
+  if (ts_node_is_null(dt) || !precision__qual_matches(p, dt, row->value)) return;
+  char *subj = precision__subject(p, call);
+  precision__emit(p, row, call, subj, NULL);
+  free(subj);
+}
+
+/* `torch.arange(n).double()`: the table matcher takes a receiver that is a
+ * call of an imported function for a module and skips it, so method rows of
+ * this domain are matched here for call receivers (once per site). */
+static void precision__method_on_call(Prec *p, TSNode call, const char *method) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (!pysyntax_is(ts_node_child_by_field_name(fn, "object", 6), "call")) return;
+  const KbEntry *row = kb_lookup(KB_METHOD, method, p->ctx->opt->user_entries, p->ctx->opt->n_user_entries);
+  if (!row || kb_domain(row->code) != 6) return;
+  TSNode name = ts_node_child_by_field_name(fn, "attribute", 9);
+  for (size_t i = 0; i < p->ctx->out->len; i++)
+    if (p->ctx->out->items[i].start_byte == ts_node_start_byte(name) &&
+        strcmp(p->ctx->out->items[i].rule->code, row->code) == 0)
+      return;
+  char *subj = xasprintf(".%s()", method);
+  Finding *f = precision__emit(p, row, name, subj, NULL);
+  if (f) {
+    f->end_byte = ts_node_end_byte(call);
+    f->end_row = ts_node_end_point(call).row;
+    f->end_col = ts_node_end_point(call).column;
+  }
+  if (f && row->fix_kind == KBFIX_RENAME_NAME && row->fix_to) {
+    f->fix = row->fix_safety;
+    finding_add_edit(f, ts_node_start_byte(name), ts_node_end_byte(name), row->fix_to);
+    if (row->needs_torch_npu) precision__need_torch_npu(p, f);
+  }
+  free(subj);
+}
+
+static void precision__call(Prec *p, TSNode call) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (p->cplx && precision__qual_matches(p, fn, p->cplx->arg)) array_push(&p->complexes, call);
+  precision__autocast(p, call);
+  char *m = precision__method(p, call);
+  if (m) {
+    if (p->upcast && kb_pattern_match(p->upcast->value, m) && precision__argc(call) == 0) array_push(&p->upcasts, call);
+    if (p->upcast && p->upcast->fix_from && kb_pattern_match(p->upcast->fix_from, m) && precision__argc(call) == 1)
+      array_push(&p->restores, call);
+    if (p->cplx && precision__method_marker(p->cplx->value, m)) array_push(&p->markers, call);
+    precision__method_on_call(p, call, m);
+  }
+  TSNode name = pysyntax_is(fn, "attribute") ? ts_node_child_by_field_name(fn, "attribute", 9) : fn;
+  char *last = pysyntax_is(name, "identifier") ? pyfile_node_text(p->py, name) : NULL;
+  if (last && p->rms && kb_pattern_match(p->rms->value, last)) array_push(&p->rms_marks, call);
+  free(last);
+  free(m);
+}
+
+static void precision__attribute(Prec *p, TSNode n) {
+  if (p->cplx && precision__qual_matches(p, n, p->cplx->value)) array_push(&p->markers, n);
+  TSNode obj = ts_node_child_by_field_name(n, "object", 6);
+  uint32_t s = ts_node_start_byte(obj), e = ts_node_end_byte(obj);
+  if (e - s == 4 && memcmp(p->py->text + s, "self", 4) == 0) array_push(&p->self_attrs, n);
+}
+
+/* assert <x>.dtype == <dtype> (in any comparison of the condition). */
+static void precision__assert(Prec *p, TSNode stmt) {
+  const KbEntry *row = p->dassert;
+  if (!row) return;
+  uint32_t n = ts_node_named_child_count(stmt);
+  TSNode cond = n ? ts_node_named_child(stmt, 0) : (TSNode){0};
+  TSNode cmp[4];
+  size_t nc = 0;
+  if (pysyntax_is(cond, "comparison_operator")) cmp[nc++] = cond;
+  for (uint32_t i = 0; pysyntax_is(cond, "boolean_operator") && i < ts_node_named_child_count(cond) && nc < 4; i++)
+    if (pysyntax_is(ts_node_named_child(cond, i), "comparison_operator")) cmp[nc++] = ts_node_named_child(cond, i);
+  for (size_t i = 0; i < nc; i++) {
+    if (ts_node_named_child_count(cmp[i]) != 2) continue;
+    TSNode x = ts_node_named_child(cmp[i], 0), y = ts_node_named_child(cmp[i], 1);
+    char *xt = pyfile_node_text(p->py, x);
+    bool hit = util_ends_with(xt, "dtype") && precision__qual_matches(p, y, row->value);
+    free(xt);
+    if (!hit) continue;
+    char *subj = precision__subject(p, stmt);
+    precision__emit(p, row, stmt, subj, NULL);
+    free(subj);
+    return; /* one finding per assertion */
+  }
+}
+
+static bool precision__visit(Prec *p, TSNode n) {
+  const char *t = ts_node_type(n);
+  if (strcmp(t, "comment") == 0 || strcmp(t, "string") == 0 || strcmp(t, "import_statement") == 0 ||
+      strcmp(t, "import_from_statement") == 0)
+    return false;
+  if (strcmp(t, "call") == 0) precision__call(p, n);
+  else if (strcmp(t, "attribute") == 0) precision__attribute(p, n);
+  else if (strcmp(t, "assert_statement") == 0) precision__assert(p, n);
+  else if (strcmp(t, "binary_operator") == 0) {
+    TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+    if (!ts_node_is_null(op) && strcmp(ts_node_type(op), "*") == 0) array_push(&p->products, n);
+  }
+  return true;
+}
+
+static void precision__walk(Prec *p) {
+  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(p->ctx->tree));
+  bool more = true;
+  while (more) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (precision__visit(p, n) && ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+      if (!ts_tree_cursor_goto_parent(&cur)) break;
+  }
+  ts_tree_cursor_delete(&cur);
+}
+
+/* ---- complex128 (ASC602) ------------------------------------------------------- */
+
+/* Markers inside the call become fix_to (qualified names only: a `.double()`
+ * is its own float64 finding); with the float64 earlier in the function, the
+ * result is cast with fix_from. */
+static void precision__complex(Prec *p, TSNode call) {
+  const KbEntry *row = p->cplx;
+  const PyFunction *fn = pyfile_function_at(p->py, ts_node_start_byte(call));
+  TSNode inside[8], before = {0};
+  size_t n_in = 0;
+  for (size_t i = 0; i < p->markers.len; i++) {
+    TSNode m = p->markers.items[i];
+    if (precision__inside(call, m)) {
+      if (n_in < 8) inside[n_in++] = m;
+    } else if (ts_node_end_byte(m) <= ts_node_start_byte(call) && pyfile_function_at(p->py, ts_node_start_byte(m)) == fn &&
+               fn) {
+      before = m;
+    }
+  }
+  if (!n_in && ts_node_is_null(before)) return;
+  char *callee = pyfile_qualname(p->py, ts_node_child_by_field_name(call, "function", 8));
+  TSNode src = n_in ? inside[0] : before;
+  char *subj = xasprintf("%s(...) on float64 (line %u)", callee ? callee : "complex", ts_node_start_point(src).row + 1);
+  Finding *f = precision__emit(p, row, call, subj, NULL);
+  if (f && n_in) {
+    for (size_t i = 0; i < n_in; i++)
+      if (!pysyntax_is(inside[i], "call"))
+        finding_add_edit(f, ts_node_start_byte(inside[i]), ts_node_end_byte(inside[i]), row->fix_to);
+  } else if (f && row->fix_from) {
+    finding_add_edit(f, ts_node_end_byte(call), ts_node_end_byte(call), row->fix_from);
+  }
+  if (f) f->fix = f->edits.len ? row->fix_safety : FIX_NONE;
+  free(subj);
+  free(callee);
+}
+
+/* ---- fp32 protection (ASC603) ----------------------------------------------------- */
+
+/* Does the innermost function (or its class) look like a normalization? */
+static bool precision__norm_scope(const Prec *p, uint32_t at) {
+  const PyFunction *f = pyfile_function_at(p->py, at);
+  if (!f) return false;
+  return kb_pattern_match(p->upcast->arg, f->name) || (f->class_name && kb_pattern_match(p->upcast->arg, f->class_name));
+}
+
+static const PyClass *precision__class_at(const Prec *p, uint32_t at) {
+  const PyClass *best = NULL;
+  for (size_t i = 0; i < p->py->classes.len; i++) {
+    const PyClass *c = &p->py->classes.items[i];
+    if (at >= c->start && at < c->end && (!best || c->start >= best->start)) best = c;
+  }
+  return best;
+}
+
+/* `self.<eps>` inside the class, by the row's name glob. */
+static TSNode precision__eps_attr(const Prec *p, const PyClass *c) {
+  for (size_t i = 0; i < p->self_attrs.len; i++) {
+    TSNode a = p->self_attrs.items[i];
+    if (ts_node_start_byte(a) < c->start || ts_node_end_byte(a) > c->end) continue;
+    char *nm = pyfile_node_text(p->py, ts_node_child_by_field_name(a, "attribute", 9));
+    bool ok = kb_pattern_match(p->rms->fix_from, nm);
+    free(nm);
+    if (ok) return a;
+  }
+  return (TSNode){0};
+}
+
+/* A hand-written RMSNorm: `<restore> * self.<w>` in a class named like an
+ * RMS norm that calls the rsqrt marker. Returns the product to replace and
+ * fills the weight and epsilon. */
+static bool precision__rms(const Prec *p, TSNode restore, TSNode *product, TSNode *weight, TSNode *eps) {
+  if (!p->rms) return false;
+  const PyClass *c = precision__class_at(p, ts_node_start_byte(restore));
+  if (!c || !kb_pattern_match(p->rms->arg, c->name)) return false;
+  bool marked = false;
+  for (size_t i = 0; i < p->rms_marks.len && !marked; i++)
+    marked = ts_node_start_byte(p->rms_marks.items[i]) >= c->start && ts_node_end_byte(p->rms_marks.items[i]) <= c->end;
+  *eps = precision__eps_attr(p, c);
+  if (!marked || ts_node_is_null(*eps)) return false;
+  for (size_t i = 0; i < p->products.len; i++) {
+    TSNode m = p->products.items[i];
+    TSNode l = ts_node_child_by_field_name(m, "left", 4), r = ts_node_child_by_field_name(m, "right", 5);
+    TSNode other = ts_node_eq(l, restore) ? r : ts_node_eq(r, restore) ? l : (TSNode){0};
+    if (ts_node_is_null(other) || !pysyntax_is(other, "attribute")) continue;
+    char *ot = pyfile_node_text(p->py, other);
+    bool self_attr = util_starts_with(ot, "self.");
+    free(ot);
+    if (!self_attr) continue;
+    *product = m;
+    *weight = other;
+    return true;
+  }
+  return false;
+}
+
+/* `A(x.float()).type_as(x)` -> `A(x)`: the text of A with the upcast removed. */
+static char *precision__drop_upcast(const Prec *p, TSNode restore, TSNode upcast) {
+  TSNode recv = precision__receiver(restore), inner = precision__receiver(upcast);
+  uint32_t rs = ts_node_start_byte(recv), re = ts_node_end_byte(recv);
+  uint32_t us = ts_node_start_byte(upcast), ue = ts_node_end_byte(upcast);
+  uint32_t is = ts_node_start_byte(inner), ie = ts_node_end_byte(inner);
+  return xasprintf("%.*s%.*s%.*s", (int)(us - rs), p->py->text + rs, (int)(ie - is), p->py->text + is,
+                   (int)(re - ue), p->py->text + ue);
+}
+
+static void precision__restore_fix(Prec *p, TSNode restore, TSNode upcast) {
+  TSNode product, weight, eps;
+  TSNode x = precision__receiver(upcast);
+  if (precision__rms(p, restore, &product, &weight, &eps)) {
+    char *subj = precision__subject(p, product);
+    char *xt = pyfile_node_text(p->py, x), *wt = pyfile_node_text(p->py, weight), *et = pyfile_node_text(p->py, eps);
+    char *call = xasprintf("%s(%s, %s, epsilon=%s)[0]", p->rms->fix_to, xt, wt, et);
+    Finding *f = precision__emit(p, p->rms, product, subj, call);
+    if (f) {
+      f->fix = p->rms->fix_safety;
+      finding_add_edit(f, ts_node_start_byte(product), ts_node_end_byte(product), call);
+      precision__need_torch_npu(p, f);
+    }
+    free(call);
+    free(xt);
+    free(wt);
+    free(et);
+    free(subj);
+    return;
+  }
+  const KbEntry *row = precision__norm_scope(p, ts_node_start_byte(restore)) ? p->upcast : p->roundtrip;
+  char *subj = precision__subject(p, restore);
+  char *text = precision__drop_upcast(p, restore, upcast);
+  char *repl = xasprintf("%s (%s)", text, row->replacement);
+  Finding *f = precision__emit(p, row, restore, subj, repl);
+  if (f) {
+    f->fix = row->fix_safety;
+    finding_add_edit(f, ts_node_start_byte(restore), ts_node_end_byte(restore), text);
+  }
+  free(repl);
+  free(text);
+  free(subj);
+}
+
+static void precision__upcasts(Prec *p) {
+  bool *used = xcalloc(p->upcasts.len + 1, sizeof *used);
+  for (size_t i = 0; i < p->restores.len; i++) {
+    TSNode r = p->restores.items[i];
+    TSNode recv = precision__receiver(r);
+    TSNode target = ts_node_named_child(ts_node_child_by_field_name(r, "arguments", 9), 0);
+    for (size_t k = 0; k < p->upcasts.len; k++) {
+      TSNode u = p->upcasts.items[k];
+      if (used[k] || !precision__inside(recv, u) || !precision__same_text(p, precision__receiver(u), target)) continue;
+      used[k] = true;
+      precision__restore_fix(p, r, u);
+      break;
+    }
+  }
+  for (size_t k = 0; k < p->upcasts.len; k++) {
+    TSNode u = p->upcasts.items[k];
+    if (used[k] || !precision__norm_scope(p, ts_node_start_byte(u))) continue;
+    char *subj = precision__subject(p, u);
+    precision__emit(p, p->upcast, u, subj, NULL);
+    free(subj);
+  }
+  free(used);
+}
+
+void precision_analyze(AnalyzeCtx *ctx) {
+  if (ctx->kind != FILE_PYTHON || !ctx->py) return;
+  Prec p = {0};
+  p.ctx = ctx;
+  p.py = ctx->py;
+  p.cplx = precision__row(&p, "complex-from-float64");
+  p.upcast = precision__row(&p, "norm-upcast");
+  p.roundtrip = precision__row(&p, "fp32-roundtrip");
+  p.rms = precision__row(&p, "rms-norm");
+  p.autocast = precision__row(&p, "autocast-dtype");
+  p.dassert = precision__row(&p, "dtype-assert");
+  precision__walk(&p);
+  for (size_t i = 0; p.cplx && i < p.complexes.len; i++) precision__complex(&p, p.complexes.items[i]);
+  if (p.upcast && p.roundtrip) precision__upcasts(&p);
+  array_free(&p.markers);
+  array_free(&p.complexes);
+  array_free(&p.upcasts);
+  array_free(&p.restores);
+  array_free(&p.rms_marks);
+  array_free(&p.products);
+  array_free(&p.self_attrs);
+}
