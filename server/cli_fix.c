@@ -173,7 +173,35 @@ static void cli_fix__emit(FixRun *run, const char *shown, const char *real, cons
   run->files++;
 }
 
+/* Whether the first analysis found something this run would fix. */
+static bool cli_fix__has_fix(const FindingList *l, bool unsafe) {
+  for (size_t i = 0; i < l->len; i++) {
+    const Finding *f = &l->items[i];
+    if (f->edits.len && (f->fix == FIX_SAFE || (unsafe && f->fix == FIX_UNSAFE))) return true;
+  }
+  return false;
+}
+
+/* A file with nothing to fix: its findings only add to what is left
+ * (once per real file, as for the files that are fixed). */
+static void cli_fix__count_only(FixRun *run, const WsFile *f) {
+  char buf[PATH_MAX];
+  if (f->note || (realpath(f->abs, buf) && cli_fix__seen(run, buf))) return;
+  TextEditList edits = {0};
+  FixStats st;
+  fixes_collect(&f->findings, run->unsafe, &edits, &st);
+  fixes_edits_free(&edits);
+  run->unsafe_left += st.unsafe;
+  run->unfixable_left += st.unfixable;
+  for (size_t i = 0; i < f->findings.len; i++)
+    if (f->findings.items[i].severity <= SEV_WARNING) run->blocking_left++;
+}
+
 static void cli_fix__file(const CliCommon *c, FixRun *run, const Workspace *ws, const WsFile *f) {
+  if (!cli_fix__has_fix(&f->findings, run->unsafe)) {
+    cli_fix__count_only(run, f);
+    return;
+  }
   char *shown = output_display_path(ws, f);
   char *text = NULL;
   size_t len = 0;
@@ -256,6 +284,10 @@ int cli_fix(int argc, char **argv) {
   if (cli_common_options(&c) != 0) return cli_common_fail(&c);
   Workspace ws = {0};
   int rc = cli_common_collect(&c, &ws);
+  /* a first analysis on every core finds the files that have something
+   * to fix; only those are read again and rewritten */
+  WsRun wrun = {.threads = c.threads, .filter = config_filter_findings, .filter_data = &c.config};
+  ws_analyze(&ws, &c.aopt, &wrun);
   for (size_t i = 0; i < ws.notes.len; i++) fprintf(stderr, "note: %s\n", ws.notes.items[i]);
   /* files first, then links: a file reached through a link inside the
    * root is fixed once, under its own name */
