@@ -7,6 +7,14 @@
 
 #include <stdlib.h>
 
+#define NO_FIX KBFIX_NONE, FIX_NONE, NULL, NULL
+static const KbEntry deps__detector_rows[] = {
+#define KB_DEPS_DETECTOR_ROWS
+#include "analyzers/kb_deps.def"
+#undef KB_DEPS_DETECTOR_ROWS
+};
+#undef NO_FIX
+
 static const DepsTorchNpu deps__torch_npu_rows[] = {
 #define KB_TORCH_NPU_ROWS
 #include "analyzers/kb_deps.def"
@@ -76,17 +84,17 @@ void deps_site_line(const char *text, size_t len, const DepsReq *req, DepsSpan c
 
 /* ---- knowledge rows ---------------------------------------------------------------- */
 
-/* First row of `code` and kind KB_DETECTOR whose pattern matches s (user rows first). */
+/* First detector row of `code` whose pattern matches s: user rows (KB_DETECTOR
+ * with that code) first, then KB_DEPS_DETECTOR_ROWS. */
 static const KbEntry *deps__detector(const AnalyzeCtx *ctx, const char *code, const char *s) {
   for (size_t i = 0; i < ctx->opt->n_user_entries; i++) {
     const KbEntry *e = &ctx->opt->user_entries[i];
     if (e->match == KB_DETECTOR && strcmp(e->code, code) == 0 && kb_pattern_match(e->pattern, s)) return e;
   }
-  size_t n;
-  const KbEntry *rows = kb_entries(&n);
-  for (size_t i = 0; i < n; i++)
-    if (rows[i].match == KB_DETECTOR && strcmp(rows[i].code, code) == 0 && kb_pattern_match(rows[i].pattern, s))
-      return &rows[i];
+  for (size_t i = 0; i < sizeof deps__detector_rows / sizeof deps__detector_rows[0]; i++) {
+    const KbEntry *e = &deps__detector_rows[i];
+    if (strcmp(e->code, code) == 0 && kb_pattern_match(e->pattern, s)) return e;
+  }
   return NULL;
 }
 
@@ -239,8 +247,9 @@ static void deps__fix_add(AnalyzeCtx *ctx, Finding *f, const DepsSite *s, const 
   const char *eol = pysyntax_eol(ctx->text, ctx->len);
   char *ins = NULL;
   if (s->kind == DEPS_SITE_LINE) {
+    bool note = c->guessed && !s->no_comment;
     ins = xasprintf("%s%s%s%s", eol, s->prefix, c->pep508,
-                    c->guessed ? "  # same version as torch: verify against the torch_npu releases" : "");
+                    note ? "  # same version as torch: verify against the torch_npu releases" : "");
   } else if (s->kind == DEPS_SITE_KEY) {
     char *ind = deps__indent(ctx, s->line.start);
     ins = xasprintf("%s%s%s = \"%s\"", eol, ind, comp, c->poetry);

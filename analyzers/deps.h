@@ -87,6 +87,7 @@ typedef struct {
   char prefix[24];   /* LINE: what an added line starts with (indent, "- "); else the indent */
   char quote;        /* ELEMENT: the quote character */
   bool no_add;       /* no package can be added here (build requirements, conda packages) */
+  bool no_comment;   /* an inline `# ...` would become part of the value (setup.cfg) */
   char where[64];    /* the section it is declared in, e.g. "optional-dependencies.gpu" */
 } DepsSite;
 

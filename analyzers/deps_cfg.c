@@ -39,7 +39,7 @@ static void deps__prefix(const AnalyzeCtx *ctx, uint32_t from, uint32_t to, char
 
 /* One requirement line (also pip options such as --extra-index-url). */
 static void deps__req_line(AnalyzeCtx *ctx, uint32_t start, uint32_t end, uint32_t comment_from, const char *prefix,
-                           const char *where, DepsSites *sites) {
+                           const char *where, bool ini, DepsSites *sites) {
   DepsLine l;
   deps_line_parse(ctx->text, start, end, false, &l);
   if (l.kind == DEPS_LINE_INDEX || l.kind == DEPS_LINE_FIND_LINKS) {
@@ -54,6 +54,7 @@ static void deps__req_line(AnalyzeCtx *ctx, uint32_t start, uint32_t end, uint32
     s.line.start = comment_from;
     if (l.kind == DEPS_LINE_EDITABLE) s.item = (DepsSpan){l.content.start, l.req.whole.end};
     snprintf(s.where, sizeof s.where, "%s", where);
+    s.no_comment = ini; /* configparser keeps inline comments in values */
     array_push(sites, s);
   }
 }
@@ -86,7 +87,7 @@ static void deps__cfg_key_line(AnalyzeCtx *ctx, const DepsRawLine *l, DepsCfgSta
   char where[96];
   snprintf(where, sizeof where, extras ? "extras_require.%s" : "%s", st->key);
   /* a value on the key line cannot be commented out without breaking the key */
-  deps__req_line(ctx, v, l->end, l->end, "", where, sites);
+  deps__req_line(ctx, v, l->end, l->end, "", where, true, sites);
 }
 
 void deps_setup_cfg(AnalyzeCtx *ctx) {
@@ -107,7 +108,7 @@ void deps_setup_cfg(AnalyzeCtx *ctx) {
       deps__prefix(ctx, l.start, l.content, prefix, sizeof prefix);
       bool extras = strcmp(st.section, "options.extras_require") == 0;
       snprintf(where, sizeof where, extras ? "extras_require.%s" : "%s", st.key);
-      deps__req_line(ctx, l.content, l.end, l.content, prefix, where, &sites);
+      deps__req_line(ctx, l.content, l.end, l.content, prefix, where, true, &sites);
     } else if (l.indent == 0) {
       deps__cfg_key_line(ctx, &l, &st, &sites);
     }
@@ -212,7 +213,7 @@ void deps_conda(AnalyzeCtx *ctx) {
     } else if (mode == CONDA_PIP) {
       char prefix[24];
       deps__prefix(ctx, l.start, s, prefix, sizeof prefix);
-      deps__req_line(ctx, s, l.end, l.content, prefix, "conda pip", &sites);
+      deps__req_line(ctx, s, l.end, l.content, prefix, "conda pip", false, &sites);
     }
   }
   deps_emit_sites(ctx, &sites);

@@ -43,6 +43,7 @@ typedef struct {
   Array(DepsSetupWork) work;
   Array(uint32_t) seen; /* start bytes of expanded name references, to stop cycles */
   DepsSites sites;
+  Array(int) site_keys; /* the keyword each site was reached from */
 } DepsSetup;
 
 static char *deps__node_text(const AnalyzeCtx *ctx, TSNode n) {
@@ -159,6 +160,19 @@ static void deps__site(DepsSetup *s, TSNode str, const DepsSetupWork *w) {
   if (w->group) snprintf(site.where, sizeof site.where, "%s.%s", deps__setup_keys[w->key].name, w->group);
   else snprintf(site.where, sizeof site.where, "%s", deps__setup_keys[w->key].name);
   array_push(&s->sites, site);
+  array_push(&s->site_keys, w->key);
+}
+
+/* A list shared by several keywords (`setup_requires=reqs` too) is reported
+ * once, under the first keyword of deps__setup_keys that reaches it. */
+static void deps__dedupe(DepsSetup *s, DepsSites *out) {
+  for (size_t i = 0; i < s->sites.len; i++) {
+    bool better = false;
+    for (size_t k = 0; k < s->sites.len && !better; k++)
+      better = k != i && s->sites.items[k].req.whole.start == s->sites.items[i].req.whole.start &&
+               (s->site_keys.items[k] < s->site_keys.items[i] || (s->site_keys.items[k] == s->site_keys.items[i] && k < i));
+    if (!better) array_push(out, s->sites.items[i]);
+  }
 }
 
 /* A name: every value recorded for it joins the work list (once per reference). */
@@ -220,7 +234,10 @@ void deps_setup_py(AnalyzeCtx *ctx) {
     DepsSetupWork w = s.work.items[i]; /* copy: expanding may grow the array */
     deps__expand(&s, &w);
   }
-  deps_emit_sites(ctx, &s.sites);
+  DepsSites sites = {0};
+  deps__dedupe(&s, &sites);
+  deps_emit_sites(ctx, &sites);
+  array_free(&sites);
   for (size_t i = 0; i < s.work.len; i++) free(s.work.items[i].group);
   for (size_t i = 0; i < s.vars.len; i++) {
     free(s.vars.items[i].name);
@@ -230,4 +247,5 @@ void deps_setup_py(AnalyzeCtx *ctx) {
   array_free(&s.vars);
   array_free(&s.seen);
   array_free(&s.sites);
+  array_free(&s.site_keys);
 }

@@ -150,17 +150,40 @@ static void kp__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
 
 /* ---- CUDAExtension / load / load_inline --------------------------------------------------- */
 
+/* The value of the module-level assignment `name = value` (the last one),
+ * or a null node: a build usually lists its sources in a variable. */
+static TSNode kp__module_value(AnalyzeCtx *ctx, TSNode id) {
+  TSNode found = {{0}, NULL, NULL}, root = ts_tree_root_node(ctx->tree);
+  uint32_t len = ts_node_end_byte(id) - ts_node_start_byte(id);
+  const char *name = ctx->text + ts_node_start_byte(id);
+  for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+    TSNode st = ts_node_named_child(root, i);
+    TSNode a = pysyntax_is(st, "expression_statement") ? ts_node_named_child(st, 0) : st;
+    if (!pysyntax_is(a, "assignment")) continue;
+    TSNode l = ts_node_child_by_field_name(a, "left", 4);
+    if (pysyntax_is(l, "identifier") && ts_node_end_byte(l) - ts_node_start_byte(l) == len &&
+        memcmp(ctx->text + ts_node_start_byte(l), name, len) == 0)
+      found = ts_node_child_by_field_name(a, "right", 5);
+  }
+  return found;
+}
+
 /* Appends the sources a value names: string literals (inline code is
- * summarized), the elements of a list, or the text of anything else. */
+ * summarized), the elements of a list (also through a module-level
+ * variable), or the text of anything else. */
 static void kp__sources(AnalyzeCtx *ctx, TSNode v, StrBuf *sb, size_t *n, size_t *cuda) {
   if (ts_node_is_null(v)) return;
+  if (pysyntax_is(v, "identifier")) {
+    TSNode value = kp__module_value(ctx, v);
+    if (!ts_node_is_null(value) && !pysyntax_is(value, "identifier")) v = value;
+  }
   bool list = pysyntax_is(v, "list") || pysyntax_is(v, "tuple");
   uint32_t count = list ? ts_node_named_child_count(v) : 1;
   for (uint32_t i = 0; i < count; i++) {
     TSNode s = list ? ts_node_named_child(v, i) : v;
     char *val = pysyntax_is(s, "string") ? pysyntax_string_value(ctx->py, s) : NULL;
     char *shown;
-    if (val && (strchr(val, '\n') || strchr(val, '{'))) shown = xstrdup("<inline code>");
+    if (val && strpbrk(val, "\n{;(")) shown = xstrdup("<inline code>"); /* load_inline takes code, not paths */
     else shown = val ? xstrdup(val) : kp__squash(ctx, s, 80);
     if (val && (util_ends_with(val, ".cu") || util_ends_with(val, ".cuh"))) (*cuda)++;
     sb_printf(sb, "%s%s", (*n)++ ? ", " : "", shown);
