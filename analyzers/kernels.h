@@ -4,7 +4,7 @@
  *    parameters, size, launch sites), CUDA runtime / library calls, c10::cuda
  *    identifiers and includes, looked up in the KB_C_* rows of kb_kernels.def;
  *  - kernels_py.c adds to the findings the table-driven Python matcher made
- *    from this domain's rows (Triton kernels, autograd.Function subclasses,
+ *    from this domain's rows (Triton and numba.cuda kernels, autograd.Function subclasses,
  *    CUDAExtension / load calls) what only the tree shows: the kernel's
  *    size, what it does, what a Function wraps, which sources a build lists;
  *  - kernels_describe.c says what a kernel does from its name and body

@@ -23,7 +23,7 @@
 typedef Array(size_t) KernelsPending;
 
 static bool kp__mine(const Finding *f) {
-  static const char *const codes = "ASC410|ASC411|ASC412|ASC413";
+  static const char *const codes = "ASC410|ASC411|ASC412|ASC413|ASC417";
   return !f->detail && f->rule && kb_pattern_match(codes, f->rule->code);
 }
 
@@ -66,9 +66,11 @@ static void kp__list_calls(StrBuf *sb, const StrList *calls) {
   if (!shown) sb_puts(sb, "nothing notable");
 }
 
-/* ---- Triton kernels ------------------------------------------------------------------ */
+/* ---- Triton and numba.cuda kernels ------------------------------------------------------ */
 
-static void kp__triton(AnalyzeCtx *ctx, Finding *f, TSNode dd) {
+/* A decorated kernel: its signature, size, decorators and what it does.
+ * `triton`: triton-ascend runs it as is; otherwise it must be rewritten. */
+static void kp__kernel(AnalyzeCtx *ctx, Finding *f, TSNode dd, bool triton) {
   TSNode def = ts_node_child_by_field_name(dd, "definition", 10);
   TSNode name = ts_node_child_by_field_name(def, "name", 4), params = ts_node_child_by_field_name(def, "parameters", 10);
   if (ts_node_is_null(name)) return;
@@ -90,11 +92,11 @@ static void kp__triton(AnalyzeCtx *ctx, Finding *f, TSNode dd) {
     sb_printf(&sb, " @%s", shown);
     free(shown);
   }
-  char *what = kernels_describe(kind, by_name, lines, true);
+  char *what = kernels_describe(kind, by_name, lines, triton);
   sb_printf(&sb, "; %s", what);
   f->detail = sb_steal(&sb);
   f->weight = lines;
-  char *repl = kernels_replacement(kind, lines, true);
+  char *repl = kernels_replacement(kind, lines, triton);
   kp__set_replacement(f, repl);
   free(repl);
   free(what);
@@ -220,7 +222,9 @@ static void kp__visit(AnalyzeCtx *ctx, const KernelsPending *p, TSNode n) {
   if (strcmp(t, "decorated_definition") == 0) {
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
       Finding *f = kp__pending(ctx, p, "ASC410", ts_node_named_child(n, i));
-      if (f) kp__triton(ctx, f, n);
+      if (f) kp__kernel(ctx, f, n, true);
+      f = kp__pending(ctx, p, "ASC417", ts_node_named_child(n, i));
+      if (f) kp__kernel(ctx, f, n, false);
     }
   } else if (strcmp(t, "class_definition") == 0) {
     Finding *f = kp__pending(ctx, p, "ASC411", ts_node_child_by_field_name(n, "name", 4));
