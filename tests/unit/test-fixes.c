@@ -206,3 +206,116 @@ TEST(replace_file_refuses_a_changed_file) {
   ASSERT_EQ(entries, 1);
   free(now);
 }
+
+/* ---- the diff applies: random texts, a small patch applier ------------------------- */
+
+/* Next line of s (with its '\n', if any) at *at; false at the end. */
+static bool test_fixes__line(const char *s, size_t *at, const char **l, size_t *n) {
+  if (!s[*at]) return false;
+  const char *nl = strchr(s + *at, '\n');
+  *l = s + *at;
+  *n = nl ? (size_t)(nl - (s + *at)) + 1 : strlen(s + *at);
+  *at += *n;
+  return true;
+}
+
+/* Applies a unified diff of LF texts to a; returns the result (caller
+ * frees) or NULL when a context or removed line does not match. */
+static char *test_fixes__patch(const char *a, const char *diff) {
+  StrBuf out;
+  sb_init(&out);
+  size_t da = 0, sa = 0, line = 1; /* line: 1-based line of a at sa */
+  const char *l, *sl = NULL;
+  size_t n, sn = 0;
+  bool ok = true, prev_src = false;
+  while (ok && test_fixes__line(diff, &da, &l, &n)) {
+    if (n >= 3 && (strncmp(l, "---", 3) == 0 || strncmp(l, "+++", 3) == 0)) continue;
+    if (l[0] == '@') {
+      unsigned long start = strtoul(l + 4, NULL, 10);
+      if (start == 0) start = 1; /* empty old range names the line before */
+      const char *comma = memchr(l, ',', n), *plus = memchr(l, '+', n);
+      if (comma && comma < plus && strtoul(comma + 1, NULL, 10) == 0) start++;
+      while (line < start && test_fixes__line(a, &sa, &sl, &sn)) sb_append(&out, sl, sn), line++;
+      continue;
+    }
+    if (l[0] == '\\') { /* the line before has no newline */
+      if (prev_src) continue; /* checked against a already */
+      if (out.len && out.data[out.len - 1] == '\n') out.data[--out.len] = '\0';
+      continue;
+    }
+    prev_src = l[0] == '-';
+    if (l[0] == '+') {
+      sb_append(&out, l + 1, n - 1);
+      continue;
+    }
+    ok = test_fixes__line(a, &sa, &sl, &sn);
+    line++;
+    size_t want = n - 1;
+    bool next_no_nl = strncmp(diff + da, "\\ No newline", 12) == 0;
+    if (next_no_nl) want--;
+    ok = ok && sn == want && memcmp(sl, l + 1, want) == 0;
+    if (ok && l[0] == ' ') sb_append(&out, sl, sn);
+    if (l[0] == ' ') prev_src = next_no_nl; /* a context line without newline: keep it as is */
+  }
+  while (ok && test_fixes__line(a, &sa, &sl, &sn)) sb_append(&out, sl, sn);
+  if (!ok) {
+    sb_free(&out);
+    return NULL;
+  }
+  return sb_steal(&out);
+}
+
+static uint32_t test_fixes__rand(uint32_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 17;
+  *s ^= *s << 5;
+  return *s;
+}
+
+static char *test_fixes__text(uint32_t *seed, size_t lines, bool final_nl) {
+  static const char *const words[] = {"a", "b", "c", "torch.cuda.x()", "", "import torch"};
+  StrBuf sb;
+  sb_init(&sb);
+  for (size_t i = 0; i < lines; i++) sb_printf(&sb, "%s\n", words[test_fixes__rand(seed) % 6]);
+  if (!final_nl && sb.len) sb.data[--sb.len] = '\0';
+  return sb_steal(&sb);
+}
+
+/* b: a with random lines replaced, inserted and dropped. */
+static char *test_fixes__mutate(uint32_t *seed, const char *a, bool final_nl) {
+  StrBuf sb;
+  sb_init(&sb);
+  size_t at = 0;
+  const char *l;
+  size_t n;
+  while (test_fixes__line(a, &at, &l, &n)) {
+    uint32_t r = test_fixes__rand(seed) % 10;
+    if (r == 0) continue;                                  /* drop */
+    if (r == 1) sb_puts(&sb, "torch.npu.x()\n");           /* insert */
+    if (r == 2) sb_puts(&sb, "import torch_npu\n");        /* replace */
+    else sb_append(&sb, l, n);
+    if (n && l[n - 1] != '\n') sb_putc(&sb, '\n');
+  }
+  if (test_fixes__rand(seed) % 4 == 0) sb_puts(&sb, "tail\n");
+  if (!final_nl && sb.len) sb.data[--sb.len] = '\0';
+  return sb_steal(&sb);
+}
+
+TEST(diff_random_texts_apply) {
+  uint32_t seed = 2463534242u;
+  for (int i = 0; i < 400; i++) {
+    char *a = test_fixes__text(&seed, test_fixes__rand(&seed) % 40, test_fixes__rand(&seed) % 3 != 0);
+    char *b = test_fixes__mutate(&seed, a, test_fixes__rand(&seed) % 3 != 0);
+    size_t h;
+    char *d = test_fixes__diff(a, b, &h);
+    char *got = test_fixes__patch(a, d);
+    bool same = got && strcmp(got, b) == 0;
+    bool hunks_ok = (h == 0) == (strcmp(a, b) == 0);
+    if (!same || !hunks_ok) {
+      fprintf(stderr, "  case %d\n--- a\n%s\n--- b\n%s\n--- diff\n%s\n--- got\n%s\n", i, a, b, d, got ? got : "(no match)");
+      free(a), free(b), free(d), free(got);
+      TEST_FAIL("diff does not reproduce b");
+    }
+    free(a), free(b), free(d), free(got);
+  }
+}
