@@ -122,7 +122,7 @@ void deps_setup_cfg(AnalyzeCtx *ctx) {
 /* Conda packages that are the environment itself, not dependencies to audit. */
 static const char *const deps__conda_skip = "python|pip";
 
-typedef enum { CONDA_OTHER, CONDA_CHANNELS, CONDA_DEPS, CONDA_PIP } DepsCondaMode;
+typedef enum { DEPS_CONDA_OTHER, DEPS_CONDA_CHANNELS, DEPS_CONDA_DEPS, DEPS_CONDA_PIP } DepsCondaMode;
 
 /* "name", "name=1.0", "name=1.0=build", "name>=1.0", "channel::name" (quotes
  * stripped by the caller) as a requirement whose build string is its local label. */
@@ -184,14 +184,14 @@ static bool deps__conda_item(const AnalyzeCtx *ctx, const DepsRawLine *l, uint32
 }
 
 static DepsCondaMode deps__conda_top(const AnalyzeCtx *ctx, const DepsRawLine *l) {
-  if (deps__line_is(ctx, l, "channels:")) return CONDA_CHANNELS;
-  if (deps__line_is(ctx, l, "dependencies:")) return CONDA_DEPS;
-  return CONDA_OTHER;
+  if (deps__line_is(ctx, l, "channels:")) return DEPS_CONDA_CHANNELS;
+  if (deps__line_is(ctx, l, "dependencies:")) return DEPS_CONDA_DEPS;
+  return DEPS_CONDA_OTHER;
 }
 
 void deps_conda(AnalyzeCtx *ctx) {
   DepsSites sites = {0};
-  DepsCondaMode mode = CONDA_OTHER;
+  DepsCondaMode mode = DEPS_CONDA_OTHER;
   uint32_t pip_indent = 0;
   DepsRawLine l;
   for (uint32_t pos = 0; deps__next_line(ctx, &pos, &l);) {
@@ -201,16 +201,16 @@ void deps_conda(AnalyzeCtx *ctx) {
       mode = deps__conda_top(ctx, &l);
       continue;
     }
-    if (mode == CONDA_PIP && l.indent <= pip_indent) mode = CONDA_DEPS;
+    if (mode == DEPS_CONDA_PIP && l.indent <= pip_indent) mode = DEPS_CONDA_DEPS;
     if (!deps__conda_item(ctx, &l, &s, &e)) continue;
-    if (mode == CONDA_CHANNELS) {
+    if (mode == DEPS_CONDA_CHANNELS) {
       deps_emit_index(ctx, (DepsSpan){s, e}, (DepsSpan){l.content, l.end}, "channel");
-    } else if (mode == CONDA_DEPS && e - s == 4 && memcmp(ctx->text + s, "pip:", 4) == 0) {
-      mode = CONDA_PIP;
+    } else if (mode == DEPS_CONDA_DEPS && e - s == 4 && memcmp(ctx->text + s, "pip:", 4) == 0) {
+      mode = DEPS_CONDA_PIP;
       pip_indent = l.indent;
-    } else if (mode == CONDA_DEPS) {
+    } else if (mode == DEPS_CONDA_DEPS) {
       deps__conda_package(ctx, &l, s, e, &sites);
-    } else if (mode == CONDA_PIP) {
+    } else if (mode == DEPS_CONDA_PIP) {
       char prefix[24];
       deps__prefix(ctx, l.start, s, prefix, sizeof prefix);
       deps__req_line(ctx, s, l.end, l.content, prefix, "conda pip", false, &sites);

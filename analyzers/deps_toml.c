@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 
-typedef enum { TOML_SKIP, TOML_LIST, TOML_KEY, TOML_INDEX } DepsTomlKind;
+typedef enum { DEPS_TOML_SKIP, DEPS_TOML_LIST, DEPS_TOML_KEY, DEPS_TOML_INDEX } DepsTomlKind;
 
 /* The pyproject.toml keys that declare packages or indexes (format facts,
  * first match wins). */
@@ -18,19 +18,19 @@ static const struct {
   DepsTomlKind kind;
   bool no_add; /* build requirements: torch-npu is not added there */
 } deps__toml_keys[] = {
-    {"project.dependencies", TOML_LIST, false},
-    {"project.optional-dependencies.*", TOML_LIST, false},
-    {"build-system.requires", TOML_LIST, true},
-    {"dependency-groups.*", TOML_LIST, false},
-    {"tool.uv.dev-dependencies", TOML_LIST, false},
-    {"tool.uv.constraint-dependencies|tool.uv.override-dependencies", TOML_LIST, false},
-    {"tool.pdm.dev-dependencies.*", TOML_LIST, false},
-    {"tool.poetry.dependencies.python|tool.poetry.group.*.dependencies.python", TOML_SKIP, false},
-    {"tool.poetry.dependencies.*|tool.poetry.dev-dependencies.*|tool.poetry.group.*.dependencies.*", TOML_KEY,
+    {"project.dependencies", DEPS_TOML_LIST, false},
+    {"project.optional-dependencies.*", DEPS_TOML_LIST, false},
+    {"build-system.requires", DEPS_TOML_LIST, true},
+    {"dependency-groups.*", DEPS_TOML_LIST, false},
+    {"tool.uv.dev-dependencies", DEPS_TOML_LIST, false},
+    {"tool.uv.constraint-dependencies|tool.uv.override-dependencies", DEPS_TOML_LIST, false},
+    {"tool.pdm.dev-dependencies.*", DEPS_TOML_LIST, false},
+    {"tool.poetry.dependencies.python|tool.poetry.group.*.dependencies.python", DEPS_TOML_SKIP, false},
+    {"tool.poetry.dependencies.*|tool.poetry.dev-dependencies.*|tool.poetry.group.*.dependencies.*", DEPS_TOML_KEY,
      false},
-    {"tool.poetry.source.url|tool.uv.index.url|tool.pdm.source.url", TOML_INDEX, false},
+    {"tool.poetry.source.url|tool.uv.index.url|tool.pdm.source.url", DEPS_TOML_INDEX, false},
     {"tool.uv.index-url|tool.uv.extra-index-url|tool.uv.find-links|tool.pip.index-url|tool.pip.extra-index-url",
-     TOML_INDEX, false},
+     DEPS_TOML_INDEX, false},
 };
 
 static int deps__toml_key(const char *path) {
@@ -190,11 +190,11 @@ static void deps__toml_pair(AnalyzeCtx *ctx, TSNode pair, const char *prefix, De
       DepsTomlWork w = {ts_node_named_child(value, i), xstrdup(path.data)};
       array_push(work, w);
     }
-  } else if (k >= 0 && deps__toml_keys[k].kind == TOML_LIST) {
+  } else if (k >= 0 && deps__toml_keys[k].kind == DEPS_TOML_LIST) {
     deps__toml_list(ctx, value, path.data, deps__toml_keys[k].no_add, sites);
-  } else if (k >= 0 && deps__toml_keys[k].kind == TOML_KEY) {
+  } else if (k >= 0 && deps__toml_keys[k].kind == DEPS_TOML_KEY) {
     deps__toml_poetry(ctx, pair, path.data, sites);
-  } else if (k >= 0 && deps__toml_keys[k].kind == TOML_INDEX) {
+  } else if (k >= 0 && deps__toml_keys[k].kind == DEPS_TOML_INDEX) {
     const char *dot = strrchr(path.data, '.');
     deps__toml_index(ctx, value, dot ? dot + 1 : path.data);
   }

@@ -25,16 +25,16 @@ typedef struct {
   Array(CudaLaunch) launches;
 } CudaWalk;
 
-static bool kc__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
+static bool kernels__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
 
-static char *kc__text(const AnalyzeCtx *ctx, TSNode n) {
+static char *kernels__text(const AnalyzeCtx *ctx, TSNode n) {
   return xstrndup(ctx->text + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
 }
 
 /* Text without blanks and template arguments, and without a leading "::". */
-static char *kc__name(const AnalyzeCtx *ctx, TSNode n) {
-  if (kc__is(n, "template_function") || kc__is(n, "template_method")) n = ts_node_child_by_field_name(n, "name", 4);
-  char *t = kc__text(ctx, n), *w = t;
+static char *kernels__name(const AnalyzeCtx *ctx, TSNode n) {
+  if (kernels__is(n, "template_function") || kernels__is(n, "template_method")) n = ts_node_child_by_field_name(n, "name", 4);
+  char *t = kernels__text(ctx, n), *w = t;
   for (const char *r = t; *r && *r != '<'; r++)
     if (*r != ' ' && *r != '\t' && *r != '\n' && *r != '\r') *w++ = *r;
   *w = '\0';
@@ -43,14 +43,14 @@ static char *kc__name(const AnalyzeCtx *ctx, TSNode n) {
 }
 
 /* The last component of a scoped name ("ns::kernel" -> "kernel"). */
-static const char *kc__last(const char *s) {
+static const char *kernels__last(const char *s) {
   const char *c = strrchr(s, ':');
   return c ? c + 1 : s;
 }
 
 /* ---- findings from rows ------------------------------------------------------------ */
 
-static Finding *kc__emit_row(CudaWalk *w, const KbEntry *e, TSNode at, uint32_t end, TSPoint end_pt,
+static Finding *kernels__emit_row(CudaWalk *w, const KbEntry *e, TSNode at, uint32_t end, TSPoint end_pt,
                              const char *subject) {
   const KbRule *rule = kb_rule(e->code);
   if (!rule) return NULL;
@@ -69,37 +69,37 @@ static Finding *kc__emit_row(CudaWalk *w, const KbEntry *e, TSNode at, uint32_t 
   return f;
 }
 
-static const KbEntry *kc__lookup(const CudaWalk *w, KbMatch m, const char *s) {
+static const KbEntry *kernels__lookup(const CudaWalk *w, KbMatch m, const char *s) {
   return kb_lookup(m, s, w->ctx->opt->user_entries, w->ctx->opt->n_user_entries);
 }
 
 /* A call: a <<<>>> launch is recorded; the callee is looked up as a
  * KB_C_CALL (member calls as ".name"). */
-static void kc__call(CudaWalk *w, TSNode call) {
+static void kernels__call(CudaWalk *w, TSNode call) {
   TSNode fn = ts_node_child_by_field_name(call, "function", 8);
   if (ts_node_is_null(fn)) return;
   for (uint32_t i = 0; i < ts_node_named_child_count(call); i++) {
     TSNode c = ts_node_named_child(call, i);
-    if (!kc__is(c, "kernel_call_syntax")) continue;
-    CudaLaunch l = {call, c, kc__name(w->ctx, fn)};
+    if (!kernels__is(c, "kernel_call_syntax")) continue;
+    CudaLaunch l = {call, c, kernels__name(w->ctx, fn)};
     array_push(&w->launches, l);
     return;
   }
   TSNode at = fn;
   char *key;
-  if (kc__is(fn, "field_expression")) {
+  if (kernels__is(fn, "field_expression")) {
     at = ts_node_child_by_field_name(fn, "field", 5);
-    char *field = kc__name(w->ctx, at);
+    char *field = kernels__name(w->ctx, at);
     key = xasprintf(".%s", field);
     free(field);
   } else {
-    key = kc__name(w->ctx, fn);
+    key = kernels__name(w->ctx, fn);
   }
-  const KbEntry *e = kc__lookup(w, KB_C_CALL, key);
+  const KbEntry *e = kernels__lookup(w, KB_C_CALL, key);
   if (e) {
     char *subject = key[0] == '.' ? xasprintf("%s()", key) : xstrdup(key);
     bool member = key[0] == '.';
-    kc__emit_row(w, e, at, member ? ts_node_end_byte(call) : ts_node_end_byte(at),
+    kernels__emit_row(w, e, at, member ? ts_node_end_byte(call) : ts_node_end_byte(at),
                  member ? ts_node_end_point(call) : ts_node_end_point(at), subject);
     free(subject);
   }
@@ -107,68 +107,68 @@ static void kc__call(CudaWalk *w, TSNode call) {
 }
 
 /* A qualified identifier; true when a row matched (its parts are not looked up again). */
-static bool kc__qualified(CudaWalk *w, TSNode n) {
-  char *q = kc__name(w->ctx, n);
-  const KbEntry *e = kc__lookup(w, KB_C_IDENT, q);
-  if (e) kc__emit_row(w, e, n, ts_node_end_byte(n), ts_node_end_point(n), q);
+static bool kernels__qualified(CudaWalk *w, TSNode n) {
+  char *q = kernels__name(w->ctx, n);
+  const KbEntry *e = kernels__lookup(w, KB_C_IDENT, q);
+  if (e) kernels__emit_row(w, e, n, ts_node_end_byte(n), ts_node_end_point(n), q);
   free(q);
   return e != NULL;
 }
 
-static void kc__include(CudaWalk *w, TSNode inc) {
+static void kernels__include(CudaWalk *w, TSNode inc) {
   TSNode path = ts_node_child_by_field_name(inc, "path", 4);
   if (ts_node_is_null(path)) return;
-  char *p = kc__text(w->ctx, path);
+  char *p = kernels__text(w->ctx, path);
   size_t n = strlen(p);
   if (n < 2) {
     free(p);
     return;
   }
   char *inner = xstrndup(p + 1, n - 2);
-  const KbEntry *e = kc__lookup(w, KB_C_INCLUDE, inner);
-  if (e) kc__emit_row(w, e, path, ts_node_end_byte(path), ts_node_end_point(path), p);
+  const KbEntry *e = kernels__lookup(w, KB_C_INCLUDE, inner);
+  if (e) kernels__emit_row(w, e, path, ts_node_end_byte(path), ts_node_end_point(path), p);
   free(inner);
   free(p);
 }
 
 /* ---- kernels ------------------------------------------------------------------------- */
 
-static bool kc__is_global(TSNode def) {
+static bool kernels__is_global(TSNode def) {
   uint32_t n = ts_node_child_count(def);
   for (uint32_t i = 0; i < n; i++)
-    if (kc__is(ts_node_child(def, i), "__global__")) return true;
+    if (kernels__is(ts_node_child(def, i), "__global__")) return true;
   return false;
 }
 
-static void kc__function(CudaWalk *w, TSNode def) {
-  if (!kc__is_global(def)) return;
+static void kernels__function(CudaWalk *w, TSNode def) {
+  if (!kernels__is_global(def)) return;
   TSNode d = ts_node_child_by_field_name(def, "declarator", 10);
-  for (int depth = 0; depth < 8 && !ts_node_is_null(d) && !kc__is(d, "function_declarator"); depth++)
+  for (int depth = 0; depth < 8 && !ts_node_is_null(d) && !kernels__is(d, "function_declarator"); depth++)
     d = ts_node_child_by_field_name(d, "declarator", 10);
   TSNode name = ts_node_child_by_field_name(d, "declarator", 10);
   if (ts_node_is_null(name)) return;
-  char *full = kc__name(w->ctx, name);
-  CudaKernel k = {def, name, xstrdup(kc__last(full)), NULL};
+  char *full = kernels__name(w->ctx, name);
+  CudaKernel k = {def, name, xstrdup(kernels__last(full)), NULL};
   free(full);
   array_push(&w->kernels, k);
 }
 
-static void kc__visit(CudaWalk *w, TSTreeCursor *cur, bool *skip) {
+static void kernels__visit(CudaWalk *w, TSTreeCursor *cur, bool *skip) {
   TSNode n = ts_tree_cursor_current_node(cur);
   const char *t = ts_node_type(n);
   *skip = strcmp(t, "comment") == 0;
-  if (strcmp(t, "function_definition") == 0) kc__function(w, n);
-  else if (strcmp(t, "call_expression") == 0) kc__call(w, n);
-  else if (strcmp(t, "qualified_identifier") == 0) *skip = kc__qualified(w, n);
-  else if (strcmp(t, "preproc_include") == 0) kc__include(w, n);
+  if (strcmp(t, "function_definition") == 0) kernels__function(w, n);
+  else if (strcmp(t, "call_expression") == 0) kernels__call(w, n);
+  else if (strcmp(t, "qualified_identifier") == 0) *skip = kernels__qualified(w, n);
+  else if (strcmp(t, "preproc_include") == 0) kernels__include(w, n);
 }
 
 /* "line 40 <<<grid, block, 0, stream>>>" for each launch of `id`. */
-static void kc__launch_list(const CudaWalk *w, const char *id, StrBuf *sb) {
+static void kernels__launch_list(const CudaWalk *w, const char *id, StrBuf *sb) {
   size_t count = 0;
   for (size_t i = 0; i < w->launches.len; i++) {
     const CudaLaunch *l = &w->launches.items[i];
-    if (strcmp(kc__last(l->id), id) != 0) continue;
+    if (strcmp(kernels__last(l->id), id) != 0) continue;
     char *cfg = kernels_squash(w->ctx->text + ts_node_start_byte(l->cfg),
                                ts_node_end_byte(l->cfg) - ts_node_start_byte(l->cfg), 80);
     sb_printf(sb, "%s line %u %s", count++ ? "," : "", ts_node_start_point(l->call).row + 1, cfg);
@@ -177,7 +177,7 @@ static void kc__launch_list(const CudaWalk *w, const char *id, StrBuf *sb) {
   if (!count) sb_puts(sb, " none in this file");
 }
 
-static void kc__emit_kernel(CudaWalk *w, CudaKernel *k) {
+static void kernels__emit_kernel(CudaWalk *w, CudaKernel *k) {
   TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
   TSNode decl = ts_node_child_by_field_name(k->def, "declarator", 10);
   StrList callees = {0};
@@ -197,7 +197,7 @@ static void kc__emit_kernel(CudaWalk *w, CudaKernel *k) {
   StrBuf sb;
   sb_init(&sb);
   sb_printf(&sb, "kernel: __global__ %s; lines: %u; launches:", sig, lines);
-  kc__launch_list(w, k->id, &sb);
+  kernels__launch_list(w, k->id, &sb);
   sb_printf(&sb, "; %s", what);
   f->detail = sb_steal(&sb);
   free(what);
@@ -206,17 +206,17 @@ static void kc__emit_kernel(CudaWalk *w, CudaKernel *k) {
   strlist_free(&callees);
 }
 
-static const CudaKernel *kc__kernel_named(const CudaWalk *w, const char *id) {
+static const CudaKernel *kernels__kernel_named(const CudaWalk *w, const char *id) {
   for (size_t i = 0; i < w->kernels.len; i++)
     if (strcmp(w->kernels.items[i].id, id) == 0) return &w->kernels.items[i];
   return NULL;
 }
 
-static void kc__emit_launch(CudaWalk *w, const CudaLaunch *l) {
-  const char *id = kc__last(l->id);
+static void kernels__emit_launch(CudaWalk *w, const CudaLaunch *l) {
+  const char *id = kernels__last(l->id);
   char *cfg = kernels_squash(w->ctx->text + ts_node_start_byte(l->cfg), ts_node_end_byte(l->cfg) - ts_node_start_byte(l->cfg), 80);
   char *subject = xasprintf("%s%s", l->id, cfg);
-  const CudaKernel *k = kc__kernel_named(w, id);
+  const CudaKernel *k = kernels__kernel_named(w, id);
   char *repl;
   if (k) {
     const KernelKind *kind = k->kind;
@@ -240,14 +240,14 @@ void kernels_cuda(AnalyzeCtx *ctx) {
   bool more = true;
   while (more) {
     bool skip = false;
-    kc__visit(&w, &cur, &skip);
+    kernels__visit(&w, &cur, &skip);
     if (!skip && ts_tree_cursor_goto_first_child(&cur)) continue;
     while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
       if (!ts_tree_cursor_goto_parent(&cur)) break;
   }
   ts_tree_cursor_delete(&cur);
-  for (size_t i = 0; i < w.kernels.len; i++) kc__emit_kernel(&w, &w.kernels.items[i]);
-  for (size_t i = 0; i < w.launches.len; i++) kc__emit_launch(&w, &w.launches.items[i]);
+  for (size_t i = 0; i < w.kernels.len; i++) kernels__emit_kernel(&w, &w.kernels.items[i]);
+  for (size_t i = 0; i < w.launches.len; i++) kernels__emit_launch(&w, &w.launches.items[i]);
   for (size_t i = 0; i < w.kernels.len; i++) free(w.kernels.items[i].id);
   for (size_t i = 0; i < w.launches.len; i++) free(w.launches.items[i].id);
   array_free(&w.kernels);

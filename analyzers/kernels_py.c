@@ -22,13 +22,13 @@
 
 typedef Array(size_t) KernelsPending;
 
-static bool kp__mine(const Finding *f) {
+static bool kernels__mine(const Finding *f) {
   static const char *const codes = "ASC410|ASC411|ASC412|ASC413|ASC417";
   return !f->detail && f->rule && kb_pattern_match(codes, f->rule->code);
 }
 
 /* The pending finding of `code` that starts and ends where n does, or NULL. */
-static Finding *kp__pending(AnalyzeCtx *ctx, const KernelsPending *p, const char *code, TSNode n) {
+static Finding *kernels__pending(AnalyzeCtx *ctx, const KernelsPending *p, const char *code, TSNode n) {
   for (size_t i = 0; i < p->len; i++) {
     Finding *f = &ctx->out->items[p->items[i]];
     if (!f->detail && strcmp(f->rule->code, code) == 0 && f->start_byte == ts_node_start_byte(n) &&
@@ -39,7 +39,7 @@ static Finding *kp__pending(AnalyzeCtx *ctx, const KernelsPending *p, const char
 }
 
 /* Replaces the finding's replacement and re-renders its messages. */
-static void kp__set_replacement(Finding *f, const char *repl) {
+static void kernels__set_replacement(Finding *f, const char *repl) {
   free(f->replacement);
   free(f->message);
   free(f->message_zh);
@@ -48,12 +48,12 @@ static void kp__set_replacement(Finding *f, const char *repl) {
   f->message_zh = kb_format(f->rule->msg_zh, f->subject, f->replacement);
 }
 
-static char *kp__squash(const AnalyzeCtx *ctx, TSNode n, size_t max) {
+static char *kernels__squash(const AnalyzeCtx *ctx, TSNode n, size_t max) {
   return kernels_squash(ctx->text + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n), max);
 }
 
 /* "a, b, c" of the interesting callees (at most KERNELS_MAX_LISTED). */
-static void kp__list_calls(StrBuf *sb, const StrList *calls) {
+static void kernels__list_calls(StrBuf *sb, const StrList *calls) {
   size_t shown = 0;
   for (size_t i = 0; i < calls->len; i++) {
     if (kb_pattern_match(KERNELS_BORING_CALLS, calls->items[i])) continue;
@@ -70,7 +70,7 @@ static void kp__list_calls(StrBuf *sb, const StrList *calls) {
 
 /* A decorated kernel: its signature, size, decorators and what it does.
  * `triton`: triton-ascend runs it as is; otherwise it must be rewritten. */
-static void kp__kernel(AnalyzeCtx *ctx, Finding *f, TSNode dd, bool triton) {
+static void kernels__kernel(AnalyzeCtx *ctx, Finding *f, TSNode dd, bool triton) {
   TSNode def = ts_node_child_by_field_name(dd, "definition", 10);
   TSNode name = ts_node_child_by_field_name(def, "name", 4), params = ts_node_child_by_field_name(def, "parameters", 10);
   if (ts_node_is_null(name)) return;
@@ -82,13 +82,13 @@ static void kp__kernel(AnalyzeCtx *ctx, Finding *f, TSNode dd, bool triton) {
   uint32_t lines = ts_node_end_point(def).row - ts_node_start_point(def).row + 1;
   StrBuf sb;
   sb_init(&sb);
-  char *sig = ts_node_is_null(params) ? xstrdup("()") : kp__squash(ctx, params, 200);
+  char *sig = ts_node_is_null(params) ? xstrdup("()") : kernels__squash(ctx, params, 200);
   sb_printf(&sb, "kernel: %s%s; lines: %u; decorators:", id, sig, lines);
   for (uint32_t i = 0; i < ts_node_named_child_count(dd); i++) {
     TSNode d = ts_node_named_child(dd, i);
     if (!pysyntax_is(d, "decorator") || ts_node_named_child_count(d) < 1) continue;
     char *q = pyfile_qualname(ctx->py, ts_node_named_child(d, 0));
-    char *shown = q ? q : kp__squash(ctx, ts_node_named_child(d, 0), 60);
+    char *shown = q ? q : kernels__squash(ctx, ts_node_named_child(d, 0), 60);
     sb_printf(&sb, " @%s", shown);
     free(shown);
   }
@@ -97,7 +97,7 @@ static void kp__kernel(AnalyzeCtx *ctx, Finding *f, TSNode dd, bool triton) {
   f->detail = sb_steal(&sb);
   f->weight = lines;
   char *repl = kernels_replacement(kind, lines, triton);
-  kp__set_replacement(f, repl);
+  kernels__set_replacement(f, repl);
   free(repl);
   free(what);
   free(sig);
@@ -108,7 +108,7 @@ static void kp__kernel(AnalyzeCtx *ctx, Finding *f, TSNode dd, bool triton) {
 /* ---- autograd.Function ----------------------------------------------------------------- */
 
 /* The protocol methods of a class body, each with the calls it makes. */
-static void kp__methods(AnalyzeCtx *ctx, TSNode body, StrBuf *sb, StrList *forward_calls) {
+static void kernels__methods(AnalyzeCtx *ctx, TSNode body, StrBuf *sb, StrList *forward_calls) {
   for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
     TSNode fn = ts_node_named_child(body, i);
     if (pysyntax_is(fn, "decorated_definition")) fn = ts_node_child_by_field_name(fn, "definition", 10);
@@ -118,7 +118,7 @@ static void kp__methods(AnalyzeCtx *ctx, TSNode body, StrBuf *sb, StrList *forwa
       StrList calls = {0};
       kernels_callees(ctx->text, ts_node_child_by_field_name(fn, "body", 4), &calls);
       sb_printf(sb, "; %s (%u lines) calls ", nm, ts_node_end_point(fn).row - ts_node_start_point(fn).row + 1);
-      kp__list_calls(sb, &calls);
+      kernels__list_calls(sb, &calls);
       bool fwd = strcmp(nm, "forward") == 0;
       for (size_t k = 0; fwd && k < calls.len; k++) array_push(forward_calls, xstrdup(calls.items[k]));
       strlist_free(&calls);
@@ -127,7 +127,7 @@ static void kp__methods(AnalyzeCtx *ctx, TSNode body, StrBuf *sb, StrList *forwa
   }
 }
 
-static void kp__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
+static void kernels__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
   TSNode name = ts_node_child_by_field_name(cls, "name", 4), body = ts_node_child_by_field_name(cls, "body", 4);
   if (ts_node_is_null(name) || ts_node_is_null(body)) return;
   char *id = pyfile_node_text(ctx->py, name);
@@ -136,13 +136,13 @@ static void kp__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
   sb_init(&sb);
   sb_printf(&sb, "autograd.Function %s; lines: %u", id, lines);
   StrList fwd = {0};
-  kp__methods(ctx, body, &sb, &fwd);
+  kernels__methods(ctx, body, &sb, &fwd);
   bool by_name = false;
   const KernelKind *kind = kernels_classify(id, &fwd, &by_name);
   if (kind && kind->op) {
     sb_printf(&sb, "; function: %s (from its %s)", kind->kind, by_name ? "name" : "body");
     char *repl = xasprintf("%s, or check that every op it calls runs on NPU", kind->op);
-    kp__set_replacement(f, repl);
+    kernels__set_replacement(f, repl);
     free(repl);
   }
   f->detail = sb_steal(&sb);
@@ -154,7 +154,7 @@ static void kp__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
 
 /* The value of the module-level assignment `name = value` (the last one),
  * or a null node: a build usually lists its sources in a variable. */
-static TSNode kp__module_value(AnalyzeCtx *ctx, TSNode id) {
+static TSNode kernels__module_value(AnalyzeCtx *ctx, TSNode id) {
   TSNode found = {{0}, NULL, NULL}, root = ts_tree_root_node(ctx->tree);
   uint32_t len = ts_node_end_byte(id) - ts_node_start_byte(id);
   const char *name = ctx->text + ts_node_start_byte(id);
@@ -173,10 +173,10 @@ static TSNode kp__module_value(AnalyzeCtx *ctx, TSNode id) {
 /* Appends the sources a value names: string literals (inline code is
  * summarized), the elements of a list (also through a module-level
  * variable), or the text of anything else. */
-static void kp__sources(AnalyzeCtx *ctx, TSNode v, StrBuf *sb, size_t *n, size_t *cuda) {
+static void kernels__sources(AnalyzeCtx *ctx, TSNode v, StrBuf *sb, size_t *n, size_t *cuda) {
   if (ts_node_is_null(v)) return;
   if (pysyntax_is(v, "identifier")) {
-    TSNode value = kp__module_value(ctx, v);
+    TSNode value = kernels__module_value(ctx, v);
     if (!ts_node_is_null(value) && !pysyntax_is(value, "identifier")) v = value;
   }
   bool list = pysyntax_is(v, "list") || pysyntax_is(v, "tuple");
@@ -186,7 +186,7 @@ static void kp__sources(AnalyzeCtx *ctx, TSNode v, StrBuf *sb, size_t *n, size_t
     char *val = pysyntax_is(s, "string") ? pysyntax_string_value(ctx->py, s) : NULL;
     char *shown;
     if (val && strpbrk(val, "\n{;(")) shown = xstrdup("<inline code>"); /* load_inline takes code, not paths */
-    else shown = val ? xstrdup(val) : kp__squash(ctx, s, 80);
+    else shown = val ? xstrdup(val) : kernels__squash(ctx, s, 80);
     if (val && (util_ends_with(val, ".cu") || util_ends_with(val, ".cuh"))) (*cuda)++;
     sb_printf(sb, "%s%s", (*n)++ ? ", " : "", shown);
     free(shown);
@@ -194,7 +194,7 @@ static void kp__sources(AnalyzeCtx *ctx, TSNode v, StrBuf *sb, size_t *n, size_t
   }
 }
 
-static void kp__extension(AnalyzeCtx *ctx, Finding *f, TSNode call) {
+static void kernels__extension(AnalyzeCtx *ctx, Finding *f, TSNode call) {
   TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
   if (!pysyntax_is(args, "argument_list")) return;
   TSNode name = pysyntax_argument(ctx->py, args, "0|name");
@@ -203,10 +203,10 @@ static void kp__extension(AnalyzeCtx *ctx, Finding *f, TSNode call) {
   sb_init(&sb);
   sb_printf(&sb, "extension: %s; sources: ", nm ? nm : "?");
   size_t n = 0, cuda = 0;
-  kp__sources(ctx, pysyntax_argument(ctx->py, args, "1|sources|cpp_sources"), &sb, &n, &cuda);
+  kernels__sources(ctx, pysyntax_argument(ctx->py, args, "1|sources|cpp_sources"), &sb, &n, &cuda);
   TSNode inline_cuda = pysyntax_argument(ctx->py, args, "cuda_sources");
   if (!ts_node_is_null(inline_cuda)) {
-    kp__sources(ctx, inline_cuda, &sb, &n, &cuda);
+    kernels__sources(ctx, inline_cuda, &sb, &n, &cuda);
     cuda++;
   }
   if (!n) sb_puts(&sb, "none listed");
@@ -217,35 +217,35 @@ static void kp__extension(AnalyzeCtx *ctx, Finding *f, TSNode call) {
 
 /* ---- the walk ---------------------------------------------------------------------------- */
 
-static void kp__visit(AnalyzeCtx *ctx, const KernelsPending *p, TSNode n) {
+static void kernels__visit(AnalyzeCtx *ctx, const KernelsPending *p, TSNode n) {
   const char *t = ts_node_type(n);
   if (strcmp(t, "decorated_definition") == 0) {
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
-      Finding *f = kp__pending(ctx, p, "ASC410", ts_node_named_child(n, i));
-      if (f) kp__kernel(ctx, f, n, true);
-      f = kp__pending(ctx, p, "ASC417", ts_node_named_child(n, i));
-      if (f) kp__kernel(ctx, f, n, false);
+      Finding *f = kernels__pending(ctx, p, "ASC410", ts_node_named_child(n, i));
+      if (f) kernels__kernel(ctx, f, n, true);
+      f = kernels__pending(ctx, p, "ASC417", ts_node_named_child(n, i));
+      if (f) kernels__kernel(ctx, f, n, false);
     }
   } else if (strcmp(t, "class_definition") == 0) {
-    Finding *f = kp__pending(ctx, p, "ASC411", ts_node_child_by_field_name(n, "name", 4));
-    if (f) kp__function(ctx, f, n);
+    Finding *f = kernels__pending(ctx, p, "ASC411", ts_node_child_by_field_name(n, "name", 4));
+    if (f) kernels__function(ctx, f, n);
   } else if (strcmp(t, "call") == 0) {
     TSNode fn = ts_node_child_by_field_name(n, "function", 8);
-    Finding *f = kp__pending(ctx, p, "ASC412", fn);
-    if (!f) f = kp__pending(ctx, p, "ASC413", fn);
-    if (f) kp__extension(ctx, f, n);
+    Finding *f = kernels__pending(ctx, p, "ASC412", fn);
+    if (!f) f = kernels__pending(ctx, p, "ASC413", fn);
+    if (f) kernels__extension(ctx, f, n);
   }
 }
 
 void kernels_python(AnalyzeCtx *ctx) {
   KernelsPending pending = {0};
   for (size_t i = 0; i < ctx->out->len; i++)
-    if (kp__mine(&ctx->out->items[i])) array_push(&pending, i);
+    if (kernels__mine(&ctx->out->items[i])) array_push(&pending, i);
   if (pending.len == 0) return;
   TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(ctx->tree));
   bool more = true;
   while (more) {
-    kp__visit(ctx, &pending, ts_tree_cursor_current_node(&cur));
+    kernels__visit(ctx, &pending, ts_tree_cursor_current_node(&cur));
     if (ts_tree_cursor_goto_first_child(&cur)) continue;
     while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
       if (!ts_tree_cursor_goto_parent(&cur)) break;
