@@ -150,6 +150,7 @@ typedef struct {
 typedef struct {
   size_t group;
   Array(ReportWrapper) wrappers;
+  size_t more;              /* blocker sites in further files, not analyzed */
 } ReportBlast;
 
 typedef struct {

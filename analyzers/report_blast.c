@@ -13,6 +13,9 @@
 #include <stdlib.h>
 
 #define BLAST_MAX_CALLERS 10
+/* Files analyzed per blocker: the section is for reading, and a blocker
+ * spread over hundreds of files is a pattern, not a call chain. */
+#define BLAST_MAX_FILES 10
 
 typedef struct {
   size_t blast;   /* index into r->blast */
@@ -175,19 +178,41 @@ static void report_blast__scan_imports(Report *r, const BlastTargets *targets, c
   }
 }
 
+/* Marks in `chosen` (one byte per file) the Python files analyzed for a
+ * blocker group: the first BLAST_MAX_FILES files of its sites. Returns how
+ * many of its sites lie in files left out. */
+static size_t report_blast__choose(const Report *r, const ReportGroup *gr, const ReportFile *files, uint8_t *chosen) {
+  size_t nfiles = 0, more = 0;
+  for (size_t k = 0; k < gr->items.len; k++) {
+    size_t f = r->items.items[gr->items.items[k]].file;
+    if (files[f].kind != FILE_PYTHON) continue;
+    if (chosen[f]) continue;
+    if (nfiles == BLAST_MAX_FILES) {
+      more++;
+      continue;
+    }
+    chosen[f] = 1;
+    nfiles++;
+  }
+  return more;
+}
+
 void report_blast_build(Report *r, const ReportFile *files, size_t n, const PhaseGraph *g, ReportReadFn read,
                         void *data) {
   BlastTargets targets = {0};
   uint8_t *wrap_file = xcalloc(n ? n : 1, 1);
-  /* 1. wrappers: parse each blocker file once */
+  /* per blocker, the files to analyze */
+  uint8_t **chosen = xcalloc(r->blockers.len ? r->blockers.len : 1, sizeof *chosen);
+  size_t *left_out = xcalloc(r->blockers.len ? r->blockers.len : 1, sizeof *left_out);
+  uint8_t *any_chosen = xcalloc(n ? n : 1, 1);
+  for (size_t b = 0; b < r->blockers.len; b++) {
+    chosen[b] = xcalloc(n ? n : 1, 1);
+    left_out[b] = report_blast__choose(r, &r->groups.items[r->blockers.items[b]], files, chosen[b]);
+    for (size_t f = 0; f < n; f++) any_chosen[f] |= chosen[b][f];
+  }
+  /* 1. wrappers: parse each chosen blocker file once */
   for (size_t f = 0; f < n; f++) {
-    if (files[f].kind != FILE_PYTHON) continue;
-    bool any = false;
-    for (size_t b = 0; b < r->blockers.len && !any; b++) {
-      const ReportGroup *gr = &r->groups.items[r->blockers.items[b]];
-      for (size_t k = 0; k < gr->items.len && !any; k++) any = r->items.items[gr->items.items[k]].file == f;
-    }
-    if (!any) continue;
+    if (!any_chosen[f]) continue;
     BlastParsed p;
     if (!report_blast__parse(&p, read, data, f)) continue;
     for (size_t b = 0; b < r->blockers.len; b++) {
@@ -196,6 +221,7 @@ void report_blast_build(Report *r, const ReportFile *files, size_t n, const Phas
       size_t bi = (size_t)-1;
       for (size_t x = 0; x < r->blast.len; x++)
         if (r->blast.items[x].group == gi) bi = x;
+      if (!chosen[b][f]) continue;
       for (size_t k = 0; k < gr->items.len; k++) {
         const ReportItem *it = &r->items.items[gr->items.items[k]];
         if (it->file != f) continue;
@@ -203,7 +229,7 @@ void report_blast_build(Report *r, const ReportFile *files, size_t n, const Phas
         char *symbol = fn ? report_blast__fn_name(fn) : NULL;
         const char *match = fn ? (fn->class_name ? fn->class_name : fn->name) : "";
         if (bi == (size_t)-1) {
-          ReportBlast nb = {gi, {0}};
+          ReportBlast nb = {gi, {0}, left_out[b]};
           array_push(&r->blast, nb);
           bi = r->blast.len - 1;
         }
@@ -245,6 +271,10 @@ void report_blast_build(Report *r, const ReportFile *files, size_t n, const Phas
   for (size_t t = 0; t < targets.len; t++) free(targets.items[t].match);
   array_free(&targets);
   free(wrap_file);
+  for (size_t b = 0; b < r->blockers.len; b++) free(chosen[b]);
+  free(chosen);
+  free(left_out);
+  free(any_chosen);
   /* blast entries in blocker order */
   for (size_t a = 1; a < r->blast.len; a++) {
     ReportBlast v = r->blast.items[a];

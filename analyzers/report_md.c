@@ -404,6 +404,9 @@ static void report_md__blast(const Report *r, StrBuf *sb) {
       if (wr->more) sb_printf(sb, report_l(zh, " and %zu more", " 等另外 %zu 处"), wr->more);
       sb_putc(sb, '\n');
     }
+    if (bl->more)
+      sb_printf(sb, report_l(zh, "  - %zu more site(s) in further files, not analyzed\n", "  - 其余文件中另有 %zu 处，未分析\n"),
+                bl->more);
   }
   sb_putc(sb, '\n');
 }
