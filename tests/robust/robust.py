@@ -583,11 +583,45 @@ def text_nested_10000_deep():
             check(any(x["code"] == "ASC201" for x in d), "%s: the finding inside/after the nesting is missing: %r" % (name, summary(d)))
         s.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     kern = "__global__ void k(float* x) { x[0] = " + "(" * 10000 + "1" + ")" * 10000 + "; cudaMalloc(0, 0); }\n"
-    open_doc(s, "file:///w/deep/k.cu", kern, lang="cuda")
+    d = open_doc(s, "file:///w/deep/k.cu", kern, lang="cuda")
+    check(any(x["code"].startswith("ASC4") for x in d), "deep CUDA kernel: no ASC4xx finding: %r" % summary(d))
     # JSON nested 100,000 deep: cJSON's nesting limit turns it into -32700
     s.frame('{"jsonrpc":"2.0","id":81,"method":"textDocument/hover","params":{"x":' + "[" * 100000 + "]" * 100000 + "}}")
     check(error_of(wait_error(s, None)) == -32700, "JSON nested 100,000 deep: want -32700")
     alive(s)
+    return s
+
+
+@test
+def text_clean_documents():
+    """Documents of every kind with nothing to report (but text the byte
+    prefilter lets through) are analyzed to an empty list."""
+    s = started()
+    docs = {
+        "file:///w/clean/util.py": ("python", "# works on cuda and cpu alike\ndef add(a, b):\n    return a + b\n"),
+        "file:///w/clean/pyproject.toml": ("toml", "[project]\nname = \"x\"\nversion = \"1\"\n"),
+        "file:///w/clean/setup.cfg": ("ini", "[metadata]\nname = x\n"),
+        "file:///w/clean/requirements.txt": ("pip-requirements", "# nothing\n"),
+    }
+    for uri, (lang, text) in docs.items():
+        d = open_doc(s, uri, text, lang=lang)
+        check(d == [], "%s: want no diagnostics, got %r" % (uri, summary(d)))
+    open_doc(s, DOC_URI, DOC)
+    expect_state(s, DOC_URI, DOC, 1)
+    return s
+
+
+@test
+def text_cuda_documents():
+    s = started()
+    d = open_doc(s, "file:///w/csrc/k.cu", "#include <cuda_runtime.h>\n__global__ void k(float* x) { x[0] = 1; }\n"
+                 "void f() { float* d; cudaMalloc(&d, 4); }\n", lang="cuda")
+    check(any(x["code"].startswith("ASC4") for x in d), "CUDA kernel: no ASC4xx finding: %r" % summary(d))
+    d = open_doc(s, "file:///w/csrc/clean.cu", "int add(int a, int b) { return a + b; }\n", lang="cuda")
+    check(d == [], "clean .cu: want no diagnostics, got %r" % summary(d))
+    d = open_doc(s, "file:///w/csrc/broken.cu", "__global__ void k(float* x) { x[0] = (((1; }\n#include\n", lang="cuda")
+    open_doc(s, DOC_URI, DOC)
+    expect_state(s, DOC_URI, DOC, 1)
     return s
 
 
@@ -696,6 +730,30 @@ def scan_binary_py():
         check(not any(k and ("blob.py" in k or "elf.py" in k) for k in fb), "findings in binary files: %r" % fb)
         check(any(k and k.endswith("train.py") for k in fb), "train.py not analyzed: %r" % fb)
         check(any(k and k.endswith("latin1.py") for k in fb), "a Latin-1 (invalid UTF-8) file must still be analyzed: %r" % fb)
+    finally:
+        shutil.rmtree(root)
+
+
+@test
+def scan_clean_project():
+    root = tempfile.mkdtemp(prefix="asc-scan-")
+    try:
+        files = {
+            "util.py": "# same on cuda and cpu\ndef add(a, b):\n    return a + b\n",
+            "plain.py": "def sub(a, b):\n    return a - b\n",
+            "csrc/add.cpp": "int add(int a, int b) { return a + b; }\n",
+            "pyproject.toml": "[project]\nname = \"x\"\nversion = \"1\"\n",
+            "setup.cfg": "[metadata]\nname = x\n",
+            "requirements.txt": "# nothing yet\n",
+            "run.sh": "#!/bin/sh\necho hi\n",
+        }
+        for rel, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+            with open(os.path.join(root, rel), "w") as f:
+                f.write(text)
+        rc, out, err = run_check([root])
+        check(rc == 0, "a project with nothing to report: want exit 0, got %d\n%s" % (rc, err[-2000:]))
+        check(findings_by_file(out) == {}, "unexpected findings: %r" % findings_by_file(out))
     finally:
         shutil.rmtree(root)
 
