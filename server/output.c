@@ -389,7 +389,46 @@ static void output__range(FILE *out, char sign, size_t start, size_t count) {
   else fprintf(out, " %c%zu,%zu", sign, count ? start + 1 : start, count);
 }
 
+/* Where the hunk whose first change is ops[p] ends (exclusive): CTX lines
+ * after the last change that follows its predecessor within 2*CTX equal
+ * lines (closer changes share one hunk, as in diff -u). */
+static size_t output__hunk_end(const StrBuf *ops, size_t p, size_t ctx) {
+  size_t e = p;
+  for (size_t q = p; q < ops->len; q++) {
+    if (ops->data[q] == '=') continue;
+    if (q > e + 2 * ctx) break;
+    e = q + 1;
+  }
+  return e + ctx < ops->len ? e + ctx : ops->len;
+}
+
+/* One hunk over ops[s, end); *ai and *bi are the lines of a and b at s. */
+static void output__hunk(FILE *out, const StrBuf *ops, size_t s, size_t end, const DiffLines *la,
+                         const DiffLines *lb, size_t *ai, size_t *bi) {
+  size_t ac = 0, bc = 0;
+  for (size_t q = s; q < end; q++) {
+    ac += ops->data[q] != '+';
+    bc += ops->data[q] != '-';
+  }
+  fputs("@@", out);
+  output__range(out, '-', *ai, ac);
+  output__range(out, '+', *bi, bc);
+  fputs(" @@\n", out);
+  for (size_t q = s; q < end; q++) {
+    char op = ops->data[q];
+    if (op == '=') {
+      output__diff_line(out, ' ', &la->items[(*ai)++]);
+      (*bi)++;
+    } else if (op == '-') {
+      output__diff_line(out, '-', &la->items[(*ai)++]);
+    } else {
+      output__diff_line(out, '+', &lb->items[(*bi)++]);
+    }
+  }
+}
+
 size_t output_diff(FILE *out, const char *path, const char *a, size_t alen, const char *b, size_t blen) {
+  const size_t ctx = 3;
   DiffLines la = {0}, lb = {0};
   output__lines(a, alen, &la);
   output__lines(b, blen, &lb);
@@ -397,46 +436,19 @@ size_t output_diff(FILE *out, const char *path, const char *a, size_t alen, cons
   sb_init(&ops);
   output__myers(la.items, la.len, lb.items, lb.len, &ops);
   while (*path == '/' || strncmp(path, "./", 2) == 0) path += *path == '/' ? 1 : 2;
-  size_t hunks = 0, p = 0;
-  const size_t ctx = 3;
+  size_t hunks = 0, p = 0, ai = 0, bi = 0; /* ai, bi: lines of a and b before ops[p] */
   while (p < ops.len) {
     if (ops.data[p] == '=') {
-      p++;
+      p++, ai++, bi++;
       continue;
     }
-    /* a hunk: from ctx lines before this change to ctx lines after the
-     * last change that is at most 2*ctx equal lines from the previous */
-    size_t s = p >= ctx ? p - ctx : 0, e = p;
-    for (size_t q = p; q < ops.len; q++) {
-      if (ops.data[q] == '=') continue;
-      if (q > e + 2 * ctx) break;
-      e = q + 1;
+    size_t s = p >= ctx ? p - ctx : 0, end = output__hunk_end(&ops, p, ctx);
+    if (s < p && ops.data[s] == '=') { /* step back over the leading context */
+      ai -= p - s;
+      bi -= p - s;
     }
-    while (s < p && ops.data[s] != '=') s++;
-    size_t end = e + ctx < ops.len ? e + ctx : ops.len;
-    for (size_t q = e; q < end; q++)
-      if (ops.data[q] != '=') end = q;
     if (hunks++ == 0) fprintf(out, "--- a/%s\n+++ b/%s\n", path, path);
-    size_t ai = 0, bi = 0;
-    for (size_t q = 0; q < s; q++) {
-      if (ops.data[q] != '+') ai++;
-      if (ops.data[q] != '-') bi++;
-    }
-    size_t ac = 0, bc = 0;
-    for (size_t q = s; q < end; q++) {
-      if (ops.data[q] != '+') ac++;
-      if (ops.data[q] != '-') bc++;
-    }
-    fputs("@@", out);
-    output__range(out, '-', ai, ac);
-    output__range(out, '+', bi, bc);
-    fputs(" @@\n", out);
-    for (size_t q = s; q < end; q++) {
-      char op = ops.data[q];
-      if (op == '=') output__diff_line(out, ' ', &la.items[ai++]), bi++;
-      else if (op == '-') output__diff_line(out, '-', &la.items[ai++]);
-      else output__diff_line(out, '+', &lb.items[bi++]);
-    }
+    output__hunk(out, &ops, s, end, &la, &lb, &ai, &bi);
     p = end;
   }
   sb_free(&ops);
