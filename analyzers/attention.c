@@ -18,7 +18,6 @@
 #include "analyzers/pysyntax.h"
 #include "analyzers/resolver.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #define ATTN_NONE ((size_t)-1)
