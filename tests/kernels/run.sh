@@ -78,7 +78,7 @@ if command -v "$PY" >/dev/null 2>&1; then
     esac
   done <"$tmp/lsp.out"
 else
-  echo "kernels: $PY not found, language-server check skipped"
+  echo "note: $PY not found, the language-server check is skipped"
 fi
 
 echo "kernels: $pass passed, $fail failed"
