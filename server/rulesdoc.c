@@ -305,11 +305,14 @@ char *rulesdoc_hover(const KbRule *r, const Finding *f) {
   if (f && f->replacement)
     sb_printf(&sb, "**Ascend replacement:** `%s` (confidence %s, fix %s)\n\n", f->replacement,
               confidence_name(f->confidence), f->fix == FIX_SAFE ? "safe" : f->fix == FIX_UNSAFE ? "unsafe" : "none");
-  /* a user rule's row is not in the built-in table: pass it along */
-  const KbEntry *own = f && f->entry && kb_domain(r->code) == 9 ? f->entry : NULL;
-  char *md = rulesdoc_rule_markdown(r, own, own ? 1 : 0);
-  sb_puts(&sb, md);
-  free(md);
+  /* the rule's section, with only the pattern this finding matched: a
+   * rule like ASC201 has dozens, which the linked page lists */
+  RulesdocRows rows = {0};
+  if (f && f->entry) array_push(&rows, f->entry);
+  else rulesdoc__rows(r->code, NULL, 0, &rows);
+  sb_printf(&sb, "### %s %s\n\n", r->code, r->name);
+  rulesdoc__md_body(&sb, r, &rows);
+  array_free(&rows);
   char *url = rulesdoc_url(r);
   sb_printf(&sb, "[%s documentation](%s)\n", r->code, url);
   free(url);

@@ -53,8 +53,10 @@ const char *rulesdoc_domain_name(int domain, bool zh);
 /* "safe", "unsafe" or "none". */
 const char *rulesdoc_fix_name(const KbEntry *e);
 
-/* Markdown explanation of one rule for hover: the finding's replacement
- * and confidence (when f is given), then the rule's section. Caller frees. */
+/* Markdown explanation of one rule for hover: the finding's replacement,
+ * confidence and fix safety (when f is given), then the rule's section as
+ * in docs/rules.md with only the pattern f matched, and the link to the
+ * full section. Caller frees. */
 char *rulesdoc_hover(const KbRule *r, const Finding *f);
 
 #endif

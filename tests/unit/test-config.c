@@ -348,3 +348,53 @@ TEST(config_filter_findings_drops_ignored) {
   ASSERT(!config_file_ignores(&c, "src/tests.py", "ASC201"));
   config_free(&c);
 }
+
+/* ---- rule docs for built-in and user rules ------------------------------------------ */
+
+#include "server/rulesdoc.h"
+
+static size_t test_config__count(const char *s, const char *needle) {
+  size_t n = 0;
+  for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle)) n++;
+  return n;
+}
+
+TEST(rulesdoc_hover_and_links) {
+  const KbRule *r = kb_rule("ASC201");
+  ASSERT(r != NULL);
+  size_t n;
+  const KbEntry *rows = kb_entries(&n);
+  const KbEntry *e = NULL;
+  for (size_t i = 0; i < n && !e; i++)
+    if (strcmp(rows[i].code, "ASC201") == 0) e = &rows[i];
+  ASSERT(e != NULL);
+  FindingList l = {0};
+  Finding *f = kb_emit(&l, r, e, e->pattern, NULL, 0, 1, 0, 0, 0, 1);
+  f->fix = FIX_SAFE;
+  char *md = rulesdoc_hover(r, f);
+  ASSERT(strstr(md, "### ASC201 torch-cuda-api\n") != NULL);
+  ASSERT(strstr(md, "**Ascend replacement:**") != NULL);
+  ASSERT_EQ(test_config__count(md, "\n| `"), 1); /* only the matched pattern */
+  ASSERT(strstr(md, "docs/rules.md#asc201-torch-cuda-api") != NULL);
+  free(md);
+  findings_free(&l);
+  char *full = rulesdoc_rule_markdown(r, NULL, 0);
+  ASSERT(test_config__count(full, "\n| `") > 1);
+  free(full);
+  char *anchor = rulesdoc_anchor(r);
+  ASSERT_STR_EQ(anchor, "asc201-torch-cuda-api");
+  free(anchor);
+
+  Config c;
+  ASSERT(test_config__parse(&c, "[[rules]]\ncode = \"ASC905\"\npattern = \"a.cuda_b\"\nreplacement = \"a.npu_b\"\n", false));
+  const KbRule *u = config_rule(&c, "ASC905");
+  ASSERT(u != NULL);
+  char *url = rulesdoc_url(u);
+  ASSERT(strstr(url, "configuration.md#user-rules") != NULL);
+  free(url);
+  char *txt = rulesdoc_rule_text(u, c.user_entries, c.n_user_entries);
+  ASSERT(strstr(txt, "a.cuda_b -> a.npu_b") != NULL);
+  ASSERT(strstr(txt, "Domain:     9, Project rules") != NULL);
+  free(txt);
+  config_free(&c);
+}
