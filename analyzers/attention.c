@@ -445,8 +445,10 @@ static void attention__args(const Attn *a, TSNode args, const char *params, Attn
     TSNode x = ts_node_named_child(args, i);
     if (pysyntax_is(x, "comment")) continue;
     if (pysyntax_is(x, "keyword_argument")) {
-      char *nm = pyfile_node_text(a->py, ts_node_child_by_field_name(x, "name", 4));
-      attention__bind(a, out, nm, ts_node_child_by_field_name(x, "value", 5));
+      TSNode k = ts_node_child_by_field_name(x, "name", 4), v = ts_node_child_by_field_name(x, "value", 5);
+      if (ts_node_is_null(k) || ts_node_is_null(v)) continue; /* error recovery */
+      char *nm = pyfile_node_text(a->py, k);
+      attention__bind(a, out, nm, v);
       free(nm);
       continue;
     }

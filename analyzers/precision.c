@@ -28,6 +28,7 @@ typedef struct {
   Array(TSNode) products;  /* a * b */
   Array(TSNode) self_attrs;/* self.<name> */
   const KbEntry *cplx, *upcast, *roundtrip, *rms, *autocast, *dassert;
+  bool uses_torch; /* the file imports torch: method rows apply to call results */
 } Prec;
 
 /* ---- helpers ------------------------------------------------------------------ */
@@ -125,7 +126,7 @@ static void precision__autocast(Prec *p, TSNode call) {
  * this domain are matched here for call receivers (once per site). */
 static void precision__method_on_call(Prec *p, TSNode call, const char *method) {
   TSNode fn = ts_node_child_by_field_name(call, "function", 8);
-  if (!pysyntax_is(ts_node_child_by_field_name(fn, "object", 6), "call")) return;
+  if (!p->uses_torch || !pysyntax_is(ts_node_child_by_field_name(fn, "object", 6), "call")) return;
   const KbEntry *row = kb_lookup(KB_METHOD, method, p->ctx->opt->user_entries, p->ctx->opt->n_user_entries);
   if (!row || kb_domain(row->code) != 6) return;
   TSNode name = ts_node_child_by_field_name(fn, "attribute", 9);
@@ -400,6 +401,8 @@ void precision_analyze(AnalyzeCtx *ctx) {
   p.rms = precision__row(&p, "rms-norm");
   p.autocast = precision__row(&p, "autocast-dtype");
   p.dassert = precision__row(&p, "dtype-assert");
+  for (size_t i = 0; i < p.py->bindings.len && !p.uses_torch; i++)
+    p.uses_torch = util_starts_with(p.py->bindings.items[i].qualname, "torch");
   precision__walk(&p);
   for (size_t i = 0; p.cplx && i < p.complexes.len; i++) precision__complex(&p, p.complexes.items[i]);
   if (p.upcast && p.roundtrip) precision__upcasts(&p);
