@@ -121,8 +121,8 @@ static void report_html__bars(const Report *r, StrBuf *sb) {
     sb_puts(sb, "</text>\n");
     sb_printf(sb, "  <rect x=\"120\" y=\"%zu\" width=\"%.1f\" height=\"18\" fill=\"%s\"/>\n", 8 + p * 28, w,
               report_html__colors[p % (sizeof report_html__colors / sizeof report_html__colors[0])]);
-    sb_printf(sb, "  <text x=\"%.1f\" y=\"%zu\">%s</text>\n", 126 + w, 22 + p * 28,
-              effort_days_str(ph->effort.total, b, sizeof b));
+    sb_printf(sb, "  <text x=\"%.1f\" y=\"%zu\">%s %s</text>\n", 126 + w, 22 + p * 28,
+              effort_days_str(ph->effort.total, b, sizeof b), report_l(r->zh, "d", "人日"));
   }
   sb_puts(sb, "</svg>\n");
 }

@@ -50,11 +50,17 @@ static char *reportgen__read(void *data, size_t index, size_t *len) {
   return text;
 }
 
-/* The root directory's own name ("." resolved), for the project name. */
+/* The root directory's own name ("." resolved; a file's directory when a
+ * single file was scanned), for the project name. */
 static char *reportgen__root_name(const Workspace *ws) {
   const char *root = ws->root ? ws->root : ".";
   char buf[PATH_MAX];
   const char *p = realpath(root, buf) ? buf : root;
+  struct stat st;
+  if (p == buf && stat(buf, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    char *slash = strrchr(buf, '/');
+    if (slash && slash != buf) *slash = '\0';
+  }
   size_t n = strlen(p);
   while (n > 1 && p[n - 1] == '/') n--;
   const char *start = p + n;
