@@ -108,6 +108,9 @@ class Session {
     this.requests = []; // server-to-client requests
     this.waiters = [];
     this.conn.onNotification((method, params) => this._record({ method, params }));
+    // vscode-jsonrpc routes $/progress to progress handlers, never to
+    // onNotification; tokens without a handler arrive here.
+    this.conn.onUnhandledProgress((params) => this._record({ method: '$/progress', params }));
     this.conn.onRequest((method, params) => {
       this.requests.push({ method, params });
       this._record({ method, params, request: true });

@@ -185,6 +185,10 @@ test('"Ascend: Generate Migration Report": progress, then the Markdown preview o
   const progress = calls('window.withProgress');
   assert.equal(progress.length, 1);
   assert.equal(progress[0][0].title, 'Ascend: generating the migration report');
+  // The server's $/progress on the request's workDoneToken reached the
+  // notification.
+  assert.deepEqual(progress[0][1][0], { message: 'scanning the workspace' });
+  assert.ok(progress[0][1].length >= 2, JSON.stringify(progress[0][1]));
   const exec = calls('commands.executeCommand').find((a) => a[0] === 'markdown.showPreview');
   assert.ok(exec, 'markdown.showPreview was not run');
   assert.equal(exec[1].toString(), fileUri(report));
