@@ -16,16 +16,19 @@ void cli_usage(FILE *out) {
         "\n"
         "usage:\n"
         "  ascend-lsp [--stdio]                      language server on stdin/stdout\n"
-        "  ascend-lsp check  [PATH...] [--format text|json|sarif|github] [--select CODES]\n"
-        "                    [--ignore CODES] [--statistics] [--exit-zero]\n"
+        "  ascend-lsp check  [PATH...] [--format text|json|sarif|github] [--statistics] [--exit-zero]\n"
         "  ascend-lsp fix    [PATH...] [--diff] [--unsafe-fixes]\n"
         "  ascend-lsp report [PATH] [--format md|json|sarif|html] [-o FILE] [--lang en|zh]\n"
         "                    [--phase NAME=GLOB]...\n"
         "  ascend-lsp rules  [CODE] [--format text|md]\n"
         "  ascend-lsp --version | --help\n"
         "\n"
-        "Common options: --chip 910B|910A|310P|A3, --mindiesd, --torch-npu VERSION,\n"
-        "--threads N, --config FILE. Exit status: 0 clean, 1 findings, 2 usage or I/O error.\n",
+        "Rule selection: --select CODES (replaces the configured selection), --extend-select CODES,\n"
+        "--ignore CODES; codes or prefixes, comma-separated (ASC2, ASC201).\n"
+        "Common options: --chip 910B|910A|310P|A3, --mindiesd, --torch-npu VERSION, --threads N,\n"
+        "--exclude GLOBS, --config FILE, --isolated (no configuration file). The configuration is\n"
+        "[tool.ascend-lsp] in pyproject.toml or .ascend-lsp.toml, searched upward from PATH.\n"
+        "Exit status: 0 clean, 1 findings (fix: findings left; fix --diff: changes), 2 usage or I/O error.\n",
         out);
 }
 

@@ -260,6 +260,19 @@ cJSON *output_sarif(const Workspace *ws, const AnalyzeOptions *opt) {
     for (size_t k = 0; k < wf->findings.len; k++)
       cJSON_AddItemToArray(results, sarif__result(wf, k, sarif__index(used.items, used.len, wf->findings.items[k].rule)));
   }
+  /* what was not analyzed, so a reader of the log knows */
+  cJSON *inv = cJSON_CreateObject();
+  cJSON_AddBoolToObject(inv, "executionSuccessful", true);
+  if (ws->notes.len) {
+    cJSON *notes = cJSON_AddArrayToObject(inv, "toolExecutionNotifications");
+    for (size_t i = 0; i < ws->notes.len; i++) {
+      cJSON *n = cJSON_CreateObject();
+      cJSON_AddStringToObject(n, "level", "note");
+      cJSON_AddItemToObject(n, "message", sarif__text(ws->notes.items[i]));
+      cJSON_AddItemToArray(notes, n);
+    }
+  }
+  cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), inv);
   cJSON_AddStringToObject(run, "columnKind", "unicodeCodePoints");
   array_free(&used);
   return log;
