@@ -47,6 +47,18 @@ static const char fuzz__exit[] = "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}";
 
 static void fuzz__frame(StrBuf *sb, const char *body, size_t len) { framing_encode(sb, body, len); }
 
+/* An empty directory as the working directory: the server reads the
+ * project configuration from there when the client names no root, and
+ * `ascend.generateReport` scans it and writes its report there. (The
+ * corpus and artifact paths run-fuzz.sh passes are absolute.) */
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  char tmpl[] = "/tmp/fuzz_jsonrpc.XXXXXX";
+  if (!mkdtemp(tmpl) || chdir(tmpl) != 0) perror("fuzz_jsonrpc: cannot enter an empty directory");
+  return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;
   uint8_t flags = data[0];

@@ -626,6 +626,28 @@ def text_cuda_documents():
 
 
 @test
+def text_cuda_half_typed_kernel():
+    """A __global__ definition without a function declarator, as while
+    typing `__global__ x {` (found by fuzz_python; crash reproducer in
+    tests/fuzz/crashes/fuzz_python/)."""
+    s = started()
+    open_doc(s, DOC_URI, DOC)
+    for i, text in enumerate(("__global__ x {}\n", "__global__ voidx, int n) {}\n", "__global__ void\n")):
+        uri = "file:///w/csrc/typing%d.cu" % i
+        s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": text}})
+        s.publish(uri, 1)
+    # the same while typing, one character at a time, into an open document
+    uri = "file:///w/csrc/typing.cu"
+    open_doc(s, uri, "", lang="cuda")
+    typed = "__global__ x {}\n"
+    for i, ch in enumerate(typed):
+        change(s, uri, i + 2, [{"range": rng(0, i, 0, i), "text": ch}])
+        s.publish(uri, i + 2)
+    expect_state(s, DOC_URI, DOC, 1)
+    return s
+
+
+@test
 def text_didchange_unknown_document():
     s = started()
     open_doc(s, DOC_URI, DOC)
@@ -754,6 +776,20 @@ def scan_clean_project():
         rc, out, err = run_check([root])
         check(rc == 0, "a project with nothing to report: want exit 0, got %d\n%s" % (rc, err[-2000:]))
         check(findings_by_file(out) == {}, "unexpected findings: %r" % findings_by_file(out))
+    finally:
+        shutil.rmtree(root)
+
+
+@test
+def scan_half_typed_kernel():
+    root = scan_tree()
+    try:
+        os.makedirs(os.path.join(root, "csrc"))
+        with open(os.path.join(root, "csrc", "k.cu"), "w") as f:
+            f.write("__global__ x {}\n")
+        p = subprocess.run([BIN, "check", root], capture_output=True, timeout=60)
+        check(p.returncode in (0, 1), "check of a .cu file holding `__global__ x {}`: exit status %d%s\n%s" % (
+            p.returncode, " (SIGSEGV)" if p.returncode in (-11, 139) else "", p.stderr.decode("utf-8", "replace")[-1500:]))
     finally:
         shutil.rmtree(root)
 
