@@ -207,23 +207,20 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
   }
   PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build(ctx.tree, text, len) : NULL;
   ctx.py = py;
-  size_t first = out->len;
+  /* analyzers write this file's findings to `mine`; the post passes run on
+   * them before they join the caller's list */
+  FindingList mine = {0};
+  ctx.out = &mine;
   pymatch_run(&ctx, py);
   for (size_t i = 0; i < sizeof analyze__table / sizeof analyze__table[0]; i++) analyze__table[i].fn(&ctx);
-  FindingList mine = {out->items + first, out->len - first, out->len - first};
   if (py) analyze__mark_python(py, &mine);
-  /* post passes operate on this file's slice; write back its length */
-  FindingList slice = {0};
-  array_reserve(&slice, mine.len);
-  memcpy(slice.items, mine.items, mine.len * sizeof *mine.items);
-  slice.len = mine.len;
-  out->len = first;
-  analyze__filter(opt, &slice);
-  suppress_apply(text, len, py, opt, &slice);
-  analyze__columns(text, len, &slice);
-  findings_sort(&slice);
-  for (size_t i = 0; i < slice.len; i++) array_push(out, slice.items[i]);
-  array_free(&slice);
+  analyze__filter(opt, &mine);
+  suppress_apply(text, len, py, opt, &mine);
+  analyze__columns(text, len, &mine);
+  findings_sort(&mine);
+  array_reserve(out, mine.len);
+  for (size_t i = 0; i < mine.len; i++) array_push(out, mine.items[i]);
+  array_free(&mine);
   if (facts) analyze__facts(text, len, py, facts);
   pyfile_free(py);
   if (parser) {

@@ -195,7 +195,11 @@ static void pymatch__reference(Matcher *m, TSNode n) {
   free(full);
 }
 
+/* Whether obj names an imported module or object (`torch`, `th.cuda`);
+ * a call's result (`torch.randn(3)`) is a value, never a module. */
 static bool pymatch__is_module_ref(Matcher *m, TSNode obj) {
+  PySym k = pysym_of(obj);
+  if (k != PYSYM_IDENTIFIER && k != PYSYM_ATTRIBUTE) return false;
   char *q = pyfile_qualname(m->py, obj);
   bool r = q != NULL;
   free(q);

@@ -113,7 +113,9 @@ static void resolver__import_from(PyFile *py, const Frame *f, TSNode stmt) {
     if (strcmp(qual, "torch_npu.contrib.transfer_to_npu") == 0) py->transfer_to_npu = true;
     char *local = ts_node_is_null(alias) ? xstrdup(nm) : pyfile_node_text(py, alias);
     resolver__bind(py, f, local, strlen(local), qual, stmt, module, name, true);
-    if (rel_root) resolver__note_import(py, qual, stmt);
+    /* `from pkg import sub` may import the submodule pkg.sub: the import
+     * graph keeps it (resolving it to a module is the graph's job) */
+    resolver__note_import(py, qual, stmt);
     free(local);
     free(qual);
     free(nm);

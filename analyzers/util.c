@@ -164,6 +164,32 @@ int util_read_file(const char *path, size_t max_bytes, char **out, size_t *len) 
   return 0;
 }
 
+int util_read_head(const char *path, size_t max_bytes, char **out, size_t *len) {
+  *out = NULL;
+  *len = 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  char *buf = xmalloc(max_bytes + 1);
+  size_t n = 0;
+  while (n < max_bytes) {
+    ssize_t r = read(fd, buf + n, max_bytes - n);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      int e = -errno;
+      free(buf);
+      close(fd);
+      return e;
+    }
+    if (r == 0) break;
+    n += (size_t)r;
+  }
+  close(fd);
+  buf[n] = '\0';
+  *out = buf;
+  *len = n;
+  return 0;
+}
+
 bool util_glob(const char *p, const char *s) {
   const char *star = NULL, *resume = NULL;
   while (*s) {

@@ -70,6 +70,11 @@ char *sb_steal(StrBuf *sb);
  * max_bytes give -EFBIG without reading them. */
 int util_read_file(const char *path, size_t max_bytes, char **out, size_t *len) WARN_UNUSED;
 
+/* Reads at most max_bytes from the start of a file (for formats whose
+ * interesting part is near the start, such as ELF headers). Returns 0 and
+ * a heap buffer (caller frees, NUL-terminated) or a negative errno. */
+int util_read_head(const char *path, size_t max_bytes, char **out, size_t *len) WARN_UNUSED;
+
 /* Shell-style glob on plain strings: '*' any run, '?' one byte. */
 bool util_glob(const char *pattern, const char *s);
 bool util_starts_with(const char *s, const char *prefix);

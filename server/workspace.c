@@ -47,7 +47,7 @@ static void ws__add_file(Walker *w, const char *rel, const char *abs, const stru
   FileKind k = analyze_file_kind(rel);
   if (k == FILE_UNKNOWN) return;
   size_t max = w->opt->max_file ? w->opt->max_file : WS_DEFAULT_MAX_FILE;
-  if ((size_t)st->st_size > max) {
+  if ((size_t)st->st_size > max && k != FILE_ELF) { /* binaries are read only up to their headers */
     char why[64];
     snprintf(why, sizeof why, "skipped, larger than %zu bytes", max);
     ws__note(w->ws, rel, why);
@@ -266,7 +266,9 @@ static void ws__analyze_one(Pool *p, WsFile *f) {
   size_t len = 0;
   if (p->run->overlay) text = p->run->overlay(p->run->overlay_data, f->abs, &len);
   if (!text) {
-    int rc = util_read_file(f->abs, WS_DEFAULT_MAX_FILE * 4, &text, &len);
+    /* DT_NEEDED is found through the program headers near the start of an ELF file */
+    int rc = f->kind == FILE_ELF ? util_read_head(f->abs, WS_ELF_HEAD, &text, &len)
+                                 : util_read_file(f->abs, WS_DEFAULT_MAX_FILE * 4, &text, &len);
     if (rc != 0) {
       f->note = xasprintf("not analyzed: %s", strerror(-rc));
       return;

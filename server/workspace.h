@@ -18,6 +18,7 @@
 #include "analyzers/analyze.h"
 
 #define WS_DEFAULT_MAX_FILE ((size_t)8 << 20) /* 8 MiB */
+#define WS_ELF_HEAD ((size_t)8 << 20)         /* bytes of a shared library read for its headers */
 
 typedef struct {
   char *path;      /* relative to the root it was found under ("a/b.py"), or as given */

@@ -122,10 +122,11 @@ TEST(resolver_relative_imports) {
   src_open(&s, "from . import layers\nfrom ..ops import rope as r\nlayers.Norm\nr.apply\n");
   ASSERT_QUAL(&s, "layers.Norm", 0, ".layers.Norm");
   ASSERT_QUAL(&s, "r.apply", 0, "..ops.rope.apply");
-  ASSERT_EQ(s.py->imports.len, 3);
+  ASSERT_EQ(s.py->imports.len, 4);
   ASSERT_STR_EQ(s.py->imports.items[0].module, ".");
   ASSERT_STR_EQ(s.py->imports.items[1].module, ".layers");
   ASSERT_STR_EQ(s.py->imports.items[2].module, "..ops");
+  ASSERT_STR_EQ(s.py->imports.items[3].module, "..ops.rope");
   src_close(&s);
 }
 
