@@ -73,7 +73,7 @@ class Gen:
                 out += ["    # %s" % self.sentence(), "    %s = max(0, min(limit, len(result) - %d))" % (v, r.randint(1, 8))]
             elif kind == 4:
                 out += ["    while len(result) > limit:", "        result.pop()"]
-            elif r.random() < 0.15:
+            elif r.random() < 0.02:
                 out += ["    %s = re.compile(r\"^%s_(\\d+)$\")" % (v, self.word()),
                         "    result.extend(m.group(1) for m in map(%s.match, map(str, %s)) if m)" % (v, b)]
             else:

@@ -11,7 +11,7 @@
 
 BENCH_OUT ?= $(BUILD)/bench
 BENCH_RUNS ?= 5
-BENCH_EDITS ?= 300
+BENCH_EDITS ?= 200
 BENCH_REPO ?=
 BENCH_TOOL := $(BUILD)/tests/bench/bench-tool
 BENCH_LATENCY := $(BUILD)/tests/bench/lsp-latency
