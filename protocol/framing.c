@@ -184,7 +184,27 @@ static bool framing__parse_block(Framer *f, const char *p, size_t n, size_t *len
 /* Header state. Returns FRAMING_MESSAGE when a valid header block was
  * consumed and the framer is now in the body state (the body itself may not
  * be here yet); otherwise the status to report. */
+/* After a malformed header block its body (if it had one) is still in the
+ * stream and would be read as headers: skip to the next "Content-Length"
+ * (case-insensitive) so one bad message costs one error. Keeps a possible
+ * partial name at the end of the buffer. */
+static bool framing__resync(Framer *f) {
+  const size_t n = sizeof framing__content_length - 1;
+  const char *p = f->buf.data + f->start;
+  size_t avail = f->buf.len - f->start;
+  for (size_t i = 0; i + n <= avail; i++) {
+    if (framing__ieq(p + i, n, framing__content_length)) {
+      f->start += i;
+      f->resync = false;
+      return true;
+    }
+  }
+  if (avail >= n) f->start += avail - (n - 1);
+  return false;
+}
+
 static FramingStatus framing__read_headers(Framer *f) {
+  if (f->resync && !framing__resync(f)) return FRAMING_NEED_MORE;
   size_t end = framing__block_end(f);
   if (end == 0) {
     size_t buffered = f->buf.len - f->start;
@@ -195,12 +215,16 @@ static FramingStatus framing__read_headers(Framer *f) {
              "header block longer than %zu bytes without a blank line; dropped %zu bytes",
              FRAMING__MAX_HEADER, buffered);
     f->start = f->buf.len;
+    f->resync = true;
     return FRAMING_BAD_HEADER;
   }
   size_t len = 0;
   bool ok = framing__parse_block(f, f->buf.data + f->start, end - f->start, &len);
   f->start = end;
-  if (!ok) return FRAMING_BAD_HEADER;
+  if (!ok) {
+    f->resync = true;
+    return FRAMING_BAD_HEADER;
+  }
   if (len > f->limit) {
     /* The body cannot be skipped without buffering or trusting it, so give
      * up on the stream; free the buffer since nothing will be read again. */

@@ -5,8 +5,10 @@
  * extra headers (Content-Type, unknown ones), and matches header names
  * case-insensitively. A header block that is malformed (no Content-Length,
  * a negative, non-numeric or overflowing value, a line without CRLF, a header
- * block over 8 KiB) is reported once as an error and skipped up to the end of
- * that header block, so the stream stays in sync. A Content-Length over the
+ * block over 8 KiB) is reported once as an error and skipped; whatever
+ * follows it (the body it announced badly) is skipped up to the next
+ * "Content-Length", so the stream is back in sync at the next message. A
+ * Content-Length over the
  * framer's limit is fatal: the body cannot be skipped safely, the framer
  * enters the dead state and every later call returns FRAMING_DEAD.
  *
@@ -37,6 +39,7 @@ typedef struct {
   size_t body_len;  /* when in body state: expected body length */
   bool in_body;
   bool dead;
+  bool resync;      /* after a bad header block: skip to the next Content-Length */
   char err[128];    /* last error text */
 } Framer;
 

@@ -401,3 +401,37 @@ TEST(framing_buffer_shrinks_after_big_message) {
   sb_free(&msg);
   free(payload);
 }
+
+/* A bad header block followed by its body: one error, then the next
+ * message, however the bytes are split. */
+TEST(framing_resync_after_bad_block_with_body) {
+  static const char *const bad[] = {
+      "Content-Type: application/json\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}",
+      "Content-Length: -5\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}",
+      "Content-Length: 5\n\n{\"a\":1}",
+  };
+  const char *good = "content-length: 2\r\n\r\n{}";
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    for (size_t chunk = 1; chunk <= 64; chunk *= 4) {
+      Framer f;
+      framing_init(&f, 1024);
+      char stream[256];
+      snprintf(stream, sizeof stream, "%s%s", bad[k], good);
+      size_t n = strlen(stream), errors = 0, msgs = 0;
+      for (size_t at = 0; at < n; at += chunk) {
+        framing_feed(&f, stream + at, at + chunk <= n ? chunk : n - at);
+        const char *body, *err;
+        size_t len;
+        FramingStatus st;
+        while ((st = framing_next(&f, &body, &len, &err)) != FRAMING_NEED_MORE) {
+          if (st == FRAMING_BAD_HEADER) errors++;
+          else if (st == FRAMING_MESSAGE && len == 2 && memcmp(body, "{}", 2) == 0) msgs++;
+          else break;
+        }
+      }
+      framing_free(&f);
+      ASSERT_EQ(errors, 1);
+      ASSERT_EQ(msgs, 1);
+    }
+  }
+}
