@@ -219,29 +219,51 @@ bool util_ends_with(const char *s, const char *suffix) {
   return a >= b && memcmp(s + a - b, suffix, b) == 0;
 }
 
-bool util_utf8_valid(const char *str, size_t n) {
+size_t util_utf8_seq(const char *str, size_t n) {
   const unsigned char *s = (const unsigned char *)str;
-  size_t i = 0;
-  while (i < n) {
-    unsigned c = s[i];
-    if (c < 0x80) { i++; continue; }
-    size_t need;
-    uint32_t cp;
-    if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; }
-    else if (c >= 0xE0 && c <= 0xEF) { need = 2; cp = c & 0x0F; }
-    else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; }
-    else return false;
-    if (n - i <= need) return false;
-    for (size_t k = 1; k <= need; k++) {
-      if ((s[i + k] & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (s[i + k] & 0x3F);
-    }
-    if ((need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) || cp > 0x10FFFF ||
-        (cp >= 0xD800 && cp <= 0xDFFF))
-      return false;
-    i += need + 1;
+  if (n == 0) return 0;
+  unsigned c = s[0];
+  if (c < 0x80) return 1;
+  size_t need;
+  uint32_t cp;
+  if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; }
+  else if (c >= 0xE0 && c <= 0xEF) { need = 2; cp = c & 0x0F; }
+  else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; }
+  else return 0;
+  if (n <= need) return 0;
+  for (size_t k = 1; k <= need; k++) {
+    if ((s[k] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (s[k] & 0x3F);
+  }
+  if ((need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return need + 1;
+}
+
+bool util_utf8_valid(const char *str, size_t n) {
+  for (size_t i = 0; i < n;) {
+    size_t k = util_utf8_seq(str + i, n - i);
+    if (!k) return false;
+    i += k;
   }
   return true;
+}
+
+char *util_utf8_sanitize(const char *s, size_t n, size_t *out_len) {
+  StrBuf sb;
+  sb_init(&sb);
+  for (size_t i = 0; i < n;) {
+    size_t k = util_utf8_seq(s + i, n - i);
+    if (k) {
+      sb_append(&sb, s + i, k);
+      i += k;
+    } else {
+      sb_append(&sb, "\xEF\xBF\xBD", 3);
+      i++;
+    }
+  }
+  if (out_len) *out_len = sb.len;
+  return sb_steal(&sb);
 }
 
 void strlist_free(StrList *l) {

@@ -81,5 +81,9 @@ bool util_starts_with(const char *s, const char *prefix);
 bool util_ends_with(const char *s, const char *suffix);
 /* Valid UTF-8 (no overlongs, no surrogates, max U+10FFFF)? */
 bool util_utf8_valid(const char *s, size_t n);
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 when invalid. */
+size_t util_utf8_seq(const char *s, size_t n);
+/* Copy of s with every invalid byte replaced by U+FFFD. Caller frees. */
+char *util_utf8_sanitize(const char *s, size_t n, size_t *out_len);
 
 #endif

@@ -28,17 +28,51 @@ static bool rpc__valid_id(const cJSON *id) {
          cJSON_IsNull(id);
 }
 
-int rpc_parse(const char *body, size_t len, RpcMessage *msg, RpcError *err) {
-  memset(err, 0, sizeof *err);
+/* cJSON strings end at their first NUL, so a "\u0000" escape would cut a
+ * document's text short. Such escapes become "\u0001" (one byte either
+ * way, so positions do not move): the text is then analyzed whole, and a
+ * control character changes no finding. Returns a copy or NULL when the
+ * body has none. */
+static char *rpc__mask_nul_escapes(const char *body, size_t len) {
+  char *copy = NULL;
+  for (size_t i = 0; i + 1 < len; i++) {
+    if (body[i] != '\\') continue;
+    if (body[i + 1] == 'u' && i + 5 < len && memcmp(body + i + 2, "0000", 4) == 0) {
+      if (!copy) copy = xstrndup(body, len);
+      copy[i + 5] = '1';
+    }
+    i++; /* skip the escaped character */
+  }
+  return copy;
+}
+
+/* Parses the JSON value and checks that only whitespace follows it. */
+static cJSON *rpc__parse_json(const char *body, size_t len, RpcError *err) {
+  char *masked = rpc__mask_nul_escapes(body, len);
+  const char *text = masked ? masked : body;
   const char *end = NULL;
-  cJSON *root = cJSON_ParseWithLengthOpts(body, len, &end, 0);
-  if (!root) return rpc__fail(err, RPC_PARSE_ERROR, NULL, true, "the body is not valid JSON");
-  for (const char *p = end; p && p < body + len; p++) { /* only whitespace may follow */
+  cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  if (!root) {
+    free(masked);
+    rpc__fail(err, RPC_PARSE_ERROR, NULL, true, "the body is not valid JSON");
+    return NULL;
+  }
+  for (const char *p = end; p && p < text + len; p++) {
     if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n' && *p != '\0') {
       cJSON_Delete(root);
-      return rpc__fail(err, RPC_PARSE_ERROR, NULL, true, "trailing bytes after the JSON value");
+      free(masked);
+      rpc__fail(err, RPC_PARSE_ERROR, NULL, true, "trailing bytes after the JSON value");
+      return NULL;
     }
   }
+  free(masked);
+  return root;
+}
+
+int rpc_parse(const char *body, size_t len, RpcMessage *msg, RpcError *err) {
+  memset(err, 0, sizeof *err);
+  cJSON *root = rpc__parse_json(body, len, err);
+  if (!root) return err->code;
   if (!cJSON_IsObject(root)) {
     cJSON_Delete(root);
     return rpc__fail(err, RPC_INVALID_REQUEST, NULL, true,
@@ -63,6 +97,7 @@ int rpc_parse(const char *body, size_t len, RpcMessage *msg, RpcError *err) {
     return rc;
   }
   const cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "params");
+  if (cJSON_IsNull(params)) params = NULL; /* some clients send "params": null for shutdown/exit */
   if (method && params && !cJSON_IsObject(params) && !cJSON_IsArray(params)) {
     rc = rpc__fail(err, RPC_INVALID_REQUEST, id, !is_notification, "\"params\" must be an object or an array");
     cJSON_Delete(root);

@@ -46,9 +46,15 @@ static void session__write_fd(const char *p, size_t n) {
 }
 
 void session_send(Session *s, char *body) {
+  size_t blen = strlen(body);
+  if (!util_utf8_valid(body, blen)) { /* input echoed back (a URI, a method name) may be invalid UTF-8 */
+    char *clean = util_utf8_sanitize(body, blen, &blen);
+    free(body);
+    body = clean;
+  }
   StrBuf sb;
   sb_init(&sb);
-  framing_encode(&sb, body, strlen(body));
+  framing_encode(&sb, body, blen);
   free(body);
   if (!s->out_is_stream) {
     session__write_fd(sb.data, sb.len);
