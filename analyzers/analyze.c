@@ -70,6 +70,12 @@ static bool analyze__code_in(const char *const *list, size_t n, const char *code
   return false;
 }
 
+const KbRule *analyze_rule(const AnalyzeOptions *opt, const char *code) {
+  for (size_t i = 0; opt && i < opt->n_user_rules; i++)
+    if (strcmp(opt->user_rules[i].code, code) == 0) return &opt->user_rules[i];
+  return kb_rule(code);
+}
+
 bool analyze_code_selected(const AnalyzeOptions *opt, const char *code) {
   if (opt->n_select > 0 && !analyze__code_in(opt->select, opt->n_select, code)) return false;
   return !analyze__code_in(opt->ignore, opt->n_ignore, code);
@@ -161,22 +167,33 @@ static void analyze__point(const char *text, const LineStarts *ls, uint32_t at, 
   *col = analyze__cp_column(text, at, at - ls->items[lo]);
 }
 
+/* Rows and columns from byte offsets with our own line starts: tree-sitter
+ * counts rows at "\n" only, LSP and editors also break at a lone "\r".
+ * Code-point columns skip a UTF-8 byte-order mark on the first line. */
 static void analyze__columns(const char *text, size_t len, FindingList *l) {
+  if (l->len == 0) return;
   LineStarts ls = {0};
+  analyze__line_starts(text, len, &ls);
+  bool bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
   for (size_t i = 0; i < l->len; i++) {
     Finding *f = &l->items[i];
-    if (f->edits.len && !ls.len) analyze__line_starts(text, len, &ls);
     for (size_t k = 0; k < f->edits.len; k++) {
       TextEdit *e = &f->edits.items[k];
       if (e->end > len) e->end = (uint32_t)len;
       if (e->start > e->end) e->start = e->end;
       analyze__point(text, &ls, e->start, &e->start_row, &e->start_char);
       analyze__point(text, &ls, e->end, &e->end_row, &e->end_char);
+      if (bom && e->start_row == 0 && e->start_char > 0) e->start_char--;
+      if (bom && e->end_row == 0 && e->end_char > 0) e->end_char--;
     }
     if (f->end_byte > len) f->end_byte = (uint32_t)len;
     if (f->start_byte > f->end_byte) f->start_byte = f->end_byte;
-    f->start_char = f->start_col <= f->start_byte ? analyze__cp_column(text, f->start_byte, f->start_col) : 0;
-    f->end_char = f->end_col <= f->end_byte ? analyze__cp_column(text, f->end_byte, f->end_col) : 0;
+    analyze__point(text, &ls, f->start_byte, &f->start_row, &f->start_char);
+    analyze__point(text, &ls, f->end_byte, &f->end_row, &f->end_char);
+    f->start_col = f->start_byte - ls.items[f->start_row];
+    f->end_col = f->end_byte - ls.items[f->end_row];
+    if (bom && f->start_row == 0 && f->start_char > 0) f->start_char--;
+    if (bom && f->end_row == 0 && f->end_char > 0) f->end_char--;
   }
   array_free(&ls);
 }
@@ -215,8 +232,9 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
   for (size_t i = 0; i < sizeof analyze__table / sizeof analyze__table[0]; i++) analyze__table[i].fn(&ctx);
   if (py) analyze__mark_python(py, &mine);
   analyze__filter(opt, &mine);
+  analyze__columns(text, len, &mine); /* suppressions match rows with lone-CR line breaks too */
   suppress_apply(text, len, py, opt, &mine);
-  analyze__columns(text, len, &mine);
+  analyze__columns(text, len, &mine); /* and ASC001 findings get their columns */
   findings_sort(&mine);
   array_reserve(out, mine.len);
   for (size_t i = 0; i < mine.len; i++) array_push(out, mine.items[i]);

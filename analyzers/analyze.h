@@ -74,6 +74,10 @@ void analyze_facts_free(FileFacts *f);
 void analyze_text(const char *path, const char *text, size_t len, TSTree *tree,
                   const AnalyzeOptions *opt, FindingList *out, FileFacts *facts);
 
+/* The rule of a code: the options' user rules first (codes ASC9xx from the
+ * project configuration), then the built-in table. NULL when unknown. */
+const KbRule *analyze_rule(const AnalyzeOptions *opt, const char *code);
+
 /* Whether `code` passes the options' select/ignore lists. */
 bool analyze_code_selected(const AnalyzeOptions *opt, const char *code);
 

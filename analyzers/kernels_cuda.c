@@ -145,6 +145,7 @@ static void kernels__function(CudaWalk *w, TSNode def) {
   TSNode d = ts_node_child_by_field_name(def, "declarator", 10);
   for (int depth = 0; depth < 8 && !ts_node_is_null(d) && !kernels__is(d, "function_declarator"); depth++)
     d = ts_node_child_by_field_name(d, "declarator", 10);
+  if (ts_node_is_null(d)) return; /* e.g. `__global__ x {}` while typing */
   TSNode name = ts_node_child_by_field_name(d, "declarator", 10);
   if (ts_node_is_null(name)) return;
   char *full = kernels__name(w->ctx, name);

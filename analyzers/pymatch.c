@@ -41,7 +41,7 @@ static char *pymatch__replacement(Matcher *m, const KbEntry *e, TSNode n, const 
 
 /* Emits one finding for `e` over node n (deduplicated per start and code). */
 static Finding *pymatch__emit(Matcher *m, const KbEntry *e, TSNode n, const char *subject) {
-  const KbRule *rule = kb_rule(e->code);
+  const KbRule *rule = analyze_rule(m->ctx->opt, e->code);
   if (!rule) return NULL;
   for (size_t i = m->ctx->out->len; i-- > 0;) {
     Finding *f = &m->ctx->out->items[i];

@@ -122,6 +122,7 @@ static uint32_t pysyntax__line_end(const PyFile *py, uint32_t at) {
 }
 
 uint32_t pysyntax_import_point(const PyFile *py) {
+  if (py->has_torch_import) return py->torch_import_plain ? py->torch_import_line_end : py->torch_import_line_start;
   if (py->import_insert_byte > 0) return py->import_insert_byte;
   TSNode root = ts_tree_root_node(py->tree);
   uint32_t at = 0;

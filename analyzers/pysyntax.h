@@ -27,8 +27,11 @@ TSNode pysyntax_argument(const PyFile *py, TSNode argument_list, const char *spe
  * value of a string key; NULL otherwise or when longer than 128 bytes. */
 char *pysyntax_name_text(const PyFile *py, TSNode n);
 
-/* Where a new top-level import goes: after the last top-level import, else
- * after a shebang/encoding comment and the module docstring. */
+/* Where a new top-level import goes: right after the first plain
+ * `import torch` (or on the line before the first torch from-import), so
+ * that torch_npu is loaded before anything uses torch.npu; without a torch
+ * import, after the last top-level import, else after a shebang/encoding
+ * comment and the module docstring. */
 uint32_t pysyntax_import_point(const PyFile *py);
 /* The line to insert there ("import torch_npu" + the file's line ending),
  * with a leading line break when the point is at an unterminated last line. */

@@ -218,12 +218,33 @@ static void resolver__comment(PyFile *py, TSNode c) {
   if (row < py->n_rows && !py->comments[row]) py->comments[row] = pyfile_node_text(py, c);
 }
 
-static void resolver__top_import_end(PyFile *py, TSNode stmt) {
-  uint32_t e = ts_node_end_byte(stmt);
+static uint32_t resolver__line_after(const PyFile *py, uint32_t e) {
   while (e < py->len && py->text[e] != '\n' && py->text[e] != '\r') e++;
   if (e < py->len && py->text[e] == '\r') e++;
-  if (e < py->len && py->text[e] == '\n') e++;
-  py->import_insert_byte = e;
+  if (e < py->len && py->text[e] == '\n' && (e == 0 || py->text[e - 1] != '\n')) e++;
+  return e;
+}
+
+/* Remembers the first top-level statement importing torch (bindings of
+ * this statement were just added). */
+static void resolver__torch_import(PyFile *py, TSNode stmt, size_t first_binding) {
+  if (py->has_torch_import) return;
+  bool torch = false;
+  for (size_t i = first_binding; i < py->bindings.len; i++) {
+    const char *q = py->bindings.items[i].qualname;
+    if (strcmp(q, "torch") == 0 || util_starts_with(q, "torch.")) torch = true;
+  }
+  if (!torch) return;
+  uint32_t s = ts_node_start_byte(stmt);
+  while (s > 0 && py->text[s - 1] != '\n' && py->text[s - 1] != '\r') s--;
+  py->has_torch_import = true;
+  py->torch_import_line_start = s;
+  py->torch_import_line_end = resolver__line_after(py, ts_node_end_byte(stmt));
+  py->torch_import_plain = pysym_of(stmt) == PYSYM_IMPORT_STATEMENT;
+}
+
+static void resolver__top_import_end(PyFile *py, TSNode stmt) {
+  py->import_insert_byte = resolver__line_after(py, ts_node_end_byte(stmt));
 }
 
 /* Visits one statement-level node; returns whether to walk its children.
@@ -234,11 +255,16 @@ static bool resolver__visit(PyFile *py, TSNode n, Frame *frames, size_t depth) {
   const Frame *parent = &frames[depth - 1];
   switch (pysym_of(n)) {
   case PYSYM_IMPORT_STATEMENT:
-  case PYSYM_IMPORT_FROM_STATEMENT:
+  case PYSYM_IMPORT_FROM_STATEMENT: {
+    size_t before = py->bindings.len;
     if (pysym_of(n) == PYSYM_IMPORT_STATEMENT) resolver__import(py, parent, n);
     else resolver__import_from(py, parent, n);
-    if (pysym_of(parent->node) == PYSYM_MODULE) resolver__top_import_end(py, n);
+    if (pysym_of(parent->node) == PYSYM_MODULE) {
+      resolver__top_import_end(py, n);
+      resolver__torch_import(py, n, before);
+    }
     return false;
+  }
   case PYSYM_FUTURE_IMPORT_STATEMENT:
     if (pysym_of(parent->node) == PYSYM_MODULE) resolver__top_import_end(py, n);
     return false;

@@ -67,6 +67,11 @@ struct PyFile {
   char **comments;           /* comments[row] = comment text on that row or NULL */
   size_t n_rows;
   uint32_t import_insert_byte; /* start of the line after the last top-level import */
+  /* The first top-level import of torch or a torch submodule: torch_npu must
+   * be imported before anything uses torch.npu, so its import goes right
+   * after a plain `import torch` or else on the line before that import. */
+  bool has_torch_import, torch_import_plain;
+  uint32_t torch_import_line_start, torch_import_line_end;
   bool has_main_guard;       /* if __name__ == "__main__": */
   bool imports_torch_npu;
   bool transfer_to_npu;      /* torch_npu.contrib.transfer_to_npu imported */

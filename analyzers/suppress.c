@@ -115,6 +115,13 @@ static void suppress__collect(const char *text, size_t len, const PyFile *py, Su
   }
 }
 
+static bool suppress__only_marker(const char *c, size_t n) {
+  size_t i = 1; /* past '#' (or the first '/') */
+  if (n > 1 && c[0] == '/' && c[1] == '/') i = 2;
+  while (i < n && (c[i] == ' ' || c[i] == '\t')) i++;
+  return (n - i >= 4 && memcmp(c + i, "noqa", 4) == 0) || (n - i >= 11 && memcmp(c + i, "ascend-lsp:", 11) == 0);
+}
+
 void suppress_apply(const char *text, size_t len, const PyFile *py, const AnalyzeOptions *opt, FindingList *l) {
   SuppressionList sups = {0};
   StrList file_codes = {0};
@@ -145,8 +152,14 @@ void suppress_apply(const char *text, size_t len, const PyFile *py, const Analyz
         while (col > 0 && text[col - 1] != '\n' && text[col - 1] != '\r') col--;
         Finding *f = kb_emit(l, unused, NULL, subj, NULL, s->start, s->end, s->row, s->start - col, s->row,
                              s->end - col);
-        f->fix = FIX_SAFE;
-        finding_add_edit(f, s->start, s->end, "");
+        /* A comment that is only the suppression goes, with the blanks before
+         * it; one that says more is left for a person to edit. */
+        if (suppress__only_marker(text + s->start, s->end - s->start)) {
+          uint32_t from = s->start;
+          while (from > col && (text[from - 1] == ' ' || text[from - 1] == '\t')) from--;
+          f->fix = FIX_SAFE;
+          finding_add_edit(f, from, s->end, "");
+        }
         free(subj);
       }
     }

@@ -50,8 +50,8 @@ TEST(attention_fa2_causal_training_fix) {
   analyze_options_default(&opt);
   char *fixed = attn_t__fixed(src, &opt, "ASC301");
   ASSERT_STR_EQ(fixed, "import torch\n"
-                       "from flash_attn import flash_attn_func\n"
                        "import torch_npu\n"
+                       "from flash_attn import flash_attn_func\n"
                        "\n"
                        "def attend(q, k, v):\n"
                        "    return torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", "
