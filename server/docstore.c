@@ -183,8 +183,8 @@ void doc_set_text(Document *d, const char *text, size_t len) {
   d->published = false;
 }
 
-void doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
-  if (!d->dirty) return;
+bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
+  if (!d->dirty) return false;
   d->dirty = false;
   findings_free(&d->findings);
   TSLanguage *lang = analyze_language(d->kind);
@@ -197,4 +197,5 @@ void doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
     }
   }
   analyze_text(d->path, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings, NULL);
+  return true;
 }

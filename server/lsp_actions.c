@@ -73,7 +73,7 @@ static cJSON *lsp__noqa(Session *s, Document *d, const Finding *f) {
 }
 
 cJSON *lsp_fix_all_edit(Session *s, Document *d) {
-  doc_analyze(&s->docs, d, &s->opt);
+  lsp_analyze(s, d);
   TextEditList edits = {0};
   FixStats st;
   fixes_collect(&d->findings, false, &edits, &st);

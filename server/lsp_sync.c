@@ -27,10 +27,16 @@ bool lsp_position(const cJSON *o, LspPosition *p) {
   return true;
 }
 
+/* Analyzes a changed document with the session's options, then applies the
+ * project's per-file ignores exactly as the CLI does. */
+void lsp_analyze(Session *s, Document *d) {
+  if (doc_analyze(&s->docs, d, &s->opt)) config_filter_findings(&s->config, d->path, &d->findings);
+}
+
 Document *lsp_document(Session *s, const cJSON *params, bool analyze) {
   const char *uri = lsp_str(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "uri");
   Document *d = uri ? doc_find(&s->docs, uri) : NULL;
-  if (d && analyze) doc_analyze(&s->docs, d, &s->opt);
+  if (d && analyze) lsp_analyze(s, d);
   return d;
 }
 
@@ -89,7 +95,7 @@ void lsp_flush(Session *s) {
   for (size_t i = 0; i < s->docs.docs.len; i++) {
     Document *d = s->docs.docs.items[i];
     if (!d->dirty && d->published) continue;
-    doc_analyze(&s->docs, d, &s->opt);
+    lsp_analyze(s, d);
     lsp__publish(s, d);
   }
 }
@@ -247,6 +253,7 @@ void session_reload_options(Session *s) {
     for (size_t i = 0; i < s->set_select.len; i++) s->opt_select[i] = s->set_select.items[i];
     o->select = s->opt_select;
     o->n_select = s->set_select.len;
+    o->report_unused_noqa = config_names_unused_noqa(o->select, o->n_select);
   }
   if (s->set_ignore.len) {
     s->opt_ignore = xcalloc(o->n_ignore + s->set_ignore.len + 1, sizeof *s->opt_ignore);

@@ -83,6 +83,7 @@ void lsp_did_save(Session *s, const cJSON *id, const cJSON *params);
 void lsp_did_change_configuration(Session *s, const cJSON *id, const cJSON *params);
 void lsp_did_change_watched_files(Session *s, const cJSON *id, const cJSON *params);
 void lsp_flush(Session *s);
+void lsp_analyze(Session *s, Document *d);
 void lsp_reanalyze_all(Session *s);
 Document *lsp_document(Session *s, const cJSON *params, bool analyze); /* textDocument.uri */
 cJSON *lsp_range(Session *s, const Document *d, uint32_t start, uint32_t end);
