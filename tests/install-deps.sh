@@ -2,7 +2,7 @@
 # Install the Debian packages the build and the test suites need, when missing.
 # Uses sudo when not root. Never downloads anything but Debian and npm packages.
 set -eu
-PKGS="build-essential pkg-config libtree-sitter-dev libcjson-dev libuv1-dev openssl neovim ripgrep hyperfine valgrind clang libclang-rt-14-dev python3"
+PKGS="build-essential pkg-config libtree-sitter-dev libcjson-dev libuv1-dev openssl neovim emacs-nox elpa-eglot ripgrep hyperfine valgrind clang libclang-rt-14-dev python3"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
