@@ -28,8 +28,10 @@ class Server:
         self.next_id = 1000
         self.log = []  # every message received, in order
         self.eof = False
-        threading.Thread(target=self._read_out, daemon=True).start()
-        threading.Thread(target=self._read_err, daemon=True).start()
+        self.threads = [threading.Thread(target=self._read_out, daemon=True),
+                        threading.Thread(target=self._read_err, daemon=True)]
+        for t in self.threads:
+            t.start()
 
     # ---- transport -------------------------------------------------------------
 
@@ -167,7 +169,10 @@ class Server:
 
     def exit_code(self, timeout=10.0):
         try:
-            return self.p.wait(timeout=timeout)
+            rc = self.p.wait(timeout=timeout)
+            for t in self.threads:  # everything it wrote has been read
+                t.join(timeout=5)
+            return rc
         except subprocess.TimeoutExpired:
             self.p.kill()
             self.p.wait()
