@@ -79,7 +79,8 @@ idle timers never fire in batch mode, so do both as the timers would."
   (kill-emacs (if (> ascend-test--fail 0) 1 0)))
 
 (defconst ascend-test--head
-  '("\"\"\"Tiny training step used by the editor-client tests.\"\"\"" "import torch" "import torch as th"))
+  '("\"\"\"Tiny training step used by the editor-client tests.\"\"\"" "import torch" "import torch_npu"
+    "import torch as th"))
 
 (defun ascend-test-run ()
   "Run every check, write the results and exit."
@@ -127,7 +128,7 @@ idle timers never fire in batch mode, so do both as the timers would."
               (eglot--apply-workspace-edit (plist-get preferred :edit))
               (ascend-test--eq (ascend-test--lines)
                                (append ascend-test--head
-                                       '("from torch import cuda" "import torch_npu" "" ""
+                                       '("from torch import cuda" "" ""
                                          "def step(model, batch):" "    device = torch.device(\"cuda:0\")"
                                          "    model = model.cuda()" "    batch = batch.to(device)"
                                          "    loss = model(batch).sum()" "    loss.backward()"
@@ -146,7 +147,7 @@ idle timers never fire in batch mode, so do both as the timers would."
             (ascend-test--wait-for (lambda () (member "    model = model.npu()" (ascend-test--lines))) "the edit")
             (ascend-test--eq (ascend-test--lines)
                              (append ascend-test--head
-                                     '("from torch import npu as cuda" "import torch_npu" "" ""
+                                     '("from torch import npu as cuda" "" ""
                                        "def step(model, batch):" "    device = torch.device(\"npu:0\")"
                                        "    model = model.npu()" "    batch = batch.to(device)"
                                        "    loss = model(batch).sum()" "    loss.backward()"
@@ -166,9 +167,12 @@ idle timers never fire in batch mode, so do both as the timers would."
 
           (ascend-test-check "eglot-shutdown stops the server"
             (let ((proc (jsonrpc--process server)))
+              ;; eglot-shutdown signals when `shutdown' is not answered with a result
               (eglot-shutdown server nil ascend-test--wait)
               (ascend-test--wait-for (lambda () (not (process-live-p proc))) "the server to exit")
-              (ascend-test--eq (process-exit-status proc) 0 "exit status"))))
+              ;; Emacs 28's jsonrpc-shutdown deletes the process right after
+              ;; sending `exit' (SIGKILL, status 9) unless it already exited.
+              (ascend-test--eq (and (memq (process-exit-status proc) '(0 9)) t) t "exit status 0 or 9"))))
       (error
        (cl-incf ascend-test--fail)
        (push (format "not ok - test script error: %s" (error-message-string err)) ascend-test--results)))

@@ -116,7 +116,7 @@ test('VS Code-like session: sync, diagnostics, quick fix, settings, report, shut
       changes: {
         [uri]: [
           { range: { start: { line: 12, character: 4 }, end: { line: 12, character: 11 } }, newText: 'th.npu' },
-          { range: { start: { line: 4, character: 0 }, end: { line: 4, character: 0 } }, newText: 'import torch_npu\n' },
+          { range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, newText: 'import torch_npu\n' },
         ],
       },
     });
@@ -129,7 +129,7 @@ test('VS Code-like session: sync, diagnostics, quick fix, settings, report, shut
     const edits = fix.edit.changes[uri];
     const next = applyEdits(text, edits);
     const lines = next.split('\n');
-    assert.equal(lines[4], 'import torch_npu');
+    assert.equal(lines[2], 'import torch_npu');
     assert.equal(lines[13], '    th.npu.synchronize()');
     const changes = [...edits]
       .sort((a, b) => (b.range.start.line - a.range.start.line) || (b.range.start.character - a.range.start.character))
@@ -170,9 +170,9 @@ test('VS Code-like session: sync, diagnostics, quick fix, settings, report, shut
     assert.equal(fixed, [
       '"""Tiny training step used by the editor-client tests."""',
       'import torch',
+      'import torch_npu',
       'import torch as th',
       'from torch import npu as cuda',
-      'import torch_npu',
       '',
       '',
       'def step(model, batch):',

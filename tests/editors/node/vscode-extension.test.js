@@ -208,7 +208,7 @@ test('"Ascend: Fix All Safe Issues": the server\'s workspace/applyEdit reaches w
   assert.equal(r, true);
   await until(() => calls('workspace.applyEdit').length === 1, 'workspace.applyEdit');
   const edits = calls('workspace.applyEdit')[0][0].changes[uri.toString()];
-  assert.deepEqual(edits.map((e) => e.newText), ['npu as cuda', 'import torch_npu\n', 'npu', 'npu', 'th.npu']);
+  assert.deepEqual(edits.map((e) => e.newText), ['import torch_npu\n', 'npu as cuda', 'npu', 'npu', 'th.npu']);
 });
 
 test('"Ascend: Restart Server" stops the server cleanly and starts a new one', async (t) => {

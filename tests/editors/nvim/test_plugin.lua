@@ -56,6 +56,7 @@ end
 local FIXTURE_HEAD = {
   '"""Tiny training step used by the editor-client tests."""',
   "import torch",
+  "import torch_npu",
   "import torch as th",
 }
 
@@ -130,7 +131,6 @@ H.run(function()
     vim.lsp.util.apply_workspace_edit(preferred.edit, client.offset_encoding)
     H.eq(lines(buf), concat(FIXTURE_HEAD, {
       "from torch import cuda",
-      "import torch_npu",
       "",
       "",
       "def step(model, batch):",
@@ -157,7 +157,6 @@ H.run(function()
     vim.cmd("AscendFixAll")
     local want = concat(FIXTURE_HEAD, {
       "from torch import npu as cuda",
-      "import torch_npu",
       "",
       "",
       "def step(model, batch):",
