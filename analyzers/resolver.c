@@ -8,6 +8,10 @@
 /* Conditions longer than this are not inspected for availability flags:
  * real guards are short, and it bounds the work on pathological input. */
 #define RESOLVER_COND_MAX 512
+/* Attribute chains longer than this have no qualified name (real API names
+ * have a handful of components; generated `x.a.a.a...` would otherwise make
+ * every prefix cost the chain's length). */
+#define RESOLVER_MAX_CHAIN 64
 
 typedef struct {
   TSNode node;
@@ -413,7 +417,11 @@ char *pyfile_qualname(const PyFile *py, TSNode expr) {
   /* Collect attribute names from the outside in, then resolve the base. */
   Array(TSNode) attrs = {0};
   TSNode n = expr;
-  while (resolver__is(n, "attribute")) {
+  while (pysym_of(n) == PYSYM_ATTRIBUTE) {
+    if (attrs.len >= RESOLVER_MAX_CHAIN) { /* no API is that deep: keep the cost linear */
+      array_free(&attrs);
+      return NULL;
+    }
     TSNode a = pysym_child(n, PYFIELD_ATTRIBUTE);
     TSNode o = pysym_child(n, PYFIELD_OBJECT);
     if (ts_node_is_null(a) || ts_node_is_null(o)) {
