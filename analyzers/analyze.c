@@ -13,16 +13,83 @@ TSLanguage *tree_sitter_toml(void);
 
 typedef struct {
   int domain;
-  AnalyzerFn fn;
+  AnalyzerFn fn;             /* whole-file work, after the walk; may be NULL */
+  const PyVisitor *visitor;  /* part of the shared Python walk; may be NULL */
 } DomainAnalyzer;
 
 /* Every domain analyzer, in domain order. The table-driven Python matcher
- * runs before them; the domain analyzers add what needs code (detectors). */
+ * walks first; the domain analyzers add what needs code (detectors). */
 static const DomainAnalyzer analyze__table[] = {
-    {1, deps_analyze},        {2, device_analyze},
-    {3, attention_analyze},   {4, kernels_analyze},   {5, distributed_analyze},
-    {6, precision_analyze},   {7, compile_analyze},
+    {1, deps_analyze, NULL},        {2, NULL, &device_visitor},   {3, NULL, &attention_visitor},
+    {4, kernels_analyze, NULL},     {5, NULL, &distributed_visitor}, {6, NULL, &precision_visitor},
+    {7, NULL, &compile_visitor},
 };
+
+#define ANALYZE__DOMAINS (sizeof analyze__table / sizeof analyze__table[0])
+
+typedef struct {
+  bool (*visit)(void *state, const PyVisit *v);
+  void *state;
+  size_t skip_depth; /* nonzero: declined the subtree of the node at this depth */
+} WalkSlot;
+
+/* The single cursor walk over a Python tree. A node is descended into when
+ * some visitor still wants its subtree; a visitor that declined one is
+ * not called again until the walk leaves that subtree. */
+static void analyze__walk(TSTree *tree, WalkSlot *slots, size_t n) {
+  TSNode root = ts_tree_root_node(tree);
+  Array(TSNode) parents = {0};
+  array_push(&parents, root);
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  bool more = ts_tree_cursor_goto_first_child(&cur);
+  while (more) {
+    size_t depth = parents.len;
+    PyVisit v = {ts_tree_cursor_current_node(&cur), PYSYM_OTHER, 0, parents.items[depth - 1]};
+    v.sym = pysym_of(v.node);
+    v.field = ts_tree_cursor_current_field_id(&cur);
+    bool descend = false;
+    for (size_t i = 0; i < n; i++) {
+      WalkSlot *w = &slots[i];
+      if (w->skip_depth && depth > w->skip_depth) continue;
+      w->skip_depth = 0;
+      if (w->visit(w->state, &v)) descend = true;
+      else w->skip_depth = depth;
+    }
+    if (descend && ts_tree_cursor_goto_first_child(&cur)) {
+      array_push(&parents, v.node);
+      continue;
+    }
+    while (!(more = ts_tree_cursor_goto_next_sibling(&cur))) {
+      if (parents.len <= 1 || !ts_tree_cursor_goto_parent(&cur)) break;
+      parents.len--;
+    }
+  }
+  ts_tree_cursor_delete(&cur);
+  array_free(&parents);
+}
+
+/* Runs every domain on one file: the shared walk for Python, then each
+ * domain's post-walk work and whole-file entry point, in domain order. */
+static void analyze__domains(AnalyzeCtx *ctx, PyFile *py) {
+  WalkSlot slots[ANALYZE__DOMAINS + 1];
+  void *states[ANALYZE__DOMAINS] = {0};
+  size_t n = 0;
+  void *matcher = NULL;
+  if (py) {
+    matcher = pymatch_begin(ctx, py);
+    if (matcher) slots[n++] = (WalkSlot){pymatch_visit, matcher, 0};
+    for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
+      const PyVisitor *pv = analyze__table[i].visitor;
+      if (pv && (states[i] = pv->begin(ctx))) slots[n++] = (WalkSlot){pv->visit, states[i], 0};
+    }
+    if (n) analyze__walk(ctx->tree, slots, n);
+    if (matcher) pymatch_end(matcher);
+  }
+  for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
+    if (states[i]) analyze__table[i].visitor->end(states[i]);
+    if (analyze__table[i].fn) analyze__table[i].fn(ctx);
+  }
+}
 
 static const char *analyze__base(const char *path) {
   const char *b = strrchr(path, '/');
@@ -228,8 +295,7 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
    * them before they join the caller's list */
   FindingList mine = {0};
   ctx.out = &mine;
-  pymatch_run(&ctx, py);
-  for (size_t i = 0; i < sizeof analyze__table / sizeof analyze__table[0]; i++) analyze__table[i].fn(&ctx);
+  analyze__domains(&ctx, py);
   if (py) analyze__mark_python(py, &mine);
   analyze__filter(opt, &mine);
   analyze__columns(text, len, &mine); /* suppressions match rows with lone-CR line breaks too */

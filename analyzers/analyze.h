@@ -13,6 +13,7 @@
 #include <tree_sitter/api.h>
 #include "analyzers/finding.h"
 #include "analyzers/kb.h"
+#include "analyzers/pysym.h"
 
 typedef enum {
   FILE_UNKNOWN = 0,
@@ -81,18 +82,40 @@ const KbRule *analyze_rule(const AnalyzeOptions *opt, const char *code);
 /* Whether `code` passes the options' select/ignore lists. */
 bool analyze_code_selected(const AnalyzeOptions *opt, const char *code);
 
-/* Domain analyzers (one per file in analyzers/). */
-void deps_analyze(AnalyzeCtx *ctx);       /* ASC1xx: dependency files */
-void device_analyze(AnalyzeCtx *ctx);     /* ASC2xx */
-void attention_analyze(AnalyzeCtx *ctx);  /* ASC3xx */
-void kernels_analyze(AnalyzeCtx *ctx);    /* ASC4xx: custom operators */
-void distributed_analyze(AnalyzeCtx *ctx);/* ASC5xx */
-void precision_analyze(AnalyzeCtx *ctx);  /* ASC6xx */
-void compile_analyze(AnalyzeCtx *ctx);    /* ASC7xx */
+/* One node of the shared walk over a Python file. */
+typedef struct {
+  TSNode node;
+  PySym sym;        /* its kind */
+  TSFieldId field;  /* its field in the parent (0: none); compare with pysym_field_id */
+  TSNode parent;
+} PyVisit;
 
-/* The table-driven matcher over Python (KB_QUALNAME ... KB_DECORATOR rows).
- * Runs before the domain analyzers; adds to py the guarded ranges found
+/* Python files are walked once for all domains: each visitor sees every
+ * node (in document order) until it declines a subtree. `begin` returns
+ * the visitor's state for this file, or NULL to sit the file out; `visit`
+ * returns false to skip the node's subtree (for this visitor only); `end`
+ * runs after the walk, in domain order, and frees the state. */
+typedef struct {
+  void *(*begin)(AnalyzeCtx *ctx);
+  bool (*visit)(void *state, const PyVisit *v);
+  void (*end)(void *state);
+} PyVisitor;
+
+/* Domain analyzers (one per file in analyzers/): whole-file entry points
+ * for the kinds they serve, and visitors of the shared Python walk. */
+void deps_analyze(AnalyzeCtx *ctx);       /* ASC1xx: dependency files (and setup.py) */
+void kernels_analyze(AnalyzeCtx *ctx);    /* ASC4xx: CUDA/C++ sources, ELF, Python kernel details */
+extern const PyVisitor device_visitor;      /* ASC2xx */
+extern const PyVisitor attention_visitor;   /* ASC3xx */
+extern const PyVisitor distributed_visitor; /* ASC5xx */
+extern const PyVisitor precision_visitor;   /* ASC6xx */
+extern const PyVisitor compile_visitor;     /* ASC7xx */
+
+/* The table-driven matcher over Python (KB_QUALNAME ... KB_DECORATOR rows):
+ * the first visitor of the walk. It adds to py the guarded ranges found
  * inside expressions (conditional expressions). */
-void pymatch_run(AnalyzeCtx *ctx, PyFile *py);
+void *pymatch_begin(AnalyzeCtx *ctx, PyFile *py);
+bool pymatch_visit(void *state, const PyVisit *v);
+void pymatch_end(void *state);
 
 #endif

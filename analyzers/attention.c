@@ -332,17 +332,6 @@ static bool attention__visit(Attn *a, TSNode n) {
   return true;
 }
 
-static void attention__walk(Attn *a) {
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(a->ctx->tree));
-  bool more = true;
-  while (more) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    if (attention__visit(a, n) && ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-      if (!ts_tree_cursor_goto_parent(&cur)) break;
-  }
-  ts_tree_cursor_delete(&cur);
-}
 
 /* ---- inference-only reachability ------------------------------------------ */
 
@@ -883,25 +872,37 @@ static void attention__tidy(Attn *a) {
   out->len = w;
 }
 
-void attention_analyze(AnalyzeCtx *ctx) {
-  if (ctx->kind != FILE_PYTHON || !ctx->py) return;
-  Attn a = {0};
-  a.ctx = ctx;
-  a.py = ctx->py;
-  a.mm_row = attention__row(&a, KB_DETECTOR, "attention-matmul");
-  a.sm_row = attention__row(&a, KB_DETECTOR, "attention-softmax");
-  a.tr_row = attention__row(&a, KB_DETECTOR, "attention-transpose");
-  if (!a.mm_row || !a.sm_row || !a.tr_row) return;
-  attention__walk(&a);
-  attention__inference(&a);
-  for (size_t i = 0; i < a.sites.len; i++) attention__site(&a, &a.sites.items[i]);
-  attention__wrapper_calls(&a);
-  attention__handwritten(&a);
-  attention__tidy(&a);
-  for (size_t i = 0; i < a.calls.len; i++) free(a.calls.items[i].name);
-  array_free(&a.calls);
-  array_free(&a.sites);
-  array_free(&a.events);
-  array_free(&a.imports);
-  free(a.inference);
+static void *attention__begin(AnalyzeCtx *ctx) {
+  if (ctx->kind != FILE_PYTHON || !ctx->py) return NULL;
+  Attn *a = xcalloc(1, sizeof *a);
+  a->ctx = ctx;
+  a->py = ctx->py;
+  a->mm_row = attention__row(a, KB_DETECTOR, "attention-matmul");
+  a->sm_row = attention__row(a, KB_DETECTOR, "attention-softmax");
+  a->tr_row = attention__row(a, KB_DETECTOR, "attention-transpose");
+  if (!a->mm_row || !a->sm_row || !a->tr_row) {
+    free(a);
+    return NULL;
+  }
+  return a;
 }
+
+static bool attention__visit_node(void *state, const PyVisit *v) { return attention__visit(state, v->node); }
+
+static void attention__end(void *state) {
+  Attn *a = state;
+  attention__inference(a);
+  for (size_t i = 0; i < a->sites.len; i++) attention__site(a, &a->sites.items[i]);
+  attention__wrapper_calls(a);
+  attention__handwritten(a);
+  attention__tidy(a);
+  for (size_t i = 0; i < a->calls.len; i++) free(a->calls.items[i].name);
+  array_free(&a->calls);
+  array_free(&a->sites);
+  array_free(&a->events);
+  array_free(&a->imports);
+  free(a->inference);
+  free(a);
+}
+
+const PyVisitor attention_visitor = {attention__begin, attention__visit_node, attention__end};

@@ -18,6 +18,7 @@ typedef struct {
   AnalyzeCtx *ctx;
   const PyFile *py;
   const KbEntry *infer, *jit;
+  Array(TSNode) calls; /* calls to restate once the matcher's findings exist */
 } Compile;
 
 static const KbEntry *compile__row(const Compile *c, KbMatch m, const char *key) {
@@ -91,19 +92,10 @@ static void compile__call(Compile *c, TSNode call) {
   free(q);
 }
 
-static void compile__walk(Compile *c) {
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(c->ctx->tree));
-  bool more = true;
-  while (more) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "call") == 0) compile__call(c, n);
-    bool leaf = strcmp(t, "comment") == 0 || strcmp(t, "string") == 0;
-    if (!leaf && ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-      if (!ts_tree_cursor_goto_parent(&cur)) break;
-  }
-  ts_tree_cursor_delete(&cur);
+static bool compile__visit(void *state, const PyVisit *v) {
+  Compile *c = state;
+  if (v->sym == PYSYM_CALL && c->infer) array_push(&c->calls, v->node);
+  return v->sym != PYSYM_COMMENT && v->sym != PYSYM_STRING;
 }
 
 /* Under transfer_to_npu the script decorator is a no-op: say so at each use. */
@@ -116,11 +108,22 @@ static void compile__jit(Compile *c) {
   }
 }
 
-void compile_analyze(AnalyzeCtx *ctx) {
-  if (ctx->kind != FILE_PYTHON || !ctx->py) return;
-  Compile c = {ctx, ctx->py, NULL, NULL};
-  c.infer = compile__row(&c, KB_DETECTOR, "compile-inference");
-  c.jit = compile__row(&c, KB_DETECTOR, "jit-under-transfer");
-  if (c.infer) compile__walk(&c);
-  if (c.jit) compile__jit(&c);
+static void *compile__begin(AnalyzeCtx *ctx) {
+  if (ctx->kind != FILE_PYTHON || !ctx->py) return NULL;
+  Compile *c = xcalloc(1, sizeof *c);
+  c->ctx = ctx;
+  c->py = ctx->py;
+  c->infer = compile__row(c, KB_DETECTOR, "compile-inference");
+  c->jit = compile__row(c, KB_DETECTOR, "jit-under-transfer");
+  return c;
 }
+
+static void compile__end(void *state) {
+  Compile *c = state;
+  for (size_t i = 0; i < c->calls.len; i++) compile__call(c, c->calls.items[i]);
+  if (c->jit) compile__jit(c);
+  array_free(&c->calls);
+  free(c);
+}
+
+const PyVisitor compile_visitor = {compile__begin, compile__visit, compile__end};

@@ -80,18 +80,15 @@ static void device__props_fields(AnalyzeCtx *ctx, TSNode attr) {
   free(q);
 }
 
-void device_analyze(AnalyzeCtx *ctx) {
-  if (ctx->kind != FILE_PYTHON || !ctx->py) return;
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(ctx->tree));
-  bool more = true;
-  while (more) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "call") == 0) device__int_to(ctx, n);
-    else if (strcmp(t, "attribute") == 0) device__props_fields(ctx, n);
-    if (ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-      if (!ts_tree_cursor_goto_parent(&cur)) break;
-  }
-  ts_tree_cursor_delete(&cur);
+static void *device__begin(AnalyzeCtx *ctx) { return ctx->kind == FILE_PYTHON && ctx->py ? ctx : NULL; }
+
+static bool device__visit(void *state, const PyVisit *v) {
+  AnalyzeCtx *ctx = state;
+  if (v->sym == PYSYM_CALL) device__int_to(ctx, v->node);
+  else if (v->sym == PYSYM_ATTRIBUTE) device__props_fields(ctx, v->node);
+  return v->sym != PYSYM_COMMENT && v->sym != PYSYM_IMPORT_STATEMENT && v->sym != PYSYM_IMPORT_FROM_STATEMENT;
 }
+
+static void device__end(void *state) { (void)state; }
+
+const PyVisitor device_visitor = {device__begin, device__visit, device__end};

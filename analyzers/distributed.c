@@ -99,17 +99,6 @@ static bool distributed__visit(Dist *d, TSNode n) {
   return true;
 }
 
-static void distributed__walk(Dist *d) {
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(d->ctx->tree));
-  bool more = true;
-  while (more) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    if (distributed__visit(d, n) && ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-      if (!ts_tree_cursor_goto_parent(&cur)) break;
-  }
-  ts_tree_cursor_delete(&cur);
-}
 
 /* ---- Ulysses ------------------------------------------------------------------ */
 
@@ -204,20 +193,29 @@ static void distributed__absorb_p2p(Dist *d) {
   out->len = w;
 }
 
-void distributed_analyze(AnalyzeCtx *ctx) {
-  if (ctx->kind != FILE_PYTHON || !ctx->py) return;
-  Dist d = {0};
-  d.ctx = ctx;
-  d.py = ctx->py;
-  d.ulysses = distributed__row(&d, "ulysses");
-  d.ring = distributed__row(&d, "ring");
-  d.compare = distributed__row(&d, "backend-compare");
-  distributed__walk(&d);
-  for (size_t fi = 0; d.ulysses && fi < d.py->functions.len; fi++) distributed__ulysses_fn(&d, fi);
-  for (size_t i = 0; d.ring && i < d.loops.len; i++) distributed__ring_loop(&d, d.loops.items[i]);
-  distributed__absorb_p2p(&d);
-  for (size_t i = 0; i < d.calls.len; i++) free(d.calls.items[i].name);
-  array_free(&d.calls);
-  array_free(&d.loops);
-  array_free(&d.rings);
+static void *distributed__begin(AnalyzeCtx *ctx) {
+  if (ctx->kind != FILE_PYTHON || !ctx->py) return NULL;
+  Dist *d = xcalloc(1, sizeof *d);
+  d->ctx = ctx;
+  d->py = ctx->py;
+  d->ulysses = distributed__row(d, "ulysses");
+  d->ring = distributed__row(d, "ring");
+  d->compare = distributed__row(d, "backend-compare");
+  return d;
 }
+
+static bool distributed__visit_node(void *state, const PyVisit *v) { return distributed__visit(state, v->node); }
+
+static void distributed__end(void *state) {
+  Dist *d = state;
+  for (size_t fi = 0; d->ulysses && fi < d->py->functions.len; fi++) distributed__ulysses_fn(d, fi);
+  for (size_t i = 0; d->ring && i < d->loops.len; i++) distributed__ring_loop(d, d->loops.items[i]);
+  distributed__absorb_p2p(d);
+  for (size_t i = 0; i < d->calls.len; i++) free(d->calls.items[i].name);
+  array_free(&d->calls);
+  array_free(&d->loops);
+  array_free(&d->rings);
+  free(d);
+}
+
+const PyVisitor distributed_visitor = {distributed__begin, distributed__visit_node, distributed__end};

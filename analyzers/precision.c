@@ -215,17 +215,6 @@ static bool precision__visit(Prec *p, TSNode n) {
   return true;
 }
 
-static void precision__walk(Prec *p) {
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(p->ctx->tree));
-  bool more = true;
-  while (more) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    if (precision__visit(p, n) && ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-      if (!ts_tree_cursor_goto_parent(&cur)) break;
-  }
-  ts_tree_cursor_delete(&cur);
-}
 
 /* ---- complex128 (ASC602) ------------------------------------------------------- */
 
@@ -390,27 +379,36 @@ static void precision__upcasts(Prec *p) {
   free(used);
 }
 
-void precision_analyze(AnalyzeCtx *ctx) {
-  if (ctx->kind != FILE_PYTHON || !ctx->py) return;
-  Prec p = {0};
-  p.ctx = ctx;
-  p.py = ctx->py;
-  p.cplx = precision__row(&p, "complex-from-float64");
-  p.upcast = precision__row(&p, "norm-upcast");
-  p.roundtrip = precision__row(&p, "fp32-roundtrip");
-  p.rms = precision__row(&p, "rms-norm");
-  p.autocast = precision__row(&p, "autocast-dtype");
-  p.dassert = precision__row(&p, "dtype-assert");
-  for (size_t i = 0; i < p.py->bindings.len && !p.uses_torch; i++)
-    p.uses_torch = util_starts_with(p.py->bindings.items[i].qualname, "torch");
-  precision__walk(&p);
-  for (size_t i = 0; p.cplx && i < p.complexes.len; i++) precision__complex(&p, p.complexes.items[i]);
-  if (p.upcast && p.roundtrip) precision__upcasts(&p);
-  array_free(&p.markers);
-  array_free(&p.complexes);
-  array_free(&p.upcasts);
-  array_free(&p.restores);
-  array_free(&p.rms_marks);
-  array_free(&p.products);
-  array_free(&p.self_attrs);
+static void *precision__begin(AnalyzeCtx *ctx) {
+  if (ctx->kind != FILE_PYTHON || !ctx->py) return NULL;
+  Prec *p = xcalloc(1, sizeof *p);
+  p->ctx = ctx;
+  p->py = ctx->py;
+  p->cplx = precision__row(p, "complex-from-float64");
+  p->upcast = precision__row(p, "norm-upcast");
+  p->roundtrip = precision__row(p, "fp32-roundtrip");
+  p->rms = precision__row(p, "rms-norm");
+  p->autocast = precision__row(p, "autocast-dtype");
+  p->dassert = precision__row(p, "dtype-assert");
+  for (size_t i = 0; i < p->py->bindings.len && !p->uses_torch; i++)
+    p->uses_torch = util_starts_with(p->py->bindings.items[i].qualname, "torch");
+  return p;
 }
+
+static bool precision__visit_node(void *state, const PyVisit *v) { return precision__visit(state, v->node); }
+
+static void precision__end(void *state) {
+  Prec *p = state;
+  for (size_t i = 0; p->cplx && i < p->complexes.len; i++) precision__complex(p, p->complexes.items[i]);
+  if (p->upcast && p->roundtrip) precision__upcasts(p);
+  array_free(&p->markers);
+  array_free(&p->complexes);
+  array_free(&p->upcasts);
+  array_free(&p->restores);
+  array_free(&p->rms_marks);
+  array_free(&p->products);
+  array_free(&p->self_attrs);
+  free(p);
+}
+
+const PyVisitor precision_visitor = {precision__begin, precision__visit_node, precision__end};

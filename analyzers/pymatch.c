@@ -497,43 +497,36 @@ static void pymatch__visit(Matcher *m, TSNode n, PySym sym, TSFieldId field, TSN
   }
 }
 
-void pymatch_run(AnalyzeCtx *ctx, PyFile *py) {
-  if (ctx->kind != FILE_PYTHON || !py) return;
-  Matcher m = {ctx, py, {0}, 0};
+void *pymatch_begin(AnalyzeCtx *ctx, PyFile *py) {
+  if (ctx->kind != FILE_PYTHON || !py) return NULL;
+  Matcher *m = xcalloc(1, sizeof *m);
+  m->ctx = ctx;
+  m->py = py;
   size_t n;
   const KbEntry *rows = kb_entries(&n);
-  for (size_t i = 0; i < ctx->opt->n_user_entries + n && m.n_str_rows < 64; i++) {
+  for (size_t i = 0; i < ctx->opt->n_user_entries + n && m->n_str_rows < 64; i++) {
     const KbEntry *e = i < ctx->opt->n_user_entries ? &ctx->opt->user_entries[i]
                                                     : &rows[i - ctx->opt->n_user_entries];
-    if (e->match == KB_STRING_ARG || e->match == KB_NAMED_STRING) m.str_rows[m.n_str_rows++] = e;
+    if (e->match == KB_STRING_ARG || e->match == KB_NAMED_STRING) m->str_rows[m->n_str_rows++] = e;
   }
-  TSNode root = ts_tree_root_node(ctx->tree);
-  Array(TSNode) parents = {0};
-  array_push(&parents, root);
-  TSTreeCursor cur = ts_tree_cursor_new(root);
-  bool more = ts_tree_cursor_goto_first_child(&cur);
-  while (more) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    PySym sym = pysym_of(n);
-    bool skip = false;
-    if (sym == PYSYM_IMPORT_STATEMENT || sym == PYSYM_IMPORT_FROM_STATEMENT) {
-      pymatch__imports(&m, n);
-      skip = true;
-    } else if (sym == PYSYM_COMMENT) {
-      skip = true;
-    } else if (sym != PYSYM_OTHER) {
-      TSFieldId field = (sym == PYSYM_ATTRIBUTE || sym == PYSYM_IDENTIFIER) ? ts_tree_cursor_current_field_id(&cur) : 0;
-      pymatch__visit(&m, n, sym, field, parents.items[parents.len - 1]);
-    }
-    if (!skip && ts_tree_cursor_goto_first_child(&cur)) {
-      array_push(&parents, n);
-      continue;
-    }
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur))) {
-      if (parents.len <= 1 || !ts_tree_cursor_goto_parent(&cur)) break;
-      parents.len--;
-    }
-  }
-  ts_tree_cursor_delete(&cur);
-  array_free(&parents);
+  return m;
 }
+
+bool pymatch_visit(void *state, const PyVisit *v) {
+  Matcher *m = state;
+  switch (v->sym) {
+  case PYSYM_IMPORT_STATEMENT:
+  case PYSYM_IMPORT_FROM_STATEMENT:
+    pymatch__imports(m, v->node);
+    return false;
+  case PYSYM_COMMENT:
+    return false;
+  case PYSYM_OTHER:
+    return true;
+  default:
+    pymatch__visit(m, v->node, v->sym, v->field, v->parent);
+    return true;
+  }
+}
+
+void pymatch_end(void *state) { free(state); }
