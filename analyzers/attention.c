@@ -319,17 +319,26 @@ static void attention__binary(Attn *a, TSNode n) {
 }
 
 /* Visits a node; returns false when its subtree is not walked. */
-static bool attention__visit(Attn *a, TSNode n) {
-  const char *t = ts_node_type(n);
-  if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0) {
-    ByteRange r = {ts_node_start_byte(n), ts_node_end_byte(n)};
+static bool attention__visit(Attn *a, const PyVisit *v) {
+  switch (v->sym) {
+  case PYSYM_IMPORT_STATEMENT:
+  case PYSYM_IMPORT_FROM_STATEMENT: {
+    ByteRange r = {ts_node_start_byte(v->node), ts_node_end_byte(v->node)};
     array_push(&a->imports, r);
     return false;
   }
-  if (strcmp(t, "comment") == 0 || strcmp(t, "string") == 0) return false;
-  if (strcmp(t, "call") == 0) attention__call(a, n);
-  else if (strcmp(t, "binary_operator") == 0) attention__binary(a, n);
-  return true;
+  case PYSYM_COMMENT:
+  case PYSYM_STRING:
+    return false;
+  case PYSYM_CALL:
+    attention__call(a, v->node);
+    return true;
+  case PYSYM_BINARY_OPERATOR:
+    attention__binary(a, v->node);
+    return true;
+  default:
+    return true;
+  }
 }
 
 
@@ -887,7 +896,7 @@ static void *attention__begin(AnalyzeCtx *ctx) {
   return a;
 }
 
-static bool attention__visit_node(void *state, const PyVisit *v) { return attention__visit(state, v->node); }
+static bool attention__visit_node(void *state, const PyVisit *v) { return attention__visit(state, v); }
 
 static void attention__end(void *state) {
   Attn *a = state;

@@ -88,14 +88,23 @@ static void distributed__note_call(Dist *d, TSNode call) {
   array_push(&d->calls, c);
 }
 
-static bool distributed__visit(Dist *d, TSNode n) {
-  const char *t = ts_node_type(n);
-  if (strcmp(t, "comment") == 0 || strcmp(t, "string") == 0 || strcmp(t, "import_statement") == 0 ||
-      strcmp(t, "import_from_statement") == 0)
+static bool distributed__visit(Dist *d, const PyVisit *v) {
+  switch (v->sym) {
+  case PYSYM_COMMENT: case PYSYM_STRING: case PYSYM_IMPORT_STATEMENT: case PYSYM_IMPORT_FROM_STATEMENT:
     return false;
-  if (strcmp(t, "call") == 0) distributed__note_call(d, n);
-  else if (strcmp(t, "comparison_operator") == 0) distributed__compare(d, n);
-  else if (strcmp(t, "for_statement") == 0 || strcmp(t, "while_statement") == 0) array_push(&d->loops, n);
+  case PYSYM_CALL:
+    distributed__note_call(d, v->node);
+    break;
+  case PYSYM_COMPARISON_OPERATOR:
+    distributed__compare(d, v->node);
+    break;
+  case PYSYM_FOR_STATEMENT:
+  case PYSYM_WHILE_STATEMENT:
+    array_push(&d->loops, v->node);
+    break;
+  default:
+    break;
+  }
   return true;
 }
 
@@ -204,7 +213,7 @@ static void *distributed__begin(AnalyzeCtx *ctx) {
   return d;
 }
 
-static bool distributed__visit_node(void *state, const PyVisit *v) { return distributed__visit(state, v->node); }
+static bool distributed__visit_node(void *state, const PyVisit *v) { return distributed__visit(state, v); }
 
 static void distributed__end(void *state) {
   Dist *d = state;

@@ -200,17 +200,29 @@ static void precision__assert(Prec *p, TSNode stmt) {
   }
 }
 
-static bool precision__visit(Prec *p, TSNode n) {
-  const char *t = ts_node_type(n);
-  if (strcmp(t, "comment") == 0 || strcmp(t, "string") == 0 || strcmp(t, "import_statement") == 0 ||
-      strcmp(t, "import_from_statement") == 0)
+static bool precision__visit(Prec *p, const PyVisit *v) {
+  TSNode n = v->node;
+  switch (v->sym) {
+  case PYSYM_COMMENT: case PYSYM_STRING: case PYSYM_IMPORT_STATEMENT: case PYSYM_IMPORT_FROM_STATEMENT:
     return false;
-  if (strcmp(t, "call") == 0) precision__call(p, n);
-  else if (strcmp(t, "attribute") == 0) precision__attribute(p, n);
-  else if (strcmp(t, "assert_statement") == 0) precision__assert(p, n);
-  else if (strcmp(t, "binary_operator") == 0) {
-    TSNode op = ts_node_child_by_field_name(n, "operator", 8);
-    if (!ts_node_is_null(op) && strcmp(ts_node_type(op), "*") == 0) array_push(&p->products, n);
+  case PYSYM_CALL:
+    precision__call(p, n);
+    break;
+  case PYSYM_ATTRIBUTE:
+    precision__attribute(p, n);
+    break;
+  case PYSYM_ASSERT_STATEMENT:
+    precision__assert(p, n);
+    break;
+  case PYSYM_BINARY_OPERATOR: {
+    TSNode op = pysym_child(n, PYFIELD_OPERATOR);
+    if (!ts_node_is_null(op) && ts_node_end_byte(op) - ts_node_start_byte(op) == 1 &&
+        p->ctx->text[ts_node_start_byte(op)] == '*')
+      array_push(&p->products, n);
+    break;
+  }
+  default:
+    break;
   }
   return true;
 }
@@ -395,7 +407,7 @@ static void *precision__begin(AnalyzeCtx *ctx) {
   return p;
 }
 
-static bool precision__visit_node(void *state, const PyVisit *v) { return precision__visit(state, v->node); }
+static bool precision__visit_node(void *state, const PyVisit *v) { return precision__visit(state, v); }
 
 static void precision__end(void *state) {
   Prec *p = state;

@@ -270,10 +270,33 @@ static bool pymatch__callee_matches(Matcher *m, const KbEntry *e, TSNode fn, con
   return qual && kb_pattern_match(e->pattern, qual);
 }
 
+/* Whether a node can evaluate to a string literal (see
+ * pysyntax_string_candidates). */
+static bool pymatch__stringish(TSNode v) {
+  switch (pysym_of(v)) {
+  case PYSYM_STRING: case PYSYM_CONCATENATED_STRING: case PYSYM_BINARY_OPERATOR:
+  case PYSYM_CONDITIONAL_EXPRESSION: case PYSYM_PARENTHESIZED_EXPRESSION:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Most calls pass no string at all: skip them before looking at any row. */
+static bool pymatch__has_string_arg(TSNode args) {
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (pysym_of(a) == PYSYM_KEYWORD_ARGUMENT) a = pysym_child(a, PYFIELD_VALUE);
+    if (!ts_node_is_null(a) && pymatch__stringish(a)) return true;
+  }
+  return false;
+}
+
 static void pymatch__call_strings(Matcher *m, TSNode call) {
   TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
-  if (ts_node_is_null(fn) || ts_node_is_null(args) || !pysyntax_is(args, "argument_list")) return;
+  if (ts_node_is_null(fn) || pysym_of(args) != PYSYM_ARGUMENT_LIST || !pymatch__has_string_arg(args)) return;
   char *qual = NULL;
   bool qual_done = false;
   for (size_t i = 0; i < m->n_str_rows; i++) {

@@ -10,7 +10,7 @@
 #include <tree_sitter/api.h>
 
 #define PYSYM_NAMES(X)                                                                           \
-  X(ARGUMENT_LIST, "argument_list") X(ASSIGNMENT, "assignment") X(ATTRIBUTE, "attribute")        \
+  X(ARGUMENT_LIST, "argument_list") X(ASSERT_STATEMENT, "assert_statement") X(ASSIGNMENT, "assignment") X(ATTRIBUTE, "attribute")        \
   X(BINARY_OPERATOR, "binary_operator") X(BLOCK, "block") X(CALL, "call")                       \
   X(CLASS_DEFINITION, "class_definition") X(COMMENT, "comment")                                  \
   X(COMPARISON_OPERATOR, "comparison_operator") X(CONCATENATED_STRING, "concatenated_string")     \

@@ -18,6 +18,12 @@ typedef struct {
   uint32_t scope_start, scope_end; /* innermost function scope */
 } Frame;
 
+static unsigned resolver__name_bit(const char *name, size_t n) {
+  unsigned h = 2166136261u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)name[i]) * 16777619u;
+  return h & 255;
+}
+
 static bool resolver__is(TSNode n, const char *type) { return strcmp(ts_node_type(n), type) == 0; }
 
 char *pyfile_node_text(const PyFile *py, TSNode n) {
@@ -51,6 +57,8 @@ static void resolver__bind(PyFile *py, const Frame *f, const char *local, size_t
     b.name_end = ts_node_end_byte(name);
   }
   b.from_import = from;
+  unsigned bit = resolver__name_bit(b.local, strlen(b.local));
+  py->name_bloom[bit >> 6] |= 1ull << (bit & 63);
   if (util_starts_with(b.qualname, "torch_npu")) py->imports_torch_npu = true;
   if (strcmp(b.qualname, "torch_npu.contrib.transfer_to_npu") == 0) py->transfer_to_npu = true;
   array_push(&py->bindings, b);
@@ -390,6 +398,8 @@ void pyfile_free(PyFile *py) {
 }
 
 const PyBinding *pyfile_lookup(const PyFile *py, const char *name, size_t name_len, uint32_t at) {
+  unsigned bit = resolver__name_bit(name, name_len);
+  if (!(py->name_bloom[bit >> 6] & (1ull << (bit & 63)))) return NULL; /* not an imported name */
   const PyBinding *best = NULL;
   for (size_t i = 0; i < py->bindings.len; i++) {
     const PyBinding *b = &py->bindings.items[i];
@@ -412,43 +422,36 @@ const PyBinding *pyfile_lookup(const PyFile *py, const char *name, size_t name_l
 }
 
 char *pyfile_qualname(const PyFile *py, TSNode expr) {
-  if (resolver__is(expr, "call")) expr = pysym_child(expr, PYFIELD_FUNCTION);
+  if (pysym_of(expr) == PYSYM_CALL) expr = pysym_child(expr, PYFIELD_FUNCTION);
   if (ts_node_is_null(expr)) return NULL;
-  /* Collect attribute names from the outside in, then resolve the base. */
-  Array(TSNode) attrs = {0};
+  /* Most chains start at a local name (self, x, model): find the base and
+   * resolve it before collecting any attribute. */
+  TSNode chain[RESOLVER_MAX_CHAIN];
+  size_t depth = 0;
   TSNode n = expr;
   while (pysym_of(n) == PYSYM_ATTRIBUTE) {
-    if (attrs.len >= RESOLVER_MAX_CHAIN) { /* no API is that deep: keep the cost linear */
-      array_free(&attrs);
+    if (depth == RESOLVER_MAX_CHAIN) return NULL; /* no API is that deep: keep the cost linear */
+    chain[depth++] = n;
+    n = pysym_child(n, PYFIELD_OBJECT);
+  }
+  if (pysym_of(n) != PYSYM_IDENTIFIER) return NULL;
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  const PyBinding *b = pyfile_lookup(py, py->text + s, e - s, s);
+  if (!b) return NULL;
+  StrBuf sb;
+  sb_init(&sb);
+  sb_puts(&sb, b->qualname);
+  for (size_t i = depth; i-- > 0;) {
+    TSNode a = pysym_child(chain[i], PYFIELD_ATTRIBUTE);
+    if (ts_node_is_null(a)) {
+      sb_free(&sb);
       return NULL;
     }
-    TSNode a = pysym_child(n, PYFIELD_ATTRIBUTE);
-    TSNode o = pysym_child(n, PYFIELD_OBJECT);
-    if (ts_node_is_null(a) || ts_node_is_null(o)) {
-      array_free(&attrs);
-      return NULL;
-    }
-    array_push(&attrs, a);
-    n = o;
+    uint32_t as = ts_node_start_byte(a), ae = ts_node_end_byte(a);
+    sb_putc(&sb, '.');
+    sb_append(&sb, py->text + as, ae - as);
   }
-  char *out = NULL;
-  if (resolver__is(n, "identifier")) {
-    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-    const PyBinding *b = pyfile_lookup(py, py->text + s, e - s, s);
-    if (b) {
-      StrBuf sb;
-      sb_init(&sb);
-      sb_puts(&sb, b->qualname);
-      for (size_t i = attrs.len; i-- > 0;) {
-        uint32_t as = ts_node_start_byte(attrs.items[i]), ae = ts_node_end_byte(attrs.items[i]);
-        sb_putc(&sb, '.');
-        sb_append(&sb, py->text + as, ae - as);
-      }
-      out = sb_steal(&sb);
-    }
-  }
-  array_free(&attrs);
-  return out;
+  return sb_steal(&sb);
 }
 
 bool pyfile_in_ranges(const ByteRange *r, size_t n, uint32_t at) {

@@ -59,6 +59,7 @@ struct PyFile {
   size_t len;
   TSTree *tree;
   Array(PyBinding) bindings;
+  uint64_t name_bloom[4];    /* bits of the bound local names: most lookups miss */
   Array(ByteRange) guarded;
   Array(ByteRange) inference;
   Array(PyFunction) functions;
