@@ -92,7 +92,7 @@ static bool attention__text_is(const Attn *a, TSNode n, const char *s) {
 
 /* The called name: `f` for f(...), `m` for x.m(...). Caller frees. */
 static char *attention__callee_name(const Attn *a, TSNode fn) {
-  if (pysyntax_is(fn, "attribute")) fn = ts_node_child_by_field_name(fn, "attribute", 9);
+  if (pysyntax_is(fn, "attribute")) fn = pysym_child(fn, PYFIELD_ATTRIBUTE);
   return pysyntax_is(fn, "identifier") ? pyfile_node_text(a->py, fn) : NULL;
 }
 
@@ -106,7 +106,7 @@ static bool attention__qual_matches(const Attn *a, TSNode n, const char *glob) {
 
 /* x.<method>(...) with the method name matching glob (receiver not a module). */
 static bool attention__method_matches(const Attn *a, TSNode call, const char *glob) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   if (!glob || !pysyntax_is(fn, "attribute")) return false;
   char *q = pyfile_qualname(a->py, fn);
   bool module = q != NULL;
@@ -170,7 +170,7 @@ static void attention__add_import(const Attn *a, Finding *f, const char *module)
 static void attention__note_call_name(Attn *a, TSNode call, TSNode fn) {
   bool method = false;
   if (pysyntax_is(fn, "attribute")) {
-    TSNode obj = ts_node_child_by_field_name(fn, "object", 6);
+    TSNode obj = pysym_child(fn, PYFIELD_OBJECT);
     if (!attention__text_is(a, obj, "self") && !attention__text_is(a, obj, "cls")) return;
     method = true;
   } else if (!pysyntax_is(fn, "identifier")) {
@@ -221,22 +221,22 @@ static bool attention__transposed(const Attn *a, TSNode n, TSNode *k, const char
   while (pysyntax_is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) n = ts_node_named_child(n, 0);
   *layout = "BNSD";
   if (pysyntax_is(n, "attribute")) {
-    TSNode name = ts_node_child_by_field_name(n, "attribute", 9);
+    TSNode name = pysym_child(n, PYFIELD_ATTRIBUTE);
     char *nm = pyfile_node_text(a->py, name);
     bool ok = nm && kb_pattern_match(a->tr_row->value, nm);
     free(nm);
-    *k = ts_node_child_by_field_name(n, "object", 6);
+    *k = pysym_child(n, PYFIELD_OBJECT);
     return ok;
   }
   if (!pysyntax_is(n, "call")) return false;
-  TSNode fn = ts_node_child_by_field_name(n, "function", 8), args = ts_node_child_by_field_name(n, "arguments", 9);
+  TSNode fn = pysym_child(n, PYFIELD_FUNCTION), args = pysym_child(n, PYFIELD_ARGUMENTS);
   TSNode pos[8];
   size_t np = pysyntax_is(args, "argument_list") ? attention__positional(args, pos, 8) : 0;
   bool fn_form = attention__qual_matches(a, fn, a->tr_row->arg);
   if (!fn_form && !attention__method_matches(a, n, a->tr_row->value)) return false;
   TSNode *dims = fn_form ? pos + 1 : pos;
   size_t nd = fn_form ? (np ? np - 1 : 0) : np;
-  *k = fn_form ? (np ? pos[0] : (TSNode){0}) : ts_node_child_by_field_name(fn, "object", 6);
+  *k = fn_form ? (np ? pos[0] : (TSNode){0}) : pysym_child(fn, PYFIELD_OBJECT);
   long d[8];
   for (size_t i = 0; i < nd; i++)
     if (!attention__int(a, dims[i], &d[i])) return false;
@@ -283,7 +283,7 @@ static void attention__product(Attn *a, TSNode node, TSNode x, TSNode y) {
 }
 
 static void attention__matmul_call(Attn *a, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8), args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION), args = pysym_child(call, PYFIELD_ARGUMENTS);
   if (!pysyntax_is(args, "argument_list")) return;
   TSNode pos[4];
   size_t np = attention__positional(args, pos, 4);
@@ -298,12 +298,12 @@ static void attention__matmul_call(Attn *a, TSNode call) {
       attention__product(a, call, pos[np - 2], pos[np - 1]);
     }
   } else if (attention__method_matches(a, call, a->mm_row->value) && np >= 1) {
-    attention__product(a, call, ts_node_child_by_field_name(fn, "object", 6), pos[0]);
+    attention__product(a, call, pysym_child(fn, PYFIELD_OBJECT), pos[0]);
   }
 }
 
 static void attention__call(Attn *a, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   if (ts_node_is_null(fn)) return;
   attention__note_site(a, call, fn);
   attention__note_call_name(a, call, fn);
@@ -313,9 +313,9 @@ static void attention__call(Attn *a, TSNode call) {
 }
 
 static void attention__binary(Attn *a, TSNode n) {
-  TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+  TSNode op = pysym_child(n, PYFIELD_OPERATOR);
   if (ts_node_is_null(op) || strcmp(ts_node_type(op), "@") != 0) return;
-  attention__product(a, n, ts_node_child_by_field_name(n, "left", 4), ts_node_child_by_field_name(n, "right", 5));
+  attention__product(a, n, pysym_child(n, PYFIELD_LEFT), pysym_child(n, PYFIELD_RIGHT));
 }
 
 /* Visits a node; returns false when its subtree is not walked. */
@@ -443,7 +443,7 @@ static void attention__args(const Attn *a, TSNode args, const char *params, Attn
     TSNode x = ts_node_named_child(args, i);
     if (pysyntax_is(x, "comment")) continue;
     if (pysyntax_is(x, "keyword_argument")) {
-      TSNode k = ts_node_child_by_field_name(x, "name", 4), v = ts_node_child_by_field_name(x, "value", 5);
+      TSNode k = pysym_child(x, PYFIELD_NAME), v = pysym_child(x, PYFIELD_VALUE);
       if (ts_node_is_null(k) || ts_node_is_null(v)) continue; /* error recovery */
       char *nm = pyfile_node_text(a->py, k);
       attention__bind(a, out, nm, v);
@@ -633,7 +633,7 @@ static char *attention__detail(const char *layout) {
 /* Builds the site's NPU call into *repl; returns true when it is an exact
  * rewrite that may become the fix. */
 static bool attention__build(const Attn *a, const AttnSite *s, bool inference, char **repl, BuildKind *kind_out) {
-  TSNode args = ts_node_child_by_field_name(s->call, "arguments", 9);
+  TSNode args = pysym_child(s->call, PYFIELD_ARGUMENTS);
   AttnArgs x;
   attention__args(a, args, s->row->arg, &x);
   AttnShape sh = {s->row->value, attention__followed_by_index0(a, s->call),

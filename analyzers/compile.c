@@ -54,7 +54,7 @@ static void compile__restate(Finding *f, const char *subject, const char *repl) 
 /* `torch.compile(model, backend="x", mode="y")` -> subject with the keywords
  * of the row's `arg` list that the call passes. Caller frees; NULL if none. */
 static char *compile__subject(const Compile *c, TSNode call, const char *qual) {
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
   if (!pysyntax_is(args, "argument_list") || !c->infer->arg) return NULL;
   StrBuf sb;
   sb_init(&sb);
@@ -76,7 +76,7 @@ static char *compile__subject(const Compile *c, TSNode call, const char *qual) {
 }
 
 static void compile__call(Compile *c, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   char *q = ts_node_is_null(fn) ? NULL : pyfile_qualname(c->py, fn);
   const KbEntry *row = q ? compile__row(c, KB_QUALNAME, q) : NULL;
   Finding *f = row && strcmp(row->code, c->infer->code) == 0

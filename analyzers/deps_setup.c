@@ -87,11 +87,11 @@ static void deps__record(DepsSetup *s, TSNode name, const char *key, TSNode valu
 }
 
 static void deps__visit_assignment(DepsSetup *s, TSNode n) {
-  TSNode left = ts_node_child_by_field_name(n, "left", 4), right = ts_node_child_by_field_name(n, "right", 5);
+  TSNode left = pysym_child(n, PYFIELD_LEFT), right = pysym_child(n, PYFIELD_RIGHT);
   if (pysyntax_is(left, "subscript")) {
-    TSNode sub = ts_node_child_by_field_name(left, "subscript", 9);
+    TSNode sub = pysym_child(left, PYFIELD_SUBSCRIPT);
     char *key = pysyntax_is(sub, "string") ? pysyntax_string_value(s->ctx->py, sub) : NULL;
-    if (key) deps__record(s, ts_node_child_by_field_name(left, "value", 5), key, right);
+    if (key) deps__record(s, pysym_child(left, PYFIELD_VALUE), key, right);
     free(key);
   } else {
     deps__record(s, left, NULL, right);
@@ -101,12 +101,12 @@ static void deps__visit_assignment(DepsSetup *s, TSNode n) {
 /* `x.append(v)`, `x.extend(v)`, `x.insert(i, v)`: v joins x. */
 static void deps__visit_call(DepsSetup *s, TSNode n) {
   static const char *const adders = "append|extend|insert";
-  TSNode fn = ts_node_child_by_field_name(n, "function", 8), args = ts_node_child_by_field_name(n, "arguments", 9);
+  TSNode fn = pysym_child(n, PYFIELD_FUNCTION), args = pysym_child(n, PYFIELD_ARGUMENTS);
   if (!pysyntax_is(fn, "attribute") || !pysyntax_is(args, "argument_list")) return;
-  char *method = deps__node_text(s->ctx, ts_node_child_by_field_name(fn, "attribute", 9));
+  char *method = deps__node_text(s->ctx, pysym_child(fn, PYFIELD_ATTRIBUTE));
   if (kb_pattern_match(adders, method)) {
     uint32_t k = ts_node_named_child_count(args);
-    if (k > 0) deps__record(s, ts_node_child_by_field_name(fn, "object", 6), NULL, ts_node_named_child(args, k - 1));
+    if (k > 0) deps__record(s, pysym_child(fn, PYFIELD_OBJECT), NULL, ts_node_named_child(args, k - 1));
   }
   free(method);
 }
@@ -125,9 +125,9 @@ static void deps__visit(DepsSetup *s, TSNode n) {
   } else if (strcmp(t, "call") == 0) {
     deps__visit_call(s, n);
   } else if (strcmp(t, "keyword_argument") == 0) {
-    deps__visit_keyword(s, ts_node_child_by_field_name(n, "name", 4), ts_node_child_by_field_name(n, "value", 5));
+    deps__visit_keyword(s, pysym_child(n, PYFIELD_NAME), pysym_child(n, PYFIELD_VALUE));
   } else if (strcmp(t, "pair") == 0) {
-    deps__visit_keyword(s, ts_node_child_by_field_name(n, "key", 3), ts_node_child_by_field_name(n, "value", 5));
+    deps__visit_keyword(s, pysym_child(n, PYFIELD_KEY), pysym_child(n, PYFIELD_VALUE));
   }
 }
 
@@ -201,7 +201,7 @@ static void deps__expand_extras(DepsSetup *s, TSNode n, const DepsSetupWork *w) 
     if (!pair && !kw) continue;
     TSNode key = ts_node_child_by_field_name(p, pair ? "key" : "name", pair ? 3 : 4);
     char *g = pair ? pysyntax_string_value(s->ctx->py, key) : deps__node_text(s->ctx, key);
-    deps__push_work(s, ts_node_child_by_field_name(p, "value", 5), w->key, g ? g : "?");
+    deps__push_work(s, pysym_child(p, PYFIELD_VALUE), w->key, g ? g : "?");
     free(g);
   }
 }
@@ -214,7 +214,7 @@ static void deps__expand(DepsSetup *s, const DepsSetupWork *w) {
   } else if (dict_level && pysyntax_is(n, "dictionary")) {
     deps__expand_extras(s, n, w);
   } else if (dict_level && pysyntax_is(n, "call")) {
-    deps__expand_extras(s, ts_node_child_by_field_name(n, "arguments", 9), w);
+    deps__expand_extras(s, pysym_child(n, PYFIELD_ARGUMENTS), w);
   } else if (!dict_level && pysyntax_is(n, "string")) {
     deps__site(s, n, w);
   } else if (pysyntax_is(n, "list") || pysyntax_is(n, "tuple") || pysyntax_is(n, "set") ||

@@ -59,7 +59,7 @@ static void distributed__compare(Dist *d, TSNode cmp) {
   TSNode x = ts_node_named_child(cmp, 0), y = ts_node_named_child(cmp, 1);
   TSNode call = pysyntax_is(x, "call") ? x : y, str = pysyntax_is(x, "call") ? y : x;
   if (!pysyntax_is(call, "call") || !pysyntax_is(str, "string")) return;
-  char *q = pyfile_qualname(d->py, ts_node_child_by_field_name(call, "function", 8));
+  char *q = pyfile_qualname(d->py, pysym_child(call, PYFIELD_FUNCTION));
   char *v = pysyntax_string_value(d->py, str);
   if (q && v && kb_pattern_match(row->arg, q) && kb_pattern_match(row->value, v)) {
     char *subj = pyfile_node_text(d->py, cmp);
@@ -81,8 +81,8 @@ static void distributed__compare(Dist *d, TSNode cmp) {
 /* ---- the walk -------------------------------------------------------------- */
 
 static void distributed__note_call(Dist *d, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
-  if (pysyntax_is(fn, "attribute")) fn = ts_node_child_by_field_name(fn, "attribute", 9);
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  if (pysyntax_is(fn, "attribute")) fn = pysym_child(fn, PYFIELD_ATTRIBUTE);
   if (!pysyntax_is(fn, "identifier")) return;
   DistCall c = {pyfile_node_text(d->py, fn), call, distributed__fn_index(d, ts_node_start_byte(call))};
   array_push(&d->calls, c);
@@ -177,7 +177,7 @@ static void distributed__ring_loop(Dist *d, TSNode loop) {
   char *subj = xasprintf("%s%s: loop exchanging blocks with %s while calling %s()", f ? f->name : "module",
                          f ? "()" : "", p2p.data, attn->name);
   sb_free(&p2p);
-  TSNode head = ts_node_child_by_field_name(loop, "body", 4);
+  TSNode head = pysym_child(loop, PYFIELD_BODY);
   uint32_t end = ts_node_is_null(head) ? ts_node_end_byte(loop) : ts_node_start_byte(head);
   TSPoint ep = ts_node_is_null(head) ? ts_node_end_point(loop) : ts_node_start_point(head);
   distributed__emit(d, row, subj, NULL, ts_node_start_byte(loop), end, ts_node_start_point(loop), ep);

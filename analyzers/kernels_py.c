@@ -71,12 +71,12 @@ static void kernels__list_calls(StrBuf *sb, const StrList *calls) {
 /* A decorated kernel: its signature, size, decorators and what it does.
  * `triton`: triton-ascend runs it as is; otherwise it must be rewritten. */
 static void kernels__kernel(AnalyzeCtx *ctx, Finding *f, TSNode dd, bool triton) {
-  TSNode def = ts_node_child_by_field_name(dd, "definition", 10);
-  TSNode name = ts_node_child_by_field_name(def, "name", 4), params = ts_node_child_by_field_name(def, "parameters", 10);
+  TSNode def = pysym_child(dd, PYFIELD_DEFINITION);
+  TSNode name = pysym_child(def, PYFIELD_NAME), params = pysym_child(def, PYFIELD_PARAMETERS);
   if (ts_node_is_null(name)) return;
   char *id = pyfile_node_text(ctx->py, name);
   StrList calls = {0};
-  kernels_callees(ctx->text, ts_node_child_by_field_name(def, "body", 4), &calls);
+  kernels_callees(ctx->text, pysym_child(def, PYFIELD_BODY), &calls);
   bool by_name = false;
   const KernelKind *kind = kernels_classify(id, &calls, &by_name);
   uint32_t lines = ts_node_end_point(def).row - ts_node_start_point(def).row + 1;
@@ -111,12 +111,12 @@ static void kernels__kernel(AnalyzeCtx *ctx, Finding *f, TSNode dd, bool triton)
 static void kernels__methods(AnalyzeCtx *ctx, TSNode body, StrBuf *sb, StrList *forward_calls) {
   for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
     TSNode fn = ts_node_named_child(body, i);
-    if (pysyntax_is(fn, "decorated_definition")) fn = ts_node_child_by_field_name(fn, "definition", 10);
+    if (pysyntax_is(fn, "decorated_definition")) fn = pysym_child(fn, PYFIELD_DEFINITION);
     if (!pysyntax_is(fn, "function_definition")) continue;
-    char *nm = pyfile_node_text(ctx->py, ts_node_child_by_field_name(fn, "name", 4));
+    char *nm = pyfile_node_text(ctx->py, pysym_child(fn, PYFIELD_NAME));
     if (kb_pattern_match(KERNELS_FUNCTION_METHODS, nm)) {
       StrList calls = {0};
-      kernels_callees(ctx->text, ts_node_child_by_field_name(fn, "body", 4), &calls);
+      kernels_callees(ctx->text, pysym_child(fn, PYFIELD_BODY), &calls);
       sb_printf(sb, "; %s (%u lines) calls ", nm, ts_node_end_point(fn).row - ts_node_start_point(fn).row + 1);
       kernels__list_calls(sb, &calls);
       bool fwd = strcmp(nm, "forward") == 0;
@@ -128,7 +128,7 @@ static void kernels__methods(AnalyzeCtx *ctx, TSNode body, StrBuf *sb, StrList *
 }
 
 static void kernels__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
-  TSNode name = ts_node_child_by_field_name(cls, "name", 4), body = ts_node_child_by_field_name(cls, "body", 4);
+  TSNode name = pysym_child(cls, PYFIELD_NAME), body = pysym_child(cls, PYFIELD_BODY);
   if (ts_node_is_null(name) || ts_node_is_null(body)) return;
   char *id = pyfile_node_text(ctx->py, name);
   uint32_t lines = ts_node_end_point(cls).row - ts_node_start_point(cls).row + 1;
@@ -162,10 +162,10 @@ static TSNode kernels__module_value(AnalyzeCtx *ctx, TSNode id) {
     TSNode st = ts_node_named_child(root, i);
     TSNode a = pysyntax_is(st, "expression_statement") ? ts_node_named_child(st, 0) : st;
     if (!pysyntax_is(a, "assignment")) continue;
-    TSNode l = ts_node_child_by_field_name(a, "left", 4);
+    TSNode l = pysym_child(a, PYFIELD_LEFT);
     if (pysyntax_is(l, "identifier") && ts_node_end_byte(l) - ts_node_start_byte(l) == len &&
         memcmp(ctx->text + ts_node_start_byte(l), name, len) == 0)
-      found = ts_node_child_by_field_name(a, "right", 5);
+      found = pysym_child(a, PYFIELD_RIGHT);
   }
   return found;
 }
@@ -195,7 +195,7 @@ static void kernels__sources(AnalyzeCtx *ctx, TSNode v, StrBuf *sb, size_t *n, s
 }
 
 static void kernels__extension(AnalyzeCtx *ctx, Finding *f, TSNode call) {
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
   if (!pysyntax_is(args, "argument_list")) return;
   TSNode name = pysyntax_argument(ctx->py, args, "0|name");
   char *nm = pysyntax_is(name, "string") ? pysyntax_string_value(ctx->py, name) : NULL;
@@ -227,10 +227,10 @@ static void kernels__visit(AnalyzeCtx *ctx, const KernelsPending *p, TSNode n) {
       if (f) kernels__kernel(ctx, f, n, false);
     }
   } else if (strcmp(t, "class_definition") == 0) {
-    Finding *f = kernels__pending(ctx, p, "ASC411", ts_node_child_by_field_name(n, "name", 4));
+    Finding *f = kernels__pending(ctx, p, "ASC411", pysym_child(n, PYFIELD_NAME));
     if (f) kernels__function(ctx, f, n);
   } else if (strcmp(t, "call") == 0) {
-    TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+    TSNode fn = pysym_child(n, PYFIELD_FUNCTION);
     Finding *f = kernels__pending(ctx, p, "ASC412", fn);
     if (!f) f = kernels__pending(ctx, p, "ASC413", fn);
     if (f) kernels__extension(ctx, f, n);

@@ -51,20 +51,20 @@ static bool precision__qual_matches(const Prec *p, TSNode n, const char *glob) {
 
 /* For `recv.m(...)` on a non-module receiver: the method name. Caller frees. */
 static char *precision__method(const Prec *p, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   if (!pysyntax_is(fn, "attribute")) return NULL;
   char *q = pyfile_qualname(p->py, fn);
   bool module = q != NULL;
   free(q);
-  return module ? NULL : pyfile_node_text(p->py, ts_node_child_by_field_name(fn, "attribute", 9));
+  return module ? NULL : pyfile_node_text(p->py, pysym_child(fn, PYFIELD_ATTRIBUTE));
 }
 
 static TSNode precision__receiver(TSNode call) {
-  return ts_node_child_by_field_name(ts_node_child_by_field_name(call, "function", 8), "object", 6);
+  return pysym_child(ts_node_child_by_field_name(call, "function", 8), PYFIELD_OBJECT);
 }
 
 static uint32_t precision__argc(TSNode call) {
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
   return pysyntax_is(args, "argument_list") ? ts_node_named_child_count(args) : 0;
 }
 
@@ -113,8 +113,8 @@ static void precision__need_torch_npu(const Prec *p, Finding *f) {
 /* autocast(..., dtype=<a reviewed dtype>) */
 static void precision__autocast(Prec *p, TSNode call) {
   const KbEntry *row = p->autocast;
-  if (!row || !precision__qual_matches(p, ts_node_child_by_field_name(call, "function", 8), row->arg)) return;
-  TSNode dt = pysyntax_argument(p->py, ts_node_child_by_field_name(call, "arguments", 9), "dtype");
+  if (!row || !precision__qual_matches(p, pysym_child(call, PYFIELD_FUNCTION), row->arg)) return;
+  TSNode dt = pysyntax_argument(p->py, pysym_child(call, PYFIELD_ARGUMENTS), "dtype");
   if (ts_node_is_null(dt) || !precision__qual_matches(p, dt, row->value)) return;
   char *subj = precision__subject(p, call);
   precision__emit(p, row, call, subj, NULL);
@@ -125,11 +125,11 @@ static void precision__autocast(Prec *p, TSNode call) {
  * call of an imported function for a module and skips it, so method rows of
  * this domain are matched here for call receivers (once per site). */
 static void precision__method_on_call(Prec *p, TSNode call, const char *method) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
-  if (!p->uses_torch || !pysyntax_is(ts_node_child_by_field_name(fn, "object", 6), "call")) return;
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  if (!p->uses_torch || !pysyntax_is(pysym_child(fn, PYFIELD_OBJECT), "call")) return;
   const KbEntry *row = kb_lookup(KB_METHOD, method, p->ctx->opt->user_entries, p->ctx->opt->n_user_entries);
   if (!row || kb_domain(row->code) != 6) return;
-  TSNode name = ts_node_child_by_field_name(fn, "attribute", 9);
+  TSNode name = pysym_child(fn, PYFIELD_ATTRIBUTE);
   for (size_t i = 0; i < p->ctx->out->len; i++)
     if (p->ctx->out->items[i].start_byte == ts_node_start_byte(name) &&
         strcmp(p->ctx->out->items[i].rule->code, row->code) == 0)
@@ -150,7 +150,7 @@ static void precision__method_on_call(Prec *p, TSNode call, const char *method) 
 }
 
 static void precision__call(Prec *p, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   if (p->cplx && precision__qual_matches(p, fn, p->cplx->arg)) array_push(&p->complexes, call);
   precision__autocast(p, call);
   char *m = precision__method(p, call);
@@ -161,7 +161,7 @@ static void precision__call(Prec *p, TSNode call) {
     if (p->cplx && precision__method_marker(p->cplx->value, m)) array_push(&p->markers, call);
     precision__method_on_call(p, call, m);
   }
-  TSNode name = pysyntax_is(fn, "attribute") ? ts_node_child_by_field_name(fn, "attribute", 9) : fn;
+  TSNode name = pysyntax_is(fn, "attribute") ? pysym_child(fn, PYFIELD_ATTRIBUTE) : fn;
   char *last = pysyntax_is(name, "identifier") ? pyfile_node_text(p->py, name) : NULL;
   if (last && p->rms && kb_pattern_match(p->rms->value, last)) array_push(&p->rms_marks, call);
   free(last);
@@ -170,7 +170,7 @@ static void precision__call(Prec *p, TSNode call) {
 
 static void precision__attribute(Prec *p, TSNode n) {
   if (p->cplx && precision__qual_matches(p, n, p->cplx->value)) array_push(&p->markers, n);
-  TSNode obj = ts_node_child_by_field_name(n, "object", 6);
+  TSNode obj = pysym_child(n, PYFIELD_OBJECT);
   uint32_t s = ts_node_start_byte(obj), e = ts_node_end_byte(obj);
   if (e - s == 4 && memcmp(p->py->text + s, "self", 4) == 0) array_push(&p->self_attrs, n);
 }
@@ -248,7 +248,7 @@ static void precision__complex(Prec *p, TSNode call) {
     }
   }
   if (!n_in && ts_node_is_null(before)) return;
-  char *callee = pyfile_qualname(p->py, ts_node_child_by_field_name(call, "function", 8));
+  char *callee = pyfile_qualname(p->py, pysym_child(call, PYFIELD_FUNCTION));
   TSNode src = n_in ? inside[0] : before;
   char *subj = xasprintf("%s(...) on float64 (line %u)", callee ? callee : "complex", ts_node_start_point(src).row + 1);
   Finding *f = precision__emit(p, row, call, subj, NULL);
@@ -287,7 +287,7 @@ static TSNode precision__eps_attr(const Prec *p, const PyClass *c) {
   for (size_t i = 0; i < p->self_attrs.len; i++) {
     TSNode a = p->self_attrs.items[i];
     if (ts_node_start_byte(a) < c->start || ts_node_end_byte(a) > c->end) continue;
-    char *nm = pyfile_node_text(p->py, ts_node_child_by_field_name(a, "attribute", 9));
+    char *nm = pyfile_node_text(p->py, pysym_child(a, PYFIELD_ATTRIBUTE));
     bool ok = kb_pattern_match(p->rms->fix_from, nm);
     free(nm);
     if (ok) return a;
@@ -309,7 +309,7 @@ static bool precision__rms(const Prec *p, TSNode restore, TSNode *product, TSNod
   if (!marked || ts_node_is_null(*eps)) return false;
   for (size_t i = 0; i < p->products.len; i++) {
     TSNode m = p->products.items[i];
-    TSNode l = ts_node_child_by_field_name(m, "left", 4), r = ts_node_child_by_field_name(m, "right", 5);
+    TSNode l = pysym_child(m, PYFIELD_LEFT), r = pysym_child(m, PYFIELD_RIGHT);
     TSNode other = ts_node_eq(l, restore) ? r : ts_node_eq(r, restore) ? l : (TSNode){0};
     if (ts_node_is_null(other) || !pysyntax_is(other, "attribute")) continue;
     char *ot = pyfile_node_text(p->py, other);
@@ -372,7 +372,7 @@ static void precision__upcasts(Prec *p) {
   for (size_t i = 0; i < p->restores.len; i++) {
     TSNode r = p->restores.items[i];
     TSNode recv = precision__receiver(r);
-    TSNode target = ts_node_named_child(ts_node_child_by_field_name(r, "arguments", 9), 0);
+    TSNode target = ts_node_named_child(pysym_child(r, PYFIELD_ARGUMENTS), 0);
     for (size_t k = 0; k < p->upcasts.len; k++) {
       TSNode u = p->upcasts.items[k];
       if (used[k] || !precision__inside(recv, u) || !precision__same_text(p, precision__receiver(u), target)) continue;
