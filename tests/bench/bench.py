@@ -355,6 +355,11 @@ def table(R, mb, nfiles):
                                      P["trigger_skip_py_analysis_seconds"],
                                      100.0 * P["trigger_skip_py_analysis_seconds"] / max(1e-9, P["analysis_with_facts_seconds"]),
                                      P["trigger_skip_py_findings"]))
+        w("  extended by cpp_extension, load_inline, .to( (Python files only): %d files (%.1f MB) skippable, %.2f s of analysis"
+          " (%.0f%%); findings in them: %d" % (P["trigger2_skip_py_files"], P["trigger2_skip_py_bytes"] / 1e6,
+                                               P["trigger2_skip_py_analysis_seconds"],
+                                               100.0 * P["trigger2_skip_py_analysis_seconds"] / max(1e-9, P["analysis_with_facts_seconds"]),
+                                               P["trigger2_skip_py_findings"]))
         if P["misses"]:
             w("  findings in files without any trigger (the list is not enough for these kinds): %s%s" %
               ("; ".join(P["misses"][:6]), " ..." if len(P["misses"]) > 6 else ""))

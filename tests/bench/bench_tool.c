@@ -125,9 +125,21 @@ static const char *const bench__triggers[] = {
     "__global__", ".so",
 };
 
+/* The list extended by what the first one misses on the generated project:
+ * torch.utils.cpp_extension.load/load_inline (ASC413) and `.to(<int>)`
+ * device indices (ASC216). */
+static const char *const bench__triggers2[] = {"cpp_extension", "load_inline", ".to("};
+
 static bool bench__has_trigger(const char *text, size_t len) {
   for (size_t i = 0; i < sizeof bench__triggers / sizeof bench__triggers[0]; i++)
     if (memmem(text, len, bench__triggers[i], strlen(bench__triggers[i]))) return true;
+  return false;
+}
+
+static bool bench__has_trigger2(const char *text, size_t len) {
+  if (bench__has_trigger(text, len)) return true;
+  for (size_t i = 0; i < sizeof bench__triggers2 / sizeof bench__triggers2[0]; i++)
+    if (memmem(text, len, bench__triggers2[i], strlen(bench__triggers2[i]))) return true;
   return false;
 }
 
@@ -139,7 +151,8 @@ static int bench__prefilter(int argc, char **argv) {
   size_t n_trig_skip = 0, b_trig_skip = 0, n_pf_skip = 0, b_pf_skip = 0, n_py = 0, bytes = 0;
   size_t find_trigless = 0, find_pfless = 0, findings_full = 0, findings_pf = 0;
   size_t n_trig_py = 0, b_trig_py = 0, find_trig_py = 0;
-  double t_trig_py = 0;
+  size_t n_trig2 = 0, b_trig2 = 0, find_trig2 = 0;
+  double t_trig_py = 0, t_trig2 = 0;
   double t_scan_trig = 0, t_scan_pf = 0, t_full = 0, t_pf = 0, t_trigless = 0, t_pfless = 0;
   for (size_t i = 0; i < ws.files.len; i++) {
     WsFile *f = &ws.files.items[i];
@@ -181,6 +194,12 @@ static int bench__prefilter(int argc, char **argv) {
                again.items[k].subject ? again.items[k].subject : "");
       findings_free(&again);
     }
+    if (f->kind == FILE_PYTHON && !bench__has_trigger2(text, len)) {
+      n_trig2++;
+      b_trig2 += len;
+      t_trig2 += e - d;
+      find_trig2 += nf;
+    }
     if (!trig && f->kind == FILE_PYTHON) { /* the proposal: Python files only */
       n_trig_py++;
       b_trig_py += len;
@@ -207,6 +226,8 @@ static int bench__prefilter(int argc, char **argv) {
   printf("trigger_scan_seconds %.6f\ntrigger_skip_analysis_seconds %.6f\n", t_scan_trig, t_trigless);
   printf("trigger_skip_py_files %zu\ntrigger_skip_py_bytes %zu\ntrigger_skip_py_findings %zu\n"
          "trigger_skip_py_analysis_seconds %.6f\n", n_trig_py, b_trig_py, find_trig_py, t_trig_py);
+  printf("trigger2_skip_py_files %zu\ntrigger2_skip_py_bytes %zu\ntrigger2_skip_py_findings %zu\n"
+         "trigger2_skip_py_analysis_seconds %.6f\n", n_trig2, b_trig2, find_trig2, t_trig2);
   printf("prefilter_available %d\nprefilter_fragments %zu\n", prefilter_may_match != NULL,
          prefilter_fragments ? prefilter_fragments() : 0);
   printf("prefilter_skip_files %zu\nprefilter_skip_bytes %zu\nprefilter_skip_findings %zu\n", n_pf_skip, b_pf_skip,
