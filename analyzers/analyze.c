@@ -151,6 +151,13 @@ bool analyze_code_selected(const AnalyzeOptions *opt, const char *code) {
 /* Guarded, inference-only and transfer_to_npu marks come from the Python
  * facts; they change priority, not presence. */
 static void analyze__mark_python(const PyFile *py, FindingList *out) {
+  /* Code under a condition that names the NPU already has its Ascend path. */
+  size_t w = 0;
+  for (size_t i = 0; i < out->len; i++) {
+    if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, out->items[i].start_byte)) finding_free(&out->items[i]);
+    else out->items[w++] = out->items[i];
+  }
+  out->len = w;
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
     f->guarded = f->guarded || pyfile_in_ranges(py->guarded.items, py->guarded.len, f->start_byte);

@@ -164,7 +164,7 @@ static void pymatch__fix_name(Matcher *m, Finding *f, TSNode ident, const KbEntr
 
 /* The longest prefix of the chain at n with an exact row wins; then globs on
  * the whole chain. */
-static void pymatch__reference(Matcher *m, TSNode n) {
+static void pymatch__reference(Matcher *m, TSNode n, bool compared) {
   char *full = pyfile_qualname(m->py, n);
   if (!full) return;
   const KbEntry *hit = NULL;
@@ -187,6 +187,9 @@ static void pymatch__reference(Matcher *m, TSNode n) {
     q = xstrdup(full);
     hit = pymatch__lookup(m, KB_QUALNAME, q);
   }
+  /* A dtype compared (`x.dtype == torch.float64`) is a check, not a use;
+   * other comparisons (Backend.NCCL) are migration items themselves. */
+  if (hit && compared && kb_domain(hit->code) == 6) hit = NULL;
   if (hit) {
     Finding *f = pymatch__emit(m, hit, at, q);
     if (f && hit->fix_kind == KBFIX_RENAME_QUAL) pymatch__fix_rename_qual(m, f, at, hit);
@@ -449,10 +452,27 @@ static void pymatch__imports(Matcher *m, TSNode stmt) {
 
 /* `a if torch.cuda.is_available() else b`: both arms are a guarded choice. */
 static void pymatch__conditional(Matcher *m, TSNode n) {
-  if (ts_node_named_child_count(n) == 3 && pyfile_is_availability(m->py, ts_node_named_child(n, 1))) {
-    ByteRange r = {ts_node_start_byte(n), ts_node_end_byte(n)};
-    array_push(&m->py->guarded, r);
-  }
+  if (ts_node_named_child_count(n) != 3) return;
+  ByteRange r = {ts_node_start_byte(n), ts_node_end_byte(n)};
+  if (pyfile_is_availability(m->py, ts_node_named_child(n, 1))) array_push(&m->py->guarded, r);
+  if (pyfile_is_npu_check(m->py, ts_node_named_child(n, 1))) array_push(&m->py->npu_aware, r);
+}
+
+/* `xformers.__version__`: module metadata, not an API (the import is the finding). */
+static bool pymatch__dunder(Matcher *m, TSNode n) {
+  if (pysym_of(n) != PYSYM_ATTRIBUTE) return false;
+  TSNode a = pysym_child(n, PYFIELD_ATTRIBUTE);
+  uint32_t s = ts_node_start_byte(a), e = ts_node_end_byte(a);
+  return e - s > 4 && memcmp(m->py->text + s, "__", 2) == 0 && memcmp(m->py->text + e - 2, "__", 2) == 0;
+}
+
+/* An operand of a comparison (or of a tuple/list compared against): the
+ * name is tested, not used. */
+static bool pymatch__compared(TSNode parent) {
+  PySym p = pysym_of(parent);
+  if (p == PYSYM_COMPARISON_OPERATOR) return true;
+  if (p != PYSYM_TUPLE && p != PYSYM_LIST && p != PYSYM_SET) return false;
+  return pysym_of(ts_node_parent(parent)) == PYSYM_COMPARISON_OPERATOR;
 }
 
 static bool pymatch__field_is(TSFieldId field, PyField f) { return field && field == pysym_field_id(f); }
@@ -471,8 +491,10 @@ static void pymatch__visit(Matcher *m, TSNode n, PySym sym, TSFieldId field, TSN
     bool inner = pysym_of(parent) == PYSYM_ATTRIBUTE && pymatch__field_is(field, PYFIELD_OBJECT);
     bool name_only = pymatch__field_is(field, PYFIELD_ATTRIBUTE) || pymatch__field_is(field, PYFIELD_NAME) ||
                      pymatch__field_is(field, PYFIELD_ALIAS);
-    if (inner || name_only) break;
-    pymatch__reference(m, n);
+    /* `flash_attn_func = None` binds a name, it does not use the API */
+    bool binding = sym == PYSYM_IDENTIFIER && pysym_of(parent) == PYSYM_ASSIGNMENT && pymatch__field_is(field, PYFIELD_LEFT);
+    if (inner || name_only || binding || pymatch__dunder(m, n)) break;
+    pymatch__reference(m, n, pymatch__compared(parent));
     bool called = pysym_of(parent) == PYSYM_CALL && pymatch__field_is(field, PYFIELD_FUNCTION);
     if (sym == PYSYM_ATTRIBUTE && !called) pymatch__member(m, n, false, n);
     break;

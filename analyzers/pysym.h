@@ -26,7 +26,8 @@
   X(PARENTHESIZED_EXPRESSION, "parenthesized_expression") X(STRING, "string")                    \
   X(SUBSCRIPT, "subscript") X(TRY_STATEMENT, "try_statement")                                    \
   X(TYPED_DEFAULT_PARAMETER, "typed_default_parameter") X(WHILE_STATEMENT, "while_statement")     \
-  X(WITH_STATEMENT, "with_statement") X(CASE_CLAUSE, "case_clause")
+  X(WITH_STATEMENT, "with_statement") X(CASE_CLAUSE, "case_clause") X(TUPLE, "tuple") X(LIST, "list")        \
+  X(SET, "set")
 
 typedef enum {
   PYSYM_OTHER = 0,

@@ -172,6 +172,10 @@ bool pyfile_is_availability(const PyFile *py, TSNode cond) {
   return false;
 }
 
+bool pyfile_is_npu_check(const PyFile *py, TSNode cond) {
+  return resolver__text_has(py, cond, "npu") || resolver__text_has(py, cond, "NPU");
+}
+
 static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
   if (ts_node_is_null(cond)) return;
@@ -181,6 +185,10 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   if (pyfile_is_availability(py, cond)) {
     ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
     array_push(&py->guarded, r);
+  }
+  if (pyfile_is_npu_check(py, cond)) {
+    ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
+    array_push(&py->npu_aware, r);
   }
 }
 
@@ -391,6 +399,7 @@ void pyfile_free(PyFile *py) {
   for (size_t i = 0; i < py->imports.len; i++) free(py->imports.items[i].module);
   array_free(&py->imports);
   array_free(&py->guarded);
+  array_free(&py->npu_aware);
   array_free(&py->inference);
   for (size_t i = 0; i < py->n_rows; i++) free(py->comments[i]);
   free(py->comments);

@@ -61,6 +61,7 @@ struct PyFile {
   Array(PyBinding) bindings;
   uint64_t name_bloom[4];    /* bits of the bound local names: most lookups miss */
   Array(ByteRange) guarded;
+  Array(ByteRange) npu_aware; /* branches on a condition that names the NPU: already ported */
   Array(ByteRange) inference;
   Array(PyFunction) functions;
   Array(PyClass) classes;
@@ -93,6 +94,10 @@ char *pyfile_qualname(const PyFile *py, TSNode expr);
 
 /* Source text of a node. Caller frees. */
 char *pyfile_node_text(const PyFile *py, TSNode n);
+
+/* Whether a condition names the NPU (is_npu, "npu", torch_npu): code under
+ * it already has an Ascend path. */
+bool pyfile_is_npu_check(const PyFile *py, TSNode cond);
 
 /* Whether a condition tests an availability flag (is_available(),
  * *_AVAILABLE, HAS_*, USE_*, ...): a branch on it is a guarded choice. */
