@@ -186,7 +186,17 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
     ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
     array_push(&py->guarded, r);
   }
-  if (pyfile_is_npu_check(py, cond)) {
+  /* `if cuda: ... elif npu: ...` has its Ascend path in another branch */
+  bool npu = pyfile_is_npu_check(py, cond);
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n && !npu; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (pysym_of(c) == PYSYM_ELIF_CLAUSE) {
+      TSNode ec = pysym_child(c, PYFIELD_CONDITION);
+      npu = !ts_node_is_null(ec) && pyfile_is_npu_check(py, ec);
+    }
+  }
+  if (npu) {
     ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
     array_push(&py->npu_aware, r);
   }

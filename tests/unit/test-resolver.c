@@ -180,3 +180,14 @@ TEST(resolver_deep_nesting_no_recursion) {
   src_close(&s);
   free(text);
 }
+
+TEST(resolver_npu_aware_branches) {
+  Src s;
+  src_open(&s, "import torch\nif torch.cuda.is_available():\n    torch.cuda.empty_cache()\n"
+               "elif is_torch_npu_available():\n    torch_npu.npu.empty_cache()\n"
+               "if torch.cuda.is_available():\n    torch.cuda.synchronize()\n");
+  ASSERT_EQ(s.py->npu_aware.len, 1);
+  ASSERT_EQ(s.py->npu_aware.items[0].start, (uint32_t)(strstr(s.text, "if torch") - s.text));
+  ASSERT_EQ(s.py->guarded.len, 2);
+  src_close(&s);
+}
