@@ -29,26 +29,36 @@ static bool rpc__valid_id(const cJSON *id) {
 }
 
 /* cJSON strings end at their first NUL, so a "\u0000" escape would cut a
- * document's text short. Such escapes become "\u0001" (one byte either
- * way, so positions do not move): the text is then analyzed whole, and a
- * control character changes no finding. Returns a copy or NULL when the
- * body has none. */
-static char *rpc__mask_nul_escapes(const char *body, size_t len) {
-  char *copy = NULL;
+ * document's text short. Each such escape becomes one raw 0xFF byte, which
+ * no JSON text decodes to (a raw 0xFF is invalid UTF-8, and escapes decode
+ * to valid UTF-8): the document keeps its length and positions (one byte,
+ * one UTF-16 unit), and the server knows where the NULs are (RPC_NUL_BYTE).
+ * Returns a copy (and its length) or NULL when the body has none. */
+static char *rpc__mask_nul_escapes(const char *body, size_t len, size_t *out_len) {
+  StrBuf sb = {0};
+  size_t from = 0;
   for (size_t i = 0; i + 1 < len; i++) {
     if (body[i] != '\\') continue;
     if (body[i + 1] == 'u' && i + 5 < len && memcmp(body + i + 2, "0000", 4) == 0) {
-      if (!copy) copy = xstrndup(body, len);
-      copy[i + 5] = '1';
+      if (!sb.data) sb_init(&sb);
+      sb_append(&sb, body + from, i - from);
+      sb_putc(&sb, (char)RPC_NUL_BYTE);
+      from = i + 6;
+      i += 5;
+      continue;
     }
     i++; /* skip the escaped character */
   }
-  return copy;
+  if (!sb.data) return NULL;
+  sb_append(&sb, body + from, len - from);
+  *out_len = sb.len;
+  return sb_steal(&sb);
 }
 
 /* Parses the JSON value and checks that only whitespace follows it. */
-static cJSON *rpc__parse_json(const char *body, size_t len, RpcError *err) {
-  char *masked = rpc__mask_nul_escapes(body, len);
+static cJSON *rpc__parse_json(const char *body, size_t len, RpcError *err, bool *nul_masked) {
+  char *masked = rpc__mask_nul_escapes(body, len, &len);
+  *nul_masked = masked != NULL;
   const char *text = masked ? masked : body;
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
@@ -71,7 +81,8 @@ static cJSON *rpc__parse_json(const char *body, size_t len, RpcError *err) {
 
 int rpc_parse(const char *body, size_t len, RpcMessage *msg, RpcError *err) {
   memset(err, 0, sizeof *err);
-  cJSON *root = rpc__parse_json(body, len, err);
+  bool nul_masked = false;
+  cJSON *root = rpc__parse_json(body, len, err, &nul_masked);
   if (!root) return err->code;
   if (!cJSON_IsObject(root)) {
     cJSON_Delete(root);
@@ -104,6 +115,7 @@ int rpc_parse(const char *body, size_t len, RpcMessage *msg, RpcError *err) {
     return rc;
   }
   memset(msg, 0, sizeof *msg);
+  msg->nul_masked = nul_masked;
   msg->root = root;
   msg->id = id;
   msg->params = params;

@@ -35,6 +35,10 @@ typedef enum {
 
 const char *rpc_error_name(int code);
 
+/* The byte that stands for U+0000 in strings of parsed messages (cJSON
+ * strings cannot hold a NUL); see rpc_parse. */
+#define RPC_NUL_BYTE 0xFF
+
 typedef enum { RPC_REQUEST, RPC_NOTIFICATION, RPC_RESPONSE } RpcKind;
 
 typedef struct {
@@ -43,6 +47,7 @@ typedef struct {
   const cJSON *id;    /* borrowed; NULL for notifications */
   const char *method; /* borrowed; NULL for responses */
   const cJSON *params;/* borrowed; may be NULL */
+  bool nul_masked;    /* some string held U+0000, now RPC_NUL_BYTE */
 } RpcMessage;
 
 /* An error to answer with: code, message, and the id when one was readable

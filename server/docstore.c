@@ -1,5 +1,6 @@
 /* docstore: see docstore.h. */
 #include "server/docstore.h"
+#include "protocol/jsonrpc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +197,8 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
       d->tree = t;
     }
   }
+  /* A NUL (held as RPC_NUL_BYTE) makes the text binary, as for the CLI. */
+  if (d->nul_marks && memchr(d->text.data, RPC_NUL_BYTE, d->text.len)) return true;
   analyze_text(d->path, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings, NULL);
   return true;
 }

@@ -26,6 +26,7 @@ typedef struct {
   TSTree *tree;      /* NULL until first analysis, or for kinds without a grammar */
   bool dirty;        /* changed since the last analysis */
   bool published;    /* diagnostics of the current version were sent */
+  bool nul_marks;    /* text received with U+0000, held as RPC_NUL_BYTE */
   FindingList findings;
 } Document;
 

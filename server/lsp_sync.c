@@ -121,7 +121,9 @@ void lsp_did_open(Session *s, const cJSON *id, const cJSON *params) {
     return;
   }
   lsp_int(td, "version", &version);
-  doc_open(&s->docs, uri, lsp_str(td, "languageId"), version, text->valuestring, strlen(text->valuestring));
+  Document *d = doc_open(&s->docs, uri, lsp_str(td, "languageId"), version, text->valuestring,
+                         strlen(text->valuestring));
+  d->nul_marks = s->msg_nul_masked;
   session_schedule(s);
 }
 
@@ -154,6 +156,7 @@ void lsp_did_change(Session *s, const cJSON *id, const cJSON *params) {
     else session_log(s, 2, "ascend-lsp: a content change with a malformed range: skipped");
   }
   d->published = false;
+  if (s->msg_nul_masked) d->nul_marks = true;
   session_schedule(s);
 }
 

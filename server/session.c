@@ -293,6 +293,7 @@ static void session__message(Session *s, const char *body, size_t len) {
     cJSON_Delete(err.id);
     return;
   }
+  s->msg_nul_masked = m.nul_masked;
   if (m.kind != RPC_RESPONSE) session__dispatch(s, &m);
   else if (cJSON_IsString(m.id)) lsp_response(s, m.id->valuestring, cJSON_GetObjectItemCaseSensitive(m.root, "error") == NULL);
   rpc_message_free(&m);

@@ -40,6 +40,7 @@ typedef struct Session {
   bool exit_requested;
   bool stopped;
   bool sync;
+  bool msg_nul_masked;    /* the message being handled held U+0000 in a string */
   int exit_code;
   PosEncoding enc;
   bool client_show_document, client_work_done, client_dynamic_watch, client_apply_edit;
