@@ -119,34 +119,18 @@ char *sb_steal(StrBuf *sb) {
   return p;
 }
 
-int util_read_file(const char *path, size_t max_bytes, char **out, size_t *len) {
-  *out = NULL;
-  *len = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -errno;
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    int e = -errno;
-    close(fd);
-    return e;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    close(fd);
-    return -EISDIR;
-  }
-  if ((uint64_t)st.st_size > max_bytes) {
-    close(fd);
-    return -EFBIG;
-  }
-  size_t cap = (size_t)st.st_size + 1, n = 0;
-  char *buf = xmalloc(cap);
+/* Reads fd up to max bytes into a growing buffer (cap is the first guess).
+ * Closes fd. */
+static int util__read_fd(int fd, size_t cap, size_t max, char **out, size_t *len) {
+  size_t n = 0;
+  char *buf = xmalloc(cap + 1);
   for (;;) {
-    if (n + 1 >= cap) {
-      if (cap > max_bytes) break; /* grew while we read: stop at the cap */
-      cap *= 2;
-      buf = xrealloc(buf, cap);
+    if (n == cap) {
+      if (cap >= max) break; /* the file grew while we read: stop at the cap */
+      cap = cap * 2 < max ? cap * 2 : max;
+      buf = xrealloc(buf, cap + 1);
     }
-    ssize_t r = read(fd, buf + n, cap - n - 1);
+    ssize_t r = read(fd, buf + n, cap - n);
     if (r < 0) {
       if (errno == EINTR) continue;
       int e = -errno;
@@ -164,30 +148,26 @@ int util_read_file(const char *path, size_t max_bytes, char **out, size_t *len) 
   return 0;
 }
 
+int util_read_file(const char *path, size_t max_bytes, char **out, size_t *len) {
+  *out = NULL;
+  *len = 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  struct stat st;
+  int rc = fstat(fd, &st) != 0 ? -errno : !S_ISREG(st.st_mode) ? -EISDIR : (uint64_t)st.st_size > max_bytes ? -EFBIG : 0;
+  if (rc) {
+    close(fd);
+    return rc;
+  }
+  return util__read_fd(fd, st.st_size ? (size_t)st.st_size : 64, max_bytes, out, len);
+}
+
 int util_read_head(const char *path, size_t max_bytes, char **out, size_t *len) {
   *out = NULL;
   *len = 0;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -errno;
-  char *buf = xmalloc(max_bytes + 1);
-  size_t n = 0;
-  while (n < max_bytes) {
-    ssize_t r = read(fd, buf + n, max_bytes - n);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      int e = -errno;
-      free(buf);
-      close(fd);
-      return e;
-    }
-    if (r == 0) break;
-    n += (size_t)r;
-  }
-  close(fd);
-  buf[n] = '\0';
-  *out = buf;
-  *len = n;
-  return 0;
+  return util__read_fd(fd, max_bytes < 65536 ? max_bytes : 65536, max_bytes, out, len);
 }
 
 bool util_glob(const char *p, const char *s) {
