@@ -46,7 +46,8 @@ static void analyze__walk(TSTree *tree, WalkSlot *slots, size_t n) {
     size_t depth = parents.len;
     PyVisit v = {ts_tree_cursor_current_node(&cur), PYSYM_OTHER, 0, parents.items[depth - 1]};
     v.sym = pysym_of(v.node);
-    v.field = ts_tree_cursor_current_field_id(&cur);
+    /* only names need their field (is it an attribute's object? an alias?) */
+    if (v.sym == PYSYM_IDENTIFIER || v.sym == PYSYM_ATTRIBUTE) v.field = ts_tree_cursor_current_field_id(&cur);
     bool descend = false;
     for (size_t i = 0; i < n; i++) {
       WalkSlot *w = &slots[i];

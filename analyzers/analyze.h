@@ -86,7 +86,8 @@ bool analyze_code_selected(const AnalyzeOptions *opt, const char *code);
 typedef struct {
   TSNode node;
   PySym sym;        /* its kind */
-  TSFieldId field;  /* its field in the parent (0: none); compare with pysym_field_id */
+  TSFieldId field;  /* for identifiers and attributes: their field in the parent
+                       (0: none); compare with pysym_field_id */
   TSNode parent;
 } PyVisit;
 
