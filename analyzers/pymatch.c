@@ -187,8 +187,8 @@ static void pymatch__reference(Matcher *m, TSNode n, bool compared) {
     q = xstrdup(full);
     hit = pymatch__lookup(m, KB_QUALNAME, q);
   }
-  /* A dtype compared (`x.dtype == torch.float64`) is a check, not a use;
-   * other comparisons (Backend.NCCL) are migration items themselves. */
+  /* A dtype compared (`x.dtype == torch.float64`) or tabulated is not a
+   * use; other comparisons (Backend.NCCL) are migration items themselves. */
   if (hit && compared && kb_domain(hit->code) == 6) hit = NULL;
   if (hit) {
     Finding *f = pymatch__emit(m, hit, at, q);
@@ -216,6 +216,10 @@ static void pymatch__member(Matcher *m, TSNode attr, bool called, TSNode call) {
   if (ts_node_is_null(obj) || ts_node_is_null(name) || pymatch__is_module_ref(m, obj)) return;
   char *nm = pyfile_node_text(m->py, name);
   const KbEntry *e = pymatch__lookup(m, called ? KB_METHOD : KB_ATTRIBUTE, nm);
+  /* `def enable_x(self): self.pipe.enable_x()` forwards the caller's choice:
+   * the use is wherever enable_x is called, not in its own body */
+  const PyFunction *fn = e && called ? pyfile_function_at(m->py, ts_node_start_byte(call)) : NULL;
+  if (fn && strcmp(fn->name, nm) == 0) e = NULL;
   if (e) {
     char *subj = xasprintf(called ? ".%s()" : ".%s", nm);
     TSNode span = name;
@@ -466,11 +470,12 @@ static bool pymatch__dunder(Matcher *m, TSNode n) {
   return e - s > 4 && memcmp(m->py->text + s, "__", 2) == 0 && memcmp(m->py->text + e - 2, "__", 2) == 0;
 }
 
-/* An operand of a comparison (or of a tuple/list compared against): the
- * name is tested, not used. */
+/* An operand of a comparison (or of a tuple/list compared against), or an
+ * entry of a mapping ({np.float64: torch.float64}): the name is tested or
+ * tabulated, not used. */
 static bool pymatch__compared(TSNode parent) {
   PySym p = pysym_of(parent);
-  if (p == PYSYM_COMPARISON_OPERATOR) return true;
+  if (p == PYSYM_COMPARISON_OPERATOR || p == PYSYM_PAIR) return true; /* also a mapping entry */
   if (p != PYSYM_TUPLE && p != PYSYM_LIST && p != PYSYM_SET) return false;
   return pysym_of(ts_node_parent(parent)) == PYSYM_COMPARISON_OPERATOR;
 }
