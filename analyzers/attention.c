@@ -346,7 +346,7 @@ static bool attention__visit(Attn *a, const PyVisit *v) {
 
 static bool attention__call_in_inference(const Attn *a, const AttnCall *c) {
   if (pyfile_in_ranges(a->py->inference.items, a->py->inference.len, ts_node_start_byte(c->callee))) return true;
-  return c->fn != ATTN_NONE && a->inference[c->fn];
+  return c->fn != ATTN_NONE && a->inference && a->inference[c->fn];
 }
 
 /* A function is inference-only when it is defined under no_grad, or when
@@ -377,7 +377,7 @@ static void attention__inference(Attn *a) {
 static bool attention__site_inference(const Attn *a, TSNode call) {
   if (pyfile_in_ranges(a->py->inference.items, a->py->inference.len, ts_node_start_byte(call))) return true;
   size_t fi = attention__fn_index(a, ts_node_start_byte(call));
-  return fi != ATTN_NONE && a->inference[fi];
+  return fi != ATTN_NONE && a->inference && a->inference[fi];
 }
 
 /* ---- building the NPU call ------------------------------------------------- */
@@ -900,7 +900,8 @@ static bool attention__visit_node(void *state, const PyVisit *v) { return attent
 
 static void attention__end(void *state) {
   Attn *a = state;
-  attention__inference(a);
+  /* which functions run only under no_grad matters for attention sites only */
+  if (a->sites.len || a->events.len) attention__inference(a);
   for (size_t i = 0; i < a->sites.len; i++) attention__site(a, &a->sites.items[i]);
   attention__wrapper_calls(a);
   attention__handwritten(a);

@@ -111,28 +111,41 @@ static bool distributed__visit(Dist *d, const PyVisit *v) {
 
 /* ---- Ulysses ------------------------------------------------------------------ */
 
-/* A function calling all-to-all both before and after an attention call. */
-static void distributed__ulysses_fn(Dist *d, size_t fi) {
+/* A function calling all-to-all both before and after an attention call.
+ * One pass over the calls (in document order) fills every function's
+ * first/last all-to-all and first attention call after it. */
+typedef struct {
+  const DistCall *first, *last, *attn;
+  size_t n_a2a;
+} DistUlysses;
+
+static void distributed__ulysses(Dist *d) {
   const KbEntry *row = d->ulysses;
-  const DistCall *first = NULL, *last = NULL, *attn = NULL;
-  size_t n_a2a = 0;
+  size_t nf = d->py->functions.len;
+  if (!row || nf == 0) return;
+  DistUlysses *u = xcalloc(nf, sizeof *u);
   for (size_t i = 0; i < d->calls.len; i++) {
     const DistCall *c = &d->calls.items[i];
-    if (c->fn != fi) continue;
+    if (c->fn == DIST_NONE) continue;
+    DistUlysses *x = &u[c->fn];
     if (kb_pattern_match(row->arg, c->name)) {
-      if (!first) first = c;
-      last = c;
-      n_a2a++;
-    } else if (!attn && first && kb_pattern_match(row->value, c->name)) {
-      attn = c;
+      if (!x->first) x->first = c;
+      x->last = c;
+      x->n_a2a++;
+    } else if (!x->attn && x->first && kb_pattern_match(row->value, c->name)) {
+      x->attn = c;
     }
   }
-  if (!attn || !last || ts_node_start_byte(last->node) < ts_node_end_byte(attn->node)) return;
-  const PyFunction *f = &d->py->functions.items[fi];
-  char *subj = xasprintf("%s(): %zu %s() calls around %s()", f->name, n_a2a, first->name, attn->name);
-  distributed__emit(d, row, subj, NULL, ts_node_start_byte(first->node), ts_node_end_byte(last->node),
-                    ts_node_start_point(first->node), ts_node_end_point(last->node));
-  free(subj);
+  for (size_t fi = 0; fi < nf; fi++) {
+    const DistUlysses *x = &u[fi];
+    if (!x->attn || !x->last || ts_node_start_byte(x->last->node) < ts_node_end_byte(x->attn->node)) continue;
+    const PyFunction *f = &d->py->functions.items[fi];
+    char *subj = xasprintf("%s(): %zu %s() calls around %s()", f->name, x->n_a2a, x->first->name, x->attn->name);
+    distributed__emit(d, row, subj, NULL, ts_node_start_byte(x->first->node), ts_node_end_byte(x->last->node),
+                      ts_node_start_point(x->first->node), ts_node_end_point(x->last->node));
+    free(subj);
+  }
+  free(u);
 }
 
 /* ---- Ring ---------------------------------------------------------------------- */
@@ -163,7 +176,15 @@ static void distributed__ring_loop(Dist *d, TSNode loop) {
   const DistCall *attn = NULL;
   StrBuf p2p;
   sb_init(&p2p);
-  for (size_t i = 0; i < d->calls.len; i++) {
+  /* calls are in document order: start at the first one inside the loop */
+  size_t lo = 0, hi = d->calls.len;
+  uint32_t ls = ts_node_start_byte(loop), le = ts_node_end_byte(loop);
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(d->calls.items[mid].node) < ls) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i < d->calls.len && ts_node_start_byte(d->calls.items[i].node) < le; i++) {
     const DistCall *c = &d->calls.items[i];
     if (!distributed__inside(loop, c->node)) continue;
     if (kb_pattern_match(row->arg, c->name)) distributed__add_name(&p2p, c->name);
@@ -217,7 +238,7 @@ static bool distributed__visit_node(void *state, const PyVisit *v) { return dist
 
 static void distributed__end(void *state) {
   Dist *d = state;
-  for (size_t fi = 0; d->ulysses && fi < d->py->functions.len; fi++) distributed__ulysses_fn(d, fi);
+  distributed__ulysses(d);
   for (size_t i = 0; d->ring && i < d->loops.len; i++) distributed__ring_loop(d, d->loops.items[i]);
   distributed__absorb_p2p(d);
   for (size_t i = 0; i < d->calls.len; i++) free(d->calls.items[i].name);

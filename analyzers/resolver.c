@@ -480,10 +480,17 @@ bool pyfile_in_ranges(const ByteRange *r, size_t n, uint32_t at) {
 }
 
 const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at) {
-  const PyFunction *best = NULL;
-  for (size_t i = 0; i < py->functions.len; i++) {
-    const PyFunction *f = &py->functions.items[i];
-    if (at >= f->start && at < f->end && (!best || f->start >= best->start)) best = f;
+  /* functions are in document order (the walk is pre-order): the innermost
+   * one holding `at` is the last one starting before it that still covers it */
+  size_t lo = 0, hi = py->functions.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (py->functions.items[mid].start <= at) lo = mid + 1;
+    else hi = mid;
   }
-  return best;
+  for (size_t i = lo; i-- > 0;) {
+    const PyFunction *f = &py->functions.items[i];
+    if (at < f->end) return f;
+  }
+  return NULL;
 }
