@@ -349,15 +349,27 @@ static bool attention__call_in_inference(const Attn *a, const AttnCall *c) {
   return c->fn != ATTN_NONE && a->inference && a->inference[c->fn];
 }
 
+/* Calls sorted by name, so each function finds its callers by binary search. */
+static int attention__by_name(const void *x, const void *y, void *calls) {
+  const AttnCall *c = calls;
+  return strcmp(c[*(const size_t *)x].name, c[*(const size_t *)y].name);
+}
+
 /* A function is inference-only when it is defined under no_grad, or when
  * it has callers in this file and every one of them is inference-only. */
-static bool attention__fn_inference(const Attn *a, size_t fi) {
+static bool attention__fn_inference(const Attn *a, size_t fi, const size_t *order) {
   const PyFunction *f = &a->py->functions.items[fi];
   if (pyfile_in_ranges(a->py->inference.items, a->py->inference.len, f->body_start)) return true;
+  size_t lo = 0, hi = a->calls.len;
+  while (lo < hi) { /* first call named f->name */
+    size_t mid = (lo + hi) / 2;
+    if (strcmp(a->calls.items[order[mid]].name, f->name) < 0) lo = mid + 1;
+    else hi = mid;
+  }
   size_t callers = 0;
-  for (size_t i = 0; i < a->calls.len; i++) {
-    const AttnCall *c = &a->calls.items[i];
-    if (strcmp(c->name, f->name) != 0 || c->method != (f->class_name != NULL) || c->fn == fi) continue;
+  for (size_t i = lo; i < a->calls.len && strcmp(a->calls.items[order[i]].name, f->name) == 0; i++) {
+    const AttnCall *c = &a->calls.items[order[i]];
+    if (c->method != (f->class_name != NULL) || c->fn == fi) continue;
     if (!attention__call_in_inference(a, c)) return false;
     callers++;
   }
@@ -367,11 +379,15 @@ static bool attention__fn_inference(const Attn *a, size_t fi) {
 static void attention__inference(Attn *a) {
   size_t n = a->py->functions.len;
   a->inference = xcalloc(n ? n : 1, sizeof *a->inference);
+  size_t *order = xcalloc(a->calls.len ? a->calls.len : 1, sizeof *order);
+  for (size_t i = 0; i < a->calls.len; i++) order[i] = i;
+  qsort_r(order, a->calls.len, sizeof *order, attention__by_name, a->calls.items);
   for (bool changed = true; changed;) { /* monotone: ends after at most n rounds */
     changed = false;
     for (size_t i = 0; i < n; i++)
-      if (!a->inference[i] && attention__fn_inference(a, i)) a->inference[i] = changed = true;
+      if (!a->inference[i] && attention__fn_inference(a, i, order)) a->inference[i] = changed = true;
   }
+  free(order);
 }
 
 static bool attention__site_inference(const Attn *a, TSNode call) {
