@@ -44,9 +44,34 @@ PySym pysym_of(TSNode n) {
   return s < pysym__count ? (PySym)pysym__map[s] : PYSYM_OTHER;
 }
 
+/* The shapes met on nearly every node: `obj . attr` and `fn args` have a
+ * fixed child layout when no comment sits inside them, and reading a child
+ * by index is far cheaper than a field lookup. Anything else takes the
+ * general path. */
+static bool pysym__fast(TSNode n, PyField f, TSNode *out) {
+  PySym k = pysym_of(n);
+  uint32_t want, idx;
+  if (k == PYSYM_ATTRIBUTE && (f == PYFIELD_OBJECT || f == PYFIELD_ATTRIBUTE)) {
+    want = 3;
+    idx = f == PYFIELD_OBJECT ? 0 : 2;
+  } else if (k == PYSYM_CALL && (f == PYFIELD_FUNCTION || f == PYFIELD_ARGUMENTS)) {
+    want = 2;
+    idx = f == PYFIELD_FUNCTION ? 0 : 1;
+  } else {
+    return false;
+  }
+  if (ts_node_child_count(n) != want) return false;
+  TSNode c = ts_node_child(n, idx);
+  if (ts_node_is_extra(c) || !ts_node_is_named(c)) return false;
+  *out = c;
+  return true;
+}
+
 TSNode pysym_child(TSNode n, PyField f) {
   pthread_once(&pysym__once, pysym__build);
   if (ts_node_is_null(n) || !pysym__fields[f]) return (TSNode){0};
+  TSNode c;
+  if (pysym__fast(n, f, &c)) return c;
   return ts_node_child_by_field_id(n, pysym__fields[f]);
 }
 
