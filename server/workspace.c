@@ -176,9 +176,26 @@ typedef struct {
 
 struct WsCache {
   pthread_mutex_t lock;
-  Array(WsCacheEntry) entries; /* unsorted; scans are dominated by I/O and parsing */
+  Array(WsCacheEntry) entries;
+  size_t *slots;    /* open addressing by path hash: entry index + 1, 0 = empty */
+  size_t n_slots;   /* a power of two, at least twice the entries */
   size_t analyzed, reused;
 };
+
+/* Slot of path: where it is, or the empty slot where it would go. */
+static size_t *ws__slot(WsCache *c, const char *path) {
+  size_t i = (size_t)ws_hash(path, strlen(path)) & (c->n_slots - 1);
+  while (c->slots[i] && strcmp(c->entries.items[c->slots[i] - 1].path, path) != 0) i = (i + 1) & (c->n_slots - 1);
+  return &c->slots[i];
+}
+
+static void ws__rehash(WsCache *c) {
+  free(c->slots);
+  c->n_slots = 64;
+  while (c->n_slots < 2 * (c->entries.len + 1)) c->n_slots *= 2;
+  c->slots = xcalloc(c->n_slots, sizeof *c->slots);
+  for (size_t k = 0; k < c->entries.len; k++) *ws__slot(c, c->entries.items[k].path) = k + 1;
+}
 
 WsCache *ws_cache_new(void) {
   WsCache *c = xcalloc(1, sizeof *c);
@@ -203,6 +220,7 @@ void ws_cache_clear(WsCache *c) {
   pthread_mutex_lock(&c->lock);
   for (size_t i = 0; i < c->entries.len; i++) ws__entry_free(&c->entries.items[i]);
   c->entries.len = 0;
+  ws__rehash(c);
   pthread_mutex_unlock(&c->lock);
 }
 
@@ -210,6 +228,7 @@ void ws_cache_free(WsCache *c) {
   if (!c) return;
   ws_cache_clear(c);
   array_free(&c->entries);
+  free(c->slots);
   pthread_mutex_destroy(&c->lock);
   free(c);
 }
@@ -222,13 +241,11 @@ void ws_cache_stats(const WsCache *c, size_t *analyzed, size_t *reused) {
 static bool ws__cache_get(WsCache *c, WsFile *f) {
   bool hit = false;
   pthread_mutex_lock(&c->lock);
-  for (size_t i = 0; i < c->entries.len; i++) {
-    WsCacheEntry *e = &c->entries.items[i];
-    if (e->hash == f->hash && e->bytes == f->bytes && strcmp(e->path, f->path) == 0) {
-      ws__copy_results(&f->findings, &f->facts, &e->findings, &e->facts);
-      hit = true;
-      break;
-    }
+  size_t *slot = c->n_slots ? ws__slot(c, f->path) : NULL;
+  WsCacheEntry *e = slot && *slot ? &c->entries.items[*slot - 1] : NULL;
+  if (e && e->hash == f->hash && e->bytes == f->bytes) {
+    ws__copy_results(&f->findings, &f->facts, &e->findings, &e->facts);
+    hit = true;
   }
   if (hit) c->reused++;
   else c->analyzed++;
@@ -240,14 +257,15 @@ static void ws__cache_put(WsCache *c, const WsFile *f) {
   WsCacheEntry e = {.path = xstrdup(f->path), .hash = f->hash, .bytes = f->bytes};
   ws__copy_results(&e.findings, &e.facts, &f->findings, &f->facts);
   pthread_mutex_lock(&c->lock);
-  for (size_t i = 0; i < c->entries.len; i++)
-    if (strcmp(c->entries.items[i].path, f->path) == 0) {
-      ws__entry_free(&c->entries.items[i]);
-      c->entries.items[i] = e;
-      pthread_mutex_unlock(&c->lock);
-      return;
-    }
-  array_push(&c->entries, e);
+  if (2 * (c->entries.len + 1) > c->n_slots) ws__rehash(c);
+  size_t *slot = ws__slot(c, f->path);
+  if (*slot) {
+    ws__entry_free(&c->entries.items[*slot - 1]);
+    c->entries.items[*slot - 1] = e;
+  } else {
+    array_push(&c->entries, e);
+    *slot = c->entries.len;
+  }
   pthread_mutex_unlock(&c->lock);
 }
 
