@@ -5,7 +5,8 @@
  *  - torch.compile: the subject names the backend and mode the call passes
  *    (the keywords listed by the "compile-inference" row), and inference-only
  *    sites get the inference backends;
- *  - TorchScript in a file that imports transfer_to_npu: it is disabled there.
+ *  - TorchScript in a file that imports transfer_to_npu: it is disabled there;
+ *  - torch.compile for another device's backend is not a finding.
  *
  * The findings pymatch made for this file are the tail of ctx->out. */
 #include "analyzers/analyze.h"
@@ -17,8 +18,9 @@
 typedef struct {
   AnalyzeCtx *ctx;
   const PyFile *py;
-  const KbEntry *infer, *jit;
+  const KbEntry *infer, *jit, *other;
   Array(TSNode) calls; /* calls to restate once the matcher's findings exist */
+  bool *drop;          /* per finding of ctx->out: compiled for another device */
 } Compile;
 
 static const KbEntry *compile__row(const Compile *c, KbMatch m, const char *key) {
@@ -75,6 +77,17 @@ static char *compile__subject(const Compile *c, TSNode call, const char *qual) {
   return r;
 }
 
+/* `torch.compile(m, backend="neuron")`: compiled for another device (or the
+ * NPU already), by the "compile-other-backend" row. */
+static bool compile__other_backend(const Compile *c, TSNode call) {
+  if (!c->other) return false;
+  TSNode v = pysyntax_argument(c->py, pysym_child(call, PYFIELD_ARGUMENTS), c->other->arg);
+  char *s = pysyntax_is(v, "string") ? pysyntax_string_value(c->py, v) : NULL;
+  bool r = s && kb_pattern_match(c->other->value, s);
+  free(s);
+  return r;
+}
+
 static void compile__call(Compile *c, TSNode call) {
   TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   char *q = ts_node_is_null(fn) ? NULL : pyfile_qualname(c->py, fn);
@@ -82,7 +95,9 @@ static void compile__call(Compile *c, TSNode call) {
   Finding *f = row && strcmp(row->code, c->infer->code) == 0
                    ? compile__finding_at(c, ts_node_start_byte(fn), row->code)
                    : NULL;
-  if (f) {
+  if (f && compile__other_backend(c, call)) {
+    c->drop[f - c->ctx->out->items] = true;
+  } else if (f) {
     char *subj = compile__subject(c, call, q);
     bool infer = pyfile_in_ranges(c->py->inference.items, c->py->inference.len, ts_node_start_byte(call));
     if (infer) f->inference_only = true;
@@ -115,12 +130,16 @@ static void *compile__begin(AnalyzeCtx *ctx) {
   c->py = ctx->py;
   c->infer = compile__row(c, KB_DETECTOR, "compile-inference");
   c->jit = compile__row(c, KB_DETECTOR, "jit-under-transfer");
+  c->other = compile__row(c, KB_DETECTOR, "compile-other-backend");
   return c;
 }
 
 static void compile__end(void *state) {
   Compile *c = state;
+  c->drop = xcalloc(c->ctx->out->len + 1, sizeof *c->drop);
   for (size_t i = 0; i < c->calls.len; i++) compile__call(c, c->calls.items[i]);
+  findings_drop(c->ctx->out, c->drop);
+  free(c->drop);
   if (c->jit) compile__jit(c);
   array_free(&c->calls);
   free(c);

@@ -91,3 +91,12 @@ const char *dep_class_name(DepClass d) {
   }
   return "none";
 }
+
+void findings_drop(FindingList *l, const bool *drop) {
+  size_t w = 0;
+  for (size_t i = 0; i < l->len; i++) {
+    if (drop[i]) finding_free(&l->items[i]);
+    else l->items[w++] = l->items[i];
+  }
+  l->len = w;
+}

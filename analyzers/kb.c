@@ -148,19 +148,22 @@ const KbEntry *kb_lookup(KbMatch m, const char *s, const KbEntry *user, size_t n
 
 bool kb_pattern_match(const char *pattern, const char *s) {
   char alt[256];
-  const char *p = pattern;
-  while (*p) {
+  bool hit = false;
+  for (const char *p = pattern; p && *p;) {
     const char *bar = strchr(p, '|');
     size_t n = bar ? (size_t)(bar - p) : strlen(p);
-    if (n < sizeof alt) {
-      memcpy(alt, p, n);
-      alt[n] = '\0';
-      if (util_glob(alt, s)) return true;
+    bool neg = *p == '!';
+    if (n - neg < sizeof alt && (neg || !hit)) {
+      memcpy(alt, p + neg, n - neg);
+      alt[n - neg] = '\0';
+      if (util_glob(alt, s)) {
+        if (neg) return false;
+        hit = true;
+      }
     }
-    if (!bar) break;
-    p = bar + 1;
+    p = bar ? bar + 1 : NULL;
   }
-  return false;
+  return hit;
 }
 
 char *kb_format(const char *tmpl, const char *subject, const char *replacement) {

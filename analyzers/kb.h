@@ -98,7 +98,8 @@ const char *kb_domain_name(int domain, bool zh);
  * table order. NULL when nothing matches. Thread-safe. */
 const KbEntry *kb_lookup(KbMatch m, const char *s, const KbEntry *user, size_t n_user);
 
-/* Glob match where '|' separates alternatives ("a.*|b"). */
+/* Glob match where '|' separates alternatives ("a.*|b"); an alternative
+ * starting with '!' excludes what it matches ("*norm*|!*normaliz*"). */
 bool kb_pattern_match(const char *pattern, const char *s);
 
 /* Fills a message template. Caller frees. */

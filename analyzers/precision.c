@@ -27,8 +27,11 @@ typedef struct {
   Array(TSNode) rms_marks; /* rsqrt calls */
   Array(TSNode) products;  /* a * b */
   Array(TSNode) self_attrs;/* self.<name> */
-  const KbEntry *cplx, *upcast, *roundtrip, *rms, *autocast, *dassert;
+  Array(TSNode) moves;     /* x.to(...), x.cuda(): a tensor moved to a device */
+  Array(uint32_t) fed;     /* starts of float64 markers that feed a complex128 finding */
+  const KbEntry *cplx, *upcast, *roundtrip, *rms, *autocast, *dassert, *helper, *host;
   bool uses_torch; /* the file imports torch: method rows apply to call results */
+  bool test_file;  /* tests/, test_*.py, *_test.py, conftest.py */
 } Prec;
 
 /* ---- helpers ------------------------------------------------------------------ */
@@ -108,6 +111,31 @@ static void precision__need_torch_npu(const Prec *p, Finding *f) {
   free(ins);
 }
 
+/* ---- test code ----------------------------------------------------------------- */
+
+/* Tests compute fp32 references and check the dtypes weights load in; those
+ * stay true on the NPU, so the upcast and assertion detectors skip them. */
+static bool precision__is_test_path(const char *path) {
+  if (!path) return false;
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0)
+    return true;
+  for (const char *d = path; (d = strstr(d, "test")) != NULL; d++) {
+    bool starts = d == path || d[-1] == '/';
+    const char *e = d + 4;
+    if (*e == 's') e++;
+    if (starts && *e == '/') return true;
+  }
+  return false;
+}
+
+static bool precision__in_test(const Prec *p, uint32_t at) {
+  if (p->test_file) return true;
+  const PyFunction *f = pyfile_function_at(p->py, at);
+  return f && f->name && util_starts_with(f->name, "test");
+}
+
 /* ---- the walk ------------------------------------------------------------------ */
 
 /* autocast(..., dtype=<a reviewed dtype>) */
@@ -159,6 +187,7 @@ static void precision__call(Prec *p, TSNode call) {
     if (p->upcast && p->upcast->fix_from && kb_pattern_match(p->upcast->fix_from, m) && precision__argc(call) == 1)
       array_push(&p->restores, call);
     if (p->cplx && precision__method_marker(p->cplx->value, m)) array_push(&p->markers, call);
+    if (p->host && p->host->fix_from && kb_pattern_match(p->host->fix_from, m)) array_push(&p->moves, call);
     precision__method_on_call(p, call, m);
   }
   TSNode name = pysyntax_is(fn, "attribute") ? pysym_child(fn, PYFIELD_ATTRIBUTE) : fn;
@@ -178,7 +207,7 @@ static void precision__attribute(Prec *p, TSNode n) {
 /* assert <x>.dtype == <dtype> (in any comparison of the condition). */
 static void precision__assert(Prec *p, TSNode stmt) {
   const KbEntry *row = p->dassert;
-  if (!row) return;
+  if (!row || precision__in_test(p, ts_node_start_byte(stmt))) return;
   uint32_t n = ts_node_named_child_count(stmt);
   TSNode cond = n ? ts_node_named_child(stmt, 0) : (TSNode){0};
   TSNode cmp[4];
@@ -228,6 +257,133 @@ static bool precision__visit(Prec *p, const PyVisit *v) {
 }
 
 
+/* ---- float64 off the device (ASC601) -------------------------------------------- */
+
+/* The call whose arguments hold n (through keyword arguments, parentheses
+ * and conditional arms); a null node when n is used another way. */
+static TSNode precision__arg_of(TSNode n) {
+  for (TSNode c = ts_node_parent(n); !ts_node_is_null(c); c = ts_node_parent(c)) {
+    if (pysyntax_is(c, "argument_list")) return ts_node_parent(c);
+    if (!pysyntax_is(c, "keyword_argument") && !pysyntax_is(c, "parenthesized_expression") &&
+        !pysyntax_is(c, "conditional_expression"))
+      break;
+  }
+  return (TSNode){0};
+}
+
+static bool precision__text_has(const Prec *p, TSNode n, const char *glob) {
+  char *t = pyfile_node_text(p->py, n);
+  bool r = t && kb_pattern_match(glob, t);
+  free(t);
+  return r;
+}
+
+/* `maybe_adjust_dtype_for_device(torch.float64, x.device)`: a project helper
+ * that picks the dtype for the device gets float64 as a request, not a tensor. */
+static bool precision__dtype_helper(const Prec *p, TSNode call, TSNode site) {
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  char *q = pyfile_qualname(p->py, fn);
+  bool torch_api = q && (strcmp(q, "torch") == 0 || util_starts_with(q, "torch."));
+  free(q);
+  TSNode name = pysyntax_is(fn, "attribute") ? pysym_child(fn, PYFIELD_ATTRIBUTE) : fn;
+  if (torch_api || !pysyntax_is(name, "identifier") || !precision__text_has(p, name, p->helper->arg)) return false;
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
+  for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (!precision__inside(a, site) && precision__text_has(p, a, p->helper->value)) return true;
+  }
+  return false;
+}
+
+/* Whether the tensor a call makes lives on the host: a factory of the row
+ * without device= (or with a host device), or `.to(dtype)` / `.double()` of
+ * such a tensor. False when it names a device or when we cannot tell. */
+static bool precision__host_tensor(const Prec *p, TSNode call) {
+  for (int depth = 0; depth < 8 && pysyntax_is(call, "call"); depth++) {
+    TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+    TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
+    if (precision__qual_matches(p, fn, p->host->arg)) {
+      TSNode dev = pysyntax_argument(p->py, args, "device");
+      if (ts_node_is_null(dev)) return true;
+      if (pysyntax_is(dev, "call")) dev = pysyntax_argument(p->py, pysym_child(dev, PYFIELD_ARGUMENTS), "0|type");
+      char *v = pysyntax_is(dev, "string") ? pysyntax_string_value(p->py, dev) : NULL;
+      bool host = v && kb_pattern_match(p->host->value, v);
+      free(v);
+      return host;
+    }
+    char *m = precision__method(p, call);
+    bool cast = m && (strcmp(m, "to") == 0 || strcmp(m, "double") == 0 || strcmp(m, "type") == 0);
+    free(m);
+    if (!cast || precision__argc(call) > 1) return false;
+    TSNode a = precision__argc(call) ? ts_node_named_child(args, 0) : (TSNode){0};
+    if (!ts_node_is_null(a) && !precision__qual_matches(p, a, "torch.*")) return false; /* .to(device) */
+    call = precision__receiver(call);
+  }
+  return false;
+}
+
+/* The statement of a node: the child of its block or module. */
+static TSNode precision__statement(TSNode n) {
+  for (TSNode c = ts_node_parent(n); !ts_node_is_null(c); n = c, c = ts_node_parent(c))
+    if (pysyntax_is(c, "block") || pysyntax_is(c, "module")) return n;
+  return n;
+}
+
+/* A move without a dtype: `.to(device)`, `.cuda()`, not `.to(device, torch.float32)`. */
+static bool precision__move_keeps_dtype(const Prec *p, TSNode move) {
+  TSNode args = pysym_child(move, PYFIELD_ARGUMENTS);
+  if (!ts_node_is_null(pysyntax_argument(p->py, args, "dtype"))) return false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(args); i++)
+    if (precision__qual_matches(p, ts_node_named_child(args, i), "torch.*")) return false;
+  return true;
+}
+
+/* Does the host tensor made at `call` go to a device? Its assignment target
+ * (`x = ...`, `x[i] = ...`) must be moved later in the same function. */
+static bool precision__reaches_device(const Prec *p, TSNode call) {
+  TSNode stmt = precision__statement(call);
+  TSNode asg = ts_node_named_child_count(stmt) ? ts_node_named_child(stmt, 0) : (TSNode){0};
+  if (!pysyntax_is(asg, "assignment") && !pysyntax_is(asg, "augmented_assignment")) return false;
+  TSNode target = pysym_child(asg, PYFIELD_LEFT);
+  while (pysyntax_is(target, "subscript")) target = ts_node_child_by_field_name(target, "value", 5);
+  if (ts_node_is_null(target) || precision__inside(target, call)) return false;
+  const PyFunction *fn = pyfile_function_at(p->py, ts_node_start_byte(call));
+  for (size_t i = 0; i < p->moves.len; i++) {
+    TSNode mv = p->moves.items[i];
+    if (ts_node_start_byte(mv) < ts_node_end_byte(stmt) || pyfile_function_at(p->py, ts_node_start_byte(mv)) != fn)
+      continue;
+    if (precision__same_text(p, precision__receiver(mv), target) && precision__move_keeps_dtype(p, mv)) return true;
+  }
+  return false;
+}
+
+/* A host float64 that feeds torch.polar / view_as_complex stays a finding:
+ * the complex128 it makes goes to the device (Wan's rope_params). */
+static bool precision__off_device(const Prec *p, const Finding *f) {
+  for (size_t i = 0; i < p->fed.len; i++)
+    if (p->fed.items[i] == f->start_byte) return false;
+  TSNode site = ts_node_descendant_for_byte_range(ts_tree_root_node(p->ctx->tree), f->start_byte, f->end_byte);
+  TSNode call = precision__arg_of(site);
+  if (ts_node_is_null(call)) return false;
+  if (p->helper && precision__dtype_helper(p, call, site)) return true;
+  return p->host && precision__host_tensor(p, call) && !precision__reaches_device(p, call);
+}
+
+/* Drops the float64 findings the matcher made for host-only or
+ * helper-adjusted sites. */
+static void precision__float64(Prec *p) {
+  FindingList *out = p->ctx->out;
+  const char *code = (p->host ? p->host : p->helper)->code;
+  bool *drop = xcalloc(out->len + 1, sizeof *drop);
+  for (size_t i = 0; i < out->len; i++) {
+    const Finding *f = &out->items[i];
+    if (f->entry && f->entry->match == KB_QUALNAME && strcmp(f->rule->code, code) == 0)
+      drop[i] = precision__off_device(p, f);
+  }
+  findings_drop(out, drop);
+  free(drop);
+}
+
 /* ---- complex128 (ASC602) ------------------------------------------------------- */
 
 /* Markers inside the call become fix_to (qualified names only: a `.double()`
@@ -248,6 +404,8 @@ static void precision__complex(Prec *p, TSNode call) {
     }
   }
   if (!n_in && ts_node_is_null(before)) return;
+  for (size_t i = 0; i < n_in; i++) array_push(&p->fed, ts_node_start_byte(inside[i]));
+  if (!ts_node_is_null(before)) array_push(&p->fed, ts_node_start_byte(before));
   char *callee = pyfile_qualname(p->py, pysym_child(call, PYFIELD_FUNCTION));
   TSNode src = n_in ? inside[0] : before;
   char *subj = xasprintf("%s(...) on float64 (line %u)", callee ? callee : "complex", ts_node_start_point(src).row + 1);
@@ -323,6 +481,16 @@ static bool precision__rms(const Prec *p, TSNode restore, TSNode *product, TSNod
   return false;
 }
 
+/* `self.norm1(x.float())`: the upcast is an argument of a call named like a
+ * norm (the round-trip row's `arg`). */
+static bool precision__feeds_norm(const Prec *p, TSNode upcast) {
+  TSNode call = precision__arg_of(upcast);
+  if (ts_node_is_null(call) || !p->roundtrip->arg) return false;
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  TSNode name = pysyntax_is(fn, "attribute") ? pysym_child(fn, PYFIELD_ATTRIBUTE) : fn;
+  return pysyntax_is(name, "identifier") && precision__text_has(p, name, p->roundtrip->arg);
+}
+
 /* `A(x.float()).type_as(x)` -> `A(x)`: the text of A with the upcast removed. */
 static char *precision__drop_upcast(const Prec *p, TSNode restore, TSNode upcast) {
   TSNode recv = precision__receiver(restore), inner = precision__receiver(upcast);
@@ -353,7 +521,9 @@ static void precision__restore_fix(Prec *p, TSNode restore, TSNode upcast) {
     free(subj);
     return;
   }
-  const KbEntry *row = precision__norm_scope(p, ts_node_start_byte(restore)) ? p->upcast : p->roundtrip;
+  bool scope = precision__norm_scope(p, ts_node_start_byte(restore));
+  if (!scope && !precision__feeds_norm(p, upcast)) return;
+  const KbEntry *row = scope ? p->upcast : p->roundtrip;
   char *subj = precision__subject(p, restore);
   char *text = precision__drop_upcast(p, restore, upcast);
   char *repl = xasprintf("%s (%s)", text, row->replacement);
@@ -369,6 +539,7 @@ static void precision__restore_fix(Prec *p, TSNode restore, TSNode upcast) {
 
 static void precision__upcasts(Prec *p) {
   bool *used = xcalloc(p->upcasts.len + 1, sizeof *used);
+  for (size_t k = 0; k < p->upcasts.len; k++) used[k] = precision__in_test(p, ts_node_start_byte(p->upcasts.items[k]));
   for (size_t i = 0; i < p->restores.len; i++) {
     TSNode r = p->restores.items[i];
     TSNode recv = precision__receiver(r);
@@ -378,12 +549,15 @@ static void precision__upcasts(Prec *p) {
       if (used[k] || !precision__inside(recv, u) || !precision__same_text(p, precision__receiver(u), target)) continue;
       used[k] = true;
       precision__restore_fix(p, r, u);
+      for (size_t j = 0; j < p->upcasts.len; j++) used[j] = used[j] || precision__inside(recv, p->upcasts.items[j]);
       break;
     }
   }
+  uint32_t stmt_end = 0; /* one finding per statement: `(x.float() * (1 + s.float()))` is one change */
   for (size_t k = 0; k < p->upcasts.len; k++) {
     TSNode u = p->upcasts.items[k];
-    if (used[k] || !precision__norm_scope(p, ts_node_start_byte(u))) continue;
+    if (used[k] || ts_node_start_byte(u) < stmt_end || !precision__norm_scope(p, ts_node_start_byte(u))) continue;
+    stmt_end = ts_node_end_byte(precision__statement(u));
     char *subj = precision__subject(p, u);
     precision__emit(p, p->upcast, u, subj, NULL);
     free(subj);
@@ -402,6 +576,9 @@ static void *precision__begin(AnalyzeCtx *ctx) {
   p->rms = precision__row(p, "rms-norm");
   p->autocast = precision__row(p, "autocast-dtype");
   p->dassert = precision__row(p, "dtype-assert");
+  p->helper = precision__row(p, "float64-dtype-helper");
+  p->host = precision__row(p, "float64-host-factory");
+  p->test_file = precision__is_test_path(ctx->path);
   for (size_t i = 0; i < p->py->bindings.len && !p->uses_torch; i++)
     p->uses_torch = util_starts_with(p->py->bindings.items[i].qualname, "torch");
   return p;
@@ -413,6 +590,7 @@ static void precision__end(void *state) {
   Prec *p = state;
   for (size_t i = 0; p->cplx && i < p->complexes.len; i++) precision__complex(p, p->complexes.items[i]);
   if (p->upcast && p->roundtrip) precision__upcasts(p);
+  if (p->host || p->helper) precision__float64(p);
   array_free(&p->markers);
   array_free(&p->complexes);
   array_free(&p->upcasts);
@@ -420,6 +598,8 @@ static void precision__end(void *state) {
   array_free(&p->rms_marks);
   array_free(&p->products);
   array_free(&p->self_attrs);
+  array_free(&p->moves);
+  array_free(&p->fed);
   free(p);
 }
 

@@ -39,7 +39,8 @@ static char *pymatch__replacement(Matcher *m, const KbEntry *e, TSNode n, const 
   return NULL;
 }
 
-/* Emits one finding for `e` over node n (deduplicated per start and code). */
+/* Emits one finding for `e` over node n (deduplicated per start and code,
+ * and per line for glob rows without a fix). */
 static Finding *pymatch__emit(Matcher *m, const KbEntry *e, TSNode n, const char *subject) {
   const KbRule *rule = analyze_rule(m->ctx->opt, e->code);
   if (!rule) return NULL;
@@ -49,6 +50,11 @@ static Finding *pymatch__emit(Matcher *m, const KbEntry *e, TSNode n, const char
     if (strcmp(f->rule->code, e->code) == 0) return NULL;
   }
   TSPoint s = ts_node_start_point(n), t = ts_node_end_point(n);
+  /* A library-wide row without a fix (`tensorrt.*`) says the same thing of
+   * `trt.Logger(trt.Logger.INFO)` twice: once per line is enough. */
+  const Finding *last = m->ctx->out->len ? &m->ctx->out->items[m->ctx->out->len - 1] : NULL;
+  if (last && last->entry == e && e->fix_kind == KBFIX_NONE && strchr(e->pattern, '*') && last->start_row == s.row)
+    return NULL;
   char *repl = pymatch__replacement(m, e, n, subject);
   Finding *f = kb_emit(m->ctx->out, rule, e, subject, repl, ts_node_start_byte(n), ts_node_end_byte(n), s.row,
                        s.column, t.row, t.column);
