@@ -30,6 +30,7 @@ struct ReportJob {
   atomic_int cancel;
   atomic_size_t done, total;
   size_t reported_pct;
+  bool reported_all;    /* the "N/N files" report went out */
   char *root;
   char *output;         /* file to write */
   ReportGenOptions ro;
@@ -79,8 +80,9 @@ static void lsp__async_cb(uv_async_t *a) {
   size_t done = atomic_load(&j->done), total = atomic_load(&j->total);
   if (total == 0) return;
   size_t pct = done * 100 / total;
-  if (pct == j->reported_pct && done != total) return;
+  if (pct == j->reported_pct && (done != total || j->reported_all)) return;
   j->reported_pct = pct;
+  j->reported_all = done == total;
   char msg[64];
   snprintf(msg, sizeof msg, "%zu/%zu files", done, total);
   lsp__progress_send(j, "report", msg, (int)pct);
@@ -156,6 +158,9 @@ static void lsp__report_done(uv_work_t *w, int status) {
   Session *s = j->s;
   if (s->report == j) s->report = NULL;
   bool cancelled = status == UV_ECANCELED || j->rc == -ECANCELED || atomic_load(&j->cancel);
+  /* uv_async_send coalesces and may not have run yet: the last count goes
+   * out before "end" and the reply, in that order */
+  if (!cancelled) lsp__async_cb(&j->progress);
   lsp__progress_send(j, "end", cancelled ? "cancelled" : j->rc ? "failed" : "done", -1);
   if (s->exit_requested) {
     /* the client is gone; nothing to answer */
