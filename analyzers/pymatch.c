@@ -7,6 +7,7 @@
 #include "analyzers/pysyntax.h"
 #include "analyzers/pysym.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -434,6 +435,36 @@ static void pymatch__import_module(Matcher *m, TSNode stmt, TSNode at, const cha
   (void)stmt;
 }
 
+/* A guarded import (try/except ImportError, an availability branch) whose
+ * name is never used, or only for metadata (`xformers.__version__`), probes
+ * for the package: the probe works unchanged on the NPU, the uses behind
+ * it are the findings. Comments, strings and rebinding (`name = None` in the
+ * handler) do not count as uses. */
+static bool pymatch__probe_only(const Matcher *m, const PyBinding *b, TSNode stmt) {
+  if (!pyfile_in_ranges(m->py->guarded.items, m->py->guarded.len, ts_node_start_byte(stmt))) return false;
+  const char *t = m->py->text;
+  size_t n = strlen(b->local);
+  TSNode root = ts_tree_root_node(m->py->tree);
+  for (uint32_t at = b->scope_start; n && at + n <= b->scope_end;) {
+    const char *p = memmem(t + at, b->scope_end - at, b->local, n);
+    if (!p) break;
+    at = (uint32_t)(p - t);
+    uint32_t end = at + (uint32_t)n;
+    bool word = (at == 0 || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.')) &&
+                (end >= m->py->len || !(isalnum((unsigned char)p[n]) || p[n] == '_'));
+    bool in_stmt = at >= ts_node_start_byte(stmt) && at < ts_node_end_byte(stmt);
+    bool dunder = end + 2 < m->py->len && p[n] == '.' && p[n + 1] == '_' && p[n + 2] == '_';
+    if (word && !in_stmt && !dunder) {
+      TSNode id = ts_node_descendant_for_byte_range(root, at, end);
+      TSNode up = ts_node_parent(id);
+      bool rebound = pysym_of(up) == PYSYM_ASSIGNMENT && ts_node_eq(pysym_child(up, PYFIELD_LEFT), id);
+      if (pysym_of(id) == PYSYM_IDENTIFIER && !rebound) return false;
+    }
+    at = end;
+  }
+  return true;
+}
+
 /* from-imports of names with a mapping row: the import line is a finding too,
  * and its fix renames the module so every use keeps working. */
 static void pymatch__imports(Matcher *m, TSNode stmt) {
@@ -441,6 +472,7 @@ static void pymatch__imports(Matcher *m, TSNode stmt) {
     const PyBinding *b = &m->py->bindings.items[i];
     if (b->def_byte != ts_node_start_byte(stmt)) continue;
     TSNode at = ts_node_descendant_for_byte_range(stmt, b->module_start, b->module_end);
+    if (pymatch__probe_only(m, b, stmt)) continue;
     char *mod = xstrndup(m->py->text + b->module_start, b->module_end - b->module_start);
     pymatch__import_module(m, stmt, at, b->from_import ? b->qualname : mod);
     free(mod);
