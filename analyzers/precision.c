@@ -288,7 +288,7 @@ static bool precision__dtype_helper(const Prec *p, TSNode call, TSNode site) {
   TSNode name = pysyntax_is(fn, "attribute") ? pysym_child(fn, PYFIELD_ATTRIBUTE) : fn;
   if (torch_api || !pysyntax_is(name, "identifier") || !precision__text_has(p, name, p->helper->arg)) return false;
   TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
-  for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+  for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++) {
     TSNode a = ts_node_named_child(args, i);
     if (!precision__inside(a, site) && precision__text_has(p, a, p->helper->value)) return true;
   }
@@ -333,7 +333,7 @@ static TSNode precision__statement(TSNode n) {
 static bool precision__move_keeps_dtype(const Prec *p, TSNode move) {
   TSNode args = pysym_child(move, PYFIELD_ARGUMENTS);
   if (!ts_node_is_null(pysyntax_argument(p->py, args, "dtype"))) return false;
-  for (uint32_t i = 0; i < ts_node_named_child_count(args); i++)
+  for (uint32_t i = 0; !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++)
     if (precision__qual_matches(p, ts_node_named_child(args, i), "torch.*")) return false;
   return true;
 }

@@ -74,6 +74,7 @@ static bool pysyntax__spec_has(const char *spec, const char *s, size_t len) {
 }
 
 TSNode pysyntax_argument(const PyFile *py, TSNode args, const char *spec) {
+  if (ts_node_is_null(args)) return args;
   uint32_t n = ts_node_named_child_count(args);
   int pos = 0;
   char idx[16];

@@ -218,6 +218,19 @@ static void resolver__with(PyFile *py, TSNode stmt) {
   }
 }
 
+/* `@unittest.skipIf(not is_xformers_available(), ...)`, `@pytest.mark.skipif(
+ * torch_device != "cuda", ...)`: the test only runs where the backend is,
+ * elsewhere it is skipped. */
+static bool resolver__is_skip_guard(const PyFile *py, TSNode decorator) {
+  if (!resolver__text_has(py, decorator, "skip")) return false;
+  uint32_t n = ts_node_named_child_count(decorator);
+  TSNode call = n ? ts_node_named_child(decorator, 0) : (TSNode){0};
+  TSNode args = resolver__is(call, "call") ? pysym_child(call, PYFIELD_ARGUMENTS) : (TSNode){0};
+  TSNode cond = !ts_node_is_null(args) && ts_node_named_child_count(args) ? ts_node_named_child(args, 0) : (TSNode){0};
+  return !ts_node_is_null(cond) && (pyfile_is_availability(py, cond) || resolver__text_has(py, cond, "\"cuda\"") ||
+                                    resolver__text_has(py, cond, "'cuda'"));
+}
+
 static void resolver__function(PyFile *py, TSNode fn, const Frame *parent) {
   TSNode whole = fn;
   if (resolver__is(parent->node, "decorated_definition")) {
@@ -228,6 +241,10 @@ static void resolver__function(PyFile *py, TSNode fn, const Frame *parent) {
       if (resolver__is(d, "decorator") && resolver__is_inference_ctx(py, d)) {
         ByteRange r = {ts_node_start_byte(fn), ts_node_end_byte(fn)};
         array_push(&py->inference, r);
+      }
+      if (resolver__is(d, "decorator") && resolver__is_skip_guard(py, d)) {
+        ByteRange r = {ts_node_start_byte(fn), ts_node_end_byte(fn)};
+        array_push(&py->guarded, r);
       }
     }
   }

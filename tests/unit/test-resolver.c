@@ -191,3 +191,18 @@ TEST(resolver_npu_aware_branches) {
   ASSERT_EQ(s.py->guarded.len, 2);
   src_close(&s);
 }
+
+TEST(resolver_skip_decorators_guard_the_test) {
+  Src s;
+  src_open(&s, "import unittest\nimport pytest\n"
+               "@unittest.skipIf(not is_xformers_available(), reason=\"needs xformers\")\n"
+               "def test_xformers(pipe):\n    pipe.enable_xformers_memory_efficient_attention()\n"
+               "@pytest.mark.skipif(torch_device != \"cuda\", reason=\"CUDA only\")\n"
+               "def test_graphs():\n    pass\n"
+               "@unittest.skip\ndef test_skipped():\n    pass\n"
+               "@parameterized.expand([(1,), (2,)])\ndef test_param(n):\n    pass\n");
+  ASSERT_EQ(s.py->guarded.len, 2);
+  ASSERT_EQ(s.py->guarded.items[0].start, (uint32_t)(strstr(s.text, "def test_xformers") - s.text));
+  ASSERT_EQ(s.py->guarded.items[1].start, (uint32_t)(strstr(s.text, "def test_graphs") - s.text));
+  src_close(&s);
+}
