@@ -152,10 +152,14 @@ bool analyze_code_selected(const AnalyzeOptions *opt, const char *code) {
 /* Guarded, inference-only and transfer_to_npu marks come from the Python
  * facts; they change priority, not presence. */
 static void analyze__mark_python(const PyFile *py, FindingList *out) {
-  /* Code under a condition that names the NPU already has its Ascend path. */
+  /* Code under a condition that names the NPU already has its Ascend path;
+   * the condition of a test-skip decorator is not code to port. */
   size_t w = 0;
   for (size_t i = 0; i < out->len; i++) {
-    if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, out->items[i].start_byte)) finding_free(&out->items[i]);
+    uint32_t at = out->items[i].start_byte;
+    if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at) ||
+        pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at))
+      finding_free(&out->items[i]);
     else out->items[w++] = out->items[i];
   }
   out->len = w;

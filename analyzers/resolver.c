@@ -220,15 +220,21 @@ static void resolver__with(PyFile *py, TSNode stmt) {
 
 /* `@unittest.skipIf(not is_xformers_available(), ...)`, `@pytest.mark.skipif(
  * torch_device != "cuda", ...)`: the test only runs where the backend is,
- * elsewhere it is skipped. */
-static bool resolver__is_skip_guard(const PyFile *py, TSNode decorator) {
+ * elsewhere it is skipped. The condition itself is recorded: a "cuda" in it
+ * says where the test runs, it is not code to port. */
+static bool resolver__skip_guard(PyFile *py, TSNode decorator) {
   if (!resolver__text_has(py, decorator, "skip")) return false;
   uint32_t n = ts_node_named_child_count(decorator);
   TSNode call = n ? ts_node_named_child(decorator, 0) : (TSNode){0};
   TSNode args = resolver__is(call, "call") ? pysym_child(call, PYFIELD_ARGUMENTS) : (TSNode){0};
   TSNode cond = !ts_node_is_null(args) && ts_node_named_child_count(args) ? ts_node_named_child(args, 0) : (TSNode){0};
-  return !ts_node_is_null(cond) && (pyfile_is_availability(py, cond) || resolver__text_has(py, cond, "\"cuda\"") ||
-                                    resolver__text_has(py, cond, "'cuda'"));
+  bool guard = !ts_node_is_null(cond) && (pyfile_is_availability(py, cond) || resolver__text_has(py, cond, "\"cuda\"") ||
+                                          resolver__text_has(py, cond, "'cuda'"));
+  if (guard) {
+    ByteRange r = {ts_node_start_byte(cond), ts_node_end_byte(cond)};
+    array_push(&py->skip_conds, r);
+  }
+  return guard;
 }
 
 static void resolver__function(PyFile *py, TSNode fn, const Frame *parent) {
@@ -242,7 +248,7 @@ static void resolver__function(PyFile *py, TSNode fn, const Frame *parent) {
         ByteRange r = {ts_node_start_byte(fn), ts_node_end_byte(fn)};
         array_push(&py->inference, r);
       }
-      if (resolver__is(d, "decorator") && resolver__is_skip_guard(py, d)) {
+      if (resolver__is(d, "decorator") && resolver__skip_guard(py, d)) {
         ByteRange r = {ts_node_start_byte(fn), ts_node_end_byte(fn)};
         array_push(&py->guarded, r);
       }
@@ -427,6 +433,7 @@ void pyfile_free(PyFile *py) {
   array_free(&py->imports);
   array_free(&py->guarded);
   array_free(&py->npu_aware);
+  array_free(&py->skip_conds);
   array_free(&py->inference);
   for (size_t i = 0; i < py->n_rows; i++) free(py->comments[i]);
   free(py->comments);

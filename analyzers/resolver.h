@@ -62,6 +62,7 @@ struct PyFile {
   uint64_t name_bloom[4];    /* bits of the bound local names: most lookups miss */
   Array(ByteRange) guarded;
   Array(ByteRange) npu_aware; /* branches on a condition that names the NPU: already ported */
+  Array(ByteRange) skip_conds; /* conditions of test-skip decorators: where a test runs, not code */
   Array(ByteRange) inference;
   Array(PyFunction) functions;
   Array(PyClass) classes;

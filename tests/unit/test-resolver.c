@@ -204,5 +204,8 @@ TEST(resolver_skip_decorators_guard_the_test) {
   ASSERT_EQ(s.py->guarded.len, 2);
   ASSERT_EQ(s.py->guarded.items[0].start, (uint32_t)(strstr(s.text, "def test_xformers") - s.text));
   ASSERT_EQ(s.py->guarded.items[1].start, (uint32_t)(strstr(s.text, "def test_graphs") - s.text));
+  /* the conditions themselves say where the tests run */
+  ASSERT_EQ(s.py->skip_conds.len, 2);
+  ASSERT_EQ(s.py->skip_conds.items[1].start, (uint32_t)(strstr(s.text, "torch_device") - s.text));
   src_close(&s);
 }
