@@ -97,6 +97,18 @@ static const char *analyze__base(const char *path) {
   return b ? b + 1 : path;
 }
 
+bool analyze_is_test_path(const char *path) {
+  if (!path) return false;
+  const char *base = analyze__base(path);
+  if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0)
+    return true;
+  for (const char *d = path; (d = strstr(d, "test")) != NULL; d++) {
+    const char *e = d + 4 + (d[4] == 's');
+    if ((d == path || d[-1] == '/') && *e == '/') return true;
+  }
+  return false;
+}
+
 FileKind analyze_file_kind(const char *path) {
   const char *b = analyze__base(path);
   if (util_ends_with(b, ".py") || util_ends_with(b, ".pyi")) return FILE_PYTHON;
@@ -153,12 +165,14 @@ bool analyze_code_selected(const AnalyzeOptions *opt, const char *code) {
  * facts; they change priority, not presence. */
 static void analyze__mark_python(const PyFile *py, FindingList *out) {
   /* Code under a condition that names the NPU already has its Ascend path;
-   * the condition of a test-skip decorator is not code to port. */
+   * the condition of a test-skip decorator is not code to port; skipped
+   * tests and torch 1.x fallbacks never run with torch_npu. */
   size_t w = 0;
   for (size_t i = 0; i < out->len; i++) {
     uint32_t at = out->items[i].start_byte;
     if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at) ||
-        pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at))
+        pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at) ||
+        pyfile_in_ranges(py->dead.items, py->dead.len, at))
       finding_free(&out->items[i]);
     else out->items[w++] = out->items[i];
   }

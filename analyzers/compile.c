@@ -6,7 +6,9 @@
  *    (the keywords listed by the "compile-inference" row), and inference-only
  *    sites get the inference backends;
  *  - TorchScript in a file that imports transfer_to_npu: it is disabled there;
- *  - torch.compile for another device's backend is not a finding.
+ *  - torch.compile for another device's backend, or in test code, is not a
+ *    finding; nor is anything of this domain in a file built on another
+ *    device's stack.
  *
  * The findings pymatch made for this file are the tail of ctx->out. */
 #include "analyzers/analyze.h"
@@ -18,7 +20,7 @@
 typedef struct {
   AnalyzeCtx *ctx;
   const PyFile *py;
-  const KbEntry *infer, *jit, *other;
+  const KbEntry *infer, *jit, *other, *stack;
   Array(TSNode) calls; /* calls to restate once the matcher's findings exist */
   bool *drop;          /* per finding of ctx->out: compiled for another device */
 } Compile;
@@ -88,6 +90,22 @@ static bool compile__other_backend(const Compile *c, TSNode call) {
   return r;
 }
 
+/* The file imports another device's stack (IPEX, XLA, Gaudi, Neuron): what
+ * it compiles or traces is for that device. */
+static bool compile__other_stack(const Compile *c) {
+  for (size_t i = 0; c->stack && i < c->py->imports.len; i++)
+    if (kb_pattern_match(c->stack->arg, c->py->imports.items[i].module)) return true;
+  return false;
+}
+
+/* A test compiles to check that compiling works; with the default backend
+ * that holds on the NPU too (inductor through Triton-Ascend). */
+static bool compile__in_test(const Compile *c, TSNode call) {
+  if (analyze_is_test_path(c->ctx->path)) return true;
+  const PyFunction *f = pyfile_function_at(c->py, ts_node_start_byte(call));
+  return f && util_starts_with(f->name, "test");
+}
+
 static void compile__call(Compile *c, TSNode call) {
   TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   char *q = ts_node_is_null(fn) ? NULL : pyfile_qualname(c->py, fn);
@@ -95,7 +113,7 @@ static void compile__call(Compile *c, TSNode call) {
   Finding *f = row && strcmp(row->code, c->infer->code) == 0
                    ? compile__finding_at(c, ts_node_start_byte(fn), row->code)
                    : NULL;
-  if (f && compile__other_backend(c, call)) {
+  if (f && (compile__other_backend(c, call) || compile__in_test(c, call))) {
     c->drop[f - c->ctx->out->items] = true;
   } else if (f) {
     char *subj = compile__subject(c, call, q);
@@ -131,6 +149,7 @@ static void *compile__begin(AnalyzeCtx *ctx) {
   c->infer = compile__row(c, KB_DETECTOR, "compile-inference");
   c->jit = compile__row(c, KB_DETECTOR, "jit-under-transfer");
   c->other = compile__row(c, KB_DETECTOR, "compile-other-backend");
+  c->stack = compile__row(c, KB_DETECTOR, "other-device-stack");
   return c;
 }
 
@@ -138,6 +157,8 @@ static void compile__end(void *state) {
   Compile *c = state;
   c->drop = xcalloc(c->ctx->out->len + 1, sizeof *c->drop);
   for (size_t i = 0; i < c->calls.len; i++) compile__call(c, c->calls.items[i]);
+  if (compile__other_stack(c))
+    for (size_t i = 0; i < c->ctx->out->len; i++) c->drop[i] = c->drop[i] || kb_domain(c->ctx->out->items[i].rule->code) == 7;
   findings_drop(c->ctx->out, c->drop);
   free(c->drop);
   if (c->jit) compile__jit(c);

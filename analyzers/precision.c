@@ -15,7 +15,14 @@
 #include "analyzers/pysyntax.h"
 #include "analyzers/resolver.h"
 
+#include <ctype.h>
 #include <stdlib.h>
+
+/* A plain-name assignment, for where a `.double()` receiver was made. */
+typedef struct {
+  TSNode name;
+  bool host;
+} PrecBinding;
 
 typedef struct {
   AnalyzeCtx *ctx;
@@ -29,7 +36,10 @@ typedef struct {
   Array(TSNode) self_attrs;/* self.<name> */
   Array(TSNode) moves;     /* x.to(...), x.cuda(): a tensor moved to a device */
   Array(uint32_t) fed;     /* starts of float64 markers that feed a complex128 finding */
-  const KbEntry *cplx, *upcast, *roundtrip, *rms, *autocast, *dassert, *helper, *host;
+  StrList fp32_attrs;      /* X of `self.X = FP32LayerNorm(...)`: upcasts by itself */
+  Array(ByteRange) host_blocks; /* with torch.device("cpu"): */
+  Array(PrecBinding) names;     /* `x = ...` with whether x is then a host tensor */
+  const KbEntry *cplx, *upcast, *roundtrip, *rms, *autocast, *dassert, *helper, *host, *selfcast, *rms_upcast;
   bool uses_torch; /* the file imports torch: method rows apply to call results */
   bool test_file;  /* tests/, test_*.py, *_test.py, conftest.py */
 } Prec;
@@ -49,6 +59,13 @@ static bool precision__qual_matches(const Prec *p, TSNode n, const char *glob) {
   char *q = pyfile_qualname(p->py, n);
   bool r = q && kb_pattern_match(glob, q);
   free(q);
+  return r;
+}
+
+static bool precision__text_has(const Prec *p, TSNode n, const char *glob) {
+  char *t = pyfile_node_text(p->py, n);
+  bool r = t && kb_pattern_match(glob, t);
+  free(t);
   return r;
 }
 
@@ -115,21 +132,6 @@ static void precision__need_torch_npu(const Prec *p, Finding *f) {
 
 /* Tests compute fp32 references and check the dtypes weights load in; those
  * stay true on the NPU, so the upcast and assertion detectors skip them. */
-static bool precision__is_test_path(const char *path) {
-  if (!path) return false;
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0)
-    return true;
-  for (const char *d = path; (d = strstr(d, "test")) != NULL; d++) {
-    bool starts = d == path || d[-1] == '/';
-    const char *e = d + 4;
-    if (*e == 's') e++;
-    if (starts && *e == '/') return true;
-  }
-  return false;
-}
-
 static bool precision__in_test(const Prec *p, uint32_t at) {
   if (p->test_file) return true;
   const PyFunction *f = pyfile_function_at(p->py, at);
@@ -204,6 +206,25 @@ static void precision__attribute(Prec *p, TSNode n) {
   if (e - s == 4 && memcmp(p->py->text + s, "self", 4) == 0) array_push(&p->self_attrs, n);
 }
 
+/* `x = step(pred.to(torch.float32))` right before `assert x.dtype ==
+ * torch.float32`: the statement before assigns x from an explicit cast to
+ * that dtype, so the assertion documents it. */
+static bool precision__cast_before(const Prec *p, TSNode stmt, TSNode tested, TSNode dtype) {
+  TSNode prev = ts_node_prev_named_sibling(stmt);
+  while (pysyntax_is(prev, "comment")) prev = ts_node_prev_named_sibling(prev);
+  TSNode asg = pysyntax_is(prev, "expression_statement") ? ts_node_named_child(prev, 0) : (TSNode){0};
+  if (!pysyntax_is(asg, "assignment")) return false;
+  TSNode left = pysym_child(asg, PYFIELD_LEFT), right = pysym_child(asg, PYFIELD_RIGHT);
+  TSNode x = pysym_child(tested, PYFIELD_OBJECT);
+  if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_is_null(x) || !precision__same_text(p, left, x))
+    return false;
+  char *d = pyfile_node_text(p->py, dtype);
+  uint32_t s = ts_node_start_byte(right), e = ts_node_end_byte(right);
+  bool r = d && *d && memmem(p->py->text + s, e - s, d, strlen(d)) != NULL;
+  free(d);
+  return r;
+}
+
 /* assert <x>.dtype == <dtype> (in any comparison of the condition). */
 static void precision__assert(Prec *p, TSNode stmt) {
   const KbEntry *row = p->dassert;
@@ -221,11 +242,48 @@ static void precision__assert(Prec *p, TSNode stmt) {
     char *xt = pyfile_node_text(p->py, x);
     bool hit = util_ends_with(xt, "dtype") && precision__qual_matches(p, y, row->value);
     free(xt);
-    if (!hit) continue;
+    if (!hit || (pysyntax_is(x, "attribute") && precision__cast_before(p, stmt, x, y))) continue;
     char *subj = precision__subject(p, stmt);
     precision__emit(p, row, stmt, subj, NULL);
     free(subj);
     return; /* one finding per assertion */
+  }
+}
+
+static bool precision__host_tensor(const Prec *p, TSNode call);
+
+/* `self.norm1 = FP32LayerNorm(dim) if cross_norm else nn.Identity()`, and
+ * `x = torch.rand(n)` (x is a host tensor from here on). */
+static void precision__assignment(Prec *p, TSNode asg) {
+  TSNode left = pysym_child(asg, PYFIELD_LEFT), right = pysym_child(asg, PYFIELD_RIGHT);
+  if (pysyntax_is(left, "identifier") && !ts_node_is_null(right)) {
+    PrecBinding b = {left, p->host && pysyntax_is(right, "call") && precision__host_tensor(p, right)};
+    array_push(&p->names, b);
+  }
+  if (!p->selfcast || !pysyntax_is(left, "attribute") || ts_node_is_null(right)) return;
+  char *obj = pyfile_node_text(p->py, pysym_child(left, PYFIELD_OBJECT));
+  bool self = obj && strcmp(obj, "self") == 0;
+  free(obj);
+  if (self && precision__text_has(p, right, p->selfcast->arg))
+    array_push(&p->fp32_attrs, pyfile_node_text(p->py, pysym_child(left, PYFIELD_ATTRIBUTE)));
+}
+
+/* `with torch.device("cpu"):` -- tensors made inside live on the host. */
+static void precision__with(Prec *p, TSNode stmt) {
+  if (!p->host) return;
+  TSNode clause = ts_node_named_child(stmt, 0);
+  for (uint32_t i = 0; pysyntax_is(clause, "with_clause") && i < ts_node_named_child_count(clause); i++) {
+    TSNode item = ts_node_named_child(clause, i);
+    TSNode v = ts_node_named_child_count(item) ? ts_node_named_child(item, 0) : (TSNode){0};
+    if (!pysyntax_is(v, "call") || !precision__qual_matches(p, pysym_child(v, PYFIELD_FUNCTION), "torch.device"))
+      continue;
+    TSNode dev = pysyntax_argument(p->py, pysym_child(v, PYFIELD_ARGUMENTS), "0|type");
+    char *d = pysyntax_is(dev, "string") ? pysyntax_string_value(p->py, dev) : NULL;
+    if (d && kb_pattern_match(p->host->value, d)) {
+      ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
+      array_push(&p->host_blocks, r);
+    }
+    free(d);
   }
 }
 
@@ -242,6 +300,12 @@ static bool precision__visit(Prec *p, const PyVisit *v) {
     break;
   case PYSYM_ASSERT_STATEMENT:
     precision__assert(p, n);
+    break;
+  case PYSYM_ASSIGNMENT:
+    precision__assignment(p, n);
+    break;
+  case PYSYM_WITH_STATEMENT:
+    precision__with(p, n);
     break;
   case PYSYM_BINARY_OPERATOR: {
     TSNode op = pysym_child(n, PYFIELD_OPERATOR);
@@ -269,13 +333,6 @@ static TSNode precision__arg_of(TSNode n) {
       break;
   }
   return (TSNode){0};
-}
-
-static bool precision__text_has(const Prec *p, TSNode n, const char *glob) {
-  char *t = pyfile_node_text(p->py, n);
-  bool r = t && kb_pattern_match(glob, t);
-  free(t);
-  return r;
 }
 
 /* `maybe_adjust_dtype_for_device(torch.float64, x.device)`: a project helper
@@ -338,6 +395,22 @@ static bool precision__move_keeps_dtype(const Prec *p, TSNode move) {
   return true;
 }
 
+/* Whether expression e uses the name or attribute chain `name` (as a whole
+ * word: `(sigmas[i] * 1000)` uses `sigmas`). */
+static bool precision__mentions(const Prec *p, TSNode e, TSNode name) {
+  uint32_t es = ts_node_start_byte(e), ee = ts_node_end_byte(e);
+  uint32_t ns = ts_node_start_byte(name), nl = ts_node_end_byte(name) - ns;
+  const char *t = p->py->text;
+  for (uint32_t at = es; nl && at + nl <= ee; at++) {
+    if (memcmp(t + at, t + ns, nl) != 0) continue;
+    char b = at > es ? t[at - 1] : ' ', a = at + nl < ee ? t[at + nl] : ' ';
+    bool word_b = isalnum((unsigned char)b) || b == '_' || b == '.';
+    bool word_a = isalnum((unsigned char)a) || a == '_';
+    if (!word_b && !word_a) return true;
+  }
+  return false;
+}
+
 /* Does the host tensor made at `call` go to a device? Its assignment target
  * (`x = ...`, `x[i] = ...`) must be moved later in the same function. */
 static bool precision__reaches_device(const Prec *p, TSNode call) {
@@ -352,32 +425,59 @@ static bool precision__reaches_device(const Prec *p, TSNode call) {
     TSNode mv = p->moves.items[i];
     if (ts_node_start_byte(mv) < ts_node_end_byte(stmt) || pyfile_function_at(p->py, ts_node_start_byte(mv)) != fn)
       continue;
-    if (precision__same_text(p, precision__receiver(mv), target) && precision__move_keeps_dtype(p, mv)) return true;
+    if (precision__mentions(p, precision__receiver(mv), target) && precision__move_keeps_dtype(p, mv)) return true;
   }
   return false;
 }
 
 /* A host float64 that feeds torch.polar / view_as_complex stays a finding:
  * the complex128 it makes goes to the device (Wan's rope_params). */
+/* `x.double()` where x was last bound, in the same function, to a host tensor. */
+static bool precision__host_name(const Prec *p, TSNode recv, TSNode at) {
+  if (!pysyntax_is(recv, "identifier")) return pysyntax_is(recv, "call") && precision__host_tensor(p, recv);
+  const PyFunction *fn = pyfile_function_at(p->py, ts_node_start_byte(at));
+  bool host = false;
+  for (size_t i = 0; i < p->names.len; i++) {
+    TSNode n = p->names.items[i].name;
+    if (ts_node_start_byte(n) >= ts_node_start_byte(at)) break;
+    if (pyfile_function_at(p->py, ts_node_start_byte(n)) == fn && precision__same_text(p, n, recv))
+      host = p->names.items[i].host;
+  }
+  return host;
+}
+
+static TSNode precision__enclosing_call(TSNode n) {
+  for (int i = 0; i < 3 && !ts_node_is_null(n); i++, n = ts_node_parent(n))
+    if (pysyntax_is(n, "call")) return n;
+  return (TSNode){0};
+}
+
 static bool precision__off_device(const Prec *p, const Finding *f) {
   for (size_t i = 0; i < p->fed.len; i++)
     if (p->fed.items[i] == f->start_byte) return false;
   TSNode site = ts_node_descendant_for_byte_range(ts_tree_root_node(p->ctx->tree), f->start_byte, f->end_byte);
+  if (p->host && pyfile_in_ranges(p->host_blocks.items, p->host_blocks.len, f->start_byte))
+    return !precision__reaches_device(p, site);
+  if (f->entry->match == KB_METHOD) {
+    TSNode mcall = precision__enclosing_call(site);
+    return p->host && !ts_node_is_null(mcall) && precision__host_name(p, precision__receiver(mcall), mcall) &&
+           !precision__reaches_device(p, mcall);
+  }
   TSNode call = precision__arg_of(site);
   if (ts_node_is_null(call)) return false;
   if (p->helper && precision__dtype_helper(p, call, site)) return true;
   return p->host && precision__host_tensor(p, call) && !precision__reaches_device(p, call);
 }
 
-/* Drops the float64 findings the matcher made for host-only or
- * helper-adjusted sites. */
+/* Drops the float64 findings (names and `.double()`) the matcher made for
+ * host-only or helper-adjusted sites. */
 static void precision__float64(Prec *p) {
   FindingList *out = p->ctx->out;
   const char *code = (p->host ? p->host : p->helper)->code;
   bool *drop = xcalloc(out->len + 1, sizeof *drop);
   for (size_t i = 0; i < out->len; i++) {
     const Finding *f = &out->items[i];
-    if (f->entry && f->entry->match == KB_QUALNAME && strcmp(f->rule->code, code) == 0)
+    if (f->entry && (f->entry->match == KB_QUALNAME || f->entry->match == KB_METHOD) && strcmp(f->rule->code, code) == 0)
       drop[i] = precision__off_device(p, f);
   }
   findings_drop(out, drop);
@@ -385,6 +485,15 @@ static void precision__float64(Prec *p) {
 }
 
 /* ---- complex128 (ASC602) ------------------------------------------------------- */
+
+/* `torch.polar(a, b).to(torch.complex64)`: the result is complex64 already. */
+static bool precision__cast_complex64(const Prec *p, TSNode call) {
+  TSNode attr = ts_node_parent(call);
+  TSNode cast = pysyntax_is(attr, "attribute") ? ts_node_parent(attr) : (TSNode){0};
+  if (!pysyntax_is(cast, "call")) return false;
+  TSNode a = pysyntax_argument(p->py, pysym_child(cast, PYFIELD_ARGUMENTS), "0|dtype");
+  return precision__qual_matches(p, a, "torch.complex64|torch.cfloat");
+}
 
 /* Markers inside the call become fix_to (qualified names only: a `.double()`
  * is its own float64 finding); with the float64 earlier in the function, the
@@ -404,6 +513,9 @@ static void precision__complex(Prec *p, TSNode call) {
     }
   }
   if (!n_in && ts_node_is_null(before)) return;
+  if (precision__cast_complex64(p, call) ||
+      pyfile_in_ranges(p->host_blocks.items, p->host_blocks.len, ts_node_start_byte(call)))
+    return;
   for (size_t i = 0; i < n_in; i++) array_push(&p->fed, ts_node_start_byte(inside[i]));
   if (!ts_node_is_null(before)) array_push(&p->fed, ts_node_start_byte(before));
   char *callee = pyfile_qualname(p->py, pysym_child(call, PYFIELD_FUNCTION));
@@ -488,7 +600,13 @@ static bool precision__feeds_norm(const Prec *p, TSNode upcast) {
   if (ts_node_is_null(call) || !p->roundtrip->arg) return false;
   TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   TSNode name = pysyntax_is(fn, "attribute") ? pysym_child(fn, PYFIELD_ATTRIBUTE) : fn;
-  return pysyntax_is(name, "identifier") && precision__text_has(p, name, p->roundtrip->arg);
+  if (!pysyntax_is(name, "identifier") || !precision__text_has(p, name, p->roundtrip->arg)) return false;
+  char *nm = pyfile_node_text(p->py, name);
+  bool self_upcasting = false;
+  for (size_t i = 0; nm && i < p->fp32_attrs.len && !self_upcasting; i++)
+    self_upcasting = strcmp(p->fp32_attrs.items[i], nm) == 0;
+  free(nm);
+  return !self_upcasting;
 }
 
 /* `A(x.float()).type_as(x)` -> `A(x)`: the text of A with the upcast removed. */
@@ -537,6 +655,20 @@ static void precision__restore_fix(Prec *p, TSNode restore, TSNode upcast) {
   free(subj);
 }
 
+/* Is the upcast part of an RMSNorm: in a class or function named like one,
+ * or fed to a call named like one (F.rms_norm)? */
+static bool precision__rms_context(const Prec *p, TSNode upcast) {
+  if (!p->rms || !p->rms_upcast) return false;
+  const PyFunction *f = pyfile_function_at(p->py, ts_node_start_byte(upcast));
+  if (f && (kb_pattern_match(p->rms->arg, f->name) || (f->class_name && kb_pattern_match(p->rms->arg, f->class_name))))
+    return true;
+  TSNode call = precision__arg_of(upcast);
+  if (ts_node_is_null(call)) return false;
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  TSNode name = pysyntax_is(fn, "attribute") ? pysym_child(fn, PYFIELD_ATTRIBUTE) : fn;
+  return pysyntax_is(name, "identifier") && precision__text_has(p, name, p->rms->arg);
+}
+
 static void precision__upcasts(Prec *p) {
   bool *used = xcalloc(p->upcasts.len + 1, sizeof *used);
   for (size_t k = 0; k < p->upcasts.len; k++) used[k] = precision__in_test(p, ts_node_start_byte(p->upcasts.items[k]));
@@ -554,12 +686,17 @@ static void precision__upcasts(Prec *p) {
     }
   }
   uint32_t stmt_end = 0; /* one finding per statement: `(x.float() * (1 + s.float()))` is one change */
+  const PyFunction *rms_fn = NULL;
   for (size_t k = 0; k < p->upcasts.len; k++) {
     TSNode u = p->upcasts.items[k];
     if (used[k] || ts_node_start_byte(u) < stmt_end || !precision__norm_scope(p, ts_node_start_byte(u))) continue;
+    bool rms = precision__rms_context(p, u);
+    const PyFunction *fn = pyfile_function_at(p->py, ts_node_start_byte(u));
+    if (rms && fn && fn == rms_fn) continue; /* one fused call replaces every upcast of the norm */
+    if (rms) rms_fn = fn;
     stmt_end = ts_node_end_byte(precision__statement(u));
     char *subj = precision__subject(p, u);
-    precision__emit(p, p->upcast, u, subj, NULL);
+    precision__emit(p, rms ? p->rms_upcast : p->upcast, u, subj, NULL);
     free(subj);
   }
   free(used);
@@ -578,7 +715,9 @@ static void *precision__begin(AnalyzeCtx *ctx) {
   p->dassert = precision__row(p, "dtype-assert");
   p->helper = precision__row(p, "float64-dtype-helper");
   p->host = precision__row(p, "float64-host-factory");
-  p->test_file = precision__is_test_path(ctx->path);
+  p->selfcast = precision__row(p, "self-upcasting-norm");
+  p->rms_upcast = precision__row(p, "rms-upcast");
+  p->test_file = analyze_is_test_path(ctx->path);
   for (size_t i = 0; i < p->py->bindings.len && !p->uses_torch; i++)
     p->uses_torch = util_starts_with(p->py->bindings.items[i].qualname, "torch");
   return p;
@@ -600,6 +739,9 @@ static void precision__end(void *state) {
   array_free(&p->self_attrs);
   array_free(&p->moves);
   array_free(&p->fed);
+  strlist_free(&p->fp32_attrs);
+  array_free(&p->host_blocks);
+  array_free(&p->names);
   free(p);
 }
 

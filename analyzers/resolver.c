@@ -176,6 +176,42 @@ bool pyfile_is_npu_check(const PyFile *py, TSNode cond) {
   return resolver__text_has(py, cond, "npu") || resolver__text_has(py, cond, "NPU");
 }
 
+/* `if torch_major >= 2:`, `if is_torch_version(">=", "2.0.0"):`,
+ * `if hasattr(F, "scaled_dot_product_attention"):` -- their else branch is
+ * the fallback for torch 1.x, which torch_npu does not run on. */
+static bool resolver__is_torch2_check(const PyFile *py, TSNode cond) {
+  if (resolver__text_has(py, cond, "scaled_dot_product_attention")) return !resolver__text_has(py, cond, "not ");
+  if (!resolver__text_has(py, cond, "version") || !resolver__text_has(py, cond, ">") ||
+      resolver__text_has(py, cond, "not ") || resolver__text_has(py, cond, " or "))
+    return false;
+  static const char *const two[] = {">= 2", ">=2", "\"2\"", "\"2.0\"", "\"2.0.0\"", "'2'", "'2.0'", "'2.0.0'",
+                                     "(2, 0)", "(2,)", "> 1", ">1"};
+  for (size_t i = 0; i < sizeof two / sizeof two[0]; i++)
+    if (resolver__text_has(py, cond, two[i])) return true;
+  return false;
+}
+
+/* The else/elif part, or, when the if body ends in a return and there is no
+ * else, the rest of the enclosing block (`if hasattr(F, "sdpa"): return ...`). */
+static void resolver__dead_else(PyFile *py, TSNode stmt) {
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (pysym_of(c) == PYSYM_ELIF_CLAUSE || resolver__is(c, "else_clause")) {
+      ByteRange r = {ts_node_start_byte(c), ts_node_end_byte(stmt)};
+      array_push(&py->dead, r);
+      return;
+    }
+  }
+  TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
+  uint32_t nb = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+  TSNode last = nb ? ts_node_named_child(body, nb - 1) : (TSNode){0};
+  TSNode outer = ts_node_parent(stmt);
+  if (!resolver__is(last, "return_statement") || !resolver__is(outer, "block")) return;
+  ByteRange r = {ts_node_end_byte(stmt), ts_node_end_byte(outer)};
+  array_push(&py->dead, r);
+}
+
 static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
   if (ts_node_is_null(cond)) return;
@@ -186,6 +222,7 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
     ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
     array_push(&py->guarded, r);
   }
+  if (resolver__is_torch2_check(py, cond)) resolver__dead_else(py, stmt);
   /* `if cuda: ... elif npu: ...` has its Ascend path in another branch */
   bool npu = pyfile_is_npu_check(py, cond);
   uint32_t n = ts_node_named_child_count(stmt);
@@ -218,6 +255,17 @@ static void resolver__with(PyFile *py, TSNode stmt) {
   }
 }
 
+/* `@unittest.skip("reason")`, `@pytest.mark.skip`: the test never runs. */
+static bool resolver__is_skip(const PyFile *py, TSNode decorator) {
+  TSNode e = ts_node_named_child_count(decorator) ? ts_node_named_child(decorator, 0) : (TSNode){0};
+  if (resolver__is(e, "call")) e = pysym_child(e, PYFIELD_FUNCTION);
+  if (ts_node_is_null(e)) return false;
+  char *t = pyfile_node_text(py, e);
+  bool r = t && (strcmp(t, "unittest.skip") == 0 || strcmp(t, "pytest.mark.skip") == 0 || strcmp(t, "skip") == 0);
+  free(t);
+  return r;
+}
+
 /* `@unittest.skipIf(not is_xformers_available(), ...)`, `@pytest.mark.skipif(
  * torch_device != "cuda", ...)`: the test only runs where the backend is,
  * elsewhere it is skipped. The condition itself is recorded: a "cuda" in it
@@ -247,6 +295,10 @@ static void resolver__function(PyFile *py, TSNode fn, const Frame *parent) {
       if (resolver__is(d, "decorator") && resolver__is_inference_ctx(py, d)) {
         ByteRange r = {ts_node_start_byte(fn), ts_node_end_byte(fn)};
         array_push(&py->inference, r);
+      }
+      if (resolver__is(d, "decorator") && resolver__is_skip(py, d)) {
+        ByteRange r = {ts_node_start_byte(fn), ts_node_end_byte(fn)};
+        array_push(&py->dead, r);
       }
       if (resolver__is(d, "decorator") && resolver__skip_guard(py, d)) {
         ByteRange r = {ts_node_start_byte(fn), ts_node_end_byte(fn)};
@@ -434,6 +486,7 @@ void pyfile_free(PyFile *py) {
   array_free(&py->guarded);
   array_free(&py->npu_aware);
   array_free(&py->skip_conds);
+  array_free(&py->dead);
   array_free(&py->inference);
   for (size_t i = 0; i < py->n_rows; i++) free(py->comments[i]);
   free(py->comments);

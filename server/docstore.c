@@ -184,7 +184,7 @@ void doc_set_text(Document *d, const char *text, size_t len) {
   d->published = false;
 }
 
-bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
+bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char *rel) {
   if (!d->dirty) return false;
   d->dirty = false;
   findings_free(&d->findings);
@@ -199,6 +199,6 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
   }
   /* A NUL (held as RPC_NUL_BYTE) makes the text binary, as for the CLI. */
   if (d->nul_marks && memchr(d->text.data, RPC_NUL_BYTE, d->text.len)) return true;
-  analyze_text(d->path, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings, NULL);
+  analyze_text(rel ? rel : d->path, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings, NULL);
   return true;
 }

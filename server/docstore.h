@@ -53,8 +53,9 @@ void doc_edit_range(Document *d, LspPosition start, LspPosition end, PosEncoding
 void doc_set_text(Document *d, const char *text, size_t len);
 
 /* Re-parses (incrementally, with the edited old tree) and re-analyzes when
- * dirty; returns whether it did. */
-bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt);
+ * dirty; returns whether it did. `rel` is the document's path inside the
+ * workspace (test code is told by it), NULL for d->path; borrowed. */
+bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char *rel);
 
 /* "file:///a%20b/c.py" -> "/a b/c.py" (heap); NULL for other schemes. */
 char *doc_uri_to_path(const char *uri);

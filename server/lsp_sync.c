@@ -30,7 +30,13 @@ bool lsp_position(const cJSON *o, LspPosition *p) {
 /* Analyzes a changed document with the session's options, then applies the
  * project's per-file ignores exactly as the CLI does. */
 void lsp_analyze(Session *s, Document *d) {
-  if (doc_analyze(&s->docs, d, &s->opt)) config_filter_findings(&s->config, d->path, &d->findings);
+  /* inside the workspace folder the analyzers see the path the CLI would
+   * print, so that "tests/" means the project's tests, not a parent folder */
+  const char *rel = NULL;
+  size_t n = s->root ? strlen(s->root) : 0;
+  while (n > 1 && s->root[n - 1] == '/') n--;
+  if (n && d->path && strncmp(d->path, s->root, n) == 0 && d->path[n] == '/' && d->path[n + 1]) rel = d->path + n + 1;
+  if (doc_analyze(&s->docs, d, &s->opt, rel)) config_filter_findings(&s->config, d->path, &d->findings);
 }
 
 Document *lsp_document(Session *s, const cJSON *params, bool analyze) {

@@ -193,9 +193,43 @@ TEST(precision_complex_rope) {
   ASSERT(fixed != NULL);
   ASSERT(strstr(fixed, "torch.polar(torch.ones_like(f), f).to(torch.complex64)\n") != NULL);
   free(fixed);
-  fixed = attn_t__fixed("import torch\ny = torch.arange(3).double()\n", &opt, "ASC601");
-  ASSERT_STR_EQ(fixed, "import torch\ny = torch.arange(3).float()\n");
+  fixed = attn_t__fixed("import torch\ny = torch.arange(3, device=\"cuda\").double()\n", &opt, "ASC601");
+  ASSERT_STR_EQ(fixed, "import torch\ny = torch.arange(3, device=\"cuda\").float()\n");
   free(fixed);
+}
+
+/* float64 is a finding where it can reach the device, not where it stays on
+ * the host or is handed to a helper that picks the dtype per device. */
+TEST(precision_float64_off_device) {
+  const char *src = "import torch\n"
+                    "def sigmas(n, device):\n"
+                    "    s = torch.linspace(1, 0, n, dtype=torch.float64)\n" /* host, cast on the move */
+                    "    return s.to(device, dtype=torch.float32)\n"
+                    "def positions(n, device):\n"
+                    "    pos = torch.arange(n, dtype=torch.float64)\n" /* host, moved as float64: line 6 */
+                    "    return pos.to(device)\n"
+                    "def rope(dim, pos):\n"
+                    "    dtype = pick_dtype_for_device(torch.float64, pos.device)\n" /* the helper decides */
+                    "    with torch.device(\"cpu\"):\n"
+                    "        t = torch.arange(dim, device=pos.device, dtype=torch.float64)\n" /* host block */
+                    "    f = torch.arange(dim, dtype=torch.float64, device=\"cpu\")\n" /* explicit host */
+                    "    return torch.outer(t, f).float()\n"
+                    "def logits(n):\n"
+                    "    x = torch.rand(n)\n"
+                    "    return x.double().softmax(-1).float()\n" /* a host tensor's .double() */
+                    "def guidance(v):\n"
+                    "    return v.double()\n"; /* unknown receiver: line 18 */
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  FindingList l = {0};
+  attn_t__run(src, &opt, &l);
+  ASSERT_EQ(attn_t__count(&l, "ASC601"), 2);
+  uint32_t rows[2];
+  for (size_t i = 0, k = 0; i < l.len; i++)
+    if (strcmp(l.items[i].rule->code, "ASC601") == 0) rows[k++] = l.items[i].start_row;
+  ASSERT_EQ(rows[0], 5);
+  ASSERT_EQ(rows[1], 17);
+  findings_free(&l);
 }
 
 TEST(distributed_backend_fixes) {
