@@ -505,6 +505,8 @@ static void precision__complex(Prec *p, TSNode call) {
   size_t n_in = 0;
   for (size_t i = 0; i < p->markers.len; i++) {
     TSNode m = p->markers.items[i];
+    TSNode helper = precision__arg_of(m);
+    if (p->helper && !ts_node_is_null(helper) && precision__dtype_helper(p, helper, m)) continue;
     if (precision__inside(call, m)) {
       if (n_in < 8) inside[n_in++] = m;
     } else if (ts_node_end_byte(m) <= ts_node_start_byte(call) && pyfile_function_at(p->py, ts_node_start_byte(m)) == fn &&
@@ -600,13 +602,20 @@ static bool precision__feeds_norm(const Prec *p, TSNode upcast) {
   if (ts_node_is_null(call) || !p->roundtrip->arg) return false;
   TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   TSNode name = pysyntax_is(fn, "attribute") ? pysym_child(fn, PYFIELD_ATTRIBUTE) : fn;
-  if (!pysyntax_is(name, "identifier") || !precision__text_has(p, name, p->roundtrip->arg)) return false;
-  char *nm = pyfile_node_text(p->py, name);
-  bool self_upcasting = false;
-  for (size_t i = 0; nm && i < p->fp32_attrs.len && !self_upcasting; i++)
-    self_upcasting = strcmp(p->fp32_attrs.items[i], nm) == 0;
+  return pysyntax_is(name, "identifier") && precision__text_has(p, name, p->roundtrip->arg);
+}
+
+/* `self.norm(x.float())` with `self.norm = FP32LayerNorm(...)`: the module
+ * upcasts by itself, so the call site adds nothing. */
+static bool precision__feeds_self_upcasting(const Prec *p, TSNode upcast) {
+  TSNode call = precision__arg_of(upcast);
+  TSNode fn = ts_node_is_null(call) ? call : pysym_child(call, PYFIELD_FUNCTION);
+  if (!pysyntax_is(fn, "attribute")) return false;
+  char *nm = pyfile_node_text(p->py, pysym_child(fn, PYFIELD_ATTRIBUTE));
+  bool hit = false;
+  for (size_t i = 0; nm && i < p->fp32_attrs.len && !hit; i++) hit = strcmp(p->fp32_attrs.items[i], nm) == 0;
   free(nm);
-  return !self_upcasting;
+  return hit;
 }
 
 /* `A(x.float()).type_as(x)` -> `A(x)`: the text of A with the upcast removed. */
@@ -640,7 +649,7 @@ static void precision__restore_fix(Prec *p, TSNode restore, TSNode upcast) {
     return;
   }
   bool scope = precision__norm_scope(p, ts_node_start_byte(restore));
-  if (!scope && !precision__feeds_norm(p, upcast)) return;
+  if ((!scope && !precision__feeds_norm(p, upcast)) || precision__feeds_self_upcasting(p, upcast)) return;
   const KbEntry *row = scope ? p->upcast : p->roundtrip;
   char *subj = precision__subject(p, restore);
   char *text = precision__drop_upcast(p, restore, upcast);

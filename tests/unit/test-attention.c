@@ -287,3 +287,35 @@ TEST(compile_names_backend_and_mode) {
   ASSERT_EQ(attn_t__count(&l, "ASC704"), 1);
   findings_free(&l);
 }
+
+/* Upcasts count inside a norm, not in a block named after its AdaLN, not at a
+ * call to a module that upcasts by itself; a RoPE dtype picked per device by
+ * a helper makes no complex128. */
+TEST(precision_norm_scopes_and_helpers) {
+  const char *src = "import torch\nimport torch.nn as nn\n"
+                    "class AdaLNBlock(nn.Module):\n"
+                    "    def __init__(self, d):\n"
+                    "        self.norm_out = FP32LayerNorm(d)\n"
+                    "    def forward(self, x, g, a):\n"
+                    "        x = x + (g.float() * a.float()).to(x.dtype)\n"
+                    "        return (self.norm_out(x.float()) * 2).type_as(x)\n"
+                    "class OutputNorm(nn.Module):\n"
+                    "    def forward(self, x):\n"
+                    "        return self.norm_out(x.float()).type_as(x)\n"
+                    "class LayerNormFP32(nn.LayerNorm):\n"
+                    "    def forward(self, x):\n"
+                    "        return super().forward(x.float()).to(x.dtype)\n"
+                    "def rope(x):\n"
+                    "    dtype = maybe_adjust_dtype_for_device(torch.float64, x.device)\n"
+                    "    return torch.view_as_complex(x.to(dtype).unflatten(-1, (-1, 2)))\n";
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  FindingList l = {0};
+  attn_t__run(src, &opt, &l);
+  ASSERT_EQ(attn_t__count(&l, "ASC603"), 1);
+  ASSERT_EQ(attn_t__count(&l, "ASC601"), 0);
+  ASSERT_EQ(attn_t__count(&l, "ASC602"), 0);
+  for (size_t i = 0; i < l.len; i++)
+    if (strcmp(l.items[i].rule->code, "ASC603") == 0) ASSERT_EQ(l.items[i].start_row, 13);
+  findings_free(&l);
+}
