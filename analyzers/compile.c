@@ -37,24 +37,6 @@ static Finding *compile__finding_at(const Compile *c, uint32_t at, const char *c
   return NULL;
 }
 
-/* Replaces subject and/or replacement (NULL keeps it) and re-formats. */
-static void compile__restate(Finding *f, const char *subject, const char *repl) {
-  if (subject) {
-    free(f->subject);
-    f->subject = xstrdup(subject);
-  }
-  if (repl) {
-    free(f->replacement);
-    f->replacement = xstrdup(repl);
-  }
-  free(f->message);
-  free(f->message_zh);
-  const char *en = f->entry && f->entry->msg_en ? f->entry->msg_en : f->rule->msg_en;
-  const char *zh = f->entry && f->entry->msg_zh ? f->entry->msg_zh : f->rule->msg_zh;
-  f->message = kb_format(en, f->subject, f->replacement);
-  f->message_zh = kb_format(zh, f->subject, f->replacement);
-}
-
 /* `torch.compile(model, backend="x", mode="y")` -> subject with the keywords
  * of the row's `arg` list that the call passes. Caller frees; NULL if none. */
 static char *compile__subject(const Compile *c, TSNode call, const char *qual) {
@@ -119,7 +101,7 @@ static void compile__call(Compile *c, TSNode call) {
     char *subj = compile__subject(c, call, q);
     bool infer = pyfile_in_ranges(c->py->inference.items, c->py->inference.len, ts_node_start_byte(call));
     if (infer) f->inference_only = true;
-    if (subj || infer) compile__restate(f, subj, infer ? c->infer->replacement : NULL);
+    if (subj || infer) kb_restate(f, subj, infer ? c->infer->replacement : NULL);
     free(subj);
   }
   free(q);
@@ -137,7 +119,7 @@ static void compile__jit(Compile *c) {
   for (size_t i = 0; i < c->ctx->out->len; i++) {
     Finding *f = &c->ctx->out->items[i];
     if (f->entry && f->entry->match == KB_QUALNAME && strcmp(f->rule->code, c->jit->code) == 0)
-      compile__restate(f, NULL, c->jit->replacement);
+      kb_restate(f, NULL, c->jit->replacement);
   }
 }
 

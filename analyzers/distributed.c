@@ -7,7 +7,9 @@
  *  - ASC509: sequence-parallel patterns, reported once each: Ulysses (a
  *    function that calls all-to-all both before and after an attention call)
  *    and Ring (a loop that exchanges blocks point-to-point and calls
- *    attention). The ring finding absorbs the per-call P2P hints inside it.
+ *    attention). The ring finding absorbs the per-call P2P hints inside it;
+ *  - ASC501 in a per-device table (`{"cuda": {"backend": "nccl"}}`): the advice
+ *    becomes "add an npu entry", without an edit.
  *
  * Callee and attention names come from the detector rows. */
 #include "analyzers/analyze.h"
@@ -30,7 +32,7 @@ typedef struct {
   Array(DistCall) calls;
   Array(TSNode) loops;
   Array(ByteRange) rings; /* reported ring loops */
-  const KbEntry *ulysses, *ring, *compare;
+  const KbEntry *ulysses, *ring, *compare, *table;
 } Dist;
 
 static const KbEntry *distributed__row(const Dist *d, const char *name) {
@@ -231,7 +233,37 @@ static void *distributed__begin(AnalyzeCtx *ctx) {
   d->ulysses = distributed__row(d, "ulysses");
   d->ring = distributed__row(d, "ring");
   d->compare = distributed__row(d, "backend-compare");
+  d->table = distributed__row(d, "device-table");
   return d;
+}
+
+/* The device key of the table a named backend string sits in: `"cuda"` for
+ * `{"cuda": {"backend": "nccl"}}`. Caller frees; NULL when not in one. */
+static char *distributed__table_key(const Dist *d, TSNode str) {
+  TSNode pair = ts_node_parent(str);
+  TSNode dict = pysyntax_is(pair, "pair") ? ts_node_parent(pair) : (TSNode){0};
+  TSNode outer = pysyntax_is(dict, "dictionary") ? ts_node_parent(dict) : (TSNode){0};
+  if (!pysyntax_is(outer, "pair")) return NULL;
+  TSNode key = pysym_child(outer, PYFIELD_KEY);
+  return pysyntax_is(key, "string") ? pysyntax_string_value(d->py, key) : NULL;
+}
+
+/* A CUDA entry of a per-device table is right as it is: the advice is to
+ * add the NPU entry, and there is no edit to make. */
+static void distributed__device_tables(Dist *d) {
+  TSNode root = ts_tree_root_node(d->ctx->tree);
+  for (size_t i = 0; d->table && i < d->ctx->out->len; i++) {
+    Finding *f = &d->ctx->out->items[i];
+    if (!f->entry || f->entry->match != KB_NAMED_STRING || strcmp(f->rule->code, d->table->code) != 0) continue;
+    char *key = distributed__table_key(d, ts_node_descendant_for_byte_range(root, f->start_byte, f->end_byte));
+    if (key && kb_pattern_match(d->table->arg, key)) {
+      kb_restate(f, NULL, d->table->replacement);
+      f->fix = FIX_NONE;
+      for (size_t k = 0; k < f->edits.len; k++) free(f->edits.items[k].text);
+      f->edits.len = 0;
+    }
+    free(key);
+  }
 }
 
 static bool distributed__visit_node(void *state, const PyVisit *v) { return distributed__visit(state, v); }
@@ -241,6 +273,7 @@ static void distributed__end(void *state) {
   distributed__ulysses(d);
   for (size_t i = 0; d->ring && i < d->loops.len; i++) distributed__ring_loop(d, d->loops.items[i]);
   distributed__absorb_p2p(d);
+  distributed__device_tables(d);
   for (size_t i = 0; i < d->calls.len; i++) free(d->calls.items[i].name);
   array_free(&d->calls);
   array_free(&d->loops);

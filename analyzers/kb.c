@@ -208,3 +208,20 @@ Finding *kb_emit(FindingList *out, const KbRule *rule, const KbEntry *entry, con
   array_push(out, f);
   return &out->items[out->len - 1];
 }
+
+void kb_restate(Finding *f, const char *subject, const char *replacement) {
+  if (subject) {
+    free(f->subject);
+    f->subject = xstrdup(subject);
+  }
+  if (replacement) {
+    free(f->replacement);
+    f->replacement = xstrdup(replacement);
+  }
+  free(f->message);
+  free(f->message_zh);
+  const char *en = f->entry && f->entry->msg_en ? f->entry->msg_en : f->rule->msg_en;
+  const char *zh = f->entry && f->entry->msg_zh ? f->entry->msg_zh : f->rule->msg_zh;
+  f->message = kb_format(en, f->subject, f->replacement);
+  f->message_zh = kb_format(zh, f->subject, f->replacement);
+}

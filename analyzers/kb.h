@@ -98,6 +98,10 @@ const char *kb_domain_name(int domain, bool zh);
  * table order. NULL when nothing matches. Thread-safe. */
 const KbEntry *kb_lookup(KbMatch m, const char *s, const KbEntry *user, size_t n_user);
 
+/* Replaces a finding's subject and/or replacement (NULL keeps it; both are
+ * copied) and formats its messages again from its row or rule. */
+void kb_restate(Finding *f, const char *subject, const char *replacement);
+
 /* Glob match where '|' separates alternatives ("a.*|b"); an alternative
  * starting with '!' excludes what it matches ("*norm*|!*normaliz*"). */
 bool kb_pattern_match(const char *pattern, const char *s);
