@@ -163,16 +163,51 @@ bool analyze_code_selected(const AnalyzeOptions *opt, const char *code) {
 
 /* Guarded, inference-only and transfer_to_npu marks come from the Python
  * facts; they change priority, not presence. */
-static void analyze__mark_python(const PyFile *py, FindingList *out) {
+/* A file importing another device's stack (the "other-device-stack" row) is
+ * written for that device: its Python findings give way to one hint at the
+ * import saying so. */
+static void analyze__other_device(const AnalyzeCtx *ctx, const PyFile *py, FindingList *out) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-stack", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  const KbRule *rule = row ? analyze_rule(ctx->opt, row->code) : NULL;
+  const PyImport *im = NULL;
+  for (size_t i = 0; rule && i < py->imports.len && !im; i++)
+    if (kb_pattern_match(row->arg, py->imports.items[i].module)) im = &py->imports.items[i];
+  if (!im) return;
+  bool *drop = xcalloc(out->len + 1, sizeof *drop);
+  for (size_t i = 0; i < out->len; i++) drop[i] = kb_domain(out->items[i].rule->code) >= 2;
+  findings_drop(out, drop);
+  free(drop);
+  uint32_t start = 0, row_no = 0;
+  while (row_no < im->row && start < py->len) {
+    const char *nl = memchr(py->text + start, '\n', py->len - start);
+    if (!nl) break;
+    start = (uint32_t)(nl - py->text) + 1;
+    row_no++;
+  }
+  uint32_t end = start;
+  while (end < py->len && py->text[end] != '\n' && py->text[end] != '\r') end++;
+  kb_emit(out, rule, row, im->module, row->replacement, start, end, im->row, 0, im->row, end - start);
+}
+
+/* Test code: the file's path, or a `test*` function. */
+static bool analyze__in_test(const char *path, const PyFile *py, uint32_t at) {
+  if (analyze_is_test_path(path)) return true;
+  const PyFunction *f = pyfile_function_at(py, at);
+  return f && util_starts_with(f->name, "test");
+}
+
+static void analyze__mark_python(const char *path, const PyFile *py, FindingList *out) {
   /* Code under a condition that names the NPU already has its Ascend path;
    * the condition of a test-skip decorator is not code to port; skipped
-   * tests and torch 1.x fallbacks never run with torch_npu. */
+   * tests and torch 1.x fallbacks never run with torch_npu; rules marked
+   * not_in_tests do not apply to test code. */
   size_t w = 0;
   for (size_t i = 0; i < out->len; i++) {
     uint32_t at = out->items[i].start_byte;
     if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at) ||
         pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at) ||
-        pyfile_in_ranges(py->dead.items, py->dead.len, at))
+        pyfile_in_ranges(py->dead.items, py->dead.len, at) ||
+        (out->items[i].rule->not_in_tests && analyze__in_test(path, py, at)))
       finding_free(&out->items[i]);
     else out->items[w++] = out->items[i];
   }
@@ -322,7 +357,8 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
   FindingList mine = {0};
   ctx.out = &mine;
   analyze__domains(&ctx, py);
-  if (py) analyze__mark_python(py, &mine);
+  if (py) analyze__other_device(&ctx, py, &mine);
+  if (py) analyze__mark_python(path, py, &mine);
   analyze__filter(opt, &mine);
   analyze__columns(text, len, &mine); /* suppressions match rows with lone-CR line breaks too */
   suppress_apply(text, len, py, opt, &mine);

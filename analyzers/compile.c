@@ -7,8 +7,7 @@
  *    sites get the inference backends;
  *  - TorchScript in a file that imports transfer_to_npu: it is disabled there;
  *  - torch.compile for another device's backend, or in test code, is not a
- *    finding; nor is anything of this domain in a file built on another
- *    device's stack.
+ *    finding.
  *
  * The findings pymatch made for this file are the tail of ctx->out. */
 #include "analyzers/analyze.h"
@@ -20,7 +19,7 @@
 typedef struct {
   AnalyzeCtx *ctx;
   const PyFile *py;
-  const KbEntry *infer, *jit, *other, *stack;
+  const KbEntry *infer, *jit, *other;
   Array(TSNode) calls; /* calls to restate once the matcher's findings exist */
   bool *drop;          /* per finding of ctx->out: compiled for another device */
 } Compile;
@@ -70,14 +69,6 @@ static bool compile__other_backend(const Compile *c, TSNode call) {
   bool r = s && kb_pattern_match(c->other->value, s);
   free(s);
   return r;
-}
-
-/* The file imports another device's stack (IPEX, XLA, Gaudi, Neuron): what
- * it compiles or traces is for that device. */
-static bool compile__other_stack(const Compile *c) {
-  for (size_t i = 0; c->stack && i < c->py->imports.len; i++)
-    if (kb_pattern_match(c->stack->arg, c->py->imports.items[i].module)) return true;
-  return false;
 }
 
 /* A test compiles to check that compiling works; with the default backend
@@ -131,7 +122,6 @@ static void *compile__begin(AnalyzeCtx *ctx) {
   c->infer = compile__row(c, KB_DETECTOR, "compile-inference");
   c->jit = compile__row(c, KB_DETECTOR, "jit-under-transfer");
   c->other = compile__row(c, KB_DETECTOR, "compile-other-backend");
-  c->stack = compile__row(c, KB_DETECTOR, "other-device-stack");
   return c;
 }
 
@@ -139,8 +129,6 @@ static void compile__end(void *state) {
   Compile *c = state;
   c->drop = xcalloc(c->ctx->out->len + 1, sizeof *c->drop);
   for (size_t i = 0; i < c->calls.len; i++) compile__call(c, c->calls.items[i]);
-  if (compile__other_stack(c))
-    for (size_t i = 0; i < c->ctx->out->len; i++) c->drop[i] = c->drop[i] || kb_domain(c->ctx->out->items[i].rule->code) == 7;
   findings_drop(c->ctx->out, c->drop);
   free(c->drop);
   if (c->jit) compile__jit(c);

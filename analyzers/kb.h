@@ -65,6 +65,7 @@ struct KbRule {
   const char *why_en, *why_zh;     /* a paragraph */
   const char *before, *after;      /* example code */
   const char *msg_en, *msg_zh;     /* default message templates */
+  bool not_in_tests;    /* test code using it is a reference or scaffolding: not reported there */
 };
 
 struct KbEntry {

@@ -39,7 +39,7 @@ typedef struct {
   StrList fp32_attrs;      /* X of `self.X = FP32LayerNorm(...)`: upcasts by itself */
   Array(ByteRange) host_blocks; /* with torch.device("cpu"): */
   Array(PrecBinding) names;     /* `x = ...` with whether x is then a host tensor */
-  const KbEntry *cplx, *upcast, *roundtrip, *rms, *autocast, *dassert, *helper, *host, *selfcast, *rms_upcast;
+  const KbEntry *cplx, *upcast, *roundtrip, *rms, *autocast, *dassert, *helper, *host, *selfcast, *rms_upcast, *normfn;
   bool uses_torch; /* the file imports torch: method rows apply to call results */
   bool test_file;  /* tests/, test_*.py, *_test.py, conftest.py */
 } Prec;
@@ -452,6 +452,48 @@ static TSNode precision__enclosing_call(TSNode n) {
   return (TSNode){0};
 }
 
+/* A call that makes or moves a tensor with the dtype it gets: a torch API or
+ * a method (`x.to(dtype)`); a project function decides for itself. */
+static bool precision__tensor_call(const Prec *p, TSNode call) {
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  char *q = pyfile_qualname(p->py, fn);
+  bool torch_api = q && (strcmp(q, "torch") == 0 || util_starts_with(q, "torch."));
+  free(q);
+  if (torch_api) return true;
+  char *m = precision__method(p, call);
+  bool method = m != NULL;
+  free(m);
+  return method;
+}
+
+/* `freqs_dtype = torch.float32 if is_mps else torch.float64` whose every later
+ * use in the function is an argument of project functions
+ * (get_1d_rotary_pos_embed(..., freqs_dtype=freqs_dtype)), which pick the
+ * dtype per device as the dtype helpers do, or of host factories whose
+ * tensor stays on the host. */
+static bool precision__dtype_var_to_helpers(const Prec *p, TSNode site) {
+  TSNode stmt = precision__statement(site);
+  TSNode asg = ts_node_named_child_count(stmt) ? ts_node_named_child(stmt, 0) : (TSNode){0};
+  TSNode name = pysyntax_is(asg, "assignment") ? pysym_child(asg, PYFIELD_LEFT) : (TSNode){0};
+  if (!pysyntax_is(name, "identifier")) return false;
+  const PyFunction *fn = pyfile_function_at(p->py, ts_node_start_byte(site));
+  if (!fn) return false;
+  TSNode root = ts_tree_root_node(p->ctx->tree);
+  uint32_t ns = ts_node_start_byte(name), nl = ts_node_end_byte(name) - ns;
+  const char *t = p->py->text;
+  for (uint32_t at = ts_node_end_byte(stmt); at + nl <= fn->end; at++) {
+    if (memcmp(t + at, t + ns, nl) != 0) continue;
+    TSNode use = ts_node_descendant_for_byte_range(root, at, at + nl);
+    if (!pysyntax_is(use, "identifier") || ts_node_start_byte(use) != at || ts_node_end_byte(use) != at + nl) continue;
+    TSNode call = precision__arg_of(use);
+    if (ts_node_is_null(call)) return false;
+    bool host = p->host && precision__host_tensor(p, call) && !precision__reaches_device(p, call);
+    if (precision__tensor_call(p, call) && !host) return false;
+    at += nl - 1;
+  }
+  return true;
+}
+
 static bool precision__off_device(const Prec *p, const Finding *f) {
   for (size_t i = 0; i < p->fed.len; i++)
     if (p->fed.items[i] == f->start_byte) return false;
@@ -464,7 +506,7 @@ static bool precision__off_device(const Prec *p, const Finding *f) {
            !precision__reaches_device(p, mcall);
   }
   TSNode call = precision__arg_of(site);
-  if (ts_node_is_null(call)) return false;
+  if (ts_node_is_null(call)) return p->helper && precision__dtype_var_to_helpers(p, site);
   if (p->helper && precision__dtype_helper(p, call, site)) return true;
   return p->host && precision__host_tensor(p, call) && !precision__reaches_device(p, call);
 }
@@ -542,7 +584,8 @@ static void precision__complex(Prec *p, TSNode call) {
 static bool precision__norm_scope(const Prec *p, uint32_t at) {
   const PyFunction *f = pyfile_function_at(p->py, at);
   if (!f) return false;
-  return kb_pattern_match(p->upcast->arg, f->name) || (f->class_name && kb_pattern_match(p->upcast->arg, f->class_name));
+  return (p->normfn && kb_pattern_match(p->normfn->arg, f->name)) ||
+         (f->class_name && kb_pattern_match(p->upcast->arg, f->class_name));
 }
 
 static const PyClass *precision__class_at(const Prec *p, uint32_t at) {
@@ -680,7 +723,10 @@ static bool precision__rms_context(const Prec *p, TSNode upcast) {
 
 static void precision__upcasts(Prec *p) {
   bool *used = xcalloc(p->upcasts.len + 1, sizeof *used);
-  for (size_t k = 0; k < p->upcasts.len; k++) used[k] = precision__in_test(p, ts_node_start_byte(p->upcasts.items[k]));
+  /* `x.float() if needs_fp32 else x`: the upcast is already a setting */
+  for (size_t k = 0; k < p->upcasts.len; k++)
+    used[k] = precision__in_test(p, ts_node_start_byte(p->upcasts.items[k])) ||
+              pysyntax_is(ts_node_parent(p->upcasts.items[k]), "conditional_expression");
   for (size_t i = 0; i < p->restores.len; i++) {
     TSNode r = p->restores.items[i];
     TSNode recv = precision__receiver(r);
@@ -726,6 +772,7 @@ static void *precision__begin(AnalyzeCtx *ctx) {
   p->host = precision__row(p, "float64-host-factory");
   p->selfcast = precision__row(p, "self-upcasting-norm");
   p->rms_upcast = precision__row(p, "rms-upcast");
+  p->normfn = precision__row(p, "norm-function");
   p->test_file = analyze_is_test_path(ctx->path);
   for (size_t i = 0; i < p->py->bindings.len && !p->uses_torch; i++)
     p->uses_torch = util_starts_with(p->py->bindings.items[i].qualname, "torch");

@@ -15,6 +15,11 @@ typedef struct {
   PyFile *py; /* the walk adds the guarded ranges it finds inside expressions */
   const KbEntry *str_rows[64]; /* KB_STRING_ARG / KB_NAMED_STRING rows */
   size_t n_str_rows;
+  /* the last import finding: a package imported again in the same block
+   * (`import xformers` then `import xformers.ops` in one try) is one item */
+  const char *last_import_code;
+  char last_import_pkg[64];
+  uint32_t last_import_block;
 } Matcher;
 
 static const KbEntry *pymatch__lookup(Matcher *m, KbMatch kind, const char *s) {
@@ -421,10 +426,18 @@ static void pymatch__decorated(Matcher *m, TSNode dd) {
 
 static void pymatch__import_module(Matcher *m, TSNode stmt, TSNode at, const char *module) {
   char *q = xstrdup(module);
+  size_t pkg_len = strcspn(module, ".");
+  uint32_t block = ts_node_start_byte(ts_node_parent(stmt));
   for (;;) {
     const KbEntry *e = pymatch__lookup(m, KB_IMPORT, q);
     if (e) {
-      pymatch__emit(m, e, at, module);
+      bool again = m->last_import_code && strcmp(m->last_import_code, e->code) == 0 && m->last_import_block == block &&
+                   strlen(m->last_import_pkg) == pkg_len && strncmp(m->last_import_pkg, module, pkg_len) == 0;
+      if (!again && pymatch__emit(m, e, at, module)) {
+        m->last_import_code = e->code;
+        snprintf(m->last_import_pkg, sizeof m->last_import_pkg, "%.*s", (int)pkg_len, module);
+        m->last_import_block = block;
+      }
       break;
     }
     char *dot = strrchr(q, '.');
@@ -432,7 +445,6 @@ static void pymatch__import_module(Matcher *m, TSNode stmt, TSNode at, const cha
     *dot = '\0';
   }
   free(q);
-  (void)stmt;
 }
 
 /* A guarded import (try/except ImportError, an availability branch) whose

@@ -47,8 +47,8 @@ typedef struct {
 
 /* Analyzes and fixes text until it stops changing. The BOM, when present,
  * is not part of what the analyzers see. */
-static void cli_fix__text(const CliCommon *c, const char *path, const char *text, size_t len, bool unsafe,
-                          FixResult *r) {
+static void cli_fix__text(const CliCommon *c, const char *path, const char *rel, const char *text, size_t len,
+                          bool unsafe, FixResult *r) {
   memset(r, 0, sizeof *r);
   size_t bom = len >= 3 && memcmp(text, CLI_FIX_BOM, 3) == 0 ? 3 : 0;
   char *cur = xstrndup(text + bom, len - bom);
@@ -57,7 +57,7 @@ static void cli_fix__text(const CliCommon *c, const char *path, const char *text
   r->converged = false;
   for (int round = 0; round < CLI_FIX_ROUNDS; round++) {
     FindingList l = {0};
-    analyze_text(path, cur, cur_len, NULL, &c->aopt, &l, NULL);
+    analyze_text(rel ? rel : path, cur, cur_len, NULL, &c->aopt, &l, NULL);
     config_filter_findings((void *)&c->config, path, &l);
     size_t nl;
     FixStats st;
@@ -222,7 +222,7 @@ static void cli_fix__file(const CliCommon *c, FixRun *run, const Workspace *ws, 
     run->errors++;
     goto fail;
   }
-  if (!memchr(text, '\0', len)) cli_fix__text(c, f->path, text, len, run->unsafe, &r); /* binary: nothing to do */
+  if (!memchr(text, '\0', len)) cli_fix__text(c, f->path, f->rel, text, len, run->unsafe, &r); /* binary: nothing to do */
   run->unsafe_left += r.left.unsafe;
   run->unfixable_left += r.left.unfixable;
   run->skipped_left += r.left.skipped;

@@ -36,7 +36,10 @@ void lsp_analyze(Session *s, Document *d) {
   size_t n = s->root ? strlen(s->root) : 0;
   while (n > 1 && s->root[n - 1] == '/') n--;
   if (n && d->path && strncmp(d->path, s->root, n) == 0 && d->path[n] == '/' && d->path[n + 1]) rel = d->path + n + 1;
-  if (doc_analyze(&s->docs, d, &s->opt, rel)) config_filter_findings(&s->config, d->path, &d->findings);
+  /* outside the workspace folder (or without one): inside its own project */
+  char *own = rel || !d->path ? NULL : ws_project_relative(d->path);
+  if (doc_analyze(&s->docs, d, &s->opt, rel ? rel : own)) config_filter_findings(&s->config, d->path, &d->findings);
+  free(own);
 }
 
 Document *lsp_document(Session *s, const cJSON *params, bool analyze) {

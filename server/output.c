@@ -20,11 +20,7 @@ bool output_format_parse(const char *s, OutputFormat *out) {
 }
 
 const char *output_base(const Workspace *ws) {
-  if (!ws->root || !ws->files.len) return ".";
-  size_t rl = strlen(ws->root);
-  const char *p0 = ws->files.items[0].path;
-  bool prefixed = strncmp(p0, ws->root, rl) == 0 && (p0[rl] == '/' || p0[rl] == '\0');
-  return prefixed ? "." : ws->root;
+  return ws->root && ws->under_root && ws->files.len ? ws->root : ".";
 }
 
 char *output_display_path(const Workspace *ws, const WsFile *wf) {

@@ -170,6 +170,9 @@ static const char *rulesdoc__lang(const KbRule *r, const RulesdocRows *rows) {
   return kb_domain(r->code) == 1 ? "text" : "python";
 }
 
+/* Why a rule is silent in tests/, test_*.py and test functions. */
+#define RULESDOC_NOT_IN_TESTS "not reported (tests using it are references or scaffolding; they are skipped or stay valid on the NPU)"
+
 static void rulesdoc__md_body(StrBuf *sb, const KbRule *r, const RulesdocRows *rows) {
   sb_printf(sb, "**%s**<br>%s\n\n", r->title_en, r->title_zh);
   sb_printf(sb, "- Domain: %d, %s\n- Severity: %s\n- Effort class: %s\n- Confidence: ", kb_domain(r->code),
@@ -177,6 +180,7 @@ static void rulesdoc__md_body(StrBuf *sb, const KbRule *r, const RulesdocRows *r
   rulesdoc__confidences(sb, rows);
   sb_puts(sb, "\n- Fix: ");
   rulesdoc__fixes(sb, rows);
+  if (r->not_in_tests) sb_printf(sb, "\n- Test code: %s", RULESDOC_NOT_IN_TESTS);
   sb_printf(sb, "\n\n**Why.** %s\n\n%s\n\n", r->why_en, r->why_zh);
   rulesdoc__md_rows(sb, rows);
   sb_printf(sb, "**Fix safety.** %s\n\n", rulesdoc__fix_advice(rows));
@@ -278,6 +282,7 @@ char *rulesdoc_rule_text(const KbRule *r, const KbEntry *user, size_t n_user) {
   rulesdoc__confidences(&sb, &rows);
   sb_puts(&sb, "\nFix:        ");
   rulesdoc__fixes(&sb, &rows);
+  if (r->not_in_tests) sb_printf(&sb, "\nTest code:  %s", RULESDOC_NOT_IN_TESTS);
   sb_printf(&sb, "\n\nWhy:\n  %s\n  %s\n\n", r->why_en, r->why_zh);
   if (rows.len) sb_puts(&sb, "Patterns and replacements:\n");
   for (size_t i = 0; i < rows.len; i++) {

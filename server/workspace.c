@@ -22,6 +22,7 @@ typedef struct {
   Workspace *ws;
   const WsOptions *opt;
   Array(WsDirId) seen;
+  bool explicit; /* adding a file named on the command line, not found by the walk */
 } Walker;
 
 uint64_t ws_hash(const char *text, size_t len) {
@@ -56,6 +57,7 @@ static void ws__add_file(Walker *w, const char *rel, const char *abs, const stru
   WsFile f = {0};
   f.path = xstrdup(rel);
   f.abs = xstrdup(abs);
+  f.rel = w->explicit ? ws_project_relative(abs) : xstrdup(rel);
   f.kind = k;
   array_push(&w->ws->files, f);
 }
@@ -132,7 +134,7 @@ int ws_collect(Workspace *ws, const char *const *paths, size_t n, const WsOption
     paths = dot;
     n = 1;
   }
-  Walker w = {ws, opt, {0}};
+  Walker w = {ws, opt, {0}, false};
   int rc = 0;
   if (!ws->root) ws->root = xstrdup(paths[0]);
   for (size_t i = 0; i < n; i++) {
@@ -147,7 +149,8 @@ int ws_collect(Workspace *ws, const char *const *paths, size_t n, const WsOption
       ws__seen(&w, &st);
       ws__walk(&w, paths[i]);
       /* files from a second root keep that root as a prefix */
-      if (n > 1 || strcmp(paths[i], ws->root) != 0)
+      ws->under_root = n == 1 && strcmp(paths[i], ws->root) == 0;
+      if (!ws->under_root)
         for (size_t k = before; k < ws->files.len; k++) {
           char *p = xasprintf("%s/%s", paths[i], ws->files.items[k].path);
           free(ws->files.items[k].path);
@@ -156,7 +159,9 @@ int ws_collect(Workspace *ws, const char *const *paths, size_t n, const WsOption
     } else if (analyze_file_kind(paths[i]) == FILE_UNKNOWN) {
       ws__note(ws, paths[i], "not a file kind ascend-lsp analyzes");
     } else {
+      w.explicit = true;
       ws__add_file(&w, paths[i], paths[i], &st);
+      w.explicit = false;
     }
   }
   array_free(&w.seen);
@@ -297,7 +302,7 @@ static void ws__analyze_one(Pool *p, WsFile *f) {
   if (f->kind != FILE_ELF && memchr(text, '\0', len)) {
     f->note = xstrdup("skipped, binary content");
   } else if (!p->run->cache || !ws__cache_get(p->run->cache, f)) {
-    analyze_text(f->path, text, len, NULL, p->aopt, &f->findings, &f->facts);
+    analyze_text(f->rel ? f->rel : f->path, text, len, NULL, p->aopt, &f->findings, &f->facts);
     if (p->run->filter) p->run->filter(p->run->filter_data, f->path, &f->findings);
     if (p->run->cache) ws__cache_put(p->run->cache, f);
   }
@@ -347,6 +352,7 @@ void ws_free(Workspace *ws) {
     WsFile *f = &ws->files.items[i];
     free(f->path);
     free(f->abs);
+    free(f->rel);
     free(f->note);
     findings_free(&f->findings);
     analyze_facts_free(&f->facts);
@@ -356,4 +362,23 @@ void ws_free(Workspace *ws) {
   array_free(&ws->notes);
   free(ws->root);
   ws->root = NULL;
+}
+
+char *ws_project_relative(const char *path) {
+  char buf[PATH_MAX];
+  if (!realpath(path, buf)) {
+    const char *b = strrchr(path, '/');
+    return xstrdup(b ? b + 1 : path);
+  }
+  static const char *const markers[] = {".git", "pyproject.toml", "setup.py", "setup.cfg"};
+  for (char *slash = strrchr(buf, '/'); slash && slash > buf; slash = memrchr(buf, '/', (size_t)(slash - buf))) {
+    for (size_t i = 0; i < sizeof markers / sizeof markers[0]; i++) {
+      char *probe = xasprintf("%.*s/%s", (int)(slash - buf), buf, markers[i]);
+      bool found = access(probe, F_OK) == 0;
+      free(probe);
+      if (found) return xstrdup(slash + 1);
+    }
+  }
+  const char *b = strrchr(buf, '/');
+  return xstrdup(b ? b + 1 : buf);
 }

@@ -23,6 +23,7 @@
 typedef struct {
   char *path;      /* relative to the root it was found under ("a/b.py"), or as given */
   char *abs;       /* path to open */
+  char *rel;       /* path inside its project, what analyzers see (tests/ means the project's tests) */
   FileKind kind;
   FindingList findings;
   FileFacts facts;
@@ -33,6 +34,8 @@ typedef struct {
 
 typedef struct {
   char *root;            /* the directory paths are relative to */
+  bool under_root;       /* paths are relative to root (one directory was scanned); else
+                            they are complete, as given or prefixed by their argument */
   Array(WsFile) files;   /* sorted by path */
   Array(char *) notes;   /* skipped entries, "path: reason" */
 } Workspace;
@@ -81,5 +84,11 @@ int ws_analyze(Workspace *ws, const AnalyzeOptions *aopt, const WsRun *run);
 void ws_free(Workspace *ws);
 
 uint64_t ws_hash(const char *text, size_t len);
+
+/* The path of a file inside its project: relative to the nearest enclosing
+ * directory holding .git, pyproject.toml, setup.py or setup.cfg, or just its
+ * name when there is none (so that a parent folder named tests/ does not
+ * make it test code). Caller frees. */
+char *ws_project_relative(const char *path);
 
 #endif
