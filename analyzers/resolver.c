@@ -255,34 +255,46 @@ static void resolver__with(PyFile *py, TSNode stmt) {
   }
 }
 
-/* `@unittest.skip("reason")`, `@pytest.mark.skip`: the test never runs. */
-static bool resolver__is_skip(const PyFile *py, TSNode decorator) {
-  TSNode e = ts_node_named_child_count(decorator) ? ts_node_named_child(decorator, 0) : (TSNode){0};
-  if (resolver__is(e, "call")) e = pysym_child(e, PYFIELD_FUNCTION);
-  if (ts_node_is_null(e)) return false;
-  char *t = pyfile_node_text(py, e);
-  bool r = t && (strcmp(t, "unittest.skip") == 0 || strcmp(t, "pytest.mark.skip") == 0 || strcmp(t, "skip") == 0);
-  free(t);
-  return r;
-}
+typedef enum { SKIP_NONE, SKIP_GUARD, SKIP_DEAD } ResolverSkip;
 
-/* `@unittest.skipIf(not is_xformers_available(), ...)`, `@pytest.mark.skipif(
- * torch_device != "cuda", ...)`: the test only runs where the backend is,
- * elsewhere it is skipped. The condition itself is recorded: a "cuda" in it
- * says where the test runs, it is not code to port. */
-static bool resolver__skip_guard(PyFile *py, TSNode decorator) {
-  if (!resolver__text_has(py, decorator, "skip")) return false;
-  uint32_t n = ts_node_named_child_count(decorator);
-  TSNode call = n ? ts_node_named_child(decorator, 0) : (TSNode){0};
-  TSNode args = resolver__is(call, "call") ? pysym_child(call, PYFIELD_ARGUMENTS) : (TSNode){0};
+/* Decorators that run a test only on CUDA or with a CUDA-only package. */
+static const char *const resolver__cuda_gates[] = {
+    "require_torch_gpu", "require_torch_cuda", "require_cuda", "require_gpu", "require_torch_multi_gpu",
+    "require_big_gpu", "require_flash_attn", "require_xformers", "requires_cuda", "skip_if_no_cuda",
+    "skip_if_no_gpu"};
+
+/* What a test decorator says about where the test runs:
+ *  - `@unittest.skip(...)`, `@pytest.mark.skip`: nowhere (dead);
+ *  - `@require_torch_gpu`, `@skipIf(torch_device != "cuda")`, `@skipIf(not
+ *    is_xformers_available())`: only with CUDA or a CUDA-only package, so
+ *    never on the NPU (dead); the "cuda" of the condition is not code to port;
+ *  - `@skipIf(not torch.cuda.is_available())`: a GPU test the NPU would skip;
+ *    the condition is the migration item, the test is guarded. */
+static ResolverSkip resolver__skip_kind(PyFile *py, TSNode decorator) {
+  TSNode e = ts_node_named_child_count(decorator) ? ts_node_named_child(decorator, 0) : (TSNode){0};
+  TSNode callee = resolver__is(e, "call") ? pysym_child(e, PYFIELD_FUNCTION) : e;
+  if (ts_node_is_null(callee)) return SKIP_NONE;
+  char *t = pyfile_node_text(py, callee);
+  const char *last = t ? strrchr(t, '.') : NULL;
+  last = last ? last + 1 : t;
+  ResolverSkip k = SKIP_NONE;
+  if (last && (strcmp(last, "skip") == 0)) k = SKIP_DEAD;
+  for (size_t i = 0; last && k == SKIP_NONE && i < sizeof resolver__cuda_gates / sizeof *resolver__cuda_gates; i++)
+    if (strcmp(last, resolver__cuda_gates[i]) == 0) k = SKIP_DEAD;
+  bool skip_if = last && (strcmp(last, "skipIf") == 0 || strcmp(last, "skipif") == 0 || strcmp(last, "skipUnless") == 0);
+  free(t);
+  if (k != SKIP_NONE || !skip_if) return k;
+  TSNode args = pysym_child(e, PYFIELD_ARGUMENTS);
   TSNode cond = !ts_node_is_null(args) && ts_node_named_child_count(args) ? ts_node_named_child(args, 0) : (TSNode){0};
-  bool guard = !ts_node_is_null(cond) && (pyfile_is_availability(py, cond) || resolver__text_has(py, cond, "\"cuda\"") ||
-                                          resolver__text_has(py, cond, "'cuda'"));
-  if (guard) {
-    ByteRange r = {ts_node_start_byte(cond), ts_node_end_byte(cond)};
-    array_push(&py->skip_conds, r);
-  }
-  return guard;
+  if (ts_node_is_null(cond)) return SKIP_NONE;
+  if (resolver__text_has(py, cond, "cuda.is_available") || resolver__text_has(py, cond, "cuda.device_count"))
+    return SKIP_GUARD;
+  if (!pyfile_is_availability(py, cond) && !resolver__text_has(py, cond, "\"cuda\"") &&
+      !resolver__text_has(py, cond, "'cuda'"))
+    return SKIP_NONE;
+  ByteRange r = {ts_node_start_byte(cond), ts_node_end_byte(cond)};
+  array_push(&py->skip_conds, r);
+  return SKIP_DEAD;
 }
 
 static void resolver__function(PyFile *py, TSNode fn, const Frame *parent) {
@@ -296,13 +308,11 @@ static void resolver__function(PyFile *py, TSNode fn, const Frame *parent) {
         ByteRange r = {ts_node_start_byte(fn), ts_node_end_byte(fn)};
         array_push(&py->inference, r);
       }
-      if (resolver__is(d, "decorator") && resolver__is_skip(py, d)) {
+      ResolverSkip k = resolver__is(d, "decorator") ? resolver__skip_kind(py, d) : SKIP_NONE;
+      if (k != SKIP_NONE) {
         ByteRange r = {ts_node_start_byte(fn), ts_node_end_byte(fn)};
-        array_push(&py->dead, r);
-      }
-      if (resolver__is(d, "decorator") && resolver__skip_guard(py, d)) {
-        ByteRange r = {ts_node_start_byte(fn), ts_node_end_byte(fn)};
-        array_push(&py->guarded, r);
+        if (k == SKIP_DEAD) array_push(&py->dead, r);
+        else array_push(&py->guarded, r);
       }
     }
   }

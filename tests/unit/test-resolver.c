@@ -192,20 +192,26 @@ TEST(resolver_npu_aware_branches) {
   src_close(&s);
 }
 
-TEST(resolver_skip_decorators_guard_the_test) {
+TEST(resolver_skip_decorators) {
   Src s;
   src_open(&s, "import unittest\nimport pytest\n"
                "@unittest.skipIf(not is_xformers_available(), reason=\"needs xformers\")\n"
                "def test_xformers(pipe):\n    pipe.enable_xformers_memory_efficient_attention()\n"
                "@pytest.mark.skipif(torch_device != \"cuda\", reason=\"CUDA only\")\n"
                "def test_graphs():\n    pass\n"
-               "@unittest.skip\ndef test_skipped():\n    pass\n"
+               "@unittest.skip(\"flaky\")\ndef test_skipped():\n    pass\n"
+               "@require_torch_gpu\ndef test_gpu():\n    pass\n"
+               "@unittest.skipIf(not torch.cuda.is_available(), \"needs a GPU\")\ndef test_any_gpu():\n    pass\n"
                "@parameterized.expand([(1,), (2,)])\ndef test_param(n):\n    pass\n");
-  ASSERT_EQ(s.py->guarded.len, 2);
-  ASSERT_EQ(s.py->guarded.items[0].start, (uint32_t)(strstr(s.text, "def test_xformers") - s.text));
-  ASSERT_EQ(s.py->guarded.items[1].start, (uint32_t)(strstr(s.text, "def test_graphs") - s.text));
+  /* CUDA-only and skipped tests never run on the NPU */
+  ASSERT_EQ(s.py->dead.len, 4);
+  ASSERT_EQ(s.py->dead.items[0].start, (uint32_t)(strstr(s.text, "def test_xformers") - s.text));
+  ASSERT_EQ(s.py->dead.items[3].start, (uint32_t)(strstr(s.text, "def test_gpu") - s.text));
   /* the conditions themselves say where the tests run */
   ASSERT_EQ(s.py->skip_conds.len, 2);
   ASSERT_EQ(s.py->skip_conds.items[1].start, (uint32_t)(strstr(s.text, "torch_device") - s.text));
+  /* a GPU test the NPU would skip: guarded, its condition is a finding */
+  ASSERT_EQ(s.py->guarded.len, 1);
+  ASSERT_EQ(s.py->guarded.items[0].start, (uint32_t)(strstr(s.text, "def test_any_gpu") - s.text));
   src_close(&s);
 }
