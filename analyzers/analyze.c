@@ -170,23 +170,33 @@ static void analyze__other_device(const AnalyzeCtx *ctx, const PyFile *py, Findi
   const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-stack", ctx->opt->user_entries, ctx->opt->n_user_entries);
   const KbRule *rule = row ? analyze_rule(ctx->opt, row->code) : NULL;
   const PyImport *im = NULL;
-  for (size_t i = 0; rule && i < py->imports.len && !im; i++)
-    if (kb_pattern_match(row->arg, py->imports.items[i].module)) im = &py->imports.items[i];
+  uint32_t start = 0, row_no = 0;
+  for (size_t i = 0; rule && i < py->imports.len && !im; i++) {
+    const PyImport *c = &py->imports.items[i];
+    if (!kb_pattern_match(row->arg, c->module)) continue;
+    while (row_no < c->row && start < py->len) { /* imports come in document order */
+      const char *nl = memchr(py->text + start, '\n', py->len - start);
+      if (!nl) break;
+      start = (uint32_t)(nl - py->text) + 1;
+      row_no++;
+    }
+    /* an optional import (one backend among several) does not make the
+     * file another device's; a required one does */
+    uint32_t at = start;
+    while (at < py->len && (py->text[at] == ' ' || py->text[at] == '\t')) at++;
+    if (!pyfile_in_ranges(py->guarded.items, py->guarded.len, at)) im = c;
+    if (im) start = at;
+  }
   if (!im) return;
   bool *drop = xcalloc(out->len + 1, sizeof *drop);
   for (size_t i = 0; i < out->len; i++) drop[i] = kb_domain(out->items[i].rule->code) >= 2;
   findings_drop(out, drop);
   free(drop);
-  uint32_t start = 0, row_no = 0;
-  while (row_no < im->row && start < py->len) {
-    const char *nl = memchr(py->text + start, '\n', py->len - start);
-    if (!nl) break;
-    start = (uint32_t)(nl - py->text) + 1;
-    row_no++;
-  }
   uint32_t end = start;
   while (end < py->len && py->text[end] != '\n' && py->text[end] != '\r') end++;
-  kb_emit(out, rule, row, im->module, row->replacement, start, end, im->row, 0, im->row, end - start);
+  uint32_t line = start;
+  while (line > 0 && py->text[line - 1] != '\n' && py->text[line - 1] != '\r') line--;
+  kb_emit(out, rule, row, im->module, row->replacement, start, end, im->row, start - line, im->row, end - line);
 }
 
 /* Test code: the file's path, or a `test*` function. */

@@ -390,7 +390,26 @@ static void attention__inference(Attn *a) {
   free(order);
 }
 
+/* Inside a torch.autograd.Function: its forward runs without autograd (and
+ * often under no_grad) but it is training code, with a backward. */
+static bool attention__in_autograd_function(const Attn *a, TSNode call) {
+  uint32_t at = ts_node_start_byte(call);
+  for (size_t i = 0; i < a->py->classes.len; i++) {
+    const PyClass *c = &a->py->classes.items[i];
+    if (at < c->start || at >= c->end) continue;
+    TSNode cls = ts_node_descendant_for_byte_range(ts_tree_root_node(a->ctx->tree), c->start, c->end);
+    while (!ts_node_is_null(cls) && !pysyntax_is(cls, "class_definition")) cls = ts_node_parent(cls);
+    TSNode bases = ts_node_is_null(cls) ? cls : ts_node_child_by_field_name(cls, "superclasses", 12);
+    char *t = ts_node_is_null(bases) ? NULL : pyfile_node_text(a->py, bases);
+    bool fn = t && strstr(t, "Function") != NULL;
+    free(t);
+    if (fn) return true;
+  }
+  return false;
+}
+
 static bool attention__site_inference(const Attn *a, TSNode call) {
+  if (attention__in_autograd_function(a, call)) return false;
   if (pyfile_in_ranges(a->py->inference.items, a->py->inference.len, ts_node_start_byte(call))) return true;
   size_t fi = attention__fn_index(a, ts_node_start_byte(call));
   return fi != ATTN_NONE && a->inference && a->inference[fi];

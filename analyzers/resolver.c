@@ -135,9 +135,23 @@ static void resolver__import_from(PyFile *py, const Frame *f, TSNode stmt) {
   free(mod);
 }
 
+/* A handler that raises (`except ImportError: raise ValueError("needs x")`)
+ * makes the import required, not optional: there is no fallback. */
+static bool resolver__handler_raises(TSNode except_clause) {
+  uint32_t n = ts_node_named_child_count(except_clause);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode b = ts_node_named_child(except_clause, i);
+    if (!resolver__is(b, "block")) continue;
+    for (uint32_t k = 0; k < ts_node_named_child_count(b); k++)
+      if (resolver__is(ts_node_named_child(b, k), "raise_statement")) return true;
+  }
+  return false;
+}
+
 static bool resolver__is_import_guard(const PyFile *py, TSNode except_clause) {
   uint32_t n = ts_node_named_child_count(except_clause);
   bool typed = false;
+  if (resolver__handler_raises(except_clause)) return false;
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(except_clause, i);
     if (resolver__is(c, "block") || resolver__is(c, "comment")) continue;

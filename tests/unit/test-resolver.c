@@ -215,3 +215,12 @@ TEST(resolver_skip_decorators) {
   ASSERT_EQ(s.py->guarded.items[0].start, (uint32_t)(strstr(s.text, "def test_any_gpu") - s.text));
   src_close(&s);
 }
+
+TEST(resolver_import_required_by_a_raising_handler_is_not_guarded) {
+  Src s;
+  src_open(&s, "try:\n    import flash_attn\nexcept ImportError as e:\n    raise ValueError('needs flash-attn') from e\n"
+               "try:\n    import xformers\nexcept ImportError:\n    xformers = None\n");
+  ASSERT_EQ(s.py->guarded.len, 1);
+  ASSERT_EQ(s.py->guarded.items[0].start, (uint32_t)(strstr(s.text, "import xformers") - s.text));
+  src_close(&s);
+}
