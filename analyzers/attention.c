@@ -761,9 +761,19 @@ typedef struct {
   size_t via;
 } AttnWrap;
 
+/* Whether call c reaches function fi: same name; for `self.m()`, the method
+ * of the caller's own class when it defines one (another class's `m` is
+ * then a different method), else a method of another class (a base). */
 static bool attention__calls_fn(const Attn *a, const AttnCall *c, size_t fi) {
   const PyFunction *f = &a->py->functions.items[fi];
-  return strcmp(c->name, f->name) == 0 && c->method == (f->class_name != NULL) && c->fn != fi;
+  if (strcmp(c->name, f->name) != 0 || c->method != (f->class_name != NULL) || c->fn == fi) return false;
+  const char *cls = c->method && c->fn != ATTN_NONE ? a->py->functions.items[c->fn].class_name : NULL;
+  if (!cls || strcmp(cls, f->class_name) == 0) return true;
+  for (size_t i = 0; i < a->py->functions.len; i++) {
+    const PyFunction *g = &a->py->functions.items[i];
+    if (g->class_name && strcmp(g->class_name, cls) == 0 && strcmp(g->name, c->name) == 0) return false;
+  }
+  return true;
 }
 
 static void attention__wrappers(const Attn *a, AttnWrap *w) {

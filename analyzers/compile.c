@@ -7,7 +7,7 @@
  *    sites get the inference backends;
  *  - TorchScript in a file that imports transfer_to_npu: it is disabled there;
  *  - torch.compile for another device's backend, or in test code, is not a
- *    finding.
+ *    finding, nor are inductor settings in a file that compiles nothing.
  *
  * The findings pymatch made for this file are the tail of ctx->out. */
 #include "analyzers/analyze.h"
@@ -22,6 +22,7 @@ typedef struct {
   const KbEntry *infer, *jit, *other;
   Array(TSNode) calls; /* calls to restate once the matcher's findings exist */
   bool *drop;          /* per finding of ctx->out: compiled for another device */
+  bool compiles;       /* the file calls torch.compile (or dynamo) */
 } Compile;
 
 static const KbEntry *compile__row(const Compile *c, KbMatch m, const char *key) {
@@ -86,6 +87,7 @@ static void compile__call(Compile *c, TSNode call) {
   Finding *f = row && strcmp(row->code, c->infer->code) == 0
                    ? compile__finding_at(c, ts_node_start_byte(fn), row->code)
                    : NULL;
+  if (row && strcmp(row->code, c->infer->code) == 0) c->compiles = true;
   if (f && (compile__other_backend(c, call) || compile__in_test(c, call))) {
     c->drop[f - c->ctx->out->items] = true;
   } else if (f) {
@@ -129,6 +131,11 @@ static void compile__end(void *state) {
   Compile *c = state;
   c->drop = xcalloc(c->ctx->out->len + 1, sizeof *c->drop);
   for (size_t i = 0; i < c->calls.len; i++) compile__call(c, c->calls.items[i]);
+  /* inductor settings in a file that compiles nothing configure nothing */
+  const KbEntry *inductor = compile__row(c, KB_QUALNAME, "torch._inductor.config");
+  for (size_t i = 0; inductor && !c->compiles && i < c->ctx->out->len; i++)
+    c->drop[i] = c->drop[i] || c->ctx->out->items[i].entry == inductor ||
+                 strcmp(c->ctx->out->items[i].rule->code, inductor->code) == 0;
   findings_drop(c->ctx->out, c->drop);
   free(c->drop);
   if (c->jit) compile__jit(c);

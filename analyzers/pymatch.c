@@ -352,8 +352,28 @@ static void pymatch__comparison(Matcher *m, TSNode cmp) {
 
 /* ---- environment variables ------------------------------------------------ */
 
+/* Names of printing and logging calls (print, logger.info, log_dist, ...). */
+#define PYMATCH_LOG_CALLS "print|debug|info|warning|warn|error|exception|critical|log|log_dist|print_rank_0"
+
+/* `logger.info("NCCL_SOCKET_IFNAME=%s", os.environ["NCCL_SOCKET_IFNAME"])`:
+ * a variable read to be logged configures nothing. */
+static bool pymatch__in_log_call(Matcher *m, TSNode n) {
+  for (TSNode c = ts_node_parent(n); !ts_node_is_null(c); c = ts_node_parent(c)) {
+    PySym sym = pysym_of(c);
+    if (sym == PYSYM_EXPRESSION_STATEMENT || sym == PYSYM_BLOCK || sym == PYSYM_MODULE) return false;
+    if (sym != PYSYM_CALL) continue;
+    TSNode fn = pysym_child(c, PYFIELD_FUNCTION);
+    TSNode name = pysym_of(fn) == PYSYM_ATTRIBUTE ? pysym_child(fn, PYFIELD_ATTRIBUTE) : fn;
+    char *t = pysym_of(name) == PYSYM_IDENTIFIER ? pyfile_node_text(m->py, name) : NULL;
+    bool log = t && kb_pattern_match(PYMATCH_LOG_CALLS, t);
+    free(t);
+    if (log) return true;
+  }
+  return false;
+}
+
 static void pymatch__env_name(Matcher *m, TSNode str) {
-  if (!pysyntax_is(str, "string")) return;
+  if (!pysyntax_is(str, "string") || pymatch__in_log_call(m, str)) return;
   char *v = pysyntax_string_value(m->py, str);
   if (!v) return;
   const KbEntry *e = pymatch__lookup(m, KB_ENV, v);
@@ -520,14 +540,16 @@ static bool pymatch__dunder(Matcher *m, TSNode n) {
   return e - s > 4 && memcmp(m->py->text + s, "__", 2) == 0 && memcmp(m->py->text + e - 2, "__", 2) == 0;
 }
 
-/* An operand of a comparison (or of a tuple/list compared against), or an
- * entry of a mapping ({np.float64: torch.float64}): the name is tested or
- * tabulated, not used. */
+/* An operand of a comparison (or of a tuple/list compared against), an
+ * entry of a mapping ({np.float64: torch.float64}) or of a list assigned as a
+ * table: the name is tested or tabulated, not used. */
 static bool pymatch__compared(TSNode parent) {
   PySym p = pysym_of(parent);
   if (p == PYSYM_COMPARISON_OPERATOR || p == PYSYM_PAIR) return true; /* also a mapping entry */
   if (p != PYSYM_TUPLE && p != PYSYM_LIST && p != PYSYM_SET) return false;
-  return pysym_of(ts_node_parent(parent)) == PYSYM_COMPARISON_OPERATOR;
+  /* compared against, or a table: `ID_TO_DTYPE = [torch.float32, torch.float64]` */
+  PySym pp = pysym_of(ts_node_parent(parent));
+  return pp == PYSYM_COMPARISON_OPERATOR || pp == PYSYM_ASSIGNMENT;
 }
 
 static bool pymatch__field_is(TSFieldId field, PyField f) { return field && field == pysym_field_id(f); }

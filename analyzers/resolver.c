@@ -226,6 +226,23 @@ static void resolver__dead_else(PyFile *py, TSNode stmt) {
   array_push(&py->dead, r);
 }
 
+/* `if torch.version.cuda:` / `is not None`: a CUDA build of torch, which
+ * torch_npu never is, so the branch never runs on Ascend (`is None` / `not`:
+ * the else part). */
+static void resolver__cuda_build_check(PyFile *py, TSNode stmt, TSNode cond) {
+  if (!resolver__text_has(py, cond, "version.cuda") || resolver__text_has(py, cond, " or ")) return;
+  bool negated = resolver__text_has(py, cond, "is None") || resolver__text_has(py, cond, "not ");
+  if (negated && resolver__text_has(py, cond, "is not None")) negated = false;
+  if (negated) {
+    resolver__dead_else(py, stmt);
+    return;
+  }
+  TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
+  if (ts_node_is_null(body)) return;
+  ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
+  array_push(&py->dead, r);
+}
+
 static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
   if (ts_node_is_null(cond)) return;
@@ -237,6 +254,7 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
     array_push(&py->guarded, r);
   }
   if (resolver__is_torch2_check(py, cond)) resolver__dead_else(py, stmt);
+  resolver__cuda_build_check(py, stmt, cond);
   /* `if cuda: ... elif npu: ...` has its Ascend path in another branch */
   bool npu = pyfile_is_npu_check(py, cond);
   uint32_t n = ts_node_named_child_count(stmt);

@@ -224,3 +224,13 @@ TEST(resolver_import_required_by_a_raising_handler_is_not_guarded) {
   ASSERT_EQ(s.py->guarded.items[0].start, (uint32_t)(strstr(s.text, "import xformers") - s.text));
   src_close(&s);
 }
+
+TEST(resolver_cuda_build_branches_are_dead) {
+  Src s;
+  src_open(&s, "import torch\nif torch_available and torch.version.cuda is not None:\n    v = torch.cuda.nccl.version()\n"
+               "if torch.version.cuda is None:\n    pass\nelse:\n    w = torch.cuda.nccl.version()\n");
+  ASSERT_EQ(s.py->dead.len, 2);
+  ASSERT_EQ(s.py->dead.items[0].start, (uint32_t)(strstr(s.text, "v = torch") - s.text));
+  ASSERT_EQ(s.py->dead.items[1].start, (uint32_t)(strstr(s.text, "else:") - s.text));
+  src_close(&s);
+}
