@@ -384,3 +384,20 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
     ts_parser_delete(parser);
   }
 }
+
+void analyze_npu_sibling(const AnalyzeOptions *opt, const char *sibling, FindingList *out) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-stack", opt->user_entries, opt->n_user_entries);
+  const KbRule *rule = row ? analyze_rule(opt, row->code) : NULL;
+  bool any = false;
+  for (size_t i = 0; i < out->len && !any; i++) any = kb_domain(out->items[i].rule->code) >= 2;
+  if (!rule || !any) return;
+  bool *drop = xcalloc(out->len + 1, sizeof *drop);
+  for (size_t i = 0; i < out->len; i++) drop[i] = kb_domain(out->items[i].rule->code) >= 2;
+  findings_drop(out, drop);
+  free(drop);
+  char *subj = xasprintf("CUDA, with the NPU version beside it (%s)", sibling);
+  Finding *f = kb_emit(out, rule, row, subj, row->replacement, 0, 0, 0, 0, 0, 0);
+  f->start_char = f->end_char = 0;
+  free(subj);
+  findings_sort(out);
+}

@@ -78,6 +78,12 @@ void analyze_facts_free(FileFacts *f);
 void analyze_text(const char *path, const char *text, size_t len, TSTree *tree,
                   const AnalyzeOptions *opt, FindingList *out, FileFacts *facts);
 
+/* A file with an NPU version beside it (cuda_accelerator.py next to
+ * npu_accelerator.py) is the CUDA implementation of an abstraction the
+ * project already ported: its Python findings are replaced by one ASC002
+ * hint naming `sibling` (borrowed). For files the caller found a sibling for. */
+void analyze_npu_sibling(const AnalyzeOptions *opt, const char *sibling, FindingList *out);
+
 /* The rule of a code: the options' user rules first (codes ASC9xx from the
  * project configuration), then the built-in table. NULL when unknown. */
 const KbRule *analyze_rule(const AnalyzeOptions *opt, const char *code);

@@ -452,6 +452,16 @@ static TSNode precision__enclosing_call(TSNode n) {
   return (TSNode){0};
 }
 
+/* `functools.partial(torch.tensor, dtype=torch.double, device='mlu')`: the
+ * call names a device that is not the accelerator being ported. */
+static bool precision__other_device_arg(const Prec *p, TSNode call) {
+  TSNode dev = pysyntax_argument(p->py, pysym_child(call, PYFIELD_ARGUMENTS), "device");
+  char *v = pysyntax_is(dev, "string") ? pysyntax_string_value(p->py, dev) : NULL;
+  bool other = v && kb_pattern_match(p->host->value, v);
+  free(v);
+  return other;
+}
+
 /* A call that makes or moves a tensor with the dtype it gets: a torch API or
  * a method (`x.to(dtype)`); a project function decides for itself. */
 static bool precision__tensor_call(const Prec *p, TSNode call) {
@@ -508,6 +518,7 @@ static bool precision__off_device(const Prec *p, const Finding *f) {
   TSNode call = precision__arg_of(site);
   if (ts_node_is_null(call)) return p->helper && precision__dtype_var_to_helpers(p, site);
   if (p->helper && precision__dtype_helper(p, call, site)) return true;
+  if (p->host && precision__other_device_arg(p, call)) return true;
   return p->host && precision__host_tensor(p, call) && !precision__reaches_device(p, call);
 }
 

@@ -47,8 +47,8 @@ typedef struct {
 
 /* Analyzes and fixes text until it stops changing. The BOM, when present,
  * is not part of what the analyzers see. */
-static void cli_fix__text(const CliCommon *c, const char *path, const char *rel, const char *text, size_t len,
-                          bool unsafe, FixResult *r) {
+static void cli_fix__text(const CliCommon *c, const char *path, const char *rel, const char *sibling,
+                          const char *text, size_t len, bool unsafe, FixResult *r) {
   memset(r, 0, sizeof *r);
   size_t bom = len >= 3 && memcmp(text, CLI_FIX_BOM, 3) == 0 ? 3 : 0;
   char *cur = xstrndup(text + bom, len - bom);
@@ -58,6 +58,7 @@ static void cli_fix__text(const CliCommon *c, const char *path, const char *rel,
   for (int round = 0; round < CLI_FIX_ROUNDS; round++) {
     FindingList l = {0};
     analyze_text(rel ? rel : path, cur, cur_len, NULL, &c->aopt, &l, NULL);
+    if (sibling) analyze_npu_sibling(&c->aopt, sibling, &l);
     config_filter_findings((void *)&c->config, path, &l);
     size_t nl;
     FixStats st;
@@ -222,7 +223,9 @@ static void cli_fix__file(const CliCommon *c, FixRun *run, const Workspace *ws, 
     run->errors++;
     goto fail;
   }
-  if (!memchr(text, '\0', len)) cli_fix__text(c, f->path, f->rel, text, len, run->unsafe, &r); /* binary: nothing to do */
+  char *sib = f->kind == FILE_PYTHON ? ws_npu_sibling(f->abs) : NULL;
+  if (!memchr(text, '\0', len)) cli_fix__text(c, f->path, f->rel, sib, text, len, run->unsafe, &r); /* binary: nothing to do */
+  free(sib);
   run->unsafe_left += r.left.unsafe;
   run->unfixable_left += r.left.unfixable;
   run->skipped_left += r.left.skipped;

@@ -38,7 +38,12 @@ void lsp_analyze(Session *s, Document *d) {
   if (n && d->path && strncmp(d->path, s->root, n) == 0 && d->path[n] == '/' && d->path[n + 1]) rel = d->path + n + 1;
   /* outside the workspace folder (or without one): inside its own project */
   char *own = rel || !d->path ? NULL : ws_project_relative(d->path);
-  if (doc_analyze(&s->docs, d, &s->opt, rel ? rel : own)) config_filter_findings(&s->config, d->path, &d->findings);
+  if (doc_analyze(&s->docs, d, &s->opt, rel ? rel : own)) {
+    char *sib = d->path && d->kind == FILE_PYTHON ? ws_npu_sibling(d->path) : NULL;
+    if (sib) analyze_npu_sibling(&s->opt, sib, &d->findings);
+    free(sib);
+    config_filter_findings(&s->config, d->path, &d->findings);
+  }
   free(own);
 }
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -303,6 +304,9 @@ static void ws__analyze_one(Pool *p, WsFile *f) {
     f->note = xstrdup("skipped, binary content");
   } else if (!p->run->cache || !ws__cache_get(p->run->cache, f)) {
     analyze_text(f->rel ? f->rel : f->path, text, len, NULL, p->aopt, &f->findings, &f->facts);
+    char *sib = f->kind == FILE_PYTHON ? ws_npu_sibling(f->abs) : NULL;
+    if (sib) analyze_npu_sibling(p->aopt, sib, &f->findings);
+    free(sib);
     if (p->run->filter) p->run->filter(p->run->filter_data, f->path, &f->findings);
     if (p->run->cache) ws__cache_put(p->run->cache, f);
   }
@@ -381,4 +385,23 @@ char *ws_project_relative(const char *path) {
   }
   const char *b = strrchr(buf, '/');
   return xstrdup(b ? b + 1 : buf);
+}
+
+char *ws_npu_sibling(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  if (!util_ends_with(base, ".py")) return NULL;
+  static const char *const names[] = {"cuda", "gpu", "CUDA", "GPU"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    const char *hit = strstr(base, names[i]);
+    if (!hit) continue;
+    char *sib = xasprintf("%.*s%s%s", (int)(hit - base), base, islower((unsigned char)names[i][0]) ? "npu" : "NPU",
+                          hit + strlen(names[i]));
+    char *probe = xasprintf("%.*s%s", (int)(base - path), path, sib);
+    bool found = access(probe, F_OK) == 0;
+    free(probe);
+    if (found) return sib;
+    free(sib);
+  }
+  return NULL;
 }

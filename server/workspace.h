@@ -91,4 +91,9 @@ uint64_t ws_hash(const char *text, size_t len);
  * make it test code). Caller frees. */
 char *ws_project_relative(const char *path);
 
+/* For a Python file named for CUDA or the GPU (cuda_accelerator.py,
+ * gpu_utils.py): the name of the NPU version beside it (npu_accelerator.py)
+ * when that file exists, else NULL. Caller frees. */
+char *ws_npu_sibling(const char *path);
+
 #endif
