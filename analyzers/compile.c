@@ -62,10 +62,14 @@ static char *compile__subject(const Compile *c, TSNode call, const char *qual) {
 }
 
 /* `torch.compile(m, backend="neuron")`: compiled for another device (or the
- * NPU already), by the "compile-other-backend" row. */
+ * NPU already), by the "compile-other-backend" row; or with a backend that is
+ * not written at the call. */
 static bool compile__other_backend(const Compile *c, TSNode call) {
   if (!c->other) return false;
   TSNode v = pysyntax_argument(c->py, pysym_child(call, PYFIELD_ARGUMENTS), c->other->arg);
+  /* `backend=get_accelerator().get_compile_backend()`: chosen by the caller
+   * or the configuration, not written here */
+  if (!ts_node_is_null(v) && !pysyntax_is(v, "string") && !pysyntax_is(v, "none")) return true;
   char *s = pysyntax_is(v, "string") ? pysyntax_string_value(c->py, v) : NULL;
   bool r = s && kb_pattern_match(c->other->value, s);
   free(s);
