@@ -70,6 +70,10 @@ static bool compile__other_backend(const Compile *c, TSNode call) {
   /* `backend=get_accelerator().get_compile_backend()`: chosen by the caller
    * or the configuration, not written here */
   if (!ts_node_is_null(v) && !pysyntax_is(v, "string") && !pysyntax_is(v, "none")) return true;
+  /* `torch.compile(layer, *args, **kwargs)`: forwards the caller's options */
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
+  for (uint32_t i = 0; ts_node_is_null(v) && !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++)
+    if (pysyntax_is(ts_node_named_child(args, i), "dictionary_splat")) return true;
   char *s = pysyntax_is(v, "string") ? pysyntax_string_value(c->py, v) : NULL;
   bool r = s && kb_pattern_match(c->other->value, s);
   free(s);

@@ -388,8 +388,10 @@ static bool pymatch__qual_is(Matcher *m, TSNode n, const char *pattern) {
   return r;
 }
 
-#define PYMATCH_ENV_CALLS "os.getenv|os.putenv|os.unsetenv|os.environ.get|os.environ.setdefault|os.environ.pop"
+#define PYMATCH_ENV_CALLS "os.getenv|os.putenv|os.environ.get|os.environ.setdefault"
 
+/* Removing a variable (os.environ.pop, os.unsetenv, del os.environ[...])
+ * configures nothing on either stack: only reads and writes are findings. */
 static void pymatch__env_call(Matcher *m, TSNode call) {
   TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
@@ -554,6 +556,16 @@ static bool pymatch__compared(TSNode parent) {
 
 static bool pymatch__field_is(TSFieldId field, PyField f) { return field && field == pysym_field_id(f); }
 
+/* `_flash_attn_forward is None`: whether an optional import arrived; a
+ * probe, not a use, in every domain. */
+static bool pymatch__none_test(TSNode parent) {
+  if (pysym_of(parent) != PYSYM_COMPARISON_OPERATOR) return false;
+  uint32_t n = ts_node_named_child_count(parent);
+  for (uint32_t i = 0; i < n; i++)
+    if (pysyntax_is(ts_node_named_child(parent, i), "none")) return true;
+  return false;
+}
+
 static void pymatch__visit(Matcher *m, TSNode n, PySym sym, TSFieldId field, TSNode parent) {
   switch (sym) {
   case PYSYM_CALL: {
@@ -570,7 +582,7 @@ static void pymatch__visit(Matcher *m, TSNode n, PySym sym, TSFieldId field, TSN
                      pymatch__field_is(field, PYFIELD_ALIAS);
     /* `flash_attn_func = None` binds a name, it does not use the API */
     bool binding = sym == PYSYM_IDENTIFIER && pysym_of(parent) == PYSYM_ASSIGNMENT && pymatch__field_is(field, PYFIELD_LEFT);
-    if (inner || name_only || binding || pymatch__dunder(m, n)) break;
+    if (inner || name_only || binding || pymatch__dunder(m, n) || pymatch__none_test(parent)) break;
     pymatch__reference(m, n, pymatch__compared(parent));
     bool called = pysym_of(parent) == PYSYM_CALL && pymatch__field_is(field, PYFIELD_FUNCTION);
     if (sym == PYSYM_ATTRIBUTE && !called) pymatch__member(m, n, false, n);
@@ -602,7 +614,9 @@ static void pymatch__visit(Matcher *m, TSNode n, PySym sym, TSFieldId field, TSN
   }
   case PYSYM_SUBSCRIPT: {
     TSNode v = pysym_child(n, PYFIELD_VALUE), sc = pysym_child(n, PYFIELD_SUBSCRIPT);
-    if (!ts_node_is_null(v) && !ts_node_is_null(sc) && pymatch__qual_is(m, v, "os.environ")) pymatch__env_name(m, sc);
+    bool removed = pysyntax_is(ts_node_parent(n), "delete_statement");
+    if (!removed && !ts_node_is_null(v) && !ts_node_is_null(sc) && pymatch__qual_is(m, v, "os.environ"))
+      pymatch__env_name(m, sc);
     break;
   }
   case PYSYM_CONDITIONAL_EXPRESSION:

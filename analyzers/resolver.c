@@ -226,6 +226,18 @@ static void resolver__dead_else(PyFile *py, TSNode stmt) {
   array_push(&py->dead, r);
 }
 
+static bool resolver__else_raises(TSNode stmt) {
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (!resolver__is(c, "else_clause")) continue;
+    TSNode body = pysym_child(c, PYFIELD_BODY);
+    for (uint32_t k = 0; !ts_node_is_null(body) && k < ts_node_named_child_count(body); k++)
+      if (resolver__is(ts_node_named_child(body, k), "raise_statement")) return true;
+  }
+  return false;
+}
+
 /* `if torch.version.cuda:` / `is not None`: a CUDA build of torch, which
  * torch_npu never is, so the branch never runs on Ascend (`is None` / `not`:
  * the else part). */
@@ -249,7 +261,8 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   if (resolver__is(parent->node, "module") && resolver__text_has(py, cond, "__name__") &&
       resolver__text_has(py, cond, "__main__"))
     py->has_main_guard = true;
-  if (pyfile_is_availability(py, cond)) {
+  /* `if is_x_available(): ... else: raise ...` requires x: no fallback */
+  if (pyfile_is_availability(py, cond) && !resolver__else_raises(stmt)) {
     ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
     array_push(&py->guarded, r);
   }
