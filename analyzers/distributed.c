@@ -9,7 +9,8 @@
  *    and Ring (a loop that exchanges blocks point-to-point and calls
  *    attention). The ring finding absorbs the per-call P2P hints inside it;
  *  - ASC501 in a per-device table (`{"cuda": {"backend": "nccl"}}`): the advice
- *    becomes "add an npu entry", without an edit.
+ *    becomes "add an npu entry", without an edit;
+ *  - `NCCL_BACKEND = "nccl"` labels the backend: not a finding.
  *
  * Callee and attention names come from the detector rows. */
 #include "analyzers/analyze.h"
@@ -268,8 +269,28 @@ static void distributed__device_tables(Dist *d) {
 
 static bool distributed__visit_node(void *state, const PyVisit *v) { return distributed__visit(state, v); }
 
+/* `NCCL_BACKEND = "nccl"`: a constant named after the backend labels it; the
+ * places that choose a backend with it are the findings, not the label. */
+static void distributed__labels(Dist *d) {
+  TSNode root = ts_tree_root_node(d->ctx->tree);
+  bool *drop = xcalloc(d->ctx->out->len + 1, sizeof *drop);
+  for (size_t i = 0; i < d->ctx->out->len; i++) {
+    const Finding *f = &d->ctx->out->items[i];
+    if (!f->entry || f->entry->match != KB_NAMED_STRING || kb_domain(f->rule->code) != 5) continue;
+    TSNode str = ts_node_descendant_for_byte_range(root, f->start_byte, f->end_byte);
+    TSNode asg = ts_node_parent(str);
+    TSNode left = pysyntax_is(asg, "assignment") ? pysym_child(asg, PYFIELD_LEFT) : (TSNode){0};
+    char *name = pysyntax_is(left, "identifier") ? pyfile_node_text(d->py, left) : NULL;
+    drop[i] = name && (strstr(name, "NCCL") || strstr(name, "nccl"));
+    free(name);
+  }
+  findings_drop(d->ctx->out, drop);
+  free(drop);
+}
+
 static void distributed__end(void *state) {
   Dist *d = state;
+  distributed__labels(d);
   distributed__ulysses(d);
   for (size_t i = 0; d->ring && i < d->loops.len; i++) distributed__ring_loop(d, d->loops.items[i]);
   distributed__absorb_p2p(d);
