@@ -18,6 +18,7 @@
 #include "analyzers/pysyntax.h"
 #include "analyzers/resolver.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 #define ATTN_NONE ((size_t)-1)
@@ -725,6 +726,35 @@ static void attention__fix(const Attn *a, Finding *f, const AttnSite *s, const c
   }
 }
 
+/* A BMHK call in a function that folds heads into the batch (the
+ * "attention-folded-heads" row): 3-D inputs, advice without a rewrite. */
+static bool attention__folded_heads(const Attn *a, const AttnSite *s, Finding *f) {
+  const KbEntry *r = attention__row(a, KB_DETECTOR, "attention-folded-heads");
+  if (!r || !s->row->value || strcmp(s->row->value, "BMHK") != 0) return false;
+  /* the fold may happen in the caller (a processor's __call__), so look in
+   * the enclosing class, else the file, for a call of a folding name */
+  uint32_t from = 0, to = (uint32_t)a->py->len, at = ts_node_start_byte(s->call);
+  for (size_t i = 0; i < a->py->classes.len; i++) {
+    const PyClass *c = &a->py->classes.items[i];
+    if (at >= c->start && at < c->end && c->start >= from) from = c->start, to = c->end;
+  }
+  bool folded = false;
+  const char *t = a->py->text;
+  for (const char *p = t + from; !folded && (p = memmem(p, (size_t)(t + to - p), "(", 1)) != NULL; p++) {
+    const char *b = p;
+    while (b > t + from && (isalnum((unsigned char)b[-1]) || b[-1] == '_')) b--;
+    if (b == p) continue;
+    char *name = xstrndup(b, (size_t)(p - b));
+    folded = kb_pattern_match(r->arg, name);
+    free(name);
+  }
+  if (!folded) return false;
+  attention__set_replacement(f, r->replacement);
+  free(f->detail);
+  f->detail = attention__detail(r->value);
+  return true;
+}
+
 static void attention__site(const Attn *a, const AttnSite *s) {
   Finding *f = attention__finding_at(a, ts_node_start_byte(s->callee), s->row->code);
   if (!f) return;
@@ -736,6 +766,7 @@ static void attention__site(const Attn *a, const AttnSite *s) {
     if (inference && s->row->value) attention__inference_text(f, s->row->value);
     return;
   }
+  if (attention__folded_heads(a, s, f)) return;
   bool native = s->row->fix_kind == KBFIX_NONE; /* SDPA: only the inference advice */
   if (native && !inference) return;
   char *text;

@@ -319,3 +319,25 @@ TEST(precision_norm_scopes_and_helpers) {
     if (strcmp(l.items[i].rule->code, "ASC603") == 0) ASSERT_EQ(l.items[i].start_row, 13);
   findings_free(&l);
 }
+
+/* xformers on 3-D inputs (heads folded into the batch): advice, no rewrite. */
+TEST(attention_xformers_folded_heads) {
+  const char *src = "import xformers.ops\n"
+                    "class XFormersAttnProcessor:\n"
+                    "    def __call__(self, attn, hidden_states):\n"
+                    "        q = attn.head_to_batch_dim(attn.to_q(hidden_states))\n"
+                    "        k = attn.head_to_batch_dim(attn.to_k(hidden_states))\n"
+                    "        v = attn.head_to_batch_dim(attn.to_v(hidden_states))\n"
+                    "        return xformers.ops.memory_efficient_attention(q, k, v)\n";
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  FindingList l = {0};
+  attn_t__run(src, &opt, &l);
+  ASSERT_EQ(attn_t__count(&l, "ASC305"), 1);
+  for (size_t i = 0; i < l.len; i++) {
+    if (strcmp(l.items[i].rule->code, "ASC305") != 0) continue;
+    ASSERT(strstr(l.items[i].replacement, "AttnProcessor2_0") != NULL);
+    ASSERT_EQ(l.items[i].fix, FIX_NONE);
+  }
+  findings_free(&l);
+}
