@@ -45,8 +45,16 @@ static char *pymatch__replacement(Matcher *m, const KbEntry *e, TSNode n, const 
   return NULL;
 }
 
+/* Whether a row holds an import statement (an import's finding is about the
+ * import, not a use: it does not stand for the uses below it). */
+static bool pymatch__import_row(const Matcher *m, uint32_t row) {
+  for (size_t i = 0; i < m->py->imports.len; i++)
+    if (m->py->imports.items[i].row == row) return true;
+  return false;
+}
+
 /* Emits one finding for `e` over node n (deduplicated per start and code,
- * and per line for glob rows without a fix). */
+ * and for glob rows without a fix per line or per file). */
 static Finding *pymatch__emit(Matcher *m, const KbEntry *e, TSNode n, const char *subject) {
   const KbRule *rule = analyze_rule(m->ctx->opt, e->code);
   if (!rule) return NULL;
@@ -56,11 +64,18 @@ static Finding *pymatch__emit(Matcher *m, const KbEntry *e, TSNode n, const char
     if (strcmp(f->rule->code, e->code) == 0) return NULL;
   }
   TSPoint s = ts_node_start_point(n), t = ts_node_end_point(n);
-  /* A library-wide row without a fix (`tensorrt.*`) says the same thing of
-   * `trt.Logger(trt.Logger.INFO)` twice: once per line is enough. */
-  const Finding *last = m->ctx->out->len ? &m->ctx->out->items[m->ctx->out->len - 1] : NULL;
-  if (last && last->entry == e && e->fix_kind == KBFIX_NONE && strchr(e->pattern, '*') && last->start_row == s.row)
-    return NULL;
+  /* A glob row without a fix says the same thing of every name it covers:
+   * once per line (`trt.Logger(trt.Logger.INFO)`), and for a third-party
+   * library with no Ascend build (`tensorrt.*`, `xformers.*`) once per file;
+   * torch.* globs (unknown torch.cuda APIs, custom ops) name distinct items. */
+  if (e->fix_kind == KBFIX_NONE && strchr(e->pattern, '*')) {
+    bool library = !util_starts_with(e->pattern, "torch.");
+    for (size_t i = m->ctx->out->len; i-- > 0;) {
+      const Finding *f = &m->ctx->out->items[i];
+      if (f->entry == e && (library || f->start_row == s.row) && !pymatch__import_row(m, f->start_row)) return NULL;
+      if (!library) break;
+    }
+  }
   char *repl = pymatch__replacement(m, e, n, subject);
   Finding *f = kb_emit(m->ctx->out, rule, e, subject, repl, ts_node_start_byte(n), ts_node_end_byte(n), s.row,
                        s.column, t.row, t.column);

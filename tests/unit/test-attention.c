@@ -341,3 +341,21 @@ TEST(attention_xformers_folded_heads) {
   }
   findings_free(&l);
 }
+
+/* A library with no Ascend build is one item per file: the import and its
+ * first use, not every attribute. */
+TEST(compile_tensorrt_once_per_file) {
+  const char *src = "import tensorrt as trt\n"
+                    "LOGGER = trt.Logger(trt.Logger.WARNING)\n"
+                    "def build(onnx):\n"
+                    "    builder = trt.Builder(LOGGER)\n"
+                    "    return trt.OnnxParser(builder.create_network(), LOGGER)\n";
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  FindingList l = {0};
+  attn_t__run(src, &opt, &l);
+  ASSERT_EQ(attn_t__count(&l, "ASC705"), 2);
+  ASSERT_EQ(l.items[0].start_row, 0);
+  ASSERT_EQ(l.items[1].start_row, 1);
+  findings_free(&l);
+}
