@@ -236,11 +236,13 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       free(f->message_zh);
       f->message_zh = m;
     }
-    if (f->guarded && !strstr(f->message, "fallback exists")) {
-      char *m = xasprintf("%s [guarded: a fallback exists]", f->message);
+    bool optin = pyfile_in_ranges(py->optin.items, py->optin.len, f->start_byte);
+    if (f->guarded && !strstr(f->message, "[guarded")) {
+      /* behind an opt-in flag the default path is the fallback */
+      char *m = xasprintf("%s [guarded: %s]", f->message, optin ? "behind an opt-in flag" : "a fallback exists");
       free(f->message);
       f->message = m;
-      m = xasprintf("%s［已有回退路径］", f->message_zh);
+      m = xasprintf(optin ? "%s［受可选开关保护］" : "%s［已有回退路径］", f->message_zh);
       free(f->message_zh);
       f->message_zh = m;
     }

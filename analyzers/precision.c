@@ -112,11 +112,28 @@ static Finding *precision__emit(Prec *p, const KbEntry *row, TSNode at, const ch
 
 /* Subject text: the node's source, cut to one short line. Caller frees. */
 static char *precision__subject(const Prec *p, TSNode n) {
-  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-  const char *nl = memchr(p->py->text + s, '\n', e - s);
-  size_t len = nl ? (size_t)(nl - (p->py->text + s)) : e - s;
-  if (len > 60) return xasprintf("%.*s...", 57, p->py->text + s);
-  return nl ? xasprintf("%.*s ...", (int)len, p->py->text + s) : xstrndup(p->py->text + s, len);
+  /* line breaks and indentation collapse to one space: `(\n    a * b\n)` reads `( a * b )` */
+  StrBuf sb;
+  sb_init(&sb);
+  bool space = false;
+  for (uint32_t i = ts_node_start_byte(n), e = ts_node_end_byte(n); i < e && sb.len < 64; i++) {
+    char c = p->py->text[i];
+    bool ws = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (ws) {
+      space = true;
+      continue;
+    }
+    if (space && sb.len) sb_putc(&sb, ' ');
+    space = false;
+    sb_putc(&sb, c);
+  }
+  char *t = sb_steal(&sb);
+  if (strlen(t) > 60) {
+    char *cut = xasprintf("%.57s...", t);
+    free(t);
+    return cut;
+  }
+  return t;
 }
 
 static void precision__need_torch_npu(const Prec *p, Finding *f) {

@@ -186,6 +186,16 @@ bool pyfile_is_availability(const PyFile *py, TSNode cond) {
   return false;
 }
 
+/* A flag the user turns on (`args.enable_xformers_memory_efficient_attention`,
+ * USE_FLASH_ATTN) rather than a test of what is installed. */
+static bool resolver__is_optin(const PyFile *py, TSNode cond) {
+  static const char *const probes[] = {"is_available", "_AVAILABLE", "_available", "HAS_", "has_", "npu"};
+  for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
+    if (resolver__text_has(py, cond, probes[i])) return false;
+  return resolver__text_has(py, cond, "enable") || resolver__text_has(py, cond, "ENABLE") ||
+         resolver__text_has(py, cond, "use_") || resolver__text_has(py, cond, "USE_");
+}
+
 bool pyfile_is_npu_check(const PyFile *py, TSNode cond) {
   return resolver__text_has(py, cond, "npu") || resolver__text_has(py, cond, "NPU");
 }
@@ -265,6 +275,7 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   if (pyfile_is_availability(py, cond) && !resolver__else_raises(stmt)) {
     ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
     array_push(&py->guarded, r);
+    if (resolver__is_optin(py, cond)) array_push(&py->optin, r);
   }
   if (resolver__is_torch2_check(py, cond)) resolver__dead_else(py, stmt);
   resolver__cuda_build_check(py, stmt, cond);
@@ -542,6 +553,7 @@ void pyfile_free(PyFile *py) {
   array_free(&py->npu_aware);
   array_free(&py->skip_conds);
   array_free(&py->dead);
+  array_free(&py->optin);
   array_free(&py->inference);
   for (size_t i = 0; i < py->n_rows; i++) free(py->comments[i]);
   free(py->comments);

@@ -64,6 +64,7 @@ struct PyFile {
   Array(ByteRange) npu_aware; /* branches on a condition that names the NPU: already ported */
   Array(ByteRange) skip_conds; /* conditions of test-skip decorators: where a test runs, not code */
   Array(ByteRange) dead;     /* never runs with torch_npu: skipped tests, torch < 2 fallbacks */
+  Array(ByteRange) optin;    /* guarded by an opt-in flag (args.enable_x, USE_X), not by availability */
   Array(ByteRange) inference;
   Array(PyFunction) functions;
   Array(PyClass) classes;
