@@ -199,6 +199,36 @@ static void analyze__other_device(const AnalyzeCtx *ctx, const PyFile *py, Findi
   kb_emit(out, rule, row, im->module, row->replacement, start, end, im->row, start - line, im->row, end - line);
 }
 
+/* Whether the file imports a module matching the glob at its top level,
+ * outside any try or if (imports are in document order). */
+static bool analyze__required_import(const PyFile *py, const char *glob) {
+  uint32_t start = 0, row_no = 0;
+  for (size_t i = 0; i < py->imports.len; i++) {
+    const PyImport *c = &py->imports.items[i];
+    while (row_no < c->row && start < py->len) {
+      const char *nl = memchr(py->text + start, '\n', py->len - start);
+      if (!nl) break;
+      start = (uint32_t)(nl - py->text) + 1;
+      row_no++;
+    }
+    /* top level only: a function importing it exports to it, the file is not one */
+    if (kb_pattern_match(glob, c->module) && start < py->len && py->text[start] != ' ' && py->text[start] != '\t')
+      return true;
+  }
+  return false;
+}
+
+/* A CUDA engine file (an unguarded TensorRT / PyCUDA / cuda-python import) is
+ * replaced whole: its device-layer findings give way to the library's. */
+static void analyze__cuda_engine(const AnalyzeCtx *ctx, const PyFile *py, FindingList *out) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "cuda-engine-file", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  if (!row || !analyze__required_import(py, row->arg)) return;
+  bool *drop = xcalloc(out->len + 1, sizeof *drop);
+  for (size_t i = 0; i < out->len; i++) drop[i] = kb_domain(out->items[i].rule->code) == 2;
+  findings_drop(out, drop);
+  free(drop);
+}
+
 /* Test code: the file's path, or a `test*` function. */
 static bool analyze__in_test(const char *path, const PyFile *py, uint32_t at) {
   if (analyze_is_test_path(path)) return true;
@@ -370,6 +400,7 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
   ctx.out = &mine;
   analyze__domains(&ctx, py);
   if (py) analyze__other_device(&ctx, py, &mine);
+  if (py) analyze__cuda_engine(&ctx, py, &mine);
   if (py) analyze__mark_python(path, py, &mine);
   analyze__filter(opt, &mine);
   analyze__columns(text, len, &mine); /* suppressions match rows with lone-CR line breaks too */
