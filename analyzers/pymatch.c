@@ -267,7 +267,12 @@ static void pymatch__member(Matcher *m, TSNode attr, bool called, TSNode call) {
 static void pymatch__string_hit(Matcher *m, const KbEntry *e, TSNode str, const char *value) {
   uint32_t s = ts_node_start_byte(str), t = ts_node_end_byte(str);
   char *subj = t - s <= 120 ? xstrndup(m->py->text + s, t - s) : xasprintf("\"%s\"", value);
-  Finding *f = pymatch__emit(m, e, str, subj);
+  /* the same string twice on a line (`{"NCCL_X": os.getenv("NCCL_X")}`) is one
+   * change: its second edit joins the first finding */
+  Finding *last = m->ctx->out->len ? &m->ctx->out->items[m->ctx->out->len - 1] : NULL;
+  bool again = last && last->entry == e && last->start_row == ts_node_start_point(str).row &&
+               strcmp(last->subject, subj) == 0 && last->start_byte < s;
+  Finding *f = again ? last : pymatch__emit(m, e, str, subj);
   if (f && e->fix_kind == KBFIX_STRING_SUB) pymatch__fix_string(m, f, str, e);
   free(subj);
 }
