@@ -359,3 +359,17 @@ TEST(compile_tensorrt_once_per_file) {
   ASSERT_EQ(l.items[1].start_row, 1);
   findings_free(&l);
 }
+
+/* The same variable written and read on one line is one finding, fixed whole. */
+TEST(distributed_env_twice_on_a_line_is_one_finding) {
+  const char *src = "import os\nenv = {\"NCCL_BLOCKING_WAIT\": os.getenv(\"NCCL_BLOCKING_WAIT\", \"1\")}\n";
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  FindingList l = {0};
+  attn_t__run(src, &opt, &l);
+  ASSERT_EQ(attn_t__count(&l, "ASC503"), 1);
+  findings_free(&l);
+  char *fixed = attn_t__fixed(src, &opt, "ASC503");
+  ASSERT_STR_EQ(fixed, "import os\nenv = {\"TORCH_HCCL_BLOCKING_WAIT\": os.getenv(\"TORCH_HCCL_BLOCKING_WAIT\", \"1\")}\n");
+  free(fixed);
+}
