@@ -1,6 +1,7 @@
 /* device: ASC2xx detectors that need code rather than a mapping row. The
  * device-layer mappings themselves (torch.cuda.*, .cuda(), device strings,
- * environment variables) are rows in kb.c matched by pymatch. */
+ * environment variables) are rows in kb.c matched by pymatch; this file also
+ * folds a torch.cuda.is_available() guard into the calls it guards. */
 #include "analyzers/analyze.h"
 #include "analyzers/pysyntax.h"
 #include "analyzers/resolver.h"
@@ -89,6 +90,101 @@ static bool device__visit(void *state, const PyVisit *v) {
   return v->sym != PYSYM_COMMENT && v->sym != PYSYM_IMPORT_STATEMENT && v->sym != PYSYM_IMPORT_FROM_STATEMENT;
 }
 
-static void device__end(void *state) { (void)state; }
+/* ---- availability guards (ASC211) ------------------------------------------ */
+
+/* The if statement whose condition holds n, or a null node. */
+static TSNode device__guarding_if(TSNode n) {
+  for (TSNode c = ts_node_parent(n); !ts_node_is_null(c); n = c, c = ts_node_parent(c)) {
+    if (pysyntax_is(c, "if_statement"))
+      return ts_node_eq(ts_node_child_by_field_name(c, "condition", 9), n) ? c : (TSNode){0};
+    if (pysyntax_is(c, "block") || pysyntax_is(c, "module")) break;
+  }
+  return (TSNode){0};
+}
+
+static Finding *device__finding_in(FindingList *out, TSNode stmt) {
+  for (size_t i = 0; i < out->len; i++)
+    if (out->items[i].start_byte >= ts_node_start_byte(stmt) && out->items[i].end_byte <= ts_node_end_byte(stmt) &&
+        out->items[i].edits.len && kb_domain(out->items[i].rule->code) == 2)
+      return &out->items[i];
+  return NULL;
+}
+
+/* `if torch.cuda.is_available(): torch.backends.cuda.matmul.allow_tf32 = True`
+ * is right to skip on the NPU (the flags mean nothing there): no finding.
+ * `if torch.cuda.is_available(): torch.cuda.empty_cache()` is one change: the
+ * guard's edit joins the finding of the call it guards. Returns whether the
+ * guard finding is to be dropped. */
+/* Moves the guard's edits into f (once: both may add `import torch_npu`)
+ * and says so in f's message. */
+static void device__fold(Finding *f, const Finding *g) {
+  for (size_t k = 0; k < g->edits.len; k++) {
+    const TextEdit *e = &g->edits.items[k];
+    bool dup = false;
+    for (size_t j = 0; j < f->edits.len && !dup; j++)
+      dup = f->edits.items[j].start == e->start && strcmp(f->edits.items[j].text, e->text) == 0;
+    if (!dup) finding_add_edit(f, e->start, e->end, e->text);
+  }
+  char *m = xasprintf("%s (with its torch.cuda.is_available() guard)", f->message);
+  free(f->message);
+  f->message = m;
+  m = xasprintf("%s（连同其 torch.cuda.is_available() 判断）", f->message_zh);
+  free(f->message_zh);
+  f->message_zh = m;
+}
+
+/* `"cuda" if torch.cuda.is_available() else "cpu"`: the device string and its
+ * guard change together, or the NPU gets "cpu". */
+static bool device__conditional(AnalyzeCtx *ctx, Finding *g, TSNode site) {
+  TSNode c = ts_node_parent(site);
+  if (pysyntax_is(c, "call")) c = ts_node_parent(c);
+  if (!pysyntax_is(c, "conditional_expression") || ts_node_named_child_count(c) != 3) return false;
+  TSNode cond = ts_node_named_child(c, 1);
+  if (ts_node_start_byte(site) < ts_node_start_byte(cond) || ts_node_end_byte(site) > ts_node_end_byte(cond)) return false;
+  Finding *f = device__finding_in(ctx->out, ts_node_named_child(c, 0));
+  if (!f || !g->edits.len) return false;
+  device__fold(f, g);
+  return true;
+}
+
+static bool device__guard(AnalyzeCtx *ctx, Finding *g) {
+  TSNode root = ts_tree_root_node(ctx->tree);
+  TSNode site = ts_node_descendant_for_byte_range(root, g->start_byte, g->end_byte);
+  if (device__conditional(ctx, g, site)) return true;
+  TSNode stmt = device__guarding_if(site);
+  TSNode body = ts_node_is_null(stmt) ? stmt : ts_node_child_by_field_name(stmt, "consequence", 11);
+  if (ts_node_is_null(body) || ts_node_named_child_count(stmt) > 2) return false; /* with elif/else: a selection */
+  uint32_t n = ts_node_named_child_count(body);
+  bool flags = n > 0, calls = n > 0;
+  Finding *first = NULL;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode st = ts_node_named_child(body, i);
+    char *t = pyfile_node_text(ctx->py, st);
+    flags = flags && t && util_starts_with(t, "torch.backends.");
+    free(t);
+    Finding *f = device__finding_in(ctx->out, st);
+    calls = calls && pysyntax_is(st, "expression_statement") && f;
+    if (f && !first) first = f;
+  }
+  if (flags) return true;
+  if (!calls || !first || !g->edits.len) return false;
+  device__fold(first, g);
+  return true;
+}
+
+static void device__guards(AnalyzeCtx *ctx) {
+  const KbEntry *row = kb_lookup(KB_QUALNAME, "torch.cuda.is_available", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  if (!row) return;
+  bool *drop = xcalloc(ctx->out->len + 1, sizeof *drop);
+  for (size_t i = 0; i < ctx->out->len; i++)
+    if (ctx->out->items[i].entry == row) drop[i] = device__guard(ctx, &ctx->out->items[i]);
+  findings_drop(ctx->out, drop);
+  free(drop);
+}
+
+static void device__end(void *state) {
+  AnalyzeCtx *ctx = state;
+  if (ctx) device__guards(ctx);
+}
 
 const PyVisitor device_visitor = {device__begin, device__visit, device__end};

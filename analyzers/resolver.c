@@ -181,9 +181,18 @@ static void resolver__try(PyFile *py, TSNode stmt) {
 bool pyfile_is_availability(const PyFile *py, TSNode cond) {
   static const char *const needles[] = {"is_available", "_AVAILABLE", "_available", "HAS_", "has_",
                                         "USE_", "use_", "ENABLE", "enable_", "is_npu", "npu"};
-  for (size_t i = 0; i < sizeof needles / sizeof needles[0]; i++)
-    if (resolver__text_has(py, cond, needles[i])) return true;
-  return false;
+  /* torch.cuda.is_available() is not a fallback for the NPU: on an Ascend
+   * machine it is False and the CUDA branch is silently skipped (ASC211) */
+  uint32_t s = ts_node_start_byte(cond), e = ts_node_end_byte(cond);
+  if (e - s > RESOLVER_COND_MAX) e = s + RESOLVER_COND_MAX;
+  char *t = xstrndup(py->text + s, e - s);
+  static const char *const cuda[] = {"cuda.is_available", "cuda.device_count"};
+  for (size_t i = 0; i < sizeof cuda / sizeof cuda[0]; i++)
+    for (char *hit = strstr(t, cuda[i]); hit; hit = strstr(hit, cuda[i])) memset(hit, '#', strlen(cuda[i]));
+  bool r = false;
+  for (size_t i = 0; i < sizeof needles / sizeof needles[0] && !r; i++) r = strstr(t, needles[i]) != NULL;
+  free(t);
+  return r;
 }
 
 /* A flag the user turns on (`args.enable_xformers_memory_efficient_attention`,
