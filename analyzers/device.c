@@ -182,9 +182,53 @@ static void device__guards(AnalyzeCtx *ctx) {
   free(drop);
 }
 
+/* ---- load-only devices (ASC204) ------------------------------------------------ */
+
+/* `device = "cuda" if ... else "cpu"` used only as torch.load's map_location
+ * (a conversion script): where the checkpoint is read changes nothing on the
+ * NPU, the CPU takes it. Uses are words in the same function (or file). */
+static bool device__load_only(AnalyzeCtx *ctx, const Finding *f) {
+  TSNode root = ts_tree_root_node(ctx->tree);
+  TSNode n = ts_node_descendant_for_byte_range(root, f->start_byte, f->end_byte);
+  while (!ts_node_is_null(n) && !pysyntax_is(n, "assignment") && !pysyntax_is(n, "block") && !pysyntax_is(n, "module"))
+    n = ts_node_parent(n);
+  TSNode name = pysyntax_is(n, "assignment") ? pysym_child(n, PYFIELD_LEFT) : (TSNode){0};
+  if (!pysyntax_is(name, "identifier")) return false;
+  const PyFunction *fn = pyfile_function_at(ctx->py, f->start_byte);
+  uint32_t from = ts_node_end_byte(n), to = fn ? fn->end : (uint32_t)ctx->len;
+  uint32_t ns = ts_node_start_byte(name), nl = ts_node_end_byte(name) - ns;
+  size_t uses = 0;
+  for (uint32_t at = from; at + nl <= to; at++) {
+    if (memcmp(ctx->text + at, ctx->text + ns, nl) != 0) continue;
+    TSNode u = ts_node_descendant_for_byte_range(root, at, at + nl);
+    if (!pysyntax_is(u, "identifier") || ts_node_start_byte(u) != at || ts_node_end_byte(u) != at + nl) continue;
+    TSNode kw = ts_node_parent(u);
+    TSNode key = pysyntax_is(kw, "keyword_argument") ? pysym_child(kw, PYFIELD_NAME) : (TSNode){0};
+    char *k = ts_node_is_null(key) ? NULL : pyfile_node_text(ctx->py, key);
+    bool load = k && strcmp(k, "map_location") == 0 && ts_node_eq(pysym_child(kw, PYFIELD_VALUE), u);
+    free(k);
+    if (!load) return false;
+    uses++;
+    at += nl - 1;
+  }
+  return uses > 0;
+}
+
+static void device__loads(AnalyzeCtx *ctx) {
+  bool *drop = xcalloc(ctx->out->len + 1, sizeof *drop);
+  for (size_t i = 0; i < ctx->out->len; i++) {
+    const Finding *f = &ctx->out->items[i];
+    drop[i] = f->entry && f->entry->match == KB_NAMED_STRING && kb_domain(f->rule->code) == 2 && device__load_only(ctx, f);
+  }
+  findings_drop(ctx->out, drop);
+  free(drop);
+}
+
 static void device__end(void *state) {
   AnalyzeCtx *ctx = state;
-  if (ctx) device__guards(ctx);
+  if (!ctx) return;
+  device__guards(ctx);
+  device__loads(ctx);
 }
 
 const PyVisitor device_visitor = {device__begin, device__visit, device__end};
