@@ -259,23 +259,12 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
     if (py->transfer_to_npu && f->entry && f->entry->transfer_covered && f->severity < SEV_INFO) {
       f->severity = SEV_INFO;
       f->transfer_covered = true;
-      char *m = xasprintf("%s (handled at run time by transfer_to_npu)", f->message);
-      free(f->message);
-      f->message = m;
-      m = xasprintf("%s（运行时由 transfer_to_npu 处理）", f->message_zh);
-      free(f->message_zh);
-      f->message_zh = m;
+      finding_append_note(f, "(handled at run time by transfer_to_npu)", "（运行时由 transfer_to_npu 处理）");
     }
     bool optin = pyfile_in_ranges(py->optin.items, py->optin.len, f->start_byte);
-    if (f->guarded && !strstr(f->message, "[guarded")) {
-      /* behind an opt-in flag the default path is the fallback */
-      char *m = xasprintf("%s [guarded: %s]", f->message, optin ? "behind an opt-in flag" : "a fallback exists");
-      free(f->message);
-      f->message = m;
-      m = xasprintf(optin ? "%s［受可选开关保护］" : "%s［已有回退路径］", f->message_zh);
-      free(f->message_zh);
-      f->message_zh = m;
-    }
+    if (f->guarded && !strstr(f->message, "[guarded")) /* behind an opt-in flag the default path is the fallback */
+      finding_append_note(f, optin ? "[guarded: behind an opt-in flag]" : "[guarded: a fallback exists]",
+                          optin ? "［受可选开关保护］" : "［已有回退路径］");
   }
 }
 

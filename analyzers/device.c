@@ -125,12 +125,7 @@ static void device__fold(Finding *f, const Finding *g) {
       dup = f->edits.items[j].start == e->start && strcmp(f->edits.items[j].text, e->text) == 0;
     if (!dup) finding_add_edit(f, e->start, e->end, e->text);
   }
-  char *m = xasprintf("%s (with its torch.cuda.is_available() guard)", f->message);
-  free(f->message);
-  f->message = m;
-  m = xasprintf("%s（连同其 torch.cuda.is_available() 判断）", f->message_zh);
-  free(f->message_zh);
-  f->message_zh = m;
+  finding_append_note(f, "(with its torch.cuda.is_available() guard)", "（连同其 torch.cuda.is_available() 判断）");
 }
 
 /* `"cuda" if torch.cuda.is_available() else "cpu"`: the device string and its

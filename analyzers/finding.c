@@ -100,3 +100,12 @@ void findings_drop(FindingList *l, const bool *drop) {
   }
   l->len = w;
 }
+
+void finding_append_note(Finding *f, const char *en, const char *zh) {
+  char *m = xasprintf("%s %s", f->message, en);
+  free(f->message);
+  f->message = m;
+  m = xasprintf("%s%s", f->message_zh, zh);
+  free(f->message_zh);
+  f->message_zh = m;
+}

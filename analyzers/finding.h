@@ -82,6 +82,9 @@ void findings_free(FindingList *l);
 Finding finding_copy(const Finding *f);
 /* Adds an edit to f (text is copied). */
 void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text);
+/* Appends a note to both messages: " <en>" to the English one, <zh> as given
+ * to the Chinese one (which carries its own full-width punctuation). */
+void finding_append_note(Finding *f, const char *en, const char *zh);
 /* Frees and removes the findings whose drop[i] is set, keeping the order of
  * the rest; drop has at least l->len entries. */
 void findings_drop(FindingList *l, const bool *drop);
