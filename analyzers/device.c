@@ -219,11 +219,37 @@ static void device__loads(AnalyzeCtx *ctx) {
   free(drop);
 }
 
+/* ---- redundant seeding (ASC201) ------------------------------------------------ */
+
+/* `torch.manual_seed(0)` then `torch.cuda.manual_seed_all(0)`: the first
+ * already seeds the NPU, the second does nothing there and needs no port. */
+static void device__seeds(AnalyzeCtx *ctx) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "redundant-seed", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  if (!row) return;
+  TSNode root = ts_tree_root_node(ctx->tree);
+  bool *drop = xcalloc(ctx->out->len + 1, sizeof *drop);
+  for (size_t i = 0; i < ctx->out->len; i++) {
+    const Finding *f = &ctx->out->items[i];
+    if (!f->subject || !kb_pattern_match(row->arg, f->subject)) continue;
+    TSNode n = ts_node_descendant_for_byte_range(root, f->start_byte, f->end_byte);
+    while (!ts_node_is_null(n) && !pysyntax_is(n, "expression_statement")) n = ts_node_parent(n);
+    TSNode prev = ts_node_is_null(n) ? n : ts_node_prev_named_sibling(n);
+    while (pysyntax_is(prev, "comment")) prev = ts_node_prev_named_sibling(prev);
+    TSNode call = pysyntax_is(prev, "expression_statement") ? ts_node_named_child(prev, 0) : (TSNode){0};
+    char *q = pysyntax_is(call, "call") ? pyfile_qualname(ctx->py, pysym_child(call, PYFIELD_FUNCTION)) : NULL;
+    drop[i] = q && kb_pattern_match(row->value, q);
+    free(q);
+  }
+  findings_drop(ctx->out, drop);
+  free(drop);
+}
+
 static void device__end(void *state) {
   AnalyzeCtx *ctx = state;
   if (!ctx) return;
   device__guards(ctx);
   device__loads(ctx);
+  device__seeds(ctx);
 }
 
 const PyVisitor device_visitor = {device__begin, device__visit, device__end};
