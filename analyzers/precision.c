@@ -223,23 +223,25 @@ static void precision__attribute(Prec *p, TSNode n) {
   if (e - s == 4 && memcmp(p->py->text + s, "self", 4) == 0) array_push(&p->self_attrs, n);
 }
 
-/* `x = step(pred.to(torch.float32))` right before `assert x.dtype ==
- * torch.float32`: the statement before assigns x from an explicit cast to
- * that dtype, so the assertion documents it. */
+/* `x = step(pred.to(torch.float32))` before `assert x.dtype == torch.float32`:
+ * the last assignment to x in the block makes that dtype explicit, so the
+ * assertion documents it. */
 static bool precision__cast_before(const Prec *p, TSNode stmt, TSNode tested, TSNode dtype) {
-  TSNode prev = ts_node_prev_named_sibling(stmt);
-  while (pysyntax_is(prev, "comment")) prev = ts_node_prev_named_sibling(prev);
-  TSNode asg = pysyntax_is(prev, "expression_statement") ? ts_node_named_child(prev, 0) : (TSNode){0};
-  if (!pysyntax_is(asg, "assignment")) return false;
-  TSNode left = pysym_child(asg, PYFIELD_LEFT), right = pysym_child(asg, PYFIELD_RIGHT);
   TSNode x = pysym_child(tested, PYFIELD_OBJECT);
-  if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_is_null(x) || !precision__same_text(p, left, x))
-    return false;
-  char *d = pyfile_node_text(p->py, dtype);
-  uint32_t s = ts_node_start_byte(right), e = ts_node_end_byte(right);
-  bool r = d && *d && memmem(p->py->text + s, e - s, d, strlen(d)) != NULL;
-  free(d);
-  return r;
+  if (ts_node_is_null(x)) return false;
+  /* the last assignment to x earlier in the same block decides */
+  for (TSNode prev = ts_node_prev_named_sibling(stmt); !ts_node_is_null(prev); prev = ts_node_prev_named_sibling(prev)) {
+    TSNode asg = pysyntax_is(prev, "expression_statement") ? ts_node_named_child(prev, 0) : (TSNode){0};
+    if (!pysyntax_is(asg, "assignment")) continue;
+    TSNode left = pysym_child(asg, PYFIELD_LEFT), right = pysym_child(asg, PYFIELD_RIGHT);
+    if (ts_node_is_null(left) || ts_node_is_null(right) || !precision__same_text(p, left, x)) continue;
+    char *d = pyfile_node_text(p->py, dtype);
+    uint32_t s = ts_node_start_byte(right), e = ts_node_end_byte(right);
+    bool r = d && *d && memmem(p->py->text + s, e - s, d, strlen(d)) != NULL;
+    free(d);
+    return r;
+  }
+  return false;
 }
 
 /* assert <x>.dtype == <dtype> (in any comparison of the condition). */

@@ -210,15 +210,18 @@ bool pyfile_is_npu_check(const PyFile *py, TSNode cond) {
 }
 
 /* `if torch_major >= 2:`, `if is_torch_version(">=", "2.0.0"):`,
- * `if hasattr(F, "scaled_dot_product_attention"):` -- their else branch is
- * the fallback for torch 1.x, which torch_npu does not run on. */
+ * `if is_torch_min_version("1.13.0"):`, `if hasattr(F,
+ * "scaled_dot_product_attention"):` -- their else branch is the fallback for
+ * an older torch than torch_npu runs on. */
 static bool resolver__is_torch2_check(const PyFile *py, TSNode cond) {
   if (resolver__text_has(py, cond, "scaled_dot_product_attention")) return !resolver__text_has(py, cond, "not ");
-  if (!resolver__text_has(py, cond, "version") || !resolver__text_has(py, cond, ">") ||
-      resolver__text_has(py, cond, "not ") || resolver__text_has(py, cond, " or "))
+  bool at_least = resolver__text_has(py, cond, ">") || resolver__text_has(py, cond, "min_version");
+  if (!resolver__text_has(py, cond, "version") || !at_least || resolver__text_has(py, cond, "not ") ||
+      resolver__text_has(py, cond, " or ") || resolver__text_has(py, cond, "<"))
     return false;
+  /* torch_npu needs torch >= 2.1: any check for 1.x or 2.0 holds there */
   static const char *const two[] = {">= 2", ">=2", "\"2\"", "\"2.0\"", "\"2.0.0\"", "'2'", "'2.0'", "'2.0.0'",
-                                     "(2, 0)", "(2,)", "> 1", ">1"};
+                                     "(2, 0)", "(2,)", "> 1", ">1", "\"1.", "'1.", "(1, "};
   for (size_t i = 0; i < sizeof two / sizeof two[0]; i++)
     if (resolver__text_has(py, cond, two[i])) return true;
   return false;
