@@ -163,10 +163,30 @@ static bool resolver__is_import_guard(const PyFile *py, TSNode except_clause) {
   return !typed; /* bare `except:` catches ImportError too */
 }
 
+/* `try: f = torch.distributed.all_gather_into_tensor` / `except
+ * AttributeError: f = torch.distributed._all_gather_base`: the handler is the
+ * fallback for an older torch than torch_npu runs on. */
+static void resolver__attribute_fallback(PyFile *py, TSNode body, TSNode handler) {
+  uint32_t n = ts_node_named_child_count(handler);
+  bool attr = false;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(handler, i);
+    if (resolver__is(c, "block") || resolver__is(c, "comment")) continue;
+    attr = resolver__text_has(py, c, "AttributeError") && !resolver__text_has(py, c, "ImportError") &&
+           !resolver__text_has(py, c, "Exception");
+  }
+  if (!attr || !resolver__text_has(py, body, "torch.")) return;
+  ByteRange r = {ts_node_start_byte(handler), ts_node_end_byte(handler)};
+  array_push(&py->dead, r);
+}
+
 static void resolver__try(PyFile *py, TSNode stmt) {
   TSNode body = pysym_child(stmt, PYFIELD_BODY);
   if (ts_node_is_null(body)) return;
   uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++)
+    if (resolver__is(ts_node_named_child(stmt, i), "except_clause"))
+      resolver__attribute_fallback(py, body, ts_node_named_child(stmt, i));
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(stmt, i);
     if (resolver__is(c, "except_clause") && resolver__is_import_guard(py, c)) {

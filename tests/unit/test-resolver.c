@@ -235,3 +235,13 @@ TEST(resolver_cuda_build_branches_are_dead) {
   ASSERT_EQ(s.py->dead.items[1].start, (uint32_t)(strstr(s.text, "else:") - s.text));
   src_close(&s);
 }
+
+TEST(resolver_attribute_error_fallback_for_old_torch_is_dead) {
+  Src s;
+  src_open(&s, "import torch\ntry:\n    f = torch.distributed.all_gather_into_tensor\n"
+               "except AttributeError:\n    f = torch.distributed._all_gather_base\n"
+               "try:\n    g = cfg.get_value()\nexcept AttributeError:\n    g = None\n");
+  ASSERT_EQ(s.py->dead.len, 1);
+  ASSERT_EQ(s.py->dead.items[0].start, (uint32_t)(strstr(s.text, "except AttributeError") - s.text));
+  src_close(&s);
+}
