@@ -97,7 +97,9 @@ static const char *analyze__base(const char *path) {
   return b ? b + 1 : path;
 }
 
-bool analyze_is_test_path(const char *path) {
+/* Whether a path is test code: under tests/ or test/, test_*.py, *_test.py,
+ * conftest.py. */
+static bool analyze__is_test_path(const char *path) {
   if (!path) return false;
   const char *base = analyze__base(path);
   if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0)
@@ -161,81 +163,62 @@ bool analyze_code_selected(const AnalyzeOptions *opt, const char *code) {
   return !analyze__code_in(opt->ignore, opt->n_ignore, code);
 }
 
-/* Guarded, inference-only and transfer_to_npu marks come from the Python
- * facts; they change priority, not presence. */
+/* Findings of domain 2 and above (everything Python says about the code;
+ * dependency findings stay) or of one domain: `data` points at the domain,
+ * 0 for "2 and above". */
+static bool analyze__in_domain(void *data, const Finding *f) {
+  int want = *(const int *)data, d = kb_domain(f->rule->code);
+  return want ? d == want : d >= 2;
+}
+
+/* The first import matching a glob that is required: unguarded, and at the
+ * top level of the module when `top_level` (a function importing it uses
+ * it; the file is not built on it). NULL when there is none. */
+static const PyImport *analyze__required_import(const PyFile *py, const char *glob, bool top_level) {
+  for (size_t i = 0; i < py->imports.len; i++) {
+    const PyImport *im = &py->imports.items[i];
+    if (kb_pattern_match(glob, im->module) && !pyfile_in_ranges(py->guarded.items, py->guarded.len, im->start) &&
+        (!top_level || im->column == 0))
+      return im;
+  }
+  return NULL;
+}
+
 /* A file importing another device's stack (the "other-device-stack" row) is
  * written for that device: its Python findings give way to one hint at the
- * import saying so. */
+ * import saying so. An optional import (one backend among several) does not
+ * make the file another device's; a required one does. */
 static void analyze__other_device(const AnalyzeCtx *ctx, const PyFile *py, FindingList *out) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-stack", ctx->opt->user_entries, ctx->opt->n_user_entries);
   const KbRule *rule = row ? analyze_rule(ctx->opt, row->code) : NULL;
-  const PyImport *im = NULL;
-  uint32_t start = 0, row_no = 0;
-  for (size_t i = 0; rule && i < py->imports.len && !im; i++) {
-    const PyImport *c = &py->imports.items[i];
-    if (!kb_pattern_match(row->arg, c->module)) continue;
-    while (row_no < c->row && start < py->len) { /* imports come in document order */
-      const char *nl = memchr(py->text + start, '\n', py->len - start);
-      if (!nl) break;
-      start = (uint32_t)(nl - py->text) + 1;
-      row_no++;
-    }
-    /* an optional import (one backend among several) does not make the
-     * file another device's; a required one does */
-    uint32_t at = start;
-    while (at < py->len && (py->text[at] == ' ' || py->text[at] == '\t')) at++;
-    if (!pyfile_in_ranges(py->guarded.items, py->guarded.len, at)) im = c;
-    if (im) start = at;
-  }
+  const PyImport *im = rule ? analyze__required_import(py, row->arg, false) : NULL;
   if (!im) return;
-  bool *drop = xcalloc(out->len + 1, sizeof *drop);
-  for (size_t i = 0; i < out->len; i++) drop[i] = kb_domain(out->items[i].rule->code) >= 2;
-  findings_drop(out, drop);
-  free(drop);
-  uint32_t end = start;
+  int python = 0;
+  findings_drop_if(out, analyze__in_domain, &python);
+  uint32_t end = im->start;
   while (end < py->len && py->text[end] != '\n' && py->text[end] != '\r') end++;
-  uint32_t line = start;
-  while (line > 0 && py->text[line - 1] != '\n' && py->text[line - 1] != '\r') line--;
-  kb_emit(out, rule, row, im->module, row->replacement, start, end, im->row, start - line, im->row, end - line);
+  /* rows and columns are set from the bytes by analyze__columns */
+  kb_emit(out, rule, row, im->module, row->replacement, im->start, end, im->row, im->column, im->row,
+          im->column + (end - im->start));
 }
 
-/* Whether the file imports a module matching the glob at its top level,
- * outside any try or if (imports are in document order). */
-static bool analyze__required_import(const PyFile *py, const char *glob) {
-  uint32_t start = 0, row_no = 0;
-  for (size_t i = 0; i < py->imports.len; i++) {
-    const PyImport *c = &py->imports.items[i];
-    while (row_no < c->row && start < py->len) {
-      const char *nl = memchr(py->text + start, '\n', py->len - start);
-      if (!nl) break;
-      start = (uint32_t)(nl - py->text) + 1;
-      row_no++;
-    }
-    /* top level only: a function importing it exports to it, the file is not one */
-    if (kb_pattern_match(glob, c->module) && start < py->len && py->text[start] != ' ' && py->text[start] != '\t')
-      return true;
-  }
-  return false;
-}
-
-/* A CUDA engine file (an unguarded TensorRT / PyCUDA / cuda-python import) is
+/* A CUDA engine file (a top-level TensorRT / PyCUDA / cuda-python import) is
  * replaced whole: its device-layer findings give way to the library's. */
 static void analyze__cuda_engine(const AnalyzeCtx *ctx, const PyFile *py, FindingList *out) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "cuda-engine-file", ctx->opt->user_entries, ctx->opt->n_user_entries);
-  if (!row || !analyze__required_import(py, row->arg)) return;
-  bool *drop = xcalloc(out->len + 1, sizeof *drop);
-  for (size_t i = 0; i < out->len; i++) drop[i] = kb_domain(out->items[i].rule->code) == 2;
-  findings_drop(out, drop);
-  free(drop);
+  int device = 2;
+  if (row && analyze__required_import(py, row->arg, true)) findings_drop_if(out, analyze__in_domain, &device);
 }
 
 /* Test code: the file's path, or a `test*` function. */
 static bool analyze__in_test(const char *path, const PyFile *py, uint32_t at) {
-  if (analyze_is_test_path(path)) return true;
+  if (analyze__is_test_path(path)) return true;
   const PyFunction *f = pyfile_function_at(py, at);
   return f && util_starts_with(f->name, "test");
 }
 
+/* Guarded, inference-only and transfer_to_npu marks come from the Python
+ * facts; they change priority, not presence. */
 static void analyze__mark_python(const char *path, const PyFile *py, FindingList *out) {
   /* Code under a condition that names the NPU already has its Ascend path;
    * the condition of a test-skip decorator is not code to port; skipped
@@ -410,13 +393,11 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
 void analyze_npu_sibling(const AnalyzeOptions *opt, const char *sibling, FindingList *out) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-stack", opt->user_entries, opt->n_user_entries);
   const KbRule *rule = row ? analyze_rule(opt, row->code) : NULL;
+  int python = 0;
   bool any = false;
-  for (size_t i = 0; i < out->len && !any; i++) any = kb_domain(out->items[i].rule->code) >= 2;
+  for (size_t i = 0; i < out->len && !any; i++) any = analyze__in_domain(&python, &out->items[i]);
   if (!rule || !any) return;
-  bool *drop = xcalloc(out->len + 1, sizeof *drop);
-  for (size_t i = 0; i < out->len; i++) drop[i] = kb_domain(out->items[i].rule->code) >= 2;
-  findings_drop(out, drop);
-  free(drop);
+  findings_drop_if(out, analyze__in_domain, &python);
   char *subj = xasprintf("CUDA, with the NPU version beside it (%s)", sibling);
   Finding *f = kb_emit(out, rule, row, subj, row->replacement, 0, 0, 0, 0, 0, 0);
   f->start_char = f->end_char = 0;

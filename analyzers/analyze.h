@@ -29,9 +29,6 @@ typedef enum {
 
 /* Classifies a path by its name only. */
 FileKind analyze_file_kind(const char *path);
-/* Whether a path is test code: under tests/ or test/, test_*.py, *_test.py,
- * conftest.py. */
-bool analyze_is_test_path(const char *path);
 TSLanguage *analyze_language(FileKind kind); /* NULL for kinds parsed without tree-sitter */
 
 typedef struct {

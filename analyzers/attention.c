@@ -733,11 +733,8 @@ static bool attention__folded_heads(const Attn *a, const AttnSite *s, Finding *f
   if (!r || !s->row->value || strcmp(s->row->value, "BMHK") != 0) return false;
   /* the fold may happen in the caller (a processor's __call__), so look in
    * the enclosing class, else the file, for a call of a folding name */
-  uint32_t from = 0, to = (uint32_t)a->py->len, at = ts_node_start_byte(s->call);
-  for (size_t i = 0; i < a->py->classes.len; i++) {
-    const PyClass *c = &a->py->classes.items[i];
-    if (at >= c->start && at < c->end && c->start >= from) from = c->start, to = c->end;
-  }
+  const PyClass *cls = pyfile_class_at(a->py, ts_node_start_byte(s->call));
+  uint32_t from = cls ? cls->start : 0, to = cls ? cls->end : (uint32_t)a->py->len;
   bool folded = false;
   const char *t = a->py->text;
   for (const char *p = t + from; !folded && (p = memmem(p, (size_t)(t + to - p), "(", 1)) != NULL; p++) {

@@ -6,8 +6,9 @@
  *    (the keywords listed by the "compile-inference" row), and inference-only
  *    sites get the inference backends;
  *  - TorchScript in a file that imports transfer_to_npu: it is disabled there;
- *  - torch.compile for another device's backend, or in test code, is not a
- *    finding, nor are inductor settings in a file that compiles nothing.
+ *  - torch.compile for another device's backend is not a finding, nor are
+ *    inductor settings in a file that compiles nothing (in test code the
+ *    rule's not_in_tests applies, as for every rule).
  *
  * The findings pymatch made for this file are the tail of ctx->out. */
 #include "analyzers/analyze.h"
@@ -80,14 +81,6 @@ static bool compile__other_backend(const Compile *c, TSNode call) {
   return r;
 }
 
-/* A test compiles to check that compiling works; with the default backend
- * that holds on the NPU too (inductor through Triton-Ascend). */
-static bool compile__in_test(const Compile *c, TSNode call) {
-  if (analyze_is_test_path(c->ctx->path)) return true;
-  const PyFunction *f = pyfile_function_at(c->py, ts_node_start_byte(call));
-  return f && util_starts_with(f->name, "test");
-}
-
 static void compile__call(Compile *c, TSNode call) {
   TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   char *q = ts_node_is_null(fn) ? NULL : pyfile_qualname(c->py, fn);
@@ -96,7 +89,7 @@ static void compile__call(Compile *c, TSNode call) {
                    ? compile__finding_at(c, ts_node_start_byte(fn), row->code)
                    : NULL;
   if (row && strcmp(row->code, c->infer->code) == 0) c->compiles = true;
-  if (f && (compile__other_backend(c, call) || compile__in_test(c, call))) {
+  if (f && compile__other_backend(c, call)) {
     c->drop[f - c->ctx->out->items] = true;
   } else if (f) {
     char *subj = compile__subject(c, call, q);

@@ -110,11 +110,6 @@ static Finding *device__finding_in(FindingList *out, TSNode stmt) {
   return NULL;
 }
 
-/* `if torch.cuda.is_available(): torch.backends.cuda.matmul.allow_tf32 = True`
- * is right to skip on the NPU (the flags mean nothing there): no finding.
- * `if torch.cuda.is_available(): torch.cuda.empty_cache()` is one change: the
- * guard's edit joins the finding of the call it guards. Returns whether the
- * guard finding is to be dropped. */
 /* Moves the guard's edits into f (once: both may add `import torch_npu`)
  * and says so in f's message. */
 static void device__fold(Finding *f, const Finding *g) {
@@ -130,7 +125,7 @@ static void device__fold(Finding *f, const Finding *g) {
 
 /* `"cuda" if torch.cuda.is_available() else "cpu"`: the device string and its
  * guard change together, or the NPU gets "cpu". */
-static bool device__conditional(AnalyzeCtx *ctx, Finding *g, TSNode site) {
+static bool device__conditional(AnalyzeCtx *ctx, const Finding *g, TSNode site) {
   TSNode c = ts_node_parent(site);
   if (pysyntax_is(c, "call")) c = ts_node_parent(c);
   if (!pysyntax_is(c, "conditional_expression") || ts_node_named_child_count(c) != 3) return false;
@@ -142,7 +137,12 @@ static bool device__conditional(AnalyzeCtx *ctx, Finding *g, TSNode site) {
   return true;
 }
 
-static bool device__guard(AnalyzeCtx *ctx, Finding *g) {
+/* `if torch.cuda.is_available(): torch.backends.cuda.matmul.allow_tf32 = True`
+ * is right to skip on the NPU (the flags mean nothing there): no finding.
+ * `if torch.cuda.is_available(): torch.cuda.empty_cache()` is one change: the
+ * guard's edit joins the finding of the call it guards. Returns whether the
+ * guard finding is to be dropped. */
+static bool device__guard(AnalyzeCtx *ctx, const Finding *g) {
   TSNode root = ts_tree_root_node(ctx->tree);
   TSNode site = ts_node_descendant_for_byte_range(root, g->start_byte, g->end_byte);
   if (device__conditional(ctx, g, site)) return true;
@@ -167,14 +167,10 @@ static bool device__guard(AnalyzeCtx *ctx, Finding *g) {
   return true;
 }
 
-static void device__guards(AnalyzeCtx *ctx) {
+static bool device__drop_guard(void *data, const Finding *f) {
+  AnalyzeCtx *ctx = data;
   const KbEntry *row = kb_lookup(KB_QUALNAME, "torch.cuda.is_available", ctx->opt->user_entries, ctx->opt->n_user_entries);
-  if (!row) return;
-  bool *drop = xcalloc(ctx->out->len + 1, sizeof *drop);
-  for (size_t i = 0; i < ctx->out->len; i++)
-    if (ctx->out->items[i].entry == row) drop[i] = device__guard(ctx, &ctx->out->items[i]);
-  findings_drop(ctx->out, drop);
-  free(drop);
+  return row && f->entry == row && device__guard(ctx, f);
 }
 
 /* ---- load-only devices (ASC204) ------------------------------------------------ */
@@ -182,7 +178,7 @@ static void device__guards(AnalyzeCtx *ctx) {
 /* `device = "cuda" if ... else "cpu"` used only as torch.load's map_location
  * (a conversion script): where the checkpoint is read changes nothing on the
  * NPU, the CPU takes it. Uses are words in the same function (or file). */
-static bool device__load_only(AnalyzeCtx *ctx, const Finding *f) {
+static bool device__load_only(const AnalyzeCtx *ctx, const Finding *f) {
   TSNode root = ts_tree_root_node(ctx->tree);
   TSNode n = ts_node_descendant_for_byte_range(root, f->start_byte, f->end_byte);
   while (!ts_node_is_null(n) && !pysyntax_is(n, "assignment") && !pysyntax_is(n, "block") && !pysyntax_is(n, "module"))
@@ -190,13 +186,12 @@ static bool device__load_only(AnalyzeCtx *ctx, const Finding *f) {
   TSNode name = pysyntax_is(n, "assignment") ? pysym_child(n, PYFIELD_LEFT) : (TSNode){0};
   if (!pysyntax_is(name, "identifier")) return false;
   const PyFunction *fn = pyfile_function_at(ctx->py, f->start_byte);
-  uint32_t from = ts_node_end_byte(n), to = fn ? fn->end : (uint32_t)ctx->len;
+  uint32_t to = fn ? fn->end : (uint32_t)ctx->len;
   uint32_t ns = ts_node_start_byte(name), nl = ts_node_end_byte(name) - ns;
   size_t uses = 0;
-  for (uint32_t at = from; at + nl <= to; at++) {
-    if (memcmp(ctx->text + at, ctx->text + ns, nl) != 0) continue;
-    TSNode u = ts_node_descendant_for_byte_range(root, at, at + nl);
-    if (!pysyntax_is(u, "identifier") || ts_node_start_byte(u) != at || ts_node_end_byte(u) != at + nl) continue;
+  for (uint32_t at = ts_node_end_byte(n);;) {
+    TSNode u = pyfile_next_name(ctx->py, ctx->text + ns, nl, &at, to);
+    if (ts_node_is_null(u)) return uses > 0;
     TSNode kw = ts_node_parent(u);
     TSNode key = pysyntax_is(kw, "keyword_argument") ? pysym_child(kw, PYFIELD_NAME) : (TSNode){0};
     char *k = ts_node_is_null(key) ? NULL : pyfile_node_text(ctx->py, key);
@@ -204,52 +199,38 @@ static bool device__load_only(AnalyzeCtx *ctx, const Finding *f) {
     free(k);
     if (!load) return false;
     uses++;
-    at += nl - 1;
   }
-  return uses > 0;
 }
 
-static void device__loads(AnalyzeCtx *ctx) {
-  bool *drop = xcalloc(ctx->out->len + 1, sizeof *drop);
-  for (size_t i = 0; i < ctx->out->len; i++) {
-    const Finding *f = &ctx->out->items[i];
-    drop[i] = f->entry && f->entry->match == KB_NAMED_STRING && kb_domain(f->rule->code) == 2 && device__load_only(ctx, f);
-  }
-  findings_drop(ctx->out, drop);
-  free(drop);
+static bool device__drop_load(void *data, const Finding *f) {
+  return f->entry && f->entry->match == KB_NAMED_STRING && kb_domain(f->rule->code) == 2 && device__load_only(data, f);
 }
 
 /* ---- redundant seeding (ASC201) ------------------------------------------------ */
 
 /* `torch.manual_seed(0)` then `torch.cuda.manual_seed_all(0)`: the first
  * already seeds the NPU, the second does nothing there and needs no port. */
-static void device__seeds(AnalyzeCtx *ctx) {
+static bool device__drop_seed(void *data, const Finding *f) {
+  AnalyzeCtx *ctx = data;
   const KbEntry *row = kb_lookup(KB_DETECTOR, "redundant-seed", ctx->opt->user_entries, ctx->opt->n_user_entries);
-  if (!row) return;
-  TSNode root = ts_tree_root_node(ctx->tree);
-  bool *drop = xcalloc(ctx->out->len + 1, sizeof *drop);
-  for (size_t i = 0; i < ctx->out->len; i++) {
-    const Finding *f = &ctx->out->items[i];
-    if (!f->subject || !kb_pattern_match(row->arg, f->subject)) continue;
-    TSNode n = ts_node_descendant_for_byte_range(root, f->start_byte, f->end_byte);
-    while (!ts_node_is_null(n) && !pysyntax_is(n, "expression_statement")) n = ts_node_parent(n);
-    TSNode prev = ts_node_is_null(n) ? n : ts_node_prev_named_sibling(n);
-    while (pysyntax_is(prev, "comment")) prev = ts_node_prev_named_sibling(prev);
-    TSNode call = pysyntax_is(prev, "expression_statement") ? ts_node_named_child(prev, 0) : (TSNode){0};
-    char *q = pysyntax_is(call, "call") ? pyfile_qualname(ctx->py, pysym_child(call, PYFIELD_FUNCTION)) : NULL;
-    drop[i] = q && kb_pattern_match(row->value, q);
-    free(q);
-  }
-  findings_drop(ctx->out, drop);
-  free(drop);
+  if (!row || !f->subject || !kb_pattern_match(row->arg, f->subject)) return false;
+  TSNode n = ts_node_descendant_for_byte_range(ts_tree_root_node(ctx->tree), f->start_byte, f->end_byte);
+  while (!ts_node_is_null(n) && !pysyntax_is(n, "expression_statement")) n = ts_node_parent(n);
+  TSNode prev = ts_node_is_null(n) ? n : ts_node_prev_named_sibling(n);
+  while (pysyntax_is(prev, "comment")) prev = ts_node_prev_named_sibling(prev);
+  TSNode call = pysyntax_is(prev, "expression_statement") ? ts_node_named_child(prev, 0) : (TSNode){0};
+  char *q = pysyntax_is(call, "call") ? pyfile_qualname(ctx->py, pysym_child(call, PYFIELD_FUNCTION)) : NULL;
+  bool redundant = q && kb_pattern_match(row->value, q);
+  free(q);
+  return redundant;
 }
 
 static void device__end(void *state) {
   AnalyzeCtx *ctx = state;
   if (!ctx) return;
-  device__guards(ctx);
-  device__loads(ctx);
-  device__seeds(ctx);
+  findings_drop_if(ctx->out, device__drop_guard, ctx);
+  findings_drop_if(ctx->out, device__drop_load, ctx);
+  findings_drop_if(ctx->out, device__drop_seed, ctx);
 }
 
 const PyVisitor device_visitor = {device__begin, device__visit, device__end};

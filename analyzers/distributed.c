@@ -211,19 +211,9 @@ static void distributed__ring_loop(Dist *d, TSNode loop) {
 }
 
 /* The ring finding stands for the point-to-point calls inside it. */
-static void distributed__absorb_p2p(Dist *d) {
-  if (!d->rings.len) return;
-  FindingList *out = d->ctx->out;
-  size_t w = 0;
-  for (size_t i = 0; i < out->len; i++) {
-    Finding *f = &out->items[i];
-    if (strcmp(f->rule->code, "ASC508") == 0 && pyfile_in_ranges(d->rings.items, d->rings.len, f->start_byte)) {
-      finding_free(f);
-      continue;
-    }
-    out->items[w++] = *f;
-  }
-  out->len = w;
+static bool distributed__absorbed_p2p(void *data, const Finding *f) {
+  const Dist *d = data;
+  return strcmp(f->rule->code, "ASC508") == 0 && pyfile_in_ranges(d->rings.items, d->rings.len, f->start_byte);
 }
 
 static void *distributed__begin(AnalyzeCtx *ctx) {
@@ -271,29 +261,24 @@ static bool distributed__visit_node(void *state, const PyVisit *v) { return dist
 
 /* `NCCL_BACKEND = "nccl"`: a constant named after the backend labels it; the
  * places that choose a backend with it are the findings, not the label. */
-static void distributed__labels(Dist *d) {
-  TSNode root = ts_tree_root_node(d->ctx->tree);
-  bool *drop = xcalloc(d->ctx->out->len + 1, sizeof *drop);
-  for (size_t i = 0; i < d->ctx->out->len; i++) {
-    const Finding *f = &d->ctx->out->items[i];
-    if (!f->entry || f->entry->match != KB_NAMED_STRING || kb_domain(f->rule->code) != 5) continue;
-    TSNode str = ts_node_descendant_for_byte_range(root, f->start_byte, f->end_byte);
-    TSNode asg = ts_node_parent(str);
-    TSNode left = pysyntax_is(asg, "assignment") ? pysym_child(asg, PYFIELD_LEFT) : (TSNode){0};
-    char *name = pysyntax_is(left, "identifier") ? pyfile_node_text(d->py, left) : NULL;
-    drop[i] = name && (strstr(name, "NCCL") || strstr(name, "nccl"));
-    free(name);
-  }
-  findings_drop(d->ctx->out, drop);
-  free(drop);
+static bool distributed__label(void *data, const Finding *f) {
+  const Dist *d = data;
+  if (!f->entry || f->entry->match != KB_NAMED_STRING || kb_domain(f->rule->code) != 5) return false;
+  TSNode str = ts_node_descendant_for_byte_range(ts_tree_root_node(d->ctx->tree), f->start_byte, f->end_byte);
+  TSNode asg = ts_node_parent(str);
+  TSNode left = pysyntax_is(asg, "assignment") ? pysym_child(asg, PYFIELD_LEFT) : (TSNode){0};
+  char *name = pysyntax_is(left, "identifier") ? pyfile_node_text(d->py, left) : NULL;
+  bool label = name && (strstr(name, "NCCL") || strstr(name, "nccl"));
+  free(name);
+  return label;
 }
 
 static void distributed__end(void *state) {
   Dist *d = state;
-  distributed__labels(d);
+  findings_drop_if(d->ctx->out, distributed__label, d);
   distributed__ulysses(d);
   for (size_t i = 0; d->ring && i < d->loops.len; i++) distributed__ring_loop(d, d->loops.items[i]);
-  distributed__absorb_p2p(d);
+  if (d->rings.len) findings_drop_if(d->ctx->out, distributed__absorbed_p2p, d);
   distributed__device_tables(d);
   for (size_t i = 0; i < d->calls.len; i++) free(d->calls.items[i].name);
   array_free(&d->calls);

@@ -101,6 +101,13 @@ void findings_drop(FindingList *l, const bool *drop) {
   l->len = w;
 }
 
+void findings_drop_if(FindingList *l, bool (*drop)(void *data, const Finding *f), void *data) {
+  bool *marks = xcalloc(l->len + 1, sizeof *marks);
+  for (size_t i = 0; i < l->len; i++) marks[i] = drop(data, &l->items[i]);
+  findings_drop(l, marks);
+  free(marks);
+}
+
 void finding_append_note(Finding *f, const char *en, const char *zh) {
   char *m = xasprintf("%s %s", f->message, en);
   free(f->message);

@@ -88,6 +88,10 @@ void finding_append_note(Finding *f, const char *en, const char *zh);
 /* Frees and removes the findings whose drop[i] is set, keeping the order of
  * the rest; drop has at least l->len entries. */
 void findings_drop(FindingList *l, const bool *drop);
+/* Frees and removes the findings `drop` says yes to (data is passed
+ * through), keeping the order of the rest. `drop` sees every finding before
+ * any is removed. */
+void findings_drop_if(FindingList *l, bool (*drop)(void *data, const Finding *f), void *data);
 /* Sorts by start byte, then code. */
 void findings_sort(FindingList *l);
 

@@ -41,7 +41,6 @@ typedef struct {
   Array(PrecBinding) names;     /* `x = ...` with whether x is then a host tensor */
   const KbEntry *cplx, *upcast, *roundtrip, *rms, *autocast, *dassert, *helper, *host, *selfcast, *rms_upcast, *normfn;
   bool uses_torch; /* the file imports torch: method rows apply to call results */
-  bool test_file;  /* tests/, test_*.py, *_test.py, conftest.py */
 } Prec;
 
 /* ---- helpers ------------------------------------------------------------------ */
@@ -145,16 +144,6 @@ static void precision__need_torch_npu(const Prec *p, Finding *f) {
   free(ins);
 }
 
-/* ---- test code ----------------------------------------------------------------- */
-
-/* Tests compute fp32 references and check the dtypes weights load in; those
- * stay true on the NPU, so the upcast and assertion detectors skip them. */
-static bool precision__in_test(const Prec *p, uint32_t at) {
-  if (p->test_file) return true;
-  const PyFunction *f = pyfile_function_at(p->py, at);
-  return f && f->name && util_starts_with(f->name, "test");
-}
-
 /* ---- the walk ------------------------------------------------------------------ */
 
 /* autocast(..., dtype=<a reviewed dtype>) */
@@ -247,7 +236,7 @@ static bool precision__cast_before(const Prec *p, TSNode stmt, TSNode tested, TS
 /* assert <x>.dtype == <dtype> (in any comparison of the condition). */
 static void precision__assert(Prec *p, TSNode stmt) {
   const KbEntry *row = p->dassert;
-  if (!row || precision__in_test(p, ts_node_start_byte(stmt))) return;
+  if (!row) return;
   uint32_t n = ts_node_named_child_count(stmt);
   TSNode cond = n ? ts_node_named_child(stmt, 0) : (TSNode){0};
   TSNode cmp[4];
@@ -449,8 +438,6 @@ static bool precision__reaches_device(const Prec *p, TSNode call) {
   return false;
 }
 
-/* A host float64 that feeds torch.polar / view_as_complex stays a finding:
- * the complex128 it makes goes to the device (Wan's rope_params). */
 /* `x.double()` where x was last bound, in the same function, to a host tensor. */
 static bool precision__host_name(const Prec *p, TSNode recv, TSNode at) {
   if (!pysyntax_is(recv, "identifier")) return pysyntax_is(recv, "call") && precision__host_tensor(p, recv);
@@ -507,22 +494,19 @@ static bool precision__dtype_var_to_helpers(const Prec *p, TSNode site) {
   if (!pysyntax_is(name, "identifier")) return false;
   const PyFunction *fn = pyfile_function_at(p->py, ts_node_start_byte(site));
   if (!fn) return false;
-  TSNode root = ts_tree_root_node(p->ctx->tree);
   uint32_t ns = ts_node_start_byte(name), nl = ts_node_end_byte(name) - ns;
-  const char *t = p->py->text;
-  for (uint32_t at = ts_node_end_byte(stmt); at + nl <= fn->end; at++) {
-    if (memcmp(t + at, t + ns, nl) != 0) continue;
-    TSNode use = ts_node_descendant_for_byte_range(root, at, at + nl);
-    if (!pysyntax_is(use, "identifier") || ts_node_start_byte(use) != at || ts_node_end_byte(use) != at + nl) continue;
+  for (uint32_t at = ts_node_end_byte(stmt);;) {
+    TSNode use = pyfile_next_name(p->py, p->py->text + ns, nl, &at, fn->end);
+    if (ts_node_is_null(use)) return true;
     TSNode call = precision__arg_of(use);
     if (ts_node_is_null(call)) return false;
     bool host = p->host && precision__host_tensor(p, call) && !precision__reaches_device(p, call);
     if (precision__tensor_call(p, call) && !host) return false;
-    at += nl - 1;
   }
-  return true;
 }
 
+/* A host float64 that feeds torch.polar / view_as_complex stays a finding:
+ * the complex128 it makes goes to the device (Wan's rope_params). */
 static bool precision__off_device(const Prec *p, const Finding *f) {
   for (size_t i = 0; i < p->fed.len; i++)
     if (p->fed.items[i] == f->start_byte) return false;
@@ -541,19 +525,13 @@ static bool precision__off_device(const Prec *p, const Finding *f) {
   return p->host && precision__host_tensor(p, call) && !precision__reaches_device(p, call);
 }
 
-/* Drops the float64 findings (names and `.double()`) the matcher made for
- * host-only or helper-adjusted sites. */
-static void precision__float64(Prec *p) {
-  FindingList *out = p->ctx->out;
+/* The float64 findings (names and `.double()`) the matcher made for
+ * host-only or helper-adjusted sites are dropped. */
+static bool precision__float64_off_device(void *data, const Finding *f) {
+  const Prec *p = data;
   const char *code = (p->host ? p->host : p->helper)->code;
-  bool *drop = xcalloc(out->len + 1, sizeof *drop);
-  for (size_t i = 0; i < out->len; i++) {
-    const Finding *f = &out->items[i];
-    if (f->entry && (f->entry->match == KB_QUALNAME || f->entry->match == KB_METHOD) && strcmp(f->rule->code, code) == 0)
-      drop[i] = precision__off_device(p, f);
-  }
-  findings_drop(out, drop);
-  free(drop);
+  return f->entry && (f->entry->match == KB_QUALNAME || f->entry->match == KB_METHOD) &&
+         strcmp(f->rule->code, code) == 0 && precision__off_device(p, f);
 }
 
 /* ---- complex128 (ASC602) ------------------------------------------------------- */
@@ -618,15 +596,6 @@ static bool precision__norm_scope(const Prec *p, uint32_t at) {
          (f->class_name && kb_pattern_match(p->upcast->arg, f->class_name));
 }
 
-static const PyClass *precision__class_at(const Prec *p, uint32_t at) {
-  const PyClass *best = NULL;
-  for (size_t i = 0; i < p->py->classes.len; i++) {
-    const PyClass *c = &p->py->classes.items[i];
-    if (at >= c->start && at < c->end && (!best || c->start >= best->start)) best = c;
-  }
-  return best;
-}
-
 /* `self.<eps>` inside the class, by the row's name glob. */
 static TSNode precision__eps_attr(const Prec *p, const PyClass *c) {
   for (size_t i = 0; i < p->self_attrs.len; i++) {
@@ -645,7 +614,7 @@ static TSNode precision__eps_attr(const Prec *p, const PyClass *c) {
  * fills the weight and epsilon. */
 static bool precision__rms(const Prec *p, TSNode restore, TSNode *product, TSNode *weight, TSNode *eps) {
   if (!p->rms) return false;
-  const PyClass *c = precision__class_at(p, ts_node_start_byte(restore));
+  const PyClass *c = pyfile_class_at(p->py, ts_node_start_byte(restore));
   if (!c || !kb_pattern_match(p->rms->arg, c->name)) return false;
   bool marked = false;
   for (size_t i = 0; i < p->rms_marks.len && !marked; i++)
@@ -755,8 +724,7 @@ static void precision__upcasts(Prec *p) {
   bool *used = xcalloc(p->upcasts.len + 1, sizeof *used);
   /* `x.float() if needs_fp32 else x`: the upcast is already a setting */
   for (size_t k = 0; k < p->upcasts.len; k++)
-    used[k] = precision__in_test(p, ts_node_start_byte(p->upcasts.items[k])) ||
-              pysyntax_is(ts_node_parent(p->upcasts.items[k]), "conditional_expression");
+    used[k] = pysyntax_is(ts_node_parent(p->upcasts.items[k]), "conditional_expression");
   for (size_t i = 0; i < p->restores.len; i++) {
     TSNode r = p->restores.items[i];
     TSNode recv = precision__receiver(r);
@@ -803,7 +771,6 @@ static void *precision__begin(AnalyzeCtx *ctx) {
   p->selfcast = precision__row(p, "self-upcasting-norm");
   p->rms_upcast = precision__row(p, "rms-upcast");
   p->normfn = precision__row(p, "norm-function");
-  p->test_file = analyze_is_test_path(ctx->path);
   for (size_t i = 0; i < p->py->bindings.len && !p->uses_torch; i++)
     p->uses_torch = util_starts_with(p->py->bindings.items[i].qualname, "torch");
   return p;
@@ -815,7 +782,7 @@ static void precision__end(void *state) {
   Prec *p = state;
   for (size_t i = 0; p->cplx && i < p->complexes.len; i++) precision__complex(p, p->complexes.items[i]);
   if (p->upcast && p->roundtrip) precision__upcasts(p);
-  if (p->host || p->helper) precision__float64(p);
+  if (p->host || p->helper) findings_drop_if(p->ctx->out, precision__float64_off_device, p);
   array_free(&p->markers);
   array_free(&p->complexes);
   array_free(&p->upcasts);

@@ -7,7 +7,6 @@
 #include "analyzers/pysyntax.h"
 #include "analyzers/pysym.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -498,25 +497,17 @@ static bool pymatch__probe_only(const Matcher *m, const PyBinding *b, TSNode stm
   if (!pyfile_in_ranges(m->py->guarded.items, m->py->guarded.len, ts_node_start_byte(stmt))) return false;
   const char *t = m->py->text;
   size_t n = strlen(b->local);
-  TSNode root = ts_tree_root_node(m->py->tree);
-  for (uint32_t at = b->scope_start; n && at + n <= b->scope_end;) {
-    const char *p = memmem(t + at, b->scope_end - at, b->local, n);
-    if (!p) break;
-    at = (uint32_t)(p - t);
-    uint32_t end = at + (uint32_t)n;
-    bool word = (at == 0 || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.')) &&
-                (end >= m->py->len || !(isalnum((unsigned char)p[n]) || p[n] == '_'));
-    bool in_stmt = at >= ts_node_start_byte(stmt) && at < ts_node_end_byte(stmt);
-    bool dunder = end + 2 < m->py->len && p[n] == '.' && p[n + 1] == '_' && p[n + 2] == '_';
-    if (word && !in_stmt && !dunder) {
-      TSNode id = ts_node_descendant_for_byte_range(root, at, end);
-      TSNode up = ts_node_parent(id);
-      bool rebound = pysym_of(up) == PYSYM_ASSIGNMENT && ts_node_eq(pysym_child(up, PYFIELD_LEFT), id);
-      if (pysym_of(id) == PYSYM_IDENTIFIER && !rebound) return false;
-    }
-    at = end;
+  for (uint32_t at = b->scope_start;;) {
+    TSNode id = pyfile_next_name(m->py, b->local, n, &at, b->scope_end);
+    if (ts_node_is_null(id)) return true;
+    uint32_t s = ts_node_start_byte(id), e = ts_node_end_byte(id);
+    if (s >= ts_node_start_byte(stmt) && s < ts_node_end_byte(stmt)) continue;
+    TSNode up = ts_node_parent(id);
+    bool member = pysym_of(up) == PYSYM_ATTRIBUTE && ts_node_eq(pysym_child(up, PYFIELD_ATTRIBUTE), id);
+    bool dunder = e + 2 < m->py->len && t[e] == '.' && t[e + 1] == '_' && t[e + 2] == '_';
+    bool rebound = pysym_of(up) == PYSYM_ASSIGNMENT && ts_node_eq(pysym_child(up, PYFIELD_LEFT), id);
+    if (!member && !dunder && !rebound) return false;
   }
-  return true;
 }
 
 /* from-imports of names with a mapping row: the import line is a finding too,

@@ -33,6 +33,16 @@ char *pyfile_node_text(const PyFile *py, TSNode n) {
   return xstrndup(py->text + s, e - s);
 }
 
+/* Occurrences of needle in the first RESOLVER_COND_MAX bytes of a node. */
+static size_t resolver__count(const PyFile *py, TSNode n, const char *needle) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (e - s > RESOLVER_COND_MAX) e = s + RESOLVER_COND_MAX;
+  size_t k = strlen(needle), count = 0;
+  for (const char *p = py->text + s, *end = py->text + e; (p = memmem(p, (size_t)(end - p), needle, k)) != NULL; p++)
+    count++;
+  return count;
+}
+
 static bool resolver__text_has(const PyFile *py, TSNode n, const char *needle) {
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
   if (e - s > RESOLVER_COND_MAX) e = s + RESOLVER_COND_MAX;
@@ -65,7 +75,8 @@ static void resolver__bind(PyFile *py, const Frame *f, const char *local, size_t
 }
 
 static void resolver__note_import(PyFile *py, const char *module, TSNode stmt) {
-  PyImport im = {xstrdup(module), ts_node_start_point(stmt).row};
+  TSPoint at = ts_node_start_point(stmt);
+  PyImport im = {xstrdup(module), at.row, ts_node_start_byte(stmt), at.column};
   array_push(&py->imports, im);
 }
 
@@ -135,12 +146,12 @@ static void resolver__import_from(PyFile *py, const Frame *f, TSNode stmt) {
   free(mod);
 }
 
-/* A handler that raises (`except ImportError: raise ValueError("needs x")`)
- * makes the import required, not optional: there is no fallback. */
-static bool resolver__handler_raises(TSNode except_clause) {
-  uint32_t n = ts_node_named_child_count(except_clause);
+/* Whether a clause (`except ...:`, `else:`) raises in its block: then what it
+ * stands for is required, not optional, and there is no fallback. */
+static bool resolver__clause_raises(TSNode clause) {
+  uint32_t n = ts_node_named_child_count(clause);
   for (uint32_t i = 0; i < n; i++) {
-    TSNode b = ts_node_named_child(except_clause, i);
+    TSNode b = ts_node_named_child(clause, i);
     if (!resolver__is(b, "block")) continue;
     for (uint32_t k = 0; k < ts_node_named_child_count(b); k++)
       if (resolver__is(ts_node_named_child(b, k), "raise_statement")) return true;
@@ -151,7 +162,7 @@ static bool resolver__handler_raises(TSNode except_clause) {
 static bool resolver__is_import_guard(const PyFile *py, TSNode except_clause) {
   uint32_t n = ts_node_named_child_count(except_clause);
   bool typed = false;
-  if (resolver__handler_raises(except_clause)) return false;
+  if (resolver__clause_raises(except_clause)) return false; /* `except ImportError: raise ...` */
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(except_clause, i);
     if (resolver__is(c, "block") || resolver__is(c, "comment")) continue;
@@ -202,17 +213,15 @@ bool pyfile_is_availability(const PyFile *py, TSNode cond) {
   static const char *const needles[] = {"is_available", "_AVAILABLE", "_available", "HAS_", "has_",
                                         "USE_", "use_", "ENABLE", "enable_", "is_npu", "npu"};
   /* torch.cuda.is_available() is not a fallback for the NPU: on an Ascend
-   * machine it is False and the CUDA branch is silently skipped (ASC211) */
-  uint32_t s = ts_node_start_byte(cond), e = ts_node_end_byte(cond);
-  if (e - s > RESOLVER_COND_MAX) e = s + RESOLVER_COND_MAX;
-  char *t = xstrndup(py->text + s, e - s);
-  static const char *const cuda[] = {"cuda.is_available", "cuda.device_count"};
-  for (size_t i = 0; i < sizeof cuda / sizeof cuda[0]; i++)
-    for (char *hit = strstr(t, cuda[i]); hit; hit = strstr(hit, cuda[i])) memset(hit, '#', strlen(cuda[i]));
-  bool r = false;
-  for (size_t i = 0; i < sizeof needles / sizeof needles[0] && !r; i++) r = strstr(t, needles[i]) != NULL;
-  free(t);
-  return r;
+   * machine it is False and the CUDA branch is silently skipped (ASC211).
+   * Its text holds the needles "is_available" and "_available" once each, so
+   * a needle counts only where it occurs more often than that call. */
+  size_t cuda = resolver__count(py, cond, "cuda.is_available");
+  for (size_t i = 0; i < sizeof needles / sizeof needles[0]; i++) {
+    size_t inside = strstr("cuda.is_available", needles[i]) ? cuda : 0;
+    if (resolver__count(py, cond, needles[i]) > inside) return true;
+  }
+  return false;
 }
 
 /* A flag the user turns on (`args.enable_xformers_memory_efficient_attention`,
@@ -270,13 +279,9 @@ static void resolver__dead_else(PyFile *py, TSNode stmt) {
 
 static bool resolver__else_raises(TSNode stmt) {
   uint32_t n = ts_node_named_child_count(stmt);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode c = ts_node_named_child(stmt, i);
-    if (!resolver__is(c, "else_clause")) continue;
-    TSNode body = pysym_child(c, PYFIELD_BODY);
-    for (uint32_t k = 0; !ts_node_is_null(body) && k < ts_node_named_child_count(body); k++)
-      if (resolver__is(ts_node_named_child(body, k), "raise_statement")) return true;
-  }
+  for (uint32_t i = 0; i < n; i++)
+    if (resolver__is(ts_node_named_child(stmt, i), "else_clause") && resolver__clause_raises(ts_node_named_child(stmt, i)))
+      return true;
   return false;
 }
 
@@ -669,4 +674,31 @@ const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at) {
     if (at < f->end) return f;
   }
   return NULL;
+}
+
+TSNode pyfile_next_name(const PyFile *py, const char *name, size_t n, uint32_t *at, uint32_t to) {
+  TSNode root = ts_tree_root_node(py->tree);
+  if (to > py->len) to = (uint32_t)py->len;
+  while (n && *at < to && to - *at >= n) {
+    const char *p = memmem(py->text + *at, to - *at, name, n);
+    if (!p) break;
+    uint32_t s = (uint32_t)(p - py->text), e = s + (uint32_t)n;
+    TSNode id = ts_node_descendant_for_byte_range(root, s, e);
+    if (pysym_of(id) == PYSYM_IDENTIFIER && ts_node_start_byte(id) == s && ts_node_end_byte(id) == e) {
+      *at = e;
+      return id;
+    }
+    *at = s + 1;
+  }
+  *at = to;
+  return (TSNode){0};
+}
+
+const PyClass *pyfile_class_at(const PyFile *py, uint32_t at) {
+  const PyClass *best = NULL;
+  for (size_t i = 0; i < py->classes.len; i++) {
+    const PyClass *c = &py->classes.items[i];
+    if (at >= c->start && at < c->end && (!best || c->start >= best->start)) best = c;
+  }
+  return best;
 }

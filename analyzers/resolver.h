@@ -52,6 +52,8 @@ typedef struct {
 typedef struct {
   char *module;              /* imported module (absolute or with leading dots) */
   uint32_t row;
+  uint32_t start;            /* the import statement's first byte */
+  uint32_t column;           /* its byte column: 0 at the top level of the module */
 } PyImport;
 
 struct PyFile {
@@ -95,6 +97,11 @@ const PyBinding *pyfile_lookup(const PyFile *py, const char *name, size_t name_l
  * function). NULL when the base name is not imported. Caller frees. */
 char *pyfile_qualname(const PyFile *py, TSNode expr);
 
+/* The next identifier spelled `name` (n bytes) that starts in [*at, to), in
+ * document order, and moves *at past it; a null node when there is none.
+ * Words in comments and strings are not identifiers and never match. */
+TSNode pyfile_next_name(const PyFile *py, const char *name, size_t n, uint32_t *at, uint32_t to);
+
 /* Source text of a node. Caller frees. */
 char *pyfile_node_text(const PyFile *py, TSNode n);
 
@@ -109,5 +116,7 @@ bool pyfile_is_availability(const PyFile *py, TSNode cond);
 bool pyfile_in_ranges(const ByteRange *r, size_t n, uint32_t at);
 /* Innermost function containing `at`, or NULL. */
 const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at);
+/* The innermost class whose body holds byte `at`, or NULL. */
+const PyClass *pyfile_class_at(const PyFile *py, uint32_t at);
 
 #endif

@@ -223,9 +223,8 @@ static void cli_fix__file(const CliCommon *c, FixRun *run, const Workspace *ws, 
     run->errors++;
     goto fail;
   }
-  char *sib = f->kind == FILE_PYTHON ? ws_npu_sibling(f->abs) : NULL;
-  if (!memchr(text, '\0', len)) cli_fix__text(c, f->path, f->rel, sib, text, len, run->unsafe, &r); /* binary: nothing to do */
-  free(sib);
+  if (!memchr(text, '\0', len)) /* binary: nothing to do */
+    cli_fix__text(c, f->path, f->rel, f->npu_sibling, text, len, run->unsafe, &r);
   run->unsafe_left += r.left.unsafe;
   run->unfixable_left += r.left.unfixable;
   run->skipped_left += r.left.skipped;

@@ -13,6 +13,8 @@ void doc_store_init(DocStore *s) {
 static void doc__free(Document *d) {
   free(d->uri);
   free(d->path);
+  free(d->rel);
+  free(d->npu_sibling);
   free(d->language_id);
   sb_free(&d->text);
   pos_index_free(&d->index);
@@ -184,7 +186,7 @@ void doc_set_text(Document *d, const char *text, size_t len) {
   d->published = false;
 }
 
-bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char *rel) {
+bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
   if (!d->dirty) return false;
   d->dirty = false;
   findings_free(&d->findings);
@@ -199,6 +201,7 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char
   }
   /* A NUL (held as RPC_NUL_BYTE) makes the text binary, as for the CLI. */
   if (d->nul_marks && memchr(d->text.data, RPC_NUL_BYTE, d->text.len)) return true;
-  analyze_text(rel ? rel : d->path, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings, NULL);
+  analyze_text(d->rel ? d->rel : d->path, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings, NULL);
+  if (d->npu_sibling) analyze_npu_sibling(opt, d->npu_sibling, &d->findings);
   return true;
 }

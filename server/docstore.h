@@ -27,6 +27,11 @@ typedef struct {
   bool dirty;        /* changed since the last analysis */
   bool published;    /* diagnostics of the current version were sent */
   bool nul_marks;    /* text received with U+0000, held as RPC_NUL_BYTE */
+  /* Where the document sits in its project, set once by the server: the
+   * path the analyzers see ("tests/" means the project's tests) and the NPU
+   * twin beside a CUDA file. Owned; NULL: the path itself / no twin. */
+  char *rel, *npu_sibling;
+  bool located;
   FindingList findings;
 } Document;
 
@@ -53,9 +58,8 @@ void doc_edit_range(Document *d, LspPosition start, LspPosition end, PosEncoding
 void doc_set_text(Document *d, const char *text, size_t len);
 
 /* Re-parses (incrementally, with the edited old tree) and re-analyzes when
- * dirty; returns whether it did. `rel` is the document's path inside the
- * workspace (test code is told by it), NULL for d->path; borrowed. */
-bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char *rel);
+ * dirty; returns whether it did. */
+bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt);
 
 /* "file:///a%20b/c.py" -> "/a b/c.py" (heap); NULL for other schemes. */
 char *doc_uri_to_path(const char *uri);

@@ -27,24 +27,25 @@ bool lsp_position(const cJSON *o, LspPosition *p) {
   return true;
 }
 
+/* Where a document sits, worked out once: inside the workspace folder the
+ * analyzers see the path the CLI would print, so that "tests/" means the
+ * project's tests and not a parent folder; outside it (or without one), the
+ * path inside the document's own project. */
+static void lsp__locate(const Session *s, Document *d) {
+  d->located = true;
+  if (!d->path) return;
+  size_t n = s->root ? strlen(s->root) : 0;
+  while (n > 1 && s->root[n - 1] == '/') n--;
+  bool inside = n && strncmp(d->path, s->root, n) == 0 && d->path[n] == '/' && d->path[n + 1];
+  d->rel = inside ? xstrdup(d->path + n + 1) : ws_project_relative(d->path);
+  if (d->kind == FILE_PYTHON) d->npu_sibling = ws_npu_sibling(d->path);
+}
+
 /* Analyzes a changed document with the session's options, then applies the
  * project's per-file ignores exactly as the CLI does. */
 void lsp_analyze(Session *s, Document *d) {
-  /* inside the workspace folder the analyzers see the path the CLI would
-   * print, so that "tests/" means the project's tests, not a parent folder */
-  const char *rel = NULL;
-  size_t n = s->root ? strlen(s->root) : 0;
-  while (n > 1 && s->root[n - 1] == '/') n--;
-  if (n && d->path && strncmp(d->path, s->root, n) == 0 && d->path[n] == '/' && d->path[n + 1]) rel = d->path + n + 1;
-  /* outside the workspace folder (or without one): inside its own project */
-  char *own = rel || !d->path ? NULL : ws_project_relative(d->path);
-  if (doc_analyze(&s->docs, d, &s->opt, rel ? rel : own)) {
-    char *sib = d->path && d->kind == FILE_PYTHON ? ws_npu_sibling(d->path) : NULL;
-    if (sib) analyze_npu_sibling(&s->opt, sib, &d->findings);
-    free(sib);
-    config_filter_findings(&s->config, d->path, &d->findings);
-  }
-  free(own);
+  if (!d->located) lsp__locate(s, d);
+  if (doc_analyze(&s->docs, d, &s->opt)) config_filter_findings(&s->config, d->path, &d->findings);
 }
 
 Document *lsp_document(Session *s, const cJSON *params, bool analyze) {

@@ -59,6 +59,7 @@ static void ws__add_file(Walker *w, const char *rel, const char *abs, const stru
   f.path = xstrdup(rel);
   f.abs = xstrdup(abs);
   f.rel = w->explicit ? ws_project_relative(abs) : xstrdup(rel);
+  f.npu_sibling = k == FILE_PYTHON ? ws_npu_sibling(abs) : NULL;
   f.kind = k;
   array_push(&w->ws->files, f);
 }
@@ -304,9 +305,7 @@ static void ws__analyze_one(Pool *p, WsFile *f) {
     f->note = xstrdup("skipped, binary content");
   } else if (!p->run->cache || !ws__cache_get(p->run->cache, f)) {
     analyze_text(f->rel ? f->rel : f->path, text, len, NULL, p->aopt, &f->findings, &f->facts);
-    char *sib = f->kind == FILE_PYTHON ? ws_npu_sibling(f->abs) : NULL;
-    if (sib) analyze_npu_sibling(p->aopt, sib, &f->findings);
-    free(sib);
+    if (f->npu_sibling) analyze_npu_sibling(p->aopt, f->npu_sibling, &f->findings);
     if (p->run->filter) p->run->filter(p->run->filter_data, f->path, &f->findings);
     if (p->run->cache) ws__cache_put(p->run->cache, f);
   }
@@ -357,6 +356,7 @@ void ws_free(Workspace *ws) {
     free(f->path);
     free(f->abs);
     free(f->rel);
+    free(f->npu_sibling);
     free(f->note);
     findings_free(&f->findings);
     analyze_facts_free(&f->facts);

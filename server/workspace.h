@@ -24,6 +24,7 @@ typedef struct {
   char *path;      /* relative to the root it was found under ("a/b.py"), or as given */
   char *abs;       /* path to open */
   char *rel;       /* path inside its project, what analyzers see (tests/ means the project's tests) */
+  char *npu_sibling; /* the NPU twin beside a CUDA Python file (ws_npu_sibling), or NULL */
   FileKind kind;
   FindingList findings;
   FileFacts facts;
