@@ -25,7 +25,7 @@ GRAMMARS := python cuda toml
 GRAMMAR_DIR := $(BUILD)/grammars
 GRAMMAR_OBJS := $(foreach g,$(GRAMMARS),$(BUILD)/grammars/$(g)/parser.o $(BUILD)/grammars/$(g)/scanner.o)
 
-CORE_SRCS := $(wildcard protocol/*.c) $(wildcard analyzers/*.c) $(filter-out server/main.c,$(wildcard server/*.c))
+CORE_SRCS := $(wildcard protocol/*.c) $(wildcard analyzers/*/*.c) $(filter-out server/main.c,$(wildcard server/*.c server/*/*.c))
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 BIN := $(BUILD)/ascend-lsp
 

@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 #include <stdbool.h>
-#include "analyzers/util.h"
+#include "analyzers/engine/util.h"
 
 #define FRAMING_DEFAULT_LIMIT ((size_t)64 << 20) /* 64 MiB per message */
 

@@ -1,6 +1,6 @@
 /* jsonrpc: see jsonrpc.h. */
 #include "protocol/jsonrpc.h"
-#include "analyzers/util.h"
+#include "analyzers/engine/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

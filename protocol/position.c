@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-#include "analyzers/util.h"
+#include "analyzers/engine/util.h"
 
 /* ---- Position - Private -------------------------------------------------- */
 

@@ -22,7 +22,7 @@
 #ifndef ASC_CONFIG_H
 #define ASC_CONFIG_H
 
-#include "analyzers/analyze.h"
+#include "analyzers/engine/analyze.h"
 
 /* One `per-file-ignores` entry: a glob and the codes (or prefixes) it
  * silences. */

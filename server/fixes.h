@@ -9,7 +9,7 @@
 #ifndef ASC_FIXES_H
 #define ASC_FIXES_H
 
-#include "analyzers/finding.h"
+#include "analyzers/engine/finding.h"
 
 typedef struct {
   size_t applied;  /* findings whose fix was applied */

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "server/cli.h"
-#include "server/session.h"
+#include "server/cli/cli.h"
+#include "server/lsp/session.h"
 
 int main(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "--stdio") == 0 || strcmp(argv[1], "serve") == 0 ||

@@ -1,6 +1,6 @@
 /* reportgen: see reportgen.h. */
 #include "server/reportgen.h"
-#include "server/output.h"
+#include "server/cli/output.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,7 +1,7 @@
 /* reportgen: turns an analyzed Workspace into a rendered migration report.
  * Shared by `ascend-lsp report` and the `ascend.generateReport` command.
  *
- * It builds the report model (analyzers/report.h) from the workspace's
+ * It builds the report model (analyzers/project/report.h) from the workspace's
  * files, reading the few texts the model needs beyond the findings (shell
  * scripts, pyproject.toml / setup.py / setup.cfg, Python sources for the
  * blast radius) through the overlay first (the editor's unsaved documents)
@@ -10,7 +10,7 @@
 #define ASC_REPORTGEN_H
 
 #include <stdatomic.h>
-#include "analyzers/report.h"
+#include "analyzers/project/report.h"
 #include "server/workspace.h"
 
 typedef enum { REPORTGEN_MD = 0, REPORTGEN_JSON, REPORTGEN_HTML, REPORTGEN_SARIF } ReportGenFormat;

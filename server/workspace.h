@@ -15,7 +15,7 @@
 #define ASC_WORKSPACE_H
 
 #include <stdatomic.h>
-#include "analyzers/analyze.h"
+#include "analyzers/engine/analyze.h"
 
 #define WS_DEFAULT_MAX_FILE ((size_t)8 << 20) /* 8 MiB */
 #define WS_ELF_HEAD ((size_t)8 << 20)         /* bytes of a shared library read for its headers */

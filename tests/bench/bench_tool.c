@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyzers/analyze.h"
-#include "server/docstore.h"
+#include "analyzers/engine/analyze.h"
+#include "server/lsp/docstore.h"
 #include "server/workspace.h"
 #include "tests/bench/bench_edits.h"
 

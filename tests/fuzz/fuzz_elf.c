@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/analyze.h"
-#include "analyzers/elf.h"
+#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/elf.h"
 
 #define FUZZ_CHECK(c)                                                           \
   do {                                                                          \

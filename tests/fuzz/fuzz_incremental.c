@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/analyze.h"
-#include "analyzers/kb.h"
-#include "server/docstore.h"
+#include "analyzers/engine/analyze.h"
+#include "analyzers/kb/kb.h"
+#include "server/lsp/docstore.h"
 
 static const char *const fuzz__uris[] = {"file:///w/pkg/train.py", "file:///w/csrc/k.cu", "file:///w/pyproject.toml",
                                          "file:///w/requirements.txt"};

@@ -28,7 +28,7 @@
 
 #include "protocol/framing.h"
 #include "protocol/jsonrpc.h"
-#include "server/session.h"
+#include "server/lsp/session.h"
 
 #define FUZZ_CHECK(c)                                                                \
   do {                                                                               \

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/util.h"
+#include "analyzers/engine/util.h"
 #include "protocol/position.h"
 
 #define FUZZ_CHECK(c)                                                                \

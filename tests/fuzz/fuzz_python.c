@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzers/analyze.h"
-#include "analyzers/kb.h"
+#include "analyzers/engine/analyze.h"
+#include "analyzers/kb/kb.h"
 
 #define FUZZ_CHECK(c)                                                              \
   do {                                                                             \

@@ -17,7 +17,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CI_SECONDS ?= 20
 FUZZ_CC ?= clang
 FUZZ_ALL := fuzz_framing fuzz_jsonrpc fuzz_python fuzz_position fuzz_incremental \
-            $(if $(wildcard analyzers/elf.h),fuzz_elf)
+            $(if $(wildcard analyzers/domains/elf.h),fuzz_elf)
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 # FUZZ_NO_SANITIZE=check,...: leave out UBSan checks whose known, reported
 # findings would stop every run at its first input (see tests/fuzz/crashes/).

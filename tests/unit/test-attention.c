@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "analyzers/analyze.h"
+#include "analyzers/engine/analyze.h"
 #include "server/fixes.h"
 
 /* Analyzes src as "t.py" with the options, keeping only codes with `prefix`. */

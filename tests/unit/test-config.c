@@ -351,7 +351,7 @@ TEST(config_filter_findings_drops_ignored) {
 
 /* ---- rule docs for built-in and user rules ------------------------------------------ */
 
-#include "server/rulesdoc.h"
+#include "server/cli/rulesdoc.h"
 
 static size_t test_config__count(const char *s, const char *needle) {
   size_t n = 0;

@@ -2,7 +2,7 @@
  * -e, -r/-c includes, index URLs), then the dependency findings, statuses
  * and fix edits of each file format through analyze_text. */
 #include "tests/unit/test.h"
-#include "analyzers/deps.h"
+#include "analyzers/domains/deps.h"
 
 #include <stdlib.h>
 

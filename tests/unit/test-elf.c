@@ -2,8 +2,8 @@
  * truncated, hostile and mutated images must give an error or fewer names,
  * never a read outside the buffer (run under ASan). */
 #include "tests/unit/test.h"
-#include "analyzers/analyze.h"
-#include "analyzers/elf.h"
+#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/elf.h"
 
 #include <stdlib.h>
 

@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "server/cli_common.h"
+#include "server/cli/cli_common.h"
 #include "server/fixes.h"
-#include "server/output.h"
+#include "server/cli/output.h"
 
 /* A finding with one or two edits and a given fix safety. */
 static Finding *test_fixes__add(FindingList *l, FixSafety safety, uint32_t s, uint32_t e, const char *text) {

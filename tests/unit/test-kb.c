@@ -1,6 +1,6 @@
 /* Knowledge-base patterns: globs, alternatives and exclusions. */
 #include "tests/unit/test.h"
-#include "analyzers/kb.h"
+#include "analyzers/kb/kb.h"
 
 TEST(kb_pattern_alternatives) {
   ASSERT(kb_pattern_match("torch.cuda.*|torch.backends.cudnn", "torch.cuda.synchronize"));

@@ -1,15 +1,15 @@
-/* Unit tests for analyzers/phases.c (import resolution, entry points, phase
- * naming and reachability), analyzers/effort.c (the effort table and the
+/* Unit tests for analyzers/project/phases.c (import resolution, entry points, phase
+ * naming and reachability), analyzers/project/effort.c (the effort table and the
  * verdict rules) and the report model's placement of findings by rule
- * metadata (analyzers/report.c). Projects are built in memory: paths,
+ * metadata (analyzers/project/report.c). Projects are built in memory: paths,
  * imports as FileFacts would record them, and texts for the reader. */
 #include "tests/unit/test.h"
 
 #include <stdlib.h>
 
-#include "analyzers/effort.h"
-#include "analyzers/phases.h"
-#include "analyzers/report.h"
+#include "analyzers/project/effort.h"
+#include "analyzers/project/phases.h"
+#include "analyzers/project/report.h"
 
 #define NONE ((size_t)-1)
 

@@ -1,7 +1,7 @@
 /* Unit tests for protocol/position.c: line index and offset <-> LSP position. */
 #include "tests/unit/test.h"
 
-#include "analyzers/util.h"
+#include "analyzers/engine/util.h"
 #include "protocol/position.h"
 
 /* from_offset(off) must be (line, ch). */

@@ -1,6 +1,6 @@
 /* Name resolution: aliases, from-imports, function-local imports, chains. */
 #include "tests/unit/test.h"
-#include "analyzers/resolver.h"
+#include "analyzers/python/resolver.h"
 
 #include <stdlib.h>
 

@@ -1,0 +1,991 @@
+/* attention: ASC3xx. The CUDA attention APIs themselves (flash-attn, xformers,
+ * SDPA, backend toggles, imports) are rows in kb_attention.def matched by
+ * pymatch; this file adds what rows cannot express:
+ *
+ *  - per call site: the tensor layout (Finding.detail), whether the site is
+ *    inference-only (no_grad/inference_mode, or only called from such code in
+ *    this file), the NPU call built from the site's own arguments, and an
+ *    unsafe fix that writes it (npu_fusion_attention for training,
+ *    npu_fused_infer_attention_score or mindiesd.attention_forward for
+ *    inference);
+ *  - ASC309: calls of project functions that wrap a CUDA-only kernel;
+ *  - ASC304: hand-written attention, Q·Kᵀ then softmax then ·V in one function.
+ *
+ * The findings pymatch made for this file are the tail of ctx->out (every
+ * front end analyzes one file into a fresh list). No API names appear here:
+ * rows carry them, and the call builder only knows parameter roles. */
+#include "analyzers/engine/analyze.h"
+#include "analyzers/python/pysyntax.h"
+#include "analyzers/python/resolver.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+
+#define ATTN_NONE ((size_t)-1)
+
+/* A call of an attention API with a mapping row in domain 3. */
+typedef struct {
+  TSNode call, callee;
+  const KbEntry *row;
+} AttnSite;
+
+/* A call of a name that may be a function of this file: `f(...)` or
+ * `self.f(...)`. */
+typedef struct {
+  char *name;
+  bool method;
+  TSNode callee;
+  size_t fn; /* innermost enclosing function (index into py->functions) */
+} AttnCall;
+
+typedef enum { EV_QK, EV_SOFTMAX, EV_MATMUL } AttnEvKind;
+
+/* One step of a possible hand-written attention. */
+typedef struct {
+  AttnEvKind kind;
+  TSNode node;
+  TSNode a, b;         /* operands of a product (b untransposed for QK) */
+  const char *layout;  /* for EV_QK */
+  size_t fn;
+} AttnEvent;
+
+typedef struct {
+  AnalyzeCtx *ctx;
+  const PyFile *py;
+  Array(AttnSite) sites;
+  Array(AttnCall) calls;
+  Array(AttnEvent) events;
+  Array(ByteRange) imports;
+  bool *inference; /* per function: reached only from inference code */
+  const KbEntry *mm_row, *sm_row, *tr_row;
+} Attn;
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static const KbEntry *attention__row(const Attn *a, KbMatch m, const char *key) {
+  return kb_lookup(m, key, a->ctx->opt->user_entries, a->ctx->opt->n_user_entries);
+}
+
+/* Source text of n with every line break (and the indentation after it)
+ * folded into one space, so a multi-line argument fits a one-line message. */
+static char *attention__text(const Attn *a, TSNode n) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  StrBuf sb;
+  sb_init(&sb);
+  for (uint32_t i = s; i < e; i++) {
+    char c = a->py->text[i];
+    if (c == '\\' && i + 1 < e && (a->py->text[i + 1] == '\n' || a->py->text[i + 1] == '\r')) continue;
+    if (c != '\n' && c != '\r') {
+      sb_putc(&sb, c);
+      continue;
+    }
+    while (sb.len && (sb.data[sb.len - 1] == ' ' || sb.data[sb.len - 1] == '\t')) sb.data[--sb.len] = '\0';
+    while (i + 1 < e && strchr(" \t\r\n", a->py->text[i + 1])) i++;
+    if (sb.len && sb.data[sb.len - 1] != '(' && sb.data[sb.len - 1] != '[') sb_putc(&sb, ' ');
+  }
+  return sb_steal(&sb);
+}
+
+static bool attention__text_is(const Attn *a, TSNode n, const char *s) {
+  uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  return strlen(s) == e - b && memcmp(a->py->text + b, s, e - b) == 0;
+}
+
+/* The called name: `f` for f(...), `m` for x.m(...). Caller frees. */
+static char *attention__callee_name(const Attn *a, TSNode fn) {
+  if (pysyntax_is(fn, "attribute")) fn = pysym_child(fn, PYFIELD_ATTRIBUTE);
+  return pysyntax_is(fn, "identifier") ? pyfile_node_text(a->py, fn) : NULL;
+}
+
+static bool attention__qual_matches(const Attn *a, TSNode n, const char *glob) {
+  if (!glob) return false;
+  char *q = pyfile_qualname(a->py, n);
+  bool r = q && kb_pattern_match(glob, q);
+  free(q);
+  return r;
+}
+
+/* x.<method>(...) with the method name matching glob (receiver not a module). */
+static bool attention__method_matches(const Attn *a, TSNode call, const char *glob) {
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  if (!glob || !pysyntax_is(fn, "attribute")) return false;
+  char *q = pyfile_qualname(a->py, fn);
+  bool module = q != NULL;
+  free(q);
+  if (module) return false;
+  char *nm = attention__callee_name(a, fn);
+  bool r = nm && kb_pattern_match(glob, nm);
+  free(nm);
+  return r;
+}
+
+static size_t attention__fn_index(const Attn *a, uint32_t at) {
+  const PyFunction *f = pyfile_function_at(a->py, at);
+  return f ? (size_t)(f - a->py->functions.items) : ATTN_NONE;
+}
+
+/* Positional arguments of a call, skipping keywords and comments. */
+static size_t attention__positional(TSNode args, TSNode *out, size_t max) {
+  size_t n = 0;
+  uint32_t c = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < c && n < max; i++) {
+    TSNode x = ts_node_named_child(args, i);
+    if (pysyntax_is(x, "keyword_argument") || pysyntax_is(x, "comment")) continue;
+    out[n++] = x;
+  }
+  return n;
+}
+
+/* Rewrites the finding's replacement and re-formats its messages. */
+static void attention__set_replacement(Finding *f, const char *repl) {
+  free(f->replacement);
+  free(f->message);
+  free(f->message_zh);
+  f->replacement = xstrdup(repl);
+  const char *en = f->entry && f->entry->msg_en ? f->entry->msg_en : f->rule->msg_en;
+  const char *zh = f->entry && f->entry->msg_zh ? f->entry->msg_zh : f->rule->msg_zh;
+  f->message = kb_format(en, f->subject, f->replacement);
+  f->message_zh = kb_format(zh, f->subject, f->replacement);
+}
+
+/* The pymatch finding of `code` starting at `at`, or NULL. */
+static Finding *attention__finding_at(const Attn *a, uint32_t at, const char *code) {
+  for (size_t i = 0; i < a->ctx->out->len; i++) {
+    Finding *f = &a->ctx->out->items[i];
+    if (f->start_byte == at && strcmp(f->rule->code, code) == 0) return f;
+  }
+  return NULL;
+}
+
+static void attention__add_import(const Attn *a, Finding *f, const char *module) {
+  char *stmt = xasprintf("import %s", module);
+  char *ins = pysyntax_import_insertion(a->py, stmt);
+  uint32_t at = pysyntax_import_point(a->py);
+  finding_add_edit(f, at, at, ins);
+  free(ins);
+  free(stmt);
+}
+
+/* ---- the walk --------------------------------------------------------------- */
+
+static void attention__note_call_name(Attn *a, TSNode call, TSNode fn) {
+  bool method = false;
+  if (pysyntax_is(fn, "attribute")) {
+    TSNode obj = pysym_child(fn, PYFIELD_OBJECT);
+    if (!attention__text_is(a, obj, "self") && !attention__text_is(a, obj, "cls")) return;
+    method = true;
+  } else if (!pysyntax_is(fn, "identifier")) {
+    return;
+  }
+  AttnCall c = {attention__callee_name(a, fn), method, fn, attention__fn_index(a, ts_node_start_byte(call))};
+  if (c.name) array_push(&a->calls, c);
+}
+
+static void attention__note_site(Attn *a, TSNode call, TSNode fn) {
+  char *q = pyfile_qualname(a->py, fn);
+  const KbEntry *row = q ? attention__row(a, KB_QUALNAME, q) : NULL;
+  free(q);
+  if (row && kb_domain(row->code) == 3) {
+    AttnSite s = {call, fn, row};
+    array_push(&a->sites, s);
+  }
+}
+
+/* Integer literal value (with a leading minus), for transpose dimensions. */
+static bool attention__int(const Attn *a, TSNode n, long *v) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (e - s == 0 || e - s > 8) return false;
+  char buf[16];
+  size_t k = 0;
+  for (uint32_t i = s; i < e; i++)
+    if (a->py->text[i] != ' ') buf[k++] = a->py->text[i];
+  buf[k] = '\0';
+  char *end;
+  *v = strtol(buf, &end, 10);
+  return k > 0 && *end == '\0';
+}
+
+/* Is the dimension pair a swap of the last two axes? (-2,-1) in any order,
+ * or neighbouring positive axes past the batch axis ((1,2) for 3-D bmm,
+ * (2,3) for 4-D). *three_d tells the 3-D case apart for the layout. */
+static bool attention__last_two(long x, long y, bool *three_d) {
+  long lo = x < y ? x : y, hi = x < y ? y : x;
+  *three_d = lo == 1 && hi == 2;
+  if (lo == -2 && hi == -1) return true;
+  return lo >= 1 && hi == lo + 1;
+}
+
+/* When n is K transposed over its last two axes (k.transpose(-2, -1),
+ * torch.transpose(k, 2, 3), k.permute(0, 2, 3, 1), k.mT), stores K in *k
+ * and the layout of the product. */
+static bool attention__transposed(const Attn *a, TSNode n, TSNode *k, const char **layout) {
+  while (pysyntax_is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) n = ts_node_named_child(n, 0);
+  *layout = "BNSD";
+  if (pysyntax_is(n, "attribute")) {
+    TSNode name = pysym_child(n, PYFIELD_ATTRIBUTE);
+    char *nm = pyfile_node_text(a->py, name);
+    bool ok = nm && kb_pattern_match(a->tr_row->value, nm);
+    free(nm);
+    *k = pysym_child(n, PYFIELD_OBJECT);
+    return ok;
+  }
+  if (!pysyntax_is(n, "call")) return false;
+  TSNode fn = pysym_child(n, PYFIELD_FUNCTION), args = pysym_child(n, PYFIELD_ARGUMENTS);
+  TSNode pos[8];
+  size_t np = pysyntax_is(args, "argument_list") ? attention__positional(args, pos, 8) : 0;
+  bool fn_form = attention__qual_matches(a, fn, a->tr_row->arg);
+  if (!fn_form && !attention__method_matches(a, n, a->tr_row->value)) return false;
+  TSNode *dims = fn_form ? pos + 1 : pos;
+  size_t nd = fn_form ? (np ? np - 1 : 0) : np;
+  *k = fn_form ? (np ? pos[0] : (TSNode){0}) : pysym_child(fn, PYFIELD_OBJECT);
+  long d[8];
+  for (size_t i = 0; i < nd; i++)
+    if (!attention__int(a, dims[i], &d[i])) return false;
+  bool three_d = false;
+  if (nd == 2 && attention__last_two(d[0], d[1], &three_d)) {
+    if (three_d) *layout = "(B*N)SD";
+    return !ts_node_is_null(*k);
+  }
+  return nd >= 3 && d[nd - 2] == (long)nd - 1 && !ts_node_is_null(*k); /* permute(..., D, S) */
+}
+
+/* "binc,bjnc->bnij": Q·Kᵀ when both operands end with the contracted index
+ * and the output keeps the two sequence indices; the layout is where Q's
+ * sequence index sits. */
+static const char *attention__einsum_qk(const char *spec) {
+  const char *arrow = strstr(spec, "->"), *comma = strchr(spec, ',');
+  if (!arrow || !comma || comma > arrow) return NULL;
+  const char *third = strchr(comma + 1, ',');
+  if (third && third < arrow) return NULL; /* two operands only */
+  size_t l1 = (size_t)(comma - spec), l2 = (size_t)(arrow - comma - 1), lo = strlen(arrow + 2);
+  if (l1 < 2 || l2 < 2 || lo < 2) return NULL;
+  char c = spec[l1 - 1];
+  if (comma[l2] != c || memchr(arrow + 2, c, lo)) return NULL;
+  char sq = arrow[2 + lo - 2];
+  const char *p = memchr(spec, sq, l1);
+  if (!p) return NULL;
+  if (l1 == 3) return "(B*N)SD";
+  if (l1 == 4) return p - spec == 1 ? "BSND" : "BNSD";
+  return "BNSD";
+}
+
+static void attention__push_event(Attn *a, AttnEvKind kind, TSNode node, TSNode x, TSNode y, const char *layout) {
+  AttnEvent ev = {kind, node, x, y, layout, attention__fn_index(a, ts_node_start_byte(node))};
+  array_push(&a->events, ev);
+}
+
+/* A product node: `@`, or a call of a matmul-like function or method. */
+static void attention__product(Attn *a, TSNode node, TSNode x, TSNode y) {
+  TSNode k;
+  const char *layout;
+  if (!ts_node_is_null(y) && attention__transposed(a, y, &k, &layout))
+    attention__push_event(a, EV_QK, node, x, k, layout);
+  attention__push_event(a, EV_MATMUL, node, x, y, NULL);
+}
+
+static void attention__matmul_call(Attn *a, TSNode call) {
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION), args = pysym_child(call, PYFIELD_ARGUMENTS);
+  if (!pysyntax_is(args, "argument_list")) return;
+  TSNode pos[4];
+  size_t np = attention__positional(args, pos, 4);
+  if (attention__qual_matches(a, fn, a->mm_row->arg)) {
+    if (np >= 3 && pysyntax_is(pos[0], "string")) { /* einsum */
+      char *spec = pysyntax_string_value(a->py, pos[0]);
+      const char *layout = spec ? attention__einsum_qk(spec) : NULL;
+      if (layout) attention__push_event(a, EV_QK, call, pos[1], pos[2], layout);
+      attention__push_event(a, EV_MATMUL, call, pos[1], pos[2], NULL);
+      free(spec);
+    } else if (np >= 2) {
+      attention__product(a, call, pos[np - 2], pos[np - 1]);
+    }
+  } else if (attention__method_matches(a, call, a->mm_row->value) && np >= 1) {
+    attention__product(a, call, pysym_child(fn, PYFIELD_OBJECT), pos[0]);
+  }
+}
+
+static void attention__call(Attn *a, TSNode call) {
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  if (ts_node_is_null(fn)) return;
+  attention__note_site(a, call, fn);
+  attention__note_call_name(a, call, fn);
+  attention__matmul_call(a, call);
+  if (attention__qual_matches(a, fn, a->sm_row->arg) || attention__method_matches(a, call, a->sm_row->value))
+    attention__push_event(a, EV_SOFTMAX, call, (TSNode){0}, (TSNode){0}, NULL);
+}
+
+static void attention__binary(Attn *a, TSNode n) {
+  TSNode op = pysym_child(n, PYFIELD_OPERATOR);
+  if (ts_node_is_null(op) || strcmp(ts_node_type(op), "@") != 0) return;
+  attention__product(a, n, pysym_child(n, PYFIELD_LEFT), pysym_child(n, PYFIELD_RIGHT));
+}
+
+/* Visits a node; returns false when its subtree is not walked. */
+static bool attention__visit(Attn *a, const PyVisit *v) {
+  switch (v->sym) {
+  case PYSYM_IMPORT_STATEMENT:
+  case PYSYM_IMPORT_FROM_STATEMENT: {
+    ByteRange r = {ts_node_start_byte(v->node), ts_node_end_byte(v->node)};
+    array_push(&a->imports, r);
+    return false;
+  }
+  case PYSYM_COMMENT:
+  case PYSYM_STRING:
+    return false;
+  case PYSYM_CALL:
+    attention__call(a, v->node);
+    return true;
+  case PYSYM_BINARY_OPERATOR:
+    attention__binary(a, v->node);
+    return true;
+  default:
+    return true;
+  }
+}
+
+
+/* ---- inference-only reachability ------------------------------------------ */
+
+static bool attention__call_in_inference(const Attn *a, const AttnCall *c) {
+  if (pyfile_in_ranges(a->py->inference.items, a->py->inference.len, ts_node_start_byte(c->callee))) return true;
+  return c->fn != ATTN_NONE && a->inference && a->inference[c->fn];
+}
+
+/* Calls sorted by name, so each function finds its callers by binary search. */
+static int attention__by_name(const void *x, const void *y, void *calls) {
+  const AttnCall *c = calls;
+  return strcmp(c[*(const size_t *)x].name, c[*(const size_t *)y].name);
+}
+
+/* A function is inference-only when it is defined under no_grad, or when
+ * it has callers in this file and every one of them is inference-only. */
+static bool attention__fn_inference(const Attn *a, size_t fi, const size_t *order) {
+  const PyFunction *f = &a->py->functions.items[fi];
+  if (pyfile_in_ranges(a->py->inference.items, a->py->inference.len, f->body_start)) return true;
+  size_t lo = 0, hi = a->calls.len;
+  while (lo < hi) { /* first call named f->name */
+    size_t mid = (lo + hi) / 2;
+    if (strcmp(a->calls.items[order[mid]].name, f->name) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  size_t callers = 0;
+  for (size_t i = lo; i < a->calls.len && strcmp(a->calls.items[order[i]].name, f->name) == 0; i++) {
+    const AttnCall *c = &a->calls.items[order[i]];
+    if (c->method != (f->class_name != NULL) || c->fn == fi) continue;
+    if (!attention__call_in_inference(a, c)) return false;
+    callers++;
+  }
+  return callers > 0;
+}
+
+static void attention__inference(Attn *a) {
+  size_t n = a->py->functions.len;
+  a->inference = xcalloc(n ? n : 1, sizeof *a->inference);
+  size_t *order = xcalloc(a->calls.len ? a->calls.len : 1, sizeof *order);
+  for (size_t i = 0; i < a->calls.len; i++) order[i] = i;
+  qsort_r(order, a->calls.len, sizeof *order, attention__by_name, a->calls.items);
+  for (bool changed = true; changed;) { /* monotone: ends after at most n rounds */
+    changed = false;
+    for (size_t i = 0; i < n; i++)
+      if (!a->inference[i] && attention__fn_inference(a, i, order)) a->inference[i] = changed = true;
+  }
+  free(order);
+}
+
+/* Inside a torch.autograd.Function: its forward runs without autograd (and
+ * often under no_grad) but it is training code, with a backward. */
+static bool attention__in_autograd_function(const Attn *a, TSNode call) {
+  uint32_t at = ts_node_start_byte(call);
+  for (size_t i = 0; i < a->py->classes.len; i++) {
+    const PyClass *c = &a->py->classes.items[i];
+    if (at < c->start || at >= c->end) continue;
+    TSNode cls = ts_node_descendant_for_byte_range(ts_tree_root_node(a->ctx->tree), c->start, c->end);
+    while (!ts_node_is_null(cls) && !pysyntax_is(cls, "class_definition")) cls = ts_node_parent(cls);
+    TSNode bases = ts_node_is_null(cls) ? cls : ts_node_child_by_field_name(cls, "superclasses", 12);
+    char *t = ts_node_is_null(bases) ? NULL : pyfile_node_text(a->py, bases);
+    bool fn = t && strstr(t, "Function") != NULL;
+    free(t);
+    if (fn) return true;
+  }
+  return false;
+}
+
+static bool attention__site_inference(const Attn *a, TSNode call) {
+  if (attention__in_autograd_function(a, call)) return false;
+  if (pyfile_in_ranges(a->py->inference.items, a->py->inference.len, ts_node_start_byte(call))) return true;
+  size_t fi = attention__fn_index(a, ts_node_start_byte(call));
+  return fi != ATTN_NONE && a->inference && a->inference[fi];
+}
+
+/* ---- building the NPU call ------------------------------------------------- */
+
+typedef enum { ROLE_Q, ROLE_K, ROLE_V, ROLE_DROPOUT, ROLE_SCALE, ROLE_CAUSAL, ROLE_MASK, ROLE_CUQ, ROLE_CUK, ROLE__N } Role;
+
+/* Arguments of one attention call, by role. */
+typedef struct {
+  TSNode role[ROLE__N];
+  char *unmapped; /* first argument the NPU call cannot express, or NULL */
+} AttnArgs;
+
+static int attention__role(const char *name) {
+  static const struct {
+    const char *names;
+    int role;
+  } roles[] = {
+      {"q|query", ROLE_Q},        {"k|key", ROLE_K},          {"v|value", ROLE_V},
+      {"dropout_p|p", ROLE_DROPOUT}, {"softmax_scale|scale", ROLE_SCALE}, {"causal|is_causal", ROLE_CAUSAL},
+      {"attn_mask|attn_bias", ROLE_MASK}, {"cu_seqlens_q", ROLE_CUQ}, {"cu_seqlens_k", ROLE_CUK},
+  };
+  for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++)
+    if (kb_pattern_match(roles[i].names, name)) return roles[i].role;
+  return -1;
+}
+
+/* Parameters the NPU call has no use for, harmless at these values. */
+static bool attention__droppable(const Attn *a, const char *name, TSNode v) {
+  static const struct {
+    const char *names, *values; /* values: '|' alternatives, "*" = any */
+  } ok[] = {
+      {"max_seqlen_q|max_seqlen_k|deterministic", "*"},
+      {"window_size", "(-1, -1)|(-1,-1)|None"},
+      {"alibi_slopes|seqused_q|seqused_k|qv|q_descale|k_descale|v_descale|attn_bias|attn_mask", "None"},
+      {"return_attn_probs|return_softmax", "False"},
+      {"softcap", "0|0.0"},
+  };
+  char *txt = pyfile_node_text(a->py, v);
+  bool r = false;
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0] && !r; i++)
+    r = kb_pattern_match(ok[i].names, name) && (strcmp(ok[i].values, "*") == 0 || kb_pattern_match(ok[i].values, txt));
+  free(txt);
+  return r;
+}
+
+static void attention__bind(const Attn *a, AttnArgs *out, const char *name, TSNode v) {
+  int role = attention__role(name);
+  bool none = pysyntax_is(v, "none");
+  if (role == ROLE_MASK && none) return; /* no mask: the default */
+  if (role >= 0 && role != ROLE_MASK) {
+    out->role[role] = v;
+    return;
+  }
+  if (!attention__droppable(a, name, v) && !out->unmapped) out->unmapped = xstrdup(name);
+}
+
+/* Maps the call's arguments to roles through the row's parameter list. */
+static void attention__args(const Attn *a, TSNode args, const char *params, AttnArgs *out) {
+  memset(out, 0, sizeof *out);
+  uint32_t n = ts_node_named_child_count(args);
+  size_t pos = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode x = ts_node_named_child(args, i);
+    if (pysyntax_is(x, "comment")) continue;
+    if (pysyntax_is(x, "keyword_argument")) {
+      TSNode k = pysym_child(x, PYFIELD_NAME), v = pysym_child(x, PYFIELD_VALUE);
+      if (ts_node_is_null(k) || ts_node_is_null(v)) continue; /* error recovery */
+      char *nm = pyfile_node_text(a->py, k);
+      attention__bind(a, out, nm, v);
+      free(nm);
+      continue;
+    }
+    if (pysyntax_is(x, "list_splat") || pysyntax_is(x, "dictionary_splat")) {
+      if (!out->unmapped) out->unmapped = xstrdup("*args");
+      continue;
+    }
+    const char *p = params;
+    for (size_t k = 0; p && k < pos; k++) p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+    pos++;
+    if (!p) {
+      if (!out->unmapped) out->unmapped = xstrdup("extra positional argument");
+      continue;
+    }
+    char *nm = xstrndup(p, strchr(p, ',') ? (size_t)(strchr(p, ',') - p) : strlen(p));
+    attention__bind(a, out, nm, x);
+    free(nm);
+  }
+}
+
+static bool attention__simple(TSNode n) {
+  return pysyntax_is(n, "identifier") || pysyntax_is(n, "attribute") || pysyntax_is(n, "subscript") ||
+         pysyntax_is(n, "call") || pysyntax_is(n, "integer") || pysyntax_is(n, "float");
+}
+
+/* Text of an operand, parenthesized when it is not a primary expression. */
+static char *attention__operand(const Attn *a, TSNode n) {
+  char *t = attention__text(a, n);
+  if (attention__simple(n)) return t;
+  char *p = xasprintf("(%s)", t);
+  free(t);
+  return p;
+}
+
+static bool attention__is_zero(const Attn *a, TSNode n) {
+  return ts_node_is_null(n) || attention__text_is(a, n, "0") || attention__text_is(a, n, "0.0") ||
+         attention__text_is(a, n, "0.");
+}
+
+/* What the builder knows about one site. */
+typedef struct {
+  const char *layout;   /* row layout: BSND, TND, BNSD, BMHK */
+  bool tuple_taken;     /* the call is followed by [0]: the API returned a tuple */
+  bool torch_bound;     /* `torch` is imported (the causal mask needs it) */
+} AttnShape;
+
+static const char *attention__npu_layout(const char *layout) {
+  return strcmp(layout, "BMHK") == 0 ? "BSND" : layout;
+}
+
+static int attention__head_axis(const char *layout) {
+  return strcmp(layout, "BSND") == 0 || strcmp(layout, "BMHK") == 0 ? 2 : 1;
+}
+
+/* scale=...: the given one, the default 1/sqrt(d) (npu ops default to 1.0). */
+static void attention__scale(const Attn *a, StrBuf *sb, const AttnArgs *x, const char *q) {
+  TSNode s = x->role[ROLE_SCALE];
+  if (ts_node_is_null(s) || pysyntax_is(s, "none")) {
+    sb_printf(sb, ", scale=%s.shape[-1] ** -0.5", q);
+  } else if (pysyntax_is(s, "float") || pysyntax_is(s, "integer")) {
+    char *t = attention__text(a, s);
+    sb_printf(sb, ", scale=%s", t);
+    free(t);
+  } else {
+    char *t = attention__operand(a, s);
+    sb_printf(sb, ", scale=%s if %s is not None else %s.shape[-1] ** -0.5", t, t, q);
+    free(t);
+  }
+}
+
+/* Causal attention done right: a 2048x2048 upper-triangular mask with
+ * sparse_mode=3 (right-down causal); without a mask the op ignores the mode. */
+static void attention__causal(const Attn *a, StrBuf *sb, const AttnArgs *x, const char *q) {
+  TSNode c = x->role[ROLE_CAUSAL];
+  if (ts_node_is_null(c) || pysyntax_is(c, "false")) return;
+  char *mask = xasprintf("torch.triu(torch.ones(2048, 2048, dtype=torch.bool, device=%s.device), diagonal=1)", q);
+  if (pysyntax_is(c, "true")) {
+    sb_printf(sb, ", atten_mask=%s, sparse_mode=3", mask);
+  } else {
+    char *t = attention__operand(a, c);
+    sb_printf(sb, ", atten_mask=%s if %s else None, sparse_mode=3 if %s else 0", mask, t, t);
+    free(t);
+  }
+  free(mask);
+}
+
+static void attention__varlen(const Attn *a, StrBuf *sb, const AttnArgs *x, const char *qname, const char *kname) {
+  char *cq = attention__operand(a, x->role[ROLE_CUQ]), *ck = attention__operand(a, x->role[ROLE_CUK]);
+  sb_printf(sb, ", %s=tuple(%s[1:].cpu().tolist()), %s=tuple(%s[1:].cpu().tolist())", qname, cq, kname, ck);
+  free(cq);
+  free(ck);
+}
+
+/* torch_npu.npu_fusion_attention(...)[0] for training code. */
+static void attention__build_train(const Attn *a, StrBuf *sb, const AttnArgs *x, const AttnShape *sh,
+                                   const char *q, const char *k, const char *v) {
+  sb_printf(sb, "torch_npu.npu_fusion_attention(%s, %s, %s, %s.shape[%d], input_layout=\"%s\"", q, k, v, q,
+            attention__head_axis(sh->layout), attention__npu_layout(sh->layout));
+  if (strcmp(sh->layout, "TND") == 0) attention__varlen(a, sb, x, "actual_seq_qlen", "actual_seq_kvlen");
+  attention__scale(a, sb, x, q);
+  if (attention__is_zero(a, x->role[ROLE_DROPOUT])) {
+    sb_puts(sb, ", keep_prob=1.0");
+  } else {
+    char *d = attention__operand(a, x->role[ROLE_DROPOUT]);
+    sb_printf(sb, ", keep_prob=1.0 - %s", d);
+    free(d);
+  }
+  attention__causal(a, sb, x, q);
+  sb_puts(sb, sh->tuple_taken ? ")" : ")[0]");
+}
+
+/* torch_npu.npu_fused_infer_attention_score(...)[0] for inference code. */
+static void attention__build_infer(const Attn *a, StrBuf *sb, const AttnArgs *x, const AttnShape *sh,
+                                   const char *q, const char *k, const char *v) {
+  int h = attention__head_axis(sh->layout);
+  sb_printf(sb,
+            "torch_npu.npu_fused_infer_attention_score(%s, %s, %s, num_heads=%s.shape[%d], "
+            "num_key_value_heads=%s.shape[%d], input_layout=\"%s\"",
+            q, k, v, q, h, k, h, attention__npu_layout(sh->layout));
+  if (strcmp(sh->layout, "TND") == 0) attention__varlen(a, sb, x, "actual_seq_lengths", "actual_seq_lengths_kv");
+  attention__scale(a, sb, x, q);
+  attention__causal(a, sb, x, q);
+  sb_puts(sb, sh->tuple_taken ? ")" : ")[0]");
+}
+
+/* mindiesd.attention_forward(...) (forward only); op_type from the row. */
+static void attention__build_mindiesd(const Attn *a, StrBuf *sb, const AttnArgs *x, const AttnShape *sh,
+                                      const char *op_type, const char *q, const char *k, const char *v) {
+  sb_printf(sb, "%smindiesd.attention_forward(%s, %s, %s", sh->tuple_taken ? "(" : "", q, k, v);
+  TSNode s = x->role[ROLE_SCALE];
+  if (!ts_node_is_null(s) && !pysyntax_is(s, "none")) {
+    char *t = attention__text(a, s);
+    sb_printf(sb, ", scale=%s", t);
+    free(t);
+  }
+  sb_printf(sb, ", head_first=%s, opt_mode=\"manual\", op_type=\"%s\")%s",
+            strcmp(sh->layout, "BNSD") == 0 ? "True" : "False", op_type ? op_type : "fused_attn_score",
+            sh->tuple_taken ? ",)" : "");
+}
+
+typedef enum { BUILD_TRAIN, BUILD_INFER, BUILD_MINDIESD } BuildKind;
+
+/* Why the built call is not an exact rewrite of this site, or NULL. */
+static const char *attention__inexact(const Attn *a, const AttnArgs *x, const AttnShape *sh, BuildKind kind) {
+  if (x->unmapped) return x->unmapped;
+  if (ts_node_is_null(x->role[ROLE_Q]) || ts_node_is_null(x->role[ROLE_K]) || ts_node_is_null(x->role[ROLE_V]))
+    return "q/k/v";
+  if (strcmp(sh->layout, "TND") == 0 && (ts_node_is_null(x->role[ROLE_CUQ]) || ts_node_is_null(x->role[ROLE_CUK])))
+    return "cu_seqlens";
+  TSNode c = x->role[ROLE_CAUSAL];
+  bool causal = !ts_node_is_null(c) && !pysyntax_is(c, "false");
+  if (causal && !sh->torch_bound) return "causal (no `torch` import for the mask)";
+  if (kind != BUILD_TRAIN && !attention__is_zero(a, x->role[ROLE_DROPOUT])) return "dropout_p (inference has no dropout)";
+  if (kind == BUILD_INFER && strcmp(sh->layout, "TND") == 0) return "TND actual_seq_lengths (check their form)";
+  return NULL;
+}
+
+static BuildKind attention__build_kind(const Attn *a, const AttnArgs *x, const AttnShape *sh, bool inference) {
+  if (!inference) return BUILD_TRAIN;
+  TSNode c = x->role[ROLE_CAUSAL];
+  bool causal = !ts_node_is_null(c) && !pysyntax_is(c, "false");
+  if (a->ctx->opt->mindiesd && !causal && strcmp(sh->layout, "TND") != 0) return BUILD_MINDIESD;
+  return BUILD_INFER;
+}
+
+/* ---- call sites ------------------------------------------------------------- */
+
+static bool attention__followed_by_index0(const Attn *a, TSNode call) {
+  uint32_t e = ts_node_end_byte(call);
+  while (e < a->py->len && (a->py->text[e] == ' ' || a->py->text[e] == '\t')) e++;
+  return e + 3 <= a->py->len && memcmp(a->py->text + e, "[0]", 3) == 0;
+}
+
+static bool attention__torch_bound(const Attn *a, uint32_t at) {
+  const PyBinding *b = pyfile_lookup(a->py, "torch", 5, at);
+  return b && strcmp(b->qualname, "torch") == 0;
+}
+
+static char *attention__detail(const char *layout) {
+  if (strcmp(layout, "TND") == 0) return xstrdup("layout TND (varlen)");
+  return xasprintf("layout %s", layout);
+}
+
+/* Builds the site's NPU call into *repl; returns true when it is an exact
+ * rewrite that may become the fix. */
+static bool attention__build(const Attn *a, const AttnSite *s, bool inference, char **repl, BuildKind *kind_out) {
+  TSNode args = pysym_child(s->call, PYFIELD_ARGUMENTS);
+  AttnArgs x;
+  attention__args(a, args, s->row->arg, &x);
+  AttnShape sh = {s->row->value, attention__followed_by_index0(a, s->call),
+                  attention__torch_bound(a, ts_node_start_byte(s->call))};
+  BuildKind kind = attention__build_kind(a, &x, &sh, inference);
+  const char *why = attention__inexact(a, &x, &sh, kind);
+  char *q = ts_node_is_null(x.role[ROLE_Q]) ? xstrdup("q") : attention__operand(a, x.role[ROLE_Q]);
+  char *k = ts_node_is_null(x.role[ROLE_K]) ? xstrdup("k") : attention__operand(a, x.role[ROLE_K]);
+  char *v = ts_node_is_null(x.role[ROLE_V]) ? xstrdup("v") : attention__operand(a, x.role[ROLE_V]);
+  StrBuf sb;
+  sb_init(&sb);
+  if (kind == BUILD_TRAIN) attention__build_train(a, &sb, &x, &sh, q, k, v);
+  else if (kind == BUILD_INFER) attention__build_infer(a, &sb, &x, &sh, q, k, v);
+  else attention__build_mindiesd(a, &sb, &x, &sh, s->row->fix_to, q, k, v);
+  if (why) sb_printf(&sb, " (review: %s has no direct mapping)", why);
+  *repl = sb_steal(&sb);
+  *kind_out = kind;
+  free(q);
+  free(k);
+  free(v);
+  free(x.unmapped);
+  return why == NULL;
+}
+
+/* A kernel site on 310P: the only fused attention there is the prompt-flash
+ * one (SDPA and the backend toggles keep their own advice). */
+static bool attention__chip_override(const Attn *a, const AttnSite *s, Finding *f) {
+  const KbRule *rule = kb_rule(s->row->code);
+  if (!(a->ctx->opt->chip & CHIP_310P) || !rule || rule->dep_class != DEP_CLASS_VENDOR_LIB) return false;
+  const KbEntry *r = attention__row(a, KB_DETECTOR, "attention-310p");
+  if (!r) return false;
+  attention__set_replacement(f, r->replacement);
+  f->fix = FIX_NONE;
+  return true;
+}
+
+/* Generic inference text for rows the builder cannot use. */
+static void attention__inference_text(Finding *f, const char *layout) {
+  char *t = xasprintf("torch_npu.npu_fused_infer_attention_score(q, k, v, num_heads=n, input_layout=\"%s\", "
+                      "scale=s)[0] (inference-only code)",
+                      attention__npu_layout(layout));
+  attention__set_replacement(f, t);
+  free(t);
+}
+
+static void attention__fix(const Attn *a, Finding *f, const AttnSite *s, const char *text, BuildKind kind) {
+  f->fix = FIX_UNSAFE;
+  finding_add_edit(f, ts_node_start_byte(s->call), ts_node_end_byte(s->call), text);
+  if (kind == BUILD_MINDIESD) {
+    attention__add_import(a, f, "mindiesd");
+  } else if (!a->py->imports_torch_npu) {
+    attention__add_import(a, f, "torch_npu");
+    f->fix_needs_torch_npu = true;
+  }
+}
+
+/* A BMHK call in a function that folds heads into the batch (the
+ * "attention-folded-heads" row): 3-D inputs, advice without a rewrite. */
+static bool attention__folded_heads(const Attn *a, const AttnSite *s, Finding *f) {
+  const KbEntry *r = attention__row(a, KB_DETECTOR, "attention-folded-heads");
+  if (!r || !s->row->value || strcmp(s->row->value, "BMHK") != 0) return false;
+  /* the fold may happen in the caller (a processor's __call__), so look in
+   * the enclosing class, else the file, for a call of a folding name */
+  const PyClass *cls = pyfile_class_at(a->py, ts_node_start_byte(s->call));
+  uint32_t from = cls ? cls->start : 0, to = cls ? cls->end : (uint32_t)a->py->len;
+  bool folded = false;
+  const char *t = a->py->text;
+  for (const char *p = t + from; !folded && (p = memmem(p, (size_t)(t + to - p), "(", 1)) != NULL; p++) {
+    const char *b = p;
+    while (b > t + from && (isalnum((unsigned char)b[-1]) || b[-1] == '_')) b--;
+    if (b == p) continue;
+    char *name = xstrndup(b, (size_t)(p - b));
+    folded = kb_pattern_match(r->arg, name);
+    free(name);
+  }
+  if (!folded) return false;
+  attention__set_replacement(f, r->replacement);
+  free(f->detail);
+  f->detail = attention__detail(r->value);
+  return true;
+}
+
+static void attention__site(const Attn *a, const AttnSite *s) {
+  Finding *f = attention__finding_at(a, ts_node_start_byte(s->callee), s->row->code);
+  if (!f) return;
+  bool inference = attention__site_inference(a, s->call);
+  f->inference_only = f->inference_only || inference;
+  if (s->row->value && !f->detail) f->detail = attention__detail(s->row->value);
+  if (attention__chip_override(a, s, f)) return;
+  if (!s->row->arg) {
+    if (inference && s->row->value) attention__inference_text(f, s->row->value);
+    return;
+  }
+  if (attention__folded_heads(a, s, f)) return;
+  bool native = s->row->fix_kind == KBFIX_NONE; /* SDPA: only the inference advice */
+  if (native && !inference) return;
+  char *text;
+  BuildKind kind;
+  bool exact = attention__build(a, s, inference, &text, &kind);
+  if (native) {
+    char *t = xasprintf("native; in inference-only code %s is faster", text);
+    attention__set_replacement(f, t);
+    free(t);
+  } else {
+    attention__set_replacement(f, text);
+    if (exact) attention__fix(a, f, s, text, kind);
+  }
+  free(text);
+}
+
+/* ---- wrappers (ASC309) --------------------------------------------------------- */
+
+/* What a project function wraps: the kernel site, and the function it calls
+ * to reach it (ATTN_NONE when it calls the kernel itself). */
+typedef struct {
+  const AttnSite *site;
+  size_t via;
+} AttnWrap;
+
+/* Whether call c reaches function fi: same name; for `self.m()`, the method
+ * of the caller's own class when it defines one (another class's `m` is
+ * then a different method), else a method of another class (a base). */
+static bool attention__calls_fn(const Attn *a, const AttnCall *c, size_t fi) {
+  const PyFunction *f = &a->py->functions.items[fi];
+  if (strcmp(c->name, f->name) != 0 || c->method != (f->class_name != NULL) || c->fn == fi) return false;
+  const char *cls = c->method && c->fn != ATTN_NONE ? a->py->functions.items[c->fn].class_name : NULL;
+  if (!cls || strcmp(cls, f->class_name) == 0) return true;
+  for (size_t i = 0; i < a->py->functions.len; i++) {
+    const PyFunction *g = &a->py->functions.items[i];
+    if (g->class_name && strcmp(g->class_name, cls) == 0 && strcmp(g->name, c->name) == 0) return false;
+  }
+  return true;
+}
+
+static void attention__wrappers(const Attn *a, AttnWrap *w) {
+  size_t n = a->py->functions.len;
+  for (size_t i = 0; i < n; i++) w[i] = (AttnWrap){NULL, ATTN_NONE};
+  for (size_t i = 0; i < a->sites.len; i++) {
+    const AttnSite *s = &a->sites.items[i];
+    const KbRule *r = kb_rule(s->row->code);
+    size_t fi = attention__fn_index(a, ts_node_start_byte(s->call));
+    if (r && r->dep_class == DEP_CLASS_VENDOR_LIB && fi != ATTN_NONE && !w[fi].site) w[fi].site = s;
+  }
+  for (bool changed = true; changed;) { /* each round wraps at least one more function */
+    changed = false;
+    for (size_t i = 0; i < a->calls.len; i++) {
+      const AttnCall *c = &a->calls.items[i];
+      if (c->fn == ATTN_NONE || w[c->fn].site) continue;
+      for (size_t fi = 0; fi < n; fi++)
+        if (w[fi].site && attention__calls_fn(a, c, fi)) {
+          w[c->fn] = (AttnWrap){w[fi].site, fi};
+          changed = true;
+          break;
+        }
+    }
+  }
+}
+
+static void attention__emit_wrapper_call(const Attn *a, const AttnCall *c, size_t fi, const AttnWrap *w) {
+  const KbEntry *row = attention__row(a, KB_DETECTOR, "attention-wrapper");
+  const KbRule *rule = kb_rule("ASC309");
+  if (!row || !rule) return;
+  const PyFunction *f = &a->py->functions.items[fi];
+  char *q = pyfile_qualname(a->py, w[fi].site->callee);
+  uint32_t line = ts_node_start_point(w[fi].site->call).row + 1;
+  char *subj = xasprintf("%s()", f->name);
+  char *repl = w[fi].via == ATTN_NONE
+                   ? xasprintf("%s (line %u); migrating %s() migrates this call", q ? q : "an attention kernel", line,
+                               f->name)
+                   : xasprintf("%s (line %u) through %s() (line %u); migrating that call migrates this one",
+                               q ? q : "an attention kernel", line, a->py->functions.items[w[fi].via].name,
+                               a->py->functions.items[w[fi].via].start_row + 1);
+  TSPoint sp = ts_node_start_point(c->callee), ep = ts_node_end_point(c->callee);
+  Finding *out = kb_emit(a->ctx->out, rule, row, subj, repl, ts_node_start_byte(c->callee),
+                         ts_node_end_byte(c->callee), sp.row, sp.column, ep.row, ep.column);
+  if (w[fi].site->row->value) out->detail = attention__detail(w[fi].site->row->value);
+  free(repl);
+  free(subj);
+  free(q);
+}
+
+static void attention__wrapper_calls(Attn *a) {
+  size_t n = a->py->functions.len;
+  if (!n) return;
+  AttnWrap *w = xcalloc(n, sizeof *w);
+  attention__wrappers(a, w);
+  for (size_t i = 0; i < a->calls.len; i++) {
+    const AttnCall *c = &a->calls.items[i];
+    for (size_t fi = 0; fi < n; fi++)
+      if (w[fi].site && attention__calls_fn(a, c, fi)) {
+        attention__emit_wrapper_call(a, c, fi, w);
+        break;
+      }
+  }
+  free(w);
+}
+
+/* ---- hand-written attention (ASC304) --------------------------------------------- */
+
+static int attention__event_cmp(const void *x, const void *y) {
+  const AttnEvent *p = x, *q = y;
+  uint32_t pe = ts_node_end_byte(p->node), qe = ts_node_end_byte(q->node);
+  if (pe != qe) return pe < qe ? -1 : 1;
+  return (int)p->kind - (int)q->kind;
+}
+
+/* Short one-line text of n for a subject. Caller frees. */
+static char *attention__short(const Attn *a, TSNode n) {
+  char *t = attention__text(a, n);
+  if (strlen(t) > 48) strcpy(t + 45, "...");
+  return t;
+}
+
+static void attention__emit_handwritten(const Attn *a, const AttnEvent *qk, const AttnEvent *pv) {
+  const KbRule *rule = kb_rule("ASC304");
+  const KbEntry *row = a->mm_row;
+  uint32_t s = ts_node_start_byte(qk->node) < ts_node_start_byte(pv->node) ? ts_node_start_byte(qk->node)
+                                                                           : ts_node_start_byte(pv->node);
+  TSNode first = s == ts_node_start_byte(qk->node) ? qk->node : pv->node;
+  char *qs = attention__short(a, qk->node), *ps = attention__short(a, pv->node);
+  char *subj = xasprintf("%s -> softmax -> %s", qs, ps);
+  char *q = attention__operand(a, qk->a), *k = attention__operand(a, qk->b), *v = attention__operand(a, pv->b);
+  bool infer = attention__site_inference(a, qk->node);
+  bool flat = strcmp(qk->layout, "(B*N)SD") == 0;
+  char *repl = xasprintf("%s%s(%s, %s, %s, %s, input_layout=\"%s\", scale=<the factor applied to Q*K^T>)[0]",
+                         flat ? "view as [B, N, S, D], then " : "",
+                         infer ? "torch_npu.npu_fused_infer_attention_score" : "torch_npu.npu_fusion_attention", q, k,
+                         v, infer ? "num_heads=N" : "head_num=N", flat ? "BNSD" : qk->layout);
+  TSPoint sp = ts_node_start_point(first), ep = ts_node_end_point(pv->node);
+  Finding *f = kb_emit(a->ctx->out, rule, row, subj, repl, s, ts_node_end_byte(pv->node), sp.row, sp.column, ep.row,
+                       ep.column);
+  f->detail = attention__detail(qk->layout);
+  f->inference_only = infer;
+  free(repl);
+  free(q);
+  free(k);
+  free(v);
+  free(subj);
+  free(qs);
+  free(ps);
+}
+
+/* In each function, in evaluation order: Q·Kᵀ, then a softmax, then a
+ * product (with V); reported once over that span. */
+static void attention__handwritten(Attn *a) {
+  if (a->events.len < 3) return;
+  qsort(a->events.items, a->events.len, sizeof *a->events.items, attention__event_cmp);
+  for (size_t i = 0; i < a->events.len; i++) {
+    const AttnEvent *qk = &a->events.items[i];
+    if (qk->kind != EV_QK) continue;
+    const AttnEvent *sm = NULL;
+    size_t j = i + 1;
+    for (; j < a->events.len; j++) {
+      const AttnEvent *e = &a->events.items[j];
+      if (e->fn != qk->fn) continue;
+      if (!sm && e->kind == EV_SOFTMAX) sm = e;
+      else if (sm && e->kind == EV_MATMUL && !ts_node_eq(e->node, qk->node)) break;
+    }
+    if (!sm || j >= a->events.len) continue;
+    attention__emit_handwritten(a, qk, &a->events.items[j]);
+    i = j; /* one finding per chain */
+  }
+}
+
+/* ---- clean-up ----------------------------------------------------------------------- */
+
+/* On an import line only the import rule speaks: the names it imports are
+ * reported where they are called. Fixes that produced no edit are dropped. */
+static void attention__tidy(Attn *a) {
+  FindingList *out = a->ctx->out;
+  size_t w = 0;
+  for (size_t i = 0; i < out->len; i++) {
+    Finding *f = &out->items[i];
+    bool mine = kb_domain(f->rule->code) == 3 && strcmp(f->rule->code, "ASC308") != 0;
+    if (mine && pyfile_in_ranges(a->imports.items, a->imports.len, f->start_byte)) {
+      finding_free(f);
+      continue;
+    }
+    if (kb_domain(f->rule->code) == 3 && f->fix != FIX_NONE && f->edits.len == 0) f->fix = FIX_NONE;
+    out->items[w++] = *f;
+  }
+  out->len = w;
+}
+
+static void *attention__begin(AnalyzeCtx *ctx) {
+  if (ctx->kind != FILE_PYTHON || !ctx->py) return NULL;
+  Attn *a = xcalloc(1, sizeof *a);
+  a->ctx = ctx;
+  a->py = ctx->py;
+  a->mm_row = attention__row(a, KB_DETECTOR, "attention-matmul");
+  a->sm_row = attention__row(a, KB_DETECTOR, "attention-softmax");
+  a->tr_row = attention__row(a, KB_DETECTOR, "attention-transpose");
+  if (!a->mm_row || !a->sm_row || !a->tr_row) {
+    free(a);
+    return NULL;
+  }
+  return a;
+}
+
+static bool attention__visit_node(void *state, const PyVisit *v) { return attention__visit(state, v); }
+
+static void attention__end(void *state) {
+  Attn *a = state;
+  /* which functions run only under no_grad matters for attention sites only */
+  if (a->sites.len || a->events.len) attention__inference(a);
+  for (size_t i = 0; i < a->sites.len; i++) attention__site(a, &a->sites.items[i]);
+  attention__wrapper_calls(a);
+  attention__handwritten(a);
+  attention__tidy(a);
+  for (size_t i = 0; i < a->calls.len; i++) free(a->calls.items[i].name);
+  array_free(&a->calls);
+  array_free(&a->sites);
+  array_free(&a->events);
+  array_free(&a->imports);
+  free(a->inference);
+  free(a);
+}
+
+const PyVisitor attention_visitor = {attention__begin, attention__visit_node, attention__end};

@@ -1,0 +1,147 @@
+/* compile: ASC7xx. torch.compile, TorchScript, CUDA graphs, TensorRT and
+ * inductor settings are rows in kb_compile.def matched by pymatch; this file
+ * makes their guidance specific to the site:
+ *
+ *  - torch.compile: the subject names the backend and mode the call passes
+ *    (the keywords listed by the "compile-inference" row), and inference-only
+ *    sites get the inference backends;
+ *  - TorchScript in a file that imports transfer_to_npu: it is disabled there;
+ *  - torch.compile for another device's backend is not a finding, nor are
+ *    inductor settings in a file that compiles nothing (in test code the
+ *    rule's not_in_tests applies, as for every rule).
+ *
+ * The findings pymatch made for this file are the tail of ctx->out. */
+#include "analyzers/engine/analyze.h"
+#include "analyzers/python/pysyntax.h"
+#include "analyzers/python/resolver.h"
+
+#include <stdlib.h>
+
+typedef struct {
+  AnalyzeCtx *ctx;
+  const PyFile *py;
+  const KbEntry *infer, *jit, *other;
+  Array(TSNode) calls; /* calls to restate once the matcher's findings exist */
+  bool *drop;          /* per finding of ctx->out: compiled for another device */
+  bool compiles;       /* the file calls torch.compile (or dynamo) */
+} Compile;
+
+static const KbEntry *compile__row(const Compile *c, KbMatch m, const char *key) {
+  return kb_lookup(m, key, c->ctx->opt->user_entries, c->ctx->opt->n_user_entries);
+}
+
+static Finding *compile__finding_at(const Compile *c, uint32_t at, const char *code) {
+  for (size_t i = 0; i < c->ctx->out->len; i++) {
+    Finding *f = &c->ctx->out->items[i];
+    if (f->start_byte == at && strcmp(f->rule->code, code) == 0) return f;
+  }
+  return NULL;
+}
+
+/* `torch.compile(model, backend="x", mode="y")` -> subject with the keywords
+ * of the row's `arg` list that the call passes. Caller frees; NULL if none. */
+static char *compile__subject(const Compile *c, TSNode call, const char *qual) {
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
+  if (!pysyntax_is(args, "argument_list") || !c->infer->arg) return NULL;
+  StrBuf sb;
+  sb_init(&sb);
+  for (const char *k = c->infer->arg; k && *k;) {
+    const char *bar = strchr(k, '|');
+    char *name = xstrndup(k, bar ? (size_t)(bar - k) : strlen(k));
+    TSNode v = pysyntax_argument(c->py, args, name);
+    if (!ts_node_is_null(v)) {
+      char *vt = pyfile_node_text(c->py, v);
+      sb_printf(&sb, "%s%s=%s", sb.len ? ", " : "", name, vt);
+      free(vt);
+    }
+    free(name);
+    k = bar ? bar + 1 : NULL;
+  }
+  char *r = sb.len ? xasprintf("%s(%s)", qual, sb.data) : NULL;
+  sb_free(&sb);
+  return r;
+}
+
+/* `torch.compile(m, backend="neuron")`: compiled for another device (or the
+ * NPU already), by the "compile-other-backend" row; or with a backend that is
+ * not written at the call. */
+static bool compile__other_backend(const Compile *c, TSNode call) {
+  if (!c->other) return false;
+  TSNode v = pysyntax_argument(c->py, pysym_child(call, PYFIELD_ARGUMENTS), c->other->arg);
+  /* `backend=get_accelerator().get_compile_backend()`: chosen by the caller
+   * or the configuration, not written here */
+  if (!ts_node_is_null(v) && !pysyntax_is(v, "string") && !pysyntax_is(v, "none")) return true;
+  /* `torch.compile(layer, *args, **kwargs)`: forwards the caller's options */
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
+  for (uint32_t i = 0; ts_node_is_null(v) && !ts_node_is_null(args) && i < ts_node_named_child_count(args); i++)
+    if (pysyntax_is(ts_node_named_child(args, i), "dictionary_splat")) return true;
+  char *s = pysyntax_is(v, "string") ? pysyntax_string_value(c->py, v) : NULL;
+  bool r = s && kb_pattern_match(c->other->value, s);
+  free(s);
+  return r;
+}
+
+static void compile__call(Compile *c, TSNode call) {
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  char *q = ts_node_is_null(fn) ? NULL : pyfile_qualname(c->py, fn);
+  const KbEntry *row = q ? compile__row(c, KB_QUALNAME, q) : NULL;
+  Finding *f = row && strcmp(row->code, c->infer->code) == 0
+                   ? compile__finding_at(c, ts_node_start_byte(fn), row->code)
+                   : NULL;
+  if (row && strcmp(row->code, c->infer->code) == 0) c->compiles = true;
+  if (f && compile__other_backend(c, call)) {
+    c->drop[f - c->ctx->out->items] = true;
+  } else if (f) {
+    char *subj = compile__subject(c, call, q);
+    bool infer = pyfile_in_ranges(c->py->inference.items, c->py->inference.len, ts_node_start_byte(call));
+    if (infer) f->inference_only = true;
+    if (subj || infer) kb_restate(f, subj, infer ? c->infer->replacement : NULL);
+    free(subj);
+  }
+  free(q);
+}
+
+static bool compile__visit(void *state, const PyVisit *v) {
+  Compile *c = state;
+  if (v->sym == PYSYM_CALL && c->infer) array_push(&c->calls, v->node);
+  return v->sym != PYSYM_COMMENT && v->sym != PYSYM_STRING;
+}
+
+/* Under transfer_to_npu the script decorator is a no-op: say so at each use. */
+static void compile__jit(Compile *c) {
+  if (!c->py->transfer_to_npu) return;
+  for (size_t i = 0; i < c->ctx->out->len; i++) {
+    Finding *f = &c->ctx->out->items[i];
+    if (f->entry && f->entry->match == KB_QUALNAME && strcmp(f->rule->code, c->jit->code) == 0)
+      kb_restate(f, NULL, c->jit->replacement);
+  }
+}
+
+static void *compile__begin(AnalyzeCtx *ctx) {
+  if (ctx->kind != FILE_PYTHON || !ctx->py) return NULL;
+  Compile *c = xcalloc(1, sizeof *c);
+  c->ctx = ctx;
+  c->py = ctx->py;
+  c->infer = compile__row(c, KB_DETECTOR, "compile-inference");
+  c->jit = compile__row(c, KB_DETECTOR, "jit-under-transfer");
+  c->other = compile__row(c, KB_DETECTOR, "compile-other-backend");
+  return c;
+}
+
+static void compile__end(void *state) {
+  Compile *c = state;
+  c->drop = xcalloc(c->ctx->out->len + 1, sizeof *c->drop);
+  for (size_t i = 0; i < c->calls.len; i++) compile__call(c, c->calls.items[i]);
+  /* inductor settings in a file that compiles nothing configure nothing */
+  const KbEntry *inductor = compile__row(c, KB_QUALNAME, "torch._inductor.config");
+  for (size_t i = 0; inductor && !c->compiles && i < c->ctx->out->len; i++)
+    c->drop[i] = c->drop[i] || c->ctx->out->items[i].entry == inductor ||
+                 strcmp(c->ctx->out->items[i].rule->code, inductor->code) == 0;
+  findings_drop(c->ctx->out, c->drop);
+  free(c->drop);
+  if (c->jit) compile__jit(c);
+  array_free(&c->calls);
+  free(c);
+}
+
+const PyVisitor compile_visitor = {compile__begin, compile__visit, compile__end};

@@ -1,0 +1,236 @@
+/* device: ASC2xx detectors that need code rather than a mapping row. The
+ * device-layer mappings themselves (torch.cuda.*, .cuda(), device strings,
+ * environment variables) are rows in kb.c matched by pymatch; this file also
+ * folds a torch.cuda.is_available() guard into the calls it guards. */
+#include "analyzers/engine/analyze.h"
+#include "analyzers/python/pysyntax.h"
+#include "analyzers/python/resolver.h"
+#include "analyzers/python/pysym.h"
+
+#include <stdlib.h>
+
+/* Identifiers that conventionally hold a device index. */
+#define DEVICE_INDEX_NAMES "local_rank|rank|gpu|gpu_id|device_id|device_index|*.local_rank|*.gpu|*.device_id|LOCAL_RANK"
+
+static const KbEntry device__int_row = {"ASC216", KB_DETECTOR, "int-device-index", NULL, NULL,
+                                        ".to(f\"npu:{i}\")", CONF_MEDIUM, KBFIX_CUSTOM, FIX_UNSAFE, NULL,
+                                        NULL, true, true, 0, NULL, NULL};
+static const KbEntry device__props_row = {"ASC210", KB_DETECTOR, "capability-fields", NULL, NULL,
+                                          "NPU device properties have no major/minor; branch on the device type",
+                                          CONF_HIGH, KBFIX_NONE, FIX_NONE, NULL, NULL, false, false, 0, NULL,
+                                          NULL};
+
+/* `.to(0)` / `.to(local_rank)`: an integer device means CUDA. */
+static void device__int_to(AnalyzeCtx *ctx, TSNode call) {
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
+  if (!pysyntax_is(fn, "attribute") || !pysyntax_is(args, "argument_list")) return;
+  TSNode name = pysym_child(fn, PYFIELD_ATTRIBUTE);
+  uint32_t ns = ts_node_start_byte(name), ne = ts_node_end_byte(name);
+  if (ne - ns != 2 || memcmp(ctx->text + ns, "to", 2) != 0) return;
+  TSNode a = pysyntax_argument(ctx->py, args, "0|device");
+  if (ts_node_is_null(a)) return;
+  bool is_int = pysyntax_is(a, "integer");
+  char *txt = NULL;
+  if (!is_int) {
+    txt = pysyntax_name_text(ctx->py, a);
+    if (!txt || pysyntax_is(a, "string") || !kb_pattern_match(DEVICE_INDEX_NAMES, txt)) {
+      free(txt);
+      return;
+    }
+  } else {
+    txt = pyfile_node_text(ctx->py, a);
+  }
+  char *subj = xasprintf(".to(%s)", txt);
+  char *repl = xasprintf(".to(f\"npu:{%s}\")", txt);
+  TSPoint s = ts_node_start_point(a), e = ts_node_end_point(a);
+  Finding *f = kb_emit(ctx->out, kb_rule("ASC216"), &device__int_row, subj, repl, ts_node_start_byte(a),
+                       ts_node_end_byte(a), s.row, s.column, e.row, e.column);
+  f->fix = FIX_UNSAFE;
+  char *edit = xasprintf("f\"npu:{%s}\"", txt);
+  finding_add_edit(f, ts_node_start_byte(a), ts_node_end_byte(a), edit);
+  if (!ctx->py->imports_torch_npu) {
+    char *ins = pysyntax_import_insertion(ctx->py, "import torch_npu");
+    uint32_t at = pysyntax_import_point(ctx->py);
+    finding_add_edit(f, at, at, ins);
+    f->fix_needs_torch_npu = true;
+    free(ins);
+  }
+  free(edit);
+  free(repl);
+  free(subj);
+  free(txt);
+}
+
+/* `torch.cuda.get_device_properties(i).major` and `.minor` */
+static void device__props_fields(AnalyzeCtx *ctx, TSNode attr) {
+  TSNode obj = pysym_child(attr, PYFIELD_OBJECT);
+  TSNode name = pysym_child(attr, PYFIELD_ATTRIBUTE);
+  if (!pysyntax_is(obj, "call") || ts_node_is_null(name)) return;
+  uint32_t ns = ts_node_start_byte(name), ne = ts_node_end_byte(name);
+  bool field = (ne - ns == 5 && memcmp(ctx->text + ns, "major", 5) == 0) ||
+               (ne - ns == 5 && memcmp(ctx->text + ns, "minor", 5) == 0);
+  if (!field) return;
+  char *q = pyfile_qualname(ctx->py, obj);
+  if (q && strcmp(q, "torch.cuda.get_device_properties") == 0) {
+    char *subj = xasprintf("%s(...).%.*s", q, (int)(ne - ns), ctx->text + ns);
+    TSPoint s = ts_node_start_point(name), e = ts_node_end_point(name);
+    kb_emit(ctx->out, kb_rule("ASC210"), &device__props_row, subj, NULL, ns, ne, s.row, s.column, e.row, e.column);
+    free(subj);
+  }
+  free(q);
+}
+
+static void *device__begin(AnalyzeCtx *ctx) { return ctx->kind == FILE_PYTHON && ctx->py ? ctx : NULL; }
+
+static bool device__visit(void *state, const PyVisit *v) {
+  AnalyzeCtx *ctx = state;
+  if (v->sym == PYSYM_CALL) device__int_to(ctx, v->node);
+  else if (v->sym == PYSYM_ATTRIBUTE) device__props_fields(ctx, v->node);
+  return v->sym != PYSYM_COMMENT && v->sym != PYSYM_IMPORT_STATEMENT && v->sym != PYSYM_IMPORT_FROM_STATEMENT;
+}
+
+/* ---- availability guards (ASC211) ------------------------------------------ */
+
+/* The if statement whose condition holds n, or a null node. */
+static TSNode device__guarding_if(TSNode n) {
+  for (TSNode c = ts_node_parent(n); !ts_node_is_null(c); n = c, c = ts_node_parent(c)) {
+    if (pysyntax_is(c, "if_statement"))
+      return ts_node_eq(ts_node_child_by_field_name(c, "condition", 9), n) ? c : (TSNode){0};
+    if (pysyntax_is(c, "block") || pysyntax_is(c, "module")) break;
+  }
+  return (TSNode){0};
+}
+
+static Finding *device__finding_in(FindingList *out, TSNode stmt) {
+  for (size_t i = 0; i < out->len; i++)
+    if (out->items[i].start_byte >= ts_node_start_byte(stmt) && out->items[i].end_byte <= ts_node_end_byte(stmt) &&
+        out->items[i].edits.len && kb_domain(out->items[i].rule->code) == 2)
+      return &out->items[i];
+  return NULL;
+}
+
+/* Moves the guard's edits into f (once: both may add `import torch_npu`)
+ * and says so in f's message. */
+static void device__fold(Finding *f, const Finding *g) {
+  for (size_t k = 0; k < g->edits.len; k++) {
+    const TextEdit *e = &g->edits.items[k];
+    bool dup = false;
+    for (size_t j = 0; j < f->edits.len && !dup; j++)
+      dup = f->edits.items[j].start == e->start && strcmp(f->edits.items[j].text, e->text) == 0;
+    if (!dup) finding_add_edit(f, e->start, e->end, e->text);
+  }
+  finding_append_note(f, "(with its torch.cuda.is_available() guard)", "（连同其 torch.cuda.is_available() 判断）");
+}
+
+/* `"cuda" if torch.cuda.is_available() else "cpu"`: the device string and its
+ * guard change together, or the NPU gets "cpu". */
+static bool device__conditional(AnalyzeCtx *ctx, const Finding *g, TSNode site) {
+  TSNode c = ts_node_parent(site);
+  if (pysyntax_is(c, "call")) c = ts_node_parent(c);
+  if (!pysyntax_is(c, "conditional_expression") || ts_node_named_child_count(c) != 3) return false;
+  TSNode cond = ts_node_named_child(c, 1);
+  if (ts_node_start_byte(site) < ts_node_start_byte(cond) || ts_node_end_byte(site) > ts_node_end_byte(cond)) return false;
+  Finding *f = device__finding_in(ctx->out, ts_node_named_child(c, 0));
+  if (!f || !g->edits.len) return false;
+  device__fold(f, g);
+  return true;
+}
+
+/* `if torch.cuda.is_available(): torch.backends.cuda.matmul.allow_tf32 = True`
+ * is right to skip on the NPU (the flags mean nothing there): no finding.
+ * `if torch.cuda.is_available(): torch.cuda.empty_cache()` is one change: the
+ * guard's edit joins the finding of the call it guards. Returns whether the
+ * guard finding is to be dropped. */
+static bool device__guard(AnalyzeCtx *ctx, const Finding *g) {
+  TSNode root = ts_tree_root_node(ctx->tree);
+  TSNode site = ts_node_descendant_for_byte_range(root, g->start_byte, g->end_byte);
+  if (device__conditional(ctx, g, site)) return true;
+  TSNode stmt = device__guarding_if(site);
+  TSNode body = ts_node_is_null(stmt) ? stmt : ts_node_child_by_field_name(stmt, "consequence", 11);
+  if (ts_node_is_null(body) || ts_node_named_child_count(stmt) > 2) return false; /* with elif/else: a selection */
+  uint32_t n = ts_node_named_child_count(body);
+  bool flags = n > 0, calls = n > 0;
+  Finding *first = NULL;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode st = ts_node_named_child(body, i);
+    char *t = pyfile_node_text(ctx->py, st);
+    flags = flags && t && util_starts_with(t, "torch.backends.");
+    free(t);
+    Finding *f = device__finding_in(ctx->out, st);
+    calls = calls && pysyntax_is(st, "expression_statement") && f;
+    if (f && !first) first = f;
+  }
+  if (flags) return true;
+  if (!calls || !first || !g->edits.len) return false;
+  device__fold(first, g);
+  return true;
+}
+
+static bool device__drop_guard(void *data, const Finding *f) {
+  AnalyzeCtx *ctx = data;
+  const KbEntry *row = kb_lookup(KB_QUALNAME, "torch.cuda.is_available", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  return row && f->entry == row && device__guard(ctx, f);
+}
+
+/* ---- load-only devices (ASC204) ------------------------------------------------ */
+
+/* `device = "cuda" if ... else "cpu"` used only as torch.load's map_location
+ * (a conversion script): where the checkpoint is read changes nothing on the
+ * NPU, the CPU takes it. Uses are words in the same function (or file). */
+static bool device__load_only(const AnalyzeCtx *ctx, const Finding *f) {
+  TSNode root = ts_tree_root_node(ctx->tree);
+  TSNode n = ts_node_descendant_for_byte_range(root, f->start_byte, f->end_byte);
+  while (!ts_node_is_null(n) && !pysyntax_is(n, "assignment") && !pysyntax_is(n, "block") && !pysyntax_is(n, "module"))
+    n = ts_node_parent(n);
+  TSNode name = pysyntax_is(n, "assignment") ? pysym_child(n, PYFIELD_LEFT) : (TSNode){0};
+  if (!pysyntax_is(name, "identifier")) return false;
+  const PyFunction *fn = pyfile_function_at(ctx->py, f->start_byte);
+  uint32_t to = fn ? fn->end : (uint32_t)ctx->len;
+  uint32_t ns = ts_node_start_byte(name), nl = ts_node_end_byte(name) - ns;
+  size_t uses = 0;
+  for (uint32_t at = ts_node_end_byte(n);;) {
+    TSNode u = pyfile_next_name(ctx->py, ctx->text + ns, nl, &at, to);
+    if (ts_node_is_null(u)) return uses > 0;
+    TSNode kw = ts_node_parent(u);
+    TSNode key = pysyntax_is(kw, "keyword_argument") ? pysym_child(kw, PYFIELD_NAME) : (TSNode){0};
+    char *k = ts_node_is_null(key) ? NULL : pyfile_node_text(ctx->py, key);
+    bool load = k && strcmp(k, "map_location") == 0 && ts_node_eq(pysym_child(kw, PYFIELD_VALUE), u);
+    free(k);
+    if (!load) return false;
+    uses++;
+  }
+}
+
+static bool device__drop_load(void *data, const Finding *f) {
+  return f->entry && f->entry->match == KB_NAMED_STRING && kb_domain(f->rule->code) == 2 && device__load_only(data, f);
+}
+
+/* ---- redundant seeding (ASC201) ------------------------------------------------ */
+
+/* `torch.manual_seed(0)` then `torch.cuda.manual_seed_all(0)`: the first
+ * already seeds the NPU, the second does nothing there and needs no port. */
+static bool device__drop_seed(void *data, const Finding *f) {
+  AnalyzeCtx *ctx = data;
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "redundant-seed", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  if (!row || !f->subject || !kb_pattern_match(row->arg, f->subject)) return false;
+  TSNode n = ts_node_descendant_for_byte_range(ts_tree_root_node(ctx->tree), f->start_byte, f->end_byte);
+  while (!ts_node_is_null(n) && !pysyntax_is(n, "expression_statement")) n = ts_node_parent(n);
+  TSNode prev = ts_node_is_null(n) ? n : ts_node_prev_named_sibling(n);
+  while (pysyntax_is(prev, "comment")) prev = ts_node_prev_named_sibling(prev);
+  TSNode call = pysyntax_is(prev, "expression_statement") ? ts_node_named_child(prev, 0) : (TSNode){0};
+  char *q = pysyntax_is(call, "call") ? pyfile_qualname(ctx->py, pysym_child(call, PYFIELD_FUNCTION)) : NULL;
+  bool redundant = q && kb_pattern_match(row->value, q);
+  free(q);
+  return redundant;
+}
+
+static void device__end(void *state) {
+  AnalyzeCtx *ctx = state;
+  if (!ctx) return;
+  findings_drop_if(ctx->out, device__drop_guard, ctx);
+  findings_drop_if(ctx->out, device__drop_load, ctx);
+  findings_drop_if(ctx->out, device__drop_seed, ctx);
+}
+
+const PyVisitor device_visitor = {device__begin, device__visit, device__end};

@@ -1,0 +1,256 @@
+/* kernels_cuda: the C/C++/CUDA walk (see kernels.h). One cursor walk
+ * records __global__ kernels and <<<...>>> launches and looks every call,
+ * qualified identifier and #include up in the KB_C_* rows; the kernels and
+ * launches are emitted after the walk, when every launch site is known. */
+#include "analyzers/domains/kernels.h"
+
+#include <stdlib.h>
+
+typedef struct {
+  TSNode def;   /* function_definition */
+  TSNode name;  /* the declarator's name */
+  char *id;     /* its text, without scope or template arguments */
+  const KernelKind *kind; /* what it does, set when it is emitted */
+} CudaKernel;
+
+typedef struct {
+  TSNode call;  /* call_expression */
+  TSNode cfg;   /* kernel_call_syntax */
+  char *id;
+} CudaLaunch;
+
+typedef struct {
+  AnalyzeCtx *ctx;
+  Array(CudaKernel) kernels;
+  Array(CudaLaunch) launches;
+} CudaWalk;
+
+static bool kernels__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
+
+static char *kernels__text(const AnalyzeCtx *ctx, TSNode n) {
+  return xstrndup(ctx->text + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+/* Text without blanks and template arguments, and without a leading "::". */
+static char *kernels__name(const AnalyzeCtx *ctx, TSNode n) {
+  if (kernels__is(n, "template_function") || kernels__is(n, "template_method")) n = ts_node_child_by_field_name(n, "name", 4);
+  char *t = kernels__text(ctx, n), *w = t;
+  for (const char *r = t; *r && *r != '<'; r++)
+    if (*r != ' ' && *r != '\t' && *r != '\n' && *r != '\r') *w++ = *r;
+  *w = '\0';
+  if (t[0] == ':' && t[1] == ':') memmove(t, t + 2, strlen(t + 2) + 1);
+  return t;
+}
+
+/* The last component of a scoped name ("ns::kernel" -> "kernel"). */
+static const char *kernels__last(const char *s) {
+  const char *c = strrchr(s, ':');
+  return c ? c + 1 : s;
+}
+
+/* ---- findings from rows ------------------------------------------------------------ */
+
+static Finding *kernels__emit_row(CudaWalk *w, const KbEntry *e, TSNode at, uint32_t end, TSPoint end_pt,
+                             const char *subject) {
+  const KbRule *rule = kb_rule(e->code);
+  if (!rule) return NULL;
+  FindingList *out = w->ctx->out;
+  for (size_t i = out->len; i-- > 0;) { /* one finding per construct and code */
+    if (out->items[i].start_byte != ts_node_start_byte(at)) break;
+    if (strcmp(out->items[i].rule->code, e->code) == 0) return NULL;
+  }
+  TSPoint s = ts_node_start_point(at);
+  Finding *f = kb_emit(out, rule, e, subject, NULL, ts_node_start_byte(at), end, s.row, s.column, end_pt.row,
+                       end_pt.column);
+  if (e->fix_kind == KBFIX_RENAME_NAME && e->fix_to) {
+    finding_add_edit(f, ts_node_start_byte(at), ts_node_end_byte(at), e->fix_to);
+    f->fix = e->fix_safety;
+  }
+  return f;
+}
+
+static const KbEntry *kernels__lookup(const CudaWalk *w, KbMatch m, const char *s) {
+  return kb_lookup(m, s, w->ctx->opt->user_entries, w->ctx->opt->n_user_entries);
+}
+
+/* A call: a <<<>>> launch is recorded; the callee is looked up as a
+ * KB_C_CALL (member calls as ".name"). */
+static void kernels__call(CudaWalk *w, TSNode call) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (ts_node_is_null(fn)) return;
+  for (uint32_t i = 0; i < ts_node_named_child_count(call); i++) {
+    TSNode c = ts_node_named_child(call, i);
+    if (!kernels__is(c, "kernel_call_syntax")) continue;
+    CudaLaunch l = {call, c, kernels__name(w->ctx, fn)};
+    array_push(&w->launches, l);
+    return;
+  }
+  TSNode at = fn;
+  char *key;
+  if (kernels__is(fn, "field_expression")) {
+    at = ts_node_child_by_field_name(fn, "field", 5);
+    char *field = kernels__name(w->ctx, at);
+    key = xasprintf(".%s", field);
+    free(field);
+  } else {
+    key = kernels__name(w->ctx, fn);
+  }
+  const KbEntry *e = kernels__lookup(w, KB_C_CALL, key);
+  if (e) {
+    char *subject = key[0] == '.' ? xasprintf("%s()", key) : xstrdup(key);
+    bool member = key[0] == '.';
+    kernels__emit_row(w, e, at, member ? ts_node_end_byte(call) : ts_node_end_byte(at),
+                 member ? ts_node_end_point(call) : ts_node_end_point(at), subject);
+    free(subject);
+  }
+  free(key);
+}
+
+/* A qualified identifier; true when a row matched (its parts are not looked up again). */
+static bool kernels__qualified(CudaWalk *w, TSNode n) {
+  char *q = kernels__name(w->ctx, n);
+  const KbEntry *e = kernels__lookup(w, KB_C_IDENT, q);
+  if (e) kernels__emit_row(w, e, n, ts_node_end_byte(n), ts_node_end_point(n), q);
+  free(q);
+  return e != NULL;
+}
+
+static void kernels__include(CudaWalk *w, TSNode inc) {
+  TSNode path = ts_node_child_by_field_name(inc, "path", 4);
+  if (ts_node_is_null(path)) return;
+  char *p = kernels__text(w->ctx, path);
+  size_t n = strlen(p);
+  if (n < 2) {
+    free(p);
+    return;
+  }
+  char *inner = xstrndup(p + 1, n - 2);
+  const KbEntry *e = kernels__lookup(w, KB_C_INCLUDE, inner);
+  if (e) kernels__emit_row(w, e, path, ts_node_end_byte(path), ts_node_end_point(path), p);
+  free(inner);
+  free(p);
+}
+
+/* ---- kernels ------------------------------------------------------------------------- */
+
+static bool kernels__is_global(TSNode def) {
+  uint32_t n = ts_node_child_count(def);
+  for (uint32_t i = 0; i < n; i++)
+    if (kernels__is(ts_node_child(def, i), "__global__")) return true;
+  return false;
+}
+
+static void kernels__function(CudaWalk *w, TSNode def) {
+  if (!kernels__is_global(def)) return;
+  TSNode d = ts_node_child_by_field_name(def, "declarator", 10);
+  for (int depth = 0; depth < 8 && !ts_node_is_null(d) && !kernels__is(d, "function_declarator"); depth++)
+    d = ts_node_child_by_field_name(d, "declarator", 10);
+  if (ts_node_is_null(d)) return; /* e.g. `__global__ x {}` while typing */
+  TSNode name = ts_node_child_by_field_name(d, "declarator", 10);
+  if (ts_node_is_null(name)) return;
+  char *full = kernels__name(w->ctx, name);
+  CudaKernel k = {def, name, xstrdup(kernels__last(full)), NULL};
+  free(full);
+  array_push(&w->kernels, k);
+}
+
+static void kernels__visit(CudaWalk *w, TSTreeCursor *cur, bool *skip) {
+  TSNode n = ts_tree_cursor_current_node(cur);
+  const char *t = ts_node_type(n);
+  *skip = strcmp(t, "comment") == 0;
+  if (strcmp(t, "function_definition") == 0) kernels__function(w, n);
+  else if (strcmp(t, "call_expression") == 0) kernels__call(w, n);
+  else if (strcmp(t, "qualified_identifier") == 0) *skip = kernels__qualified(w, n);
+  else if (strcmp(t, "preproc_include") == 0) kernels__include(w, n);
+}
+
+/* "line 40 <<<grid, block, 0, stream>>>" for each launch of `id`. */
+static void kernels__launch_list(const CudaWalk *w, const char *id, StrBuf *sb) {
+  size_t count = 0;
+  for (size_t i = 0; i < w->launches.len; i++) {
+    const CudaLaunch *l = &w->launches.items[i];
+    if (strcmp(kernels__last(l->id), id) != 0) continue;
+    char *cfg = kernels_squash(w->ctx->text + ts_node_start_byte(l->cfg),
+                               ts_node_end_byte(l->cfg) - ts_node_start_byte(l->cfg), 80);
+    sb_printf(sb, "%s line %u %s", count++ ? "," : "", ts_node_start_point(l->call).row + 1, cfg);
+    free(cfg);
+  }
+  if (!count) sb_puts(sb, " none in this file");
+}
+
+static void kernels__emit_kernel(CudaWalk *w, CudaKernel *k) {
+  TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
+  TSNode decl = ts_node_child_by_field_name(k->def, "declarator", 10);
+  StrList callees = {0};
+  if (!ts_node_is_null(body)) kernels_callees(w->ctx->text, body, &callees);
+  bool by_name = false;
+  const KernelKind *kind = kernels_classify(k->id, &callees, &by_name);
+  k->kind = kind;
+  uint32_t lines = ts_node_end_point(k->def).row - ts_node_start_point(k->def).row + 1;
+  char *repl = kernels_replacement(kind, lines, false);
+  TSPoint s = ts_node_start_point(k->name), e = ts_node_end_point(k->name);
+  Finding *f = kb_emit(w->ctx->out, kb_rule("ASC401"), NULL, k->id, repl, ts_node_start_byte(k->name),
+                       ts_node_end_byte(k->name), s.row, s.column, e.row, e.column);
+  f->weight = lines;
+  f->confidence = kind ? kind->confidence : CONF_HIGH;
+  char *sig = kernels_squash(w->ctx->text + ts_node_start_byte(decl), ts_node_end_byte(decl) - ts_node_start_byte(decl), 200);
+  char *what = kernels_describe(kind, by_name, lines, false);
+  StrBuf sb;
+  sb_init(&sb);
+  sb_printf(&sb, "kernel: __global__ %s; lines: %u; launches:", sig, lines);
+  kernels__launch_list(w, k->id, &sb);
+  sb_printf(&sb, "; %s", what);
+  f->detail = sb_steal(&sb);
+  free(what);
+  free(sig);
+  free(repl);
+  strlist_free(&callees);
+}
+
+static const CudaKernel *kernels__kernel_named(const CudaWalk *w, const char *id) {
+  for (size_t i = 0; i < w->kernels.len; i++)
+    if (strcmp(w->kernels.items[i].id, id) == 0) return &w->kernels.items[i];
+  return NULL;
+}
+
+static void kernels__emit_launch(CudaWalk *w, const CudaLaunch *l) {
+  const char *id = kernels__last(l->id);
+  char *cfg = kernels_squash(w->ctx->text + ts_node_start_byte(l->cfg), ts_node_end_byte(l->cfg) - ts_node_start_byte(l->cfg), 80);
+  char *subject = xasprintf("%s%s", l->id, cfg);
+  const CudaKernel *k = kernels__kernel_named(w, id);
+  char *repl;
+  if (k) {
+    const KernelKind *kind = k->kind;
+    repl = kind && kind->op ? xasprintf("call %s instead, or launch the AscendC port of %s", kind->op, id)
+                            : xasprintf("launch the AscendC port of %s on an NPU stream", id);
+  } else {
+    repl = xasprintf("replace together with kernel %s (defined in another file)", id);
+  }
+  TSPoint s = ts_node_start_point(l->call), e = ts_node_end_point(l->cfg);
+  Finding *f = kb_emit(w->ctx->out, kb_rule("ASC402"), NULL, subject, repl, ts_node_start_byte(l->call),
+                       ts_node_end_byte(l->cfg), s.row, s.column, e.row, e.column);
+  f->detail = xasprintf("launch of %s with %s", id, cfg);
+  free(repl);
+  free(subject);
+  free(cfg);
+}
+
+void kernels_cuda(AnalyzeCtx *ctx) {
+  CudaWalk w = {ctx, {0}, {0}};
+  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(ctx->tree));
+  bool more = true;
+  while (more) {
+    bool skip = false;
+    kernels__visit(&w, &cur, &skip);
+    if (!skip && ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+      if (!ts_tree_cursor_goto_parent(&cur)) break;
+  }
+  ts_tree_cursor_delete(&cur);
+  for (size_t i = 0; i < w.kernels.len; i++) kernels__emit_kernel(&w, &w.kernels.items[i]);
+  for (size_t i = 0; i < w.launches.len; i++) kernels__emit_launch(&w, &w.launches.items[i]);
+  for (size_t i = 0; i < w.kernels.len; i++) free(w.kernels.items[i].id);
+  for (size_t i = 0; i < w.launches.len; i++) free(w.launches.items[i].id);
+  array_free(&w.kernels);
+  array_free(&w.launches);
+}

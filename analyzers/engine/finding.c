@@ -1,0 +1,118 @@
+/* finding: see finding.h. */
+#include "analyzers/engine/finding.h"
+#include "analyzers/kb/kb.h"
+
+#include <stdlib.h>
+
+void finding_free(Finding *f) {
+  free(f->subject);
+  free(f->message);
+  free(f->message_zh);
+  free(f->replacement);
+  free(f->detail);
+  for (size_t i = 0; i < f->edits.len; i++) free(f->edits.items[i].text);
+  array_free(&f->edits);
+}
+
+void findings_free(FindingList *l) {
+  for (size_t i = 0; i < l->len; i++) finding_free(&l->items[i]);
+  array_free(l);
+}
+
+static char *finding__dup(const char *s) { return s ? xstrdup(s) : NULL; }
+
+Finding finding_copy(const Finding *f) {
+  Finding c = *f;
+  c.subject = finding__dup(f->subject);
+  c.message = finding__dup(f->message);
+  c.message_zh = finding__dup(f->message_zh);
+  c.replacement = finding__dup(f->replacement);
+  c.detail = finding__dup(f->detail);
+  memset(&c.edits, 0, sizeof c.edits);
+  for (size_t i = 0; i < f->edits.len; i++) {
+    TextEdit e = f->edits.items[i];
+    e.text = xstrdup(e.text);
+    array_push(&c.edits, e);
+  }
+  return c;
+}
+
+void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text) {
+  TextEdit e = {start, end, xstrdup(text), 0, 0, 0, 0};
+  array_push(&f->edits, e);
+}
+
+static int finding__cmp(const void *a, const void *b) {
+  const Finding *x = a, *y = b;
+  if (x->start_byte != y->start_byte) return x->start_byte < y->start_byte ? -1 : 1;
+  int c = strcmp(x->rule->code, y->rule->code);
+  if (c) return c;
+  return x->end_byte < y->end_byte ? -1 : x->end_byte > y->end_byte;
+}
+
+void findings_sort(FindingList *l) {
+  if (l->len > 1) qsort(l->items, l->len, sizeof *l->items, finding__cmp);
+}
+
+const char *severity_name(Severity s) {
+  switch (s) {
+  case SEV_ERROR: return "error";
+  case SEV_WARNING: return "warning";
+  case SEV_INFO: return "info";
+  case SEV_HINT: return "hint";
+  }
+  return "info";
+}
+
+const char *confidence_name(Confidence c) {
+  switch (c) {
+  case CONF_HIGH: return "High";
+  case CONF_MEDIUM: return "Medium";
+  case CONF_LOW: return "Low";
+  }
+  return "Low";
+}
+
+const char *effort_name(EffortKind e) {
+  static const char *const names[EFFORT__COUNT] = {
+      "none", "mechanical", "api-review", "attention", "triton-kernel", "cuda-kernel",
+      "native-library", "dependency-replace", "dependency-unsupported", "precision",
+      "distributed", "compile", "rebuild"};
+  return (unsigned)e < EFFORT__COUNT ? names[e] : "none";
+}
+
+const char *dep_class_name(DepClass d) {
+  switch (d) {
+  case DEP_CLASS_FRAMEWORK: return "framework API";
+  case DEP_CLASS_RUNTIME: return "CUDA runtime API";
+  case DEP_CLASS_VENDOR_LIB: return "vendor library";
+  case DEP_CLASS_KERNEL: return "hand-written kernel";
+  case DEP_CLASS_NONE: break;
+  }
+  return "none";
+}
+
+void findings_drop(FindingList *l, const bool *drop) {
+  size_t w = 0;
+  for (size_t i = 0; i < l->len; i++) {
+    if (drop[i]) finding_free(&l->items[i]);
+    else l->items[w++] = l->items[i];
+  }
+  l->len = w;
+}
+
+void findings_drop_if(FindingList *l, bool (*drop)(void *data, const Finding *f), void *data) {
+  bool *marks = xcalloc(l->len + 1, sizeof *marks);
+  for (size_t i = 0; i < l->len; i++) marks[i] = drop(data, &l->items[i]);
+  findings_drop(l, marks);
+  free(marks);
+}
+
+void finding_append_note(Finding *f, const char *en, const char *zh) {
+  char *m = xasprintf("%s %s", f->message, en);
+  free(f->message);
+  f->message = m;
+  m = xasprintf("%s%s", f->message_zh, zh);
+  free(f->message_zh);
+  f->message_zh = m;
+}

@@ -1,0 +1,103 @@
+/* finding: what every analyzer produces, for every front end (LSP, CLI, report).
+ *
+ * A Finding carries byte offsets and tree-sitter style (row, byte column)
+ * points into the analyzed text; it knows nothing of LSP or UTF-16. All its
+ * strings and edits are owned by the finding: finding_free releases them.
+ * A FindingList owns its findings: findings_free releases all of them. */
+#ifndef ASC_FINDING_H
+#define ASC_FINDING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "analyzers/engine/util.h"
+
+typedef enum { SEV_ERROR = 1, SEV_WARNING = 2, SEV_INFO = 3, SEV_HINT = 4 } Severity;
+typedef enum { CONF_HIGH = 0, CONF_MEDIUM = 1, CONF_LOW = 2 } Confidence;
+typedef enum { FIX_NONE = 0, FIX_SAFE = 1, FIX_UNSAFE = 2 } FixSafety;
+
+/* Effort class of a finding, the key of the report's effort table. */
+typedef enum {
+  EFFORT_NONE = 0,        /* natively supported, nothing to do */
+  EFFORT_MECHANICAL,      /* covered by a quick fix or transfer_to_npu */
+  EFFORT_API_REVIEW,      /* an API with no direct equivalent: small manual change */
+  EFFORT_ATTENTION,       /* attention rewrite, per distinct call pattern */
+  EFFORT_TRITON,          /* Triton kernel */
+  EFFORT_CUDA_KERNEL,     /* hand-written CUDA kernel, scaled by its size */
+  EFFORT_NATIVE_LIB,      /* CUDA runtime / vendor library C API calls */
+  EFFORT_DEP_REPLACE,     /* dependency with an Ascend counterpart */
+  EFFORT_DEP_UNSUPPORTED, /* dependency with no Ascend path */
+  EFFORT_PRECISION,       /* precision review */
+  EFFORT_DISTRIBUTED,     /* distributed validation */
+  EFFORT_COMPILE,         /* graph / compile review */
+  EFFORT_REBUILD,         /* prebuilt binary that must be rebuilt */
+  EFFORT__COUNT
+} EffortKind;
+
+/* The four classes of CUDA dependence (framework API, CUDA runtime API,
+ * vendor libraries, hand-written kernels); DEP_CLASS_NONE for the rest. */
+typedef enum {
+  DEP_CLASS_NONE = 0,
+  DEP_CLASS_FRAMEWORK,
+  DEP_CLASS_RUNTIME,
+  DEP_CLASS_VENDOR_LIB,
+  DEP_CLASS_KERNEL,
+} DepClass;
+
+typedef struct {
+  uint32_t start, end; /* byte range replaced */
+  char *text;          /* owned replacement text */
+  uint32_t start_row, start_char, end_row, end_char; /* filled by analyze_text (code points) */
+} TextEdit;
+
+typedef struct KbEntry KbEntry;
+typedef struct KbRule KbRule;
+
+typedef struct {
+  const KbRule *rule;   /* borrowed: static table or config-owned user rule */
+  const KbEntry *entry; /* borrowed, may be NULL for detector findings */
+  Severity severity;    /* the rule's, possibly lowered (transfer_to_npu) */
+  Confidence confidence;
+  uint32_t start_byte, end_byte;
+  uint32_t start_row, start_col, end_row, end_col; /* byte columns */
+  uint32_t start_char, end_char; /* the same columns in Unicode code points (for CLI output) */
+  char *subject;     /* owned: the construct, e.g. "torch.cuda.synchronize" */
+  char *message;     /* owned: English message */
+  char *message_zh;  /* owned: Chinese message */
+  char *replacement; /* owned, may be NULL */
+  char *detail;      /* owned, may be NULL: layout, kernel description, package status */
+  bool guarded;          /* a fallback exists (try/except ImportError, availability flag) */
+  bool transfer_covered; /* transfer_to_npu handles it at run time in this file */
+  bool inference_only;   /* inside no_grad/inference_mode code */
+  FixSafety fix;
+  Array(TextEdit) edits; /* owned; empty when fix == FIX_NONE */
+  bool fix_needs_torch_npu; /* applying the fix needs `import torch_npu` */
+  uint32_t weight; /* size hint for effort: lines of a kernel, 0 otherwise */
+} Finding;
+
+typedef Array(Finding) FindingList;
+
+void finding_free(Finding *f);
+void findings_free(FindingList *l);
+/* Deep copy of f (every string and edit duplicated). Caller frees with finding_free. */
+Finding finding_copy(const Finding *f);
+/* Adds an edit to f (text is copied). */
+void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text);
+/* Appends a note to both messages: " <en>" to the English one, <zh> as given
+ * to the Chinese one (which carries its own full-width punctuation). */
+void finding_append_note(Finding *f, const char *en, const char *zh);
+/* Frees and removes the findings whose drop[i] is set, keeping the order of
+ * the rest; drop has at least l->len entries. */
+void findings_drop(FindingList *l, const bool *drop);
+/* Frees and removes the findings `drop` says yes to (data is passed
+ * through), keeping the order of the rest. `drop` sees every finding before
+ * any is removed. */
+void findings_drop_if(FindingList *l, bool (*drop)(void *data, const Finding *f), void *data);
+/* Sorts by start byte, then code. */
+void findings_sort(FindingList *l);
+
+const char *severity_name(Severity s);      /* "error", "warning", "info", "hint" */
+const char *confidence_name(Confidence c);  /* "High", "Medium", "Low" */
+const char *effort_name(EffortKind e);
+const char *dep_class_name(DepClass d);
+
+#endif

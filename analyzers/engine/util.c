@@ -1,0 +1,252 @@
+/* util: see util.h. */
+#include "analyzers/engine/util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+static void util__oom(void) {
+  fputs("ascend-lsp: out of memory\n", stderr);
+  exit(70);
+}
+
+void *xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) util__oom();
+  return p;
+}
+
+void *xcalloc(size_t count, size_t size) {
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p) util__oom();
+  return p;
+}
+
+void *xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) util__oom();
+  return q;
+}
+
+char *xstrndup(const char *s, size_t n) {
+  char *p = xmalloc(n + 1);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+char *xasprintf(const char *fmt, ...) {
+  StrBuf sb;
+  sb_init(&sb);
+  va_list ap;
+  va_start(ap, fmt);
+  char small[256];
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0) n = 0;
+  if ((size_t)n < sizeof small) {
+    sb_append(&sb, small, (size_t)n);
+  } else {
+    char *big = xmalloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    sb_append(&sb, big, (size_t)n);
+    free(big);
+  }
+  return sb_steal(&sb);
+}
+
+void sb_init(StrBuf *sb) {
+  sb->cap = 64;
+  sb->len = 0;
+  sb->data = xmalloc(sb->cap);
+  sb->data[0] = '\0';
+}
+
+void sb_free(StrBuf *sb) {
+  free(sb->data);
+  sb->data = NULL;
+  sb->len = sb->cap = 0;
+}
+
+void sb_append(StrBuf *sb, const char *s, size_t n) {
+  if (!sb->data) sb_init(sb);
+  if (sb->len + n + 1 > sb->cap) {
+    size_t cap = sb->cap;
+    while (cap < sb->len + n + 1) cap *= 2;
+    sb->data = xrealloc(sb->data, cap);
+    sb->cap = cap;
+  }
+  memcpy(sb->data + sb->len, s, n);
+  sb->len += n;
+  sb->data[sb->len] = '\0';
+}
+
+void sb_puts(StrBuf *sb, const char *s) { sb_append(sb, s, strlen(s)); }
+void sb_putc(StrBuf *sb, char c) { sb_append(sb, &c, 1); }
+
+void sb_printf(StrBuf *sb, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char small[512];
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n <= 0) return;
+  if ((size_t)n < sizeof small) {
+    sb_append(sb, small, (size_t)n);
+    return;
+  }
+  char *big = xmalloc((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  sb_append(sb, big, (size_t)n);
+  free(big);
+}
+
+char *sb_steal(StrBuf *sb) {
+  if (!sb->data) sb_init(sb);
+  char *p = sb->data;
+  sb->data = NULL;
+  sb->len = sb->cap = 0;
+  return p;
+}
+
+/* Reads fd up to max bytes into a growing buffer (cap is the first guess).
+ * Closes fd. */
+static int util__read_fd(int fd, size_t cap, size_t max, char **out, size_t *len) {
+  size_t n = 0;
+  char *buf = xmalloc(cap + 1);
+  for (;;) {
+    if (n == cap) {
+      if (cap >= max) break; /* the file grew while we read: stop at the cap */
+      cap = cap * 2 < max ? cap * 2 : max;
+      buf = xrealloc(buf, cap + 1);
+    }
+    ssize_t r = read(fd, buf + n, cap - n);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      int e = -errno;
+      free(buf);
+      close(fd);
+      return e;
+    }
+    if (r == 0) break;
+    n += (size_t)r;
+  }
+  close(fd);
+  buf[n] = '\0';
+  *out = buf;
+  *len = n;
+  return 0;
+}
+
+int util_read_file(const char *path, size_t max_bytes, char **out, size_t *len) {
+  *out = NULL;
+  *len = 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  struct stat st;
+  int rc = fstat(fd, &st) != 0 ? -errno : !S_ISREG(st.st_mode) ? -EISDIR : (uint64_t)st.st_size > max_bytes ? -EFBIG : 0;
+  if (rc) {
+    close(fd);
+    return rc;
+  }
+  return util__read_fd(fd, st.st_size ? (size_t)st.st_size : 64, max_bytes, out, len);
+}
+
+int util_read_head(const char *path, size_t max_bytes, char **out, size_t *len) {
+  *out = NULL;
+  *len = 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  return util__read_fd(fd, max_bytes < 65536 ? max_bytes : 65536, max_bytes, out, len);
+}
+
+bool util_glob(const char *p, const char *s) {
+  const char *star = NULL, *resume = NULL;
+  while (*s) {
+    if (*p == '*') {
+      star = p++;
+      resume = s;
+    } else if (*p == '?' || *p == *s) {
+      p++;
+      s++;
+    } else if (star) {
+      p = star + 1;
+      s = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (*p == '*') p++;
+  return *p == '\0';
+}
+
+bool util_starts_with(const char *s, const char *prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool util_ends_with(const char *s, const char *suffix) {
+  size_t a = strlen(s), b = strlen(suffix);
+  return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+size_t util_utf8_seq(const char *str, size_t n) {
+  const unsigned char *s = (const unsigned char *)str;
+  if (n == 0) return 0;
+  unsigned c = s[0];
+  if (c < 0x80) return 1;
+  size_t need;
+  uint32_t cp;
+  if (c >= 0xC2 && c <= 0xDF) { need = 1; cp = c & 0x1F; }
+  else if (c >= 0xE0 && c <= 0xEF) { need = 2; cp = c & 0x0F; }
+  else if (c >= 0xF0 && c <= 0xF4) { need = 3; cp = c & 0x07; }
+  else return 0;
+  if (n <= need) return 0;
+  for (size_t k = 1; k <= need; k++) {
+    if ((s[k] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (s[k] & 0x3F);
+  }
+  if ((need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
+  return need + 1;
+}
+
+bool util_utf8_valid(const char *str, size_t n) {
+  for (size_t i = 0; i < n;) {
+    size_t k = util_utf8_seq(str + i, n - i);
+    if (!k) return false;
+    i += k;
+  }
+  return true;
+}
+
+char *util_utf8_sanitize(const char *s, size_t n, size_t *out_len) {
+  StrBuf sb;
+  sb_init(&sb);
+  for (size_t i = 0; i < n;) {
+    size_t k = util_utf8_seq(s + i, n - i);
+    if (k) {
+      sb_append(&sb, s + i, k);
+      i += k;
+    } else {
+      sb_append(&sb, "\xEF\xBF\xBD", 3);
+      i++;
+    }
+  }
+  if (out_len) *out_len = sb.len;
+  return sb_steal(&sb);
+}
+
+void strlist_free(StrList *l) {
+  for (size_t i = 0; i < l->len; i++) free(l->items[i]);
+  array_free(l);
+}

@@ -1,0 +1,227 @@
+/* kb: the knowledge base tables (see kb.h). Facts and their sources are in
+ * the project's KNOWLEDGE notes; each row's confidence follows them:
+ * High = official source or docs, Medium = docs and code disagree or an
+ * official sample, Low = community material or inference. */
+#include "analyzers/kb/kb.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+
+/* ---------------------------------------------------------------------------
+ * The tables, assembled from one data file per domain (analyzers/kb/kb_*.def).
+ * Each file holds its rule rows under KB_RULE_ROWS and its mapping rows under
+ * KB_ENTRY_ROWS; rows that must come after every other row (catch-all globs)
+ * sit under KB_FALLBACK_ROWS. */
+#define KB_DOMAIN_FILES "analyzers/kb/kb_files.h"
+
+static const KbRule kb__rules[] = {
+#define KB_RULE_ROWS
+#include KB_DOMAIN_FILES
+#undef KB_RULE_ROWS
+};
+
+static const KbEntry kb__entries[] = {
+#define KB_ENTRY_ROWS
+#include KB_DOMAIN_FILES
+#undef KB_ENTRY_ROWS
+#define KB_FALLBACK_ROWS
+#include KB_DOMAIN_FILES
+#undef KB_FALLBACK_ROWS
+};
+
+const KbRule *kb_rules(size_t *count) {
+  *count = sizeof kb__rules / sizeof kb__rules[0];
+  return kb__rules;
+}
+
+const KbEntry *kb_entries(size_t *count) {
+  *count = sizeof kb__entries / sizeof kb__entries[0];
+  return kb__entries;
+}
+
+const KbRule *kb_rule(const char *code) {
+  size_t n;
+  const KbRule *r = kb_rules(&n);
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(r[i].code, code) == 0) return &r[i];
+  return NULL;
+}
+
+int kb_domain(const char *code) {
+  if (!code || strncmp(code, "ASC", 3) != 0 || code[3] < '0' || code[3] > '9') return 0;
+  return code[3] - '0';
+}
+
+const char *kb_domain_name(int domain, bool zh) {
+  static const char *const en[] = {"Meta", "Third-Party Dependencies", "Device Layer", "Attention Mechanism",
+                                   "Custom Operators", "Distributed Communication", "Precision Strategy",
+                                   "Compilation and Graphs"};
+  static const char *const cn[] = {"元规则", "第三方依赖", "设备层", "注意力机制", "自定义算子", "分布式通信",
+                                   "精度策略", "编译与图模式"};
+  if (domain < 0 || domain > 7) return zh ? "其他" : "Other";
+  return zh ? cn[domain] : en[domain];
+}
+
+/* Exact-name index over the alternatives of every non-glob pattern, built
+ * once (thread-safe through pthread_once); globs are scanned in table order. */
+typedef struct {
+  const char *name; /* points into kb__names */
+  size_t len;
+  unsigned match;
+  size_t entry;
+} KbIndexItem;
+
+static KbIndexItem *kb__index;
+static size_t kb__index_len;
+static size_t *kb__globs;
+static size_t kb__globs_len;
+static pthread_once_t kb__once = PTHREAD_ONCE_INIT;
+
+static int kb__index_cmp(const void *a, const void *b) {
+  const KbIndexItem *x = a, *y = b;
+  if (x->match != y->match) return x->match < y->match ? -1 : 1;
+  size_t n = x->len < y->len ? x->len : y->len;
+  int c = memcmp(x->name, y->name, n);
+  if (c) return c;
+  if (x->len != y->len) return x->len < y->len ? -1 : 1;
+  return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+static void kb__index_build(void) {
+  size_t n;
+  const KbEntry *e = kb_entries(&n);
+  Array(KbIndexItem) idx = {0};
+  Array(size_t) globs = {0};
+  for (size_t i = 0; i < n; i++) {
+    bool has_glob = false;
+    for (const char *p = e[i].pattern; p && *p;) {
+      const char *bar = strchr(p, '|');
+      size_t len = bar ? (size_t)(bar - p) : strlen(p);
+      if (memchr(p, '*', len) || memchr(p, '?', len)) {
+        has_glob = true;
+      } else {
+        KbIndexItem it = {p, len, (unsigned)e[i].match, i};
+        array_push(&idx, it);
+      }
+      p = bar ? bar + 1 : p + len;
+    }
+    if (has_glob) array_push(&globs, i);
+  }
+  qsort(idx.items, idx.len, sizeof *idx.items, kb__index_cmp);
+  kb__index = idx.items;
+  kb__index_len = idx.len;
+  kb__globs = globs.items;
+  kb__globs_len = globs.len;
+}
+
+static const KbEntry *kb__exact(KbMatch m, const char *s) {
+  size_t n;
+  const KbEntry *e = kb_entries(&n);
+  KbIndexItem key = {s, strlen(s), (unsigned)m, 0};
+  size_t lo = 0, hi = kb__index_len;
+  while (lo < hi) { /* lower bound: first item >= key (entry 0) */
+    size_t mid = (lo + hi) / 2;
+    if (kb__index_cmp(&kb__index[mid], &key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < kb__index_len && kb__index[lo].match == (unsigned)m && kb__index[lo].len == key.len &&
+      memcmp(kb__index[lo].name, s, key.len) == 0)
+    return &e[kb__index[lo].entry];
+  return NULL;
+}
+
+const KbEntry *kb_lookup(KbMatch m, const char *s, const KbEntry *user, size_t n_user) {
+  pthread_once(&kb__once, kb__index_build);
+  for (size_t i = 0; i < n_user; i++)
+    if (user[i].match == m && kb_pattern_match(user[i].pattern, s)) return &user[i];
+  const KbEntry *hit = kb__exact(m, s);
+  if (hit) return hit;
+  size_t n;
+  const KbEntry *e = kb_entries(&n);
+  for (size_t i = 0; i < kb__globs_len; i++) {
+    const KbEntry *g = &e[kb__globs[i]];
+    if (g->match == m && kb_pattern_match(g->pattern, s)) return g;
+  }
+  return NULL;
+}
+
+bool kb_pattern_match(const char *pattern, const char *s) {
+  char alt[256];
+  bool hit = false;
+  for (const char *p = pattern; p && *p;) {
+    const char *bar = strchr(p, '|');
+    size_t n = bar ? (size_t)(bar - p) : strlen(p);
+    bool neg = *p == '!';
+    if (n - neg < sizeof alt && (neg || !hit)) {
+      memcpy(alt, p + neg, n - neg);
+      alt[n - neg] = '\0';
+      if (util_glob(alt, s)) {
+        if (neg) return false;
+        hit = true;
+      }
+    }
+    p = bar ? bar + 1 : NULL;
+  }
+  return hit;
+}
+
+char *kb_format(const char *tmpl, const char *subject, const char *replacement) {
+  StrBuf sb;
+  sb_init(&sb);
+  for (const char *p = tmpl; *p;) {
+    if (strncmp(p, "{subject}", 9) == 0) {
+      sb_puts(&sb, subject ? subject : "");
+      p += 9;
+    } else if (strncmp(p, "{replacement}", 13) == 0) {
+      sb_puts(&sb, replacement ? replacement : "");
+      p += 13;
+    } else {
+      sb_putc(&sb, *p++);
+    }
+  }
+  return sb_steal(&sb);
+}
+
+Finding *kb_emit(FindingList *out, const KbRule *rule, const KbEntry *entry, const char *subject,
+                 const char *replacement, uint32_t start_byte, uint32_t end_byte, uint32_t start_row,
+                 uint32_t start_col, uint32_t end_row, uint32_t end_col) {
+  Finding f;
+  memset(&f, 0, sizeof f);
+  f.rule = rule;
+  f.entry = entry;
+  f.severity = rule->severity;
+  f.confidence = entry ? entry->confidence : CONF_HIGH;
+  f.start_byte = start_byte;
+  f.end_byte = end_byte;
+  f.start_row = start_row;
+  f.start_col = start_col;
+  f.end_row = end_row;
+  f.end_col = end_col;
+  if (!replacement && entry) replacement = entry->replacement;
+  f.subject = xstrdup(subject ? subject : "");
+  f.replacement = replacement ? xstrdup(replacement) : NULL;
+  const char *en = entry && entry->msg_en ? entry->msg_en : rule->msg_en;
+  const char *zh = entry && entry->msg_zh ? entry->msg_zh : rule->msg_zh;
+  f.message = kb_format(en, f.subject, f.replacement);
+  f.message_zh = kb_format(zh, f.subject, f.replacement);
+  array_push(out, f);
+  return &out->items[out->len - 1];
+}
+
+void kb_restate(Finding *f, const char *subject, const char *replacement) {
+  if (subject) {
+    free(f->subject);
+    f->subject = xstrdup(subject);
+  }
+  if (replacement) {
+    free(f->replacement);
+    f->replacement = xstrdup(replacement);
+  }
+  free(f->message);
+  free(f->message_zh);
+  const char *en = f->entry && f->entry->msg_en ? f->entry->msg_en : f->rule->msg_en;
+  const char *zh = f->entry && f->entry->msg_zh ? f->entry->msg_zh : f->rule->msg_zh;
+  f->message = kb_format(en, f->subject, f->replacement);
+  f->message_zh = kb_format(zh, f->subject, f->replacement);
+}

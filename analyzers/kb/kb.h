@@ -1,0 +1,121 @@
+/* kb: the knowledge base. Every CUDA -> Ascend fact the analyzers use lives in
+ * two static tables in kb.c:
+ *
+ *  - KbRule, one row per rule code (ASC<d><nn>): severity, title, why, an
+ *    example before/after, the effort and dependency class of its findings,
+ *    and the default message templates in English and Chinese;
+ *  - KbEntry, the mapping table: one row per CUDA pattern, naming its rule
+ *    code, how it is matched, the Ascend replacement, its confidence and the
+ *    fix. Adding a row adds a rule; analyzers interpret match kinds, they do
+ *    not list APIs.
+ *
+ * Message templates may contain {subject} (the matched construct) and
+ * {replacement}. All strings are static (or owned by the config for user
+ * rules); nothing returned here is freed by callers. */
+#ifndef ASC_KB_H
+#define ASC_KB_H
+
+#include "analyzers/engine/finding.h"
+
+typedef enum {
+  KB_QUALNAME,    /* Python reference resolving to `pattern` (glob; '|' separates alternatives) */
+  KB_METHOD,      /* Python call `<expr>.pattern(...)` on a receiver that is not an imported module */
+  KB_ATTRIBUTE,   /* Python attribute read `<expr>.pattern` (not called) on a non-module receiver */
+  KB_STRING_ARG,  /* string argument: `pattern` = callee qualname glob, ".method", or "*";
+                     `arg` = "0" (positional index), "device" (keyword), or "0|backend";
+                     `value` = glob over the string's content (f-string holes read as "{}") */
+  KB_NAMED_STRING,/* string compared with (==, !=, in), assigned to, or defaulting a name whose
+                     dotted tail matches `pattern` (e.g. "device.type|*device"); `value` as above */
+  KB_ENV,         /* environment variable name glob, read or written through os.environ/getenv */
+  KB_IMPORT,      /* import of module `pattern` or a submodule of it */
+  KB_SUBCLASS,    /* class whose base class resolves to `pattern` */
+  KB_DECORATOR,   /* function decorated by `pattern` (call or bare) */
+  KB_DETECTOR,    /* found by analyzer code; `pattern` names the detector */
+  KB_PACKAGE,     /* dependency (domain 1): normalized distribution name glob */
+  KB_C_CALL,      /* C/C++/CUDA call of a function named `pattern` (glob) */
+  KB_C_INCLUDE,   /* #include of a header glob */
+  KB_C_IDENT,     /* C++ (qualified) identifier glob, e.g. "c10::cuda::*" */
+  KB_ELF_NEEDED,  /* ELF DT_NEEDED library glob */
+} KbMatch;
+
+typedef enum {
+  KBFIX_NONE,
+  KBFIX_RENAME_QUAL,  /* qualified prefix fix_from -> fix_to (torch.cuda -> torch.npu) at the
+                         reference, or in its import statement when the prefix is aliased */
+  KBFIX_RENAME_NAME,  /* replace the matched identifier/attribute name with fix_to */
+  KBFIX_STRING_SUB,   /* inside the matched string, replace fix_from with fix_to */
+  KBFIX_CUSTOM,       /* edits computed by the analyzer that produced the finding */
+} KbFixKind;
+
+/* Target chips, for rows that only apply to some hardware. */
+enum {
+  CHIP_910B = 1u << 0,
+  CHIP_910A = 1u << 1,
+  CHIP_310P = 1u << 2,
+  CHIP_A3 = 1u << 3,
+};
+
+struct KbRule {
+  const char *code;     /* "ASC201" */
+  const char *name;     /* kebab-case, e.g. "torch-cuda-api" */
+  Severity severity;
+  EffortKind effort;
+  DepClass dep_class;
+  const char *title_en, *title_zh; /* one line */
+  const char *why_en, *why_zh;     /* a paragraph */
+  const char *before, *after;      /* example code */
+  const char *msg_en, *msg_zh;     /* default message templates */
+  bool not_in_tests;    /* test code using it is a reference or scaffolding: not reported there */
+};
+
+struct KbEntry {
+  const char *code;
+  KbMatch match;
+  const char *pattern;
+  const char *arg;
+  const char *value;
+  const char *replacement; /* Ascend replacement, shown in messages ({replacement}) */
+  Confidence confidence;
+  KbFixKind fix_kind;
+  FixSafety fix_safety;
+  const char *fix_from, *fix_to;
+  bool needs_torch_npu;    /* the replacement needs `import torch_npu` */
+  bool transfer_covered;   /* transfer_to_npu makes the original work at run time */
+  unsigned chips;          /* CHIP_* mask where the row applies; 0 = every chip */
+  const char *msg_en, *msg_zh; /* NULL: the rule's templates */
+};
+
+/* The static tables. */
+const KbRule *kb_rules(size_t *count);
+const KbEntry *kb_entries(size_t *count);
+/* Rule by code, or NULL. */
+const KbRule *kb_rule(const char *code);
+/* Domain digit of a code ("ASC201" -> 2), 0 when malformed. */
+int kb_domain(const char *code);
+const char *kb_domain_name(int domain, bool zh);
+
+/* Best row of kind m for the name s: user rows first (they extend the
+ * table), then an exact pattern alternative, then the first glob row in
+ * table order. NULL when nothing matches. Thread-safe. */
+const KbEntry *kb_lookup(KbMatch m, const char *s, const KbEntry *user, size_t n_user);
+
+/* Replaces a finding's subject and/or replacement (NULL keeps it; both are
+ * copied) and formats its messages again from its row or rule. */
+void kb_restate(Finding *f, const char *subject, const char *replacement);
+
+/* Glob match where '|' separates alternatives ("a.*|b"); an alternative
+ * starting with '!' excludes what it matches ("*norm*|!*normaliz*"). */
+bool kb_pattern_match(const char *pattern, const char *s);
+
+/* Fills a message template. Caller frees. */
+char *kb_format(const char *tmpl, const char *subject, const char *replacement);
+
+/* Creates the finding for `entry` (or, when entry is NULL, for `rule`) over
+ * the given range and appends it to out; returns it for further edits.
+ * The message is formatted from the entry's or rule's templates. */
+Finding *kb_emit(FindingList *out, const KbRule *rule, const KbEntry *entry,
+                 const char *subject, const char *replacement,
+                 uint32_t start_byte, uint32_t end_byte,
+                 uint32_t start_row, uint32_t start_col, uint32_t end_row, uint32_t end_col);
+
+#endif

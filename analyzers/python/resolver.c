@@ -1,0 +1,704 @@
+/* resolver: see resolver.h. One TSTreeCursor walk collects import bindings
+ * and file facts; lookups are linear scans over the (few) bindings. */
+#include "analyzers/python/resolver.h"
+#include "analyzers/python/pysym.h"
+
+#include <stdlib.h>
+
+/* Conditions longer than this are not inspected for availability flags:
+ * real guards are short, and it bounds the work on pathological input. */
+#define RESOLVER_COND_MAX 512
+/* Attribute chains longer than this have no qualified name (real API names
+ * have a handful of components; generated `x.a.a.a...` would otherwise make
+ * every prefix cost the chain's length). */
+#define RESOLVER_MAX_CHAIN 64
+
+typedef struct {
+  TSNode node;
+  uint32_t scope_start, scope_end; /* innermost function scope */
+} Frame;
+
+static unsigned resolver__name_bit(const char *name, size_t n) {
+  unsigned h = 2166136261u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)name[i]) * 16777619u;
+  return h & 255;
+}
+
+static bool resolver__is(TSNode n, const char *type) { return strcmp(ts_node_type(n), type) == 0; }
+
+char *pyfile_node_text(const PyFile *py, TSNode n) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (e > py->len) e = (uint32_t)py->len;
+  if (s > e) s = e;
+  return xstrndup(py->text + s, e - s);
+}
+
+/* Occurrences of needle in the first RESOLVER_COND_MAX bytes of a node. */
+static size_t resolver__count(const PyFile *py, TSNode n, const char *needle) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (e - s > RESOLVER_COND_MAX) e = s + RESOLVER_COND_MAX;
+  size_t k = strlen(needle), count = 0;
+  for (const char *p = py->text + s, *end = py->text + e; (p = memmem(p, (size_t)(end - p), needle, k)) != NULL; p++)
+    count++;
+  return count;
+}
+
+static bool resolver__text_has(const PyFile *py, TSNode n, const char *needle) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (e - s > RESOLVER_COND_MAX) e = s + RESOLVER_COND_MAX;
+  return memmem(py->text + s, e - s, needle, strlen(needle)) != NULL;
+}
+
+static void resolver__bind(PyFile *py, const Frame *f, const char *local, size_t local_len,
+                           const char *qual, TSNode stmt, TSNode module, TSNode name, bool from) {
+  PyBinding b = {0};
+  b.local = xstrndup(local, local_len);
+  b.qualname = xstrdup(qual);
+  b.scope_start = f->scope_start;
+  b.scope_end = f->scope_end;
+  b.module_scope = f->scope_start == 0 && f->scope_end == py->len;
+  b.def_byte = ts_node_start_byte(stmt);
+  if (!ts_node_is_null(module)) {
+    b.module_start = ts_node_start_byte(module);
+    b.module_end = ts_node_end_byte(module);
+  }
+  if (!ts_node_is_null(name)) {
+    b.name_start = ts_node_start_byte(name);
+    b.name_end = ts_node_end_byte(name);
+  }
+  b.from_import = from;
+  unsigned bit = resolver__name_bit(b.local, strlen(b.local));
+  py->name_bloom[bit >> 6] |= 1ull << (bit & 63);
+  if (util_starts_with(b.qualname, "torch_npu")) py->imports_torch_npu = true;
+  if (strcmp(b.qualname, "torch_npu.contrib.transfer_to_npu") == 0) py->transfer_to_npu = true;
+  array_push(&py->bindings, b);
+}
+
+static void resolver__note_import(PyFile *py, const char *module, TSNode stmt) {
+  TSPoint at = ts_node_start_point(stmt);
+  PyImport im = {xstrdup(module), at.row, ts_node_start_byte(stmt), at.column};
+  array_push(&py->imports, im);
+}
+
+/* `import a.b`, `import a.b as c` */
+static void resolver__import(PyFile *py, const Frame *f, TSNode stmt) {
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    TSNode dotted = c, alias = {0};
+    if (resolver__is(c, "aliased_import")) {
+      dotted = pysym_child(c, PYFIELD_NAME);
+      alias = pysym_child(c, PYFIELD_ALIAS);
+    } else if (!resolver__is(c, "dotted_name")) {
+      continue;
+    }
+    if (ts_node_is_null(dotted)) continue;
+    char *mod = pyfile_node_text(py, dotted);
+    resolver__note_import(py, mod, stmt);
+    if (!ts_node_is_null(alias)) {
+      char *a = pyfile_node_text(py, alias);
+      resolver__bind(py, f, a, strlen(a), mod, stmt, dotted, alias, false);
+      free(a);
+    } else {
+      /* `import a.b.c` binds `a` to the package a; `a.b.c` then resolves by chain. */
+      size_t root = strcspn(mod, ".");
+      char *rootq = xstrndup(mod, root);
+      resolver__bind(py, f, mod, root, rootq, stmt, dotted, (TSNode){0}, false);
+      free(rootq);
+      /* the submodule itself is imported too (for transfer_to_npu awareness) */
+      if (strcmp(mod, "torch_npu.contrib.transfer_to_npu") == 0) py->transfer_to_npu = true;
+    }
+    free(mod);
+  }
+}
+
+/* `from m import a`, `from m import a as b`, `from . import x` */
+static void resolver__import_from(PyFile *py, const Frame *f, TSNode stmt) {
+  TSNode module = pysym_child(stmt, PYFIELD_MODULE_NAME);
+  if (ts_node_is_null(module)) return;
+  char *mod = pyfile_node_text(py, module);
+  resolver__note_import(py, mod, stmt);
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (ts_node_eq(c, module)) continue;
+    TSNode name = c, alias = {0};
+    if (resolver__is(c, "aliased_import")) {
+      name = pysym_child(c, PYFIELD_NAME);
+      alias = pysym_child(c, PYFIELD_ALIAS);
+    } else if (!resolver__is(c, "dotted_name")) {
+      continue;
+    }
+    if (ts_node_is_null(name)) continue;
+    char *nm = pyfile_node_text(py, name);
+    bool rel_root = mod[strspn(mod, ".")] == '\0'; /* "from . import x" */
+    char *qual = xasprintf("%s%s%s", mod, rel_root ? "" : ".", nm);
+    if (strcmp(qual, "torch_npu.contrib.transfer_to_npu") == 0) py->transfer_to_npu = true;
+    char *local = ts_node_is_null(alias) ? xstrdup(nm) : pyfile_node_text(py, alias);
+    resolver__bind(py, f, local, strlen(local), qual, stmt, module, name, true);
+    /* `from pkg import sub` may import the submodule pkg.sub: the import
+     * graph keeps it (resolving it to a module is the graph's job) */
+    resolver__note_import(py, qual, stmt);
+    free(local);
+    free(qual);
+    free(nm);
+  }
+  free(mod);
+}
+
+/* Whether a clause (`except ...:`, `else:`) raises in its block: then what it
+ * stands for is required, not optional, and there is no fallback. */
+static bool resolver__clause_raises(TSNode clause) {
+  uint32_t n = ts_node_named_child_count(clause);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode b = ts_node_named_child(clause, i);
+    if (!resolver__is(b, "block")) continue;
+    for (uint32_t k = 0; k < ts_node_named_child_count(b); k++)
+      if (resolver__is(ts_node_named_child(b, k), "raise_statement")) return true;
+  }
+  return false;
+}
+
+static bool resolver__is_import_guard(const PyFile *py, TSNode except_clause) {
+  uint32_t n = ts_node_named_child_count(except_clause);
+  bool typed = false;
+  if (resolver__clause_raises(except_clause)) return false; /* `except ImportError: raise ...` */
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(except_clause, i);
+    if (resolver__is(c, "block") || resolver__is(c, "comment")) continue;
+    typed = true;
+    if (resolver__text_has(py, c, "ImportError") || resolver__text_has(py, c, "ModuleNotFoundError") ||
+        resolver__text_has(py, c, "Exception"))
+      return true;
+  }
+  return !typed; /* bare `except:` catches ImportError too */
+}
+
+/* `try: f = torch.distributed.all_gather_into_tensor` / `except
+ * AttributeError: f = torch.distributed._all_gather_base`: the handler is the
+ * fallback for an older torch than torch_npu runs on. */
+static void resolver__attribute_fallback(PyFile *py, TSNode body, TSNode handler) {
+  uint32_t n = ts_node_named_child_count(handler);
+  bool attr = false;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(handler, i);
+    if (resolver__is(c, "block") || resolver__is(c, "comment")) continue;
+    attr = resolver__text_has(py, c, "AttributeError") && !resolver__text_has(py, c, "ImportError") &&
+           !resolver__text_has(py, c, "Exception");
+  }
+  if (!attr || !resolver__text_has(py, body, "torch.")) return;
+  ByteRange r = {ts_node_start_byte(handler), ts_node_end_byte(handler)};
+  array_push(&py->dead, r);
+}
+
+static void resolver__try(PyFile *py, TSNode stmt) {
+  TSNode body = pysym_child(stmt, PYFIELD_BODY);
+  if (ts_node_is_null(body)) return;
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++)
+    if (resolver__is(ts_node_named_child(stmt, i), "except_clause"))
+      resolver__attribute_fallback(py, body, ts_node_named_child(stmt, i));
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (resolver__is(c, "except_clause") && resolver__is_import_guard(py, c)) {
+      ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
+      array_push(&py->guarded, r);
+      return;
+    }
+  }
+}
+
+/* A condition that tests whether an optional backend is usable. */
+bool pyfile_is_availability(const PyFile *py, TSNode cond) {
+  static const char *const needles[] = {"is_available", "_AVAILABLE", "_available", "HAS_", "has_",
+                                        "USE_", "use_", "ENABLE", "enable_", "is_npu", "npu"};
+  /* torch.cuda.is_available() is not a fallback for the NPU: on an Ascend
+   * machine it is False and the CUDA branch is silently skipped (ASC211).
+   * Its text holds the needles "is_available" and "_available" once each, so
+   * a needle counts only where it occurs more often than that call. */
+  size_t cuda = resolver__count(py, cond, "cuda.is_available");
+  for (size_t i = 0; i < sizeof needles / sizeof needles[0]; i++) {
+    size_t inside = strstr("cuda.is_available", needles[i]) ? cuda : 0;
+    if (resolver__count(py, cond, needles[i]) > inside) return true;
+  }
+  return false;
+}
+
+/* A flag the user turns on (`args.enable_xformers_memory_efficient_attention`,
+ * USE_FLASH_ATTN) rather than a test of what is installed. */
+static bool resolver__is_optin(const PyFile *py, TSNode cond) {
+  static const char *const probes[] = {"is_available", "_AVAILABLE", "_available", "HAS_", "has_", "npu"};
+  for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
+    if (resolver__text_has(py, cond, probes[i])) return false;
+  return resolver__text_has(py, cond, "enable") || resolver__text_has(py, cond, "ENABLE") ||
+         resolver__text_has(py, cond, "use_") || resolver__text_has(py, cond, "USE_");
+}
+
+bool pyfile_is_npu_check(const PyFile *py, TSNode cond) {
+  return resolver__text_has(py, cond, "npu") || resolver__text_has(py, cond, "NPU");
+}
+
+/* `if torch_major >= 2:`, `if is_torch_version(">=", "2.0.0"):`,
+ * `if is_torch_min_version("1.13.0"):`, `if hasattr(F,
+ * "scaled_dot_product_attention"):` -- their else branch is the fallback for
+ * an older torch than torch_npu runs on. */
+static bool resolver__is_torch2_check(const PyFile *py, TSNode cond) {
+  if (resolver__text_has(py, cond, "scaled_dot_product_attention")) return !resolver__text_has(py, cond, "not ");
+  bool at_least = resolver__text_has(py, cond, ">") || resolver__text_has(py, cond, "min_version");
+  if (!resolver__text_has(py, cond, "version") || !at_least || resolver__text_has(py, cond, "not ") ||
+      resolver__text_has(py, cond, " or ") || resolver__text_has(py, cond, "<"))
+    return false;
+  /* torch_npu needs torch >= 2.1: any check for 1.x or 2.0 holds there */
+  static const char *const two[] = {">= 2", ">=2", "\"2\"", "\"2.0\"", "\"2.0.0\"", "'2'", "'2.0'", "'2.0.0'",
+                                     "(2, 0)", "(2,)", "> 1", ">1", "\"1.", "'1.", "(1, "};
+  for (size_t i = 0; i < sizeof two / sizeof two[0]; i++)
+    if (resolver__text_has(py, cond, two[i])) return true;
+  return false;
+}
+
+/* The else/elif part, or, when the if body ends in a return and there is no
+ * else, the rest of the enclosing block (`if hasattr(F, "sdpa"): return ...`). */
+static void resolver__dead_else(PyFile *py, TSNode stmt) {
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (pysym_of(c) == PYSYM_ELIF_CLAUSE || resolver__is(c, "else_clause")) {
+      ByteRange r = {ts_node_start_byte(c), ts_node_end_byte(stmt)};
+      array_push(&py->dead, r);
+      return;
+    }
+  }
+  TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
+  uint32_t nb = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+  TSNode last = nb ? ts_node_named_child(body, nb - 1) : (TSNode){0};
+  TSNode outer = ts_node_parent(stmt);
+  if (!resolver__is(last, "return_statement") || !resolver__is(outer, "block")) return;
+  ByteRange r = {ts_node_end_byte(stmt), ts_node_end_byte(outer)};
+  array_push(&py->dead, r);
+}
+
+static bool resolver__else_raises(TSNode stmt) {
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++)
+    if (resolver__is(ts_node_named_child(stmt, i), "else_clause") && resolver__clause_raises(ts_node_named_child(stmt, i)))
+      return true;
+  return false;
+}
+
+/* `if torch.version.cuda:` / `is not None`: a CUDA build of torch, which
+ * torch_npu never is, so the branch never runs on Ascend (`is None` / `not`:
+ * the else part). */
+static void resolver__cuda_build_check(PyFile *py, TSNode stmt, TSNode cond) {
+  if (!resolver__text_has(py, cond, "version.cuda") || resolver__text_has(py, cond, " or ")) return;
+  bool negated = resolver__text_has(py, cond, "is None") || resolver__text_has(py, cond, "not ");
+  if (negated && resolver__text_has(py, cond, "is not None")) negated = false;
+  if (negated) {
+    resolver__dead_else(py, stmt);
+    return;
+  }
+  TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
+  if (ts_node_is_null(body)) return;
+  ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
+  array_push(&py->dead, r);
+}
+
+static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
+  TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
+  if (ts_node_is_null(cond)) return;
+  if (resolver__is(parent->node, "module") && resolver__text_has(py, cond, "__name__") &&
+      resolver__text_has(py, cond, "__main__"))
+    py->has_main_guard = true;
+  /* `if is_x_available(): ... else: raise ...` requires x: no fallback */
+  if (pyfile_is_availability(py, cond) && !resolver__else_raises(stmt)) {
+    ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
+    array_push(&py->guarded, r);
+    if (resolver__is_optin(py, cond)) array_push(&py->optin, r);
+  }
+  if (resolver__is_torch2_check(py, cond)) resolver__dead_else(py, stmt);
+  resolver__cuda_build_check(py, stmt, cond);
+  /* `if cuda: ... elif npu: ...` has its Ascend path in another branch */
+  bool npu = pyfile_is_npu_check(py, cond);
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n && !npu; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (pysym_of(c) == PYSYM_ELIF_CLAUSE) {
+      TSNode ec = pysym_child(c, PYFIELD_CONDITION);
+      npu = !ts_node_is_null(ec) && pyfile_is_npu_check(py, ec);
+    }
+  }
+  if (npu) {
+    ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
+    array_push(&py->npu_aware, r);
+  }
+}
+
+static bool resolver__is_inference_ctx(const PyFile *py, TSNode n) {
+  return resolver__text_has(py, n, "no_grad") || resolver__text_has(py, n, "inference_mode");
+}
+
+static void resolver__with(PyFile *py, TSNode stmt) {
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (resolver__is(c, "with_clause") && resolver__is_inference_ctx(py, c)) {
+      ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
+      array_push(&py->inference, r);
+      return;
+    }
+  }
+}
+
+typedef enum { SKIP_NONE, SKIP_GUARD, SKIP_DEAD } ResolverSkip;
+
+/* Decorators that run a test only on CUDA or with a CUDA-only package. */
+static const char *const resolver__cuda_gates[] = {
+    "require_torch_gpu", "require_torch_cuda", "require_cuda", "require_gpu", "require_torch_multi_gpu",
+    "require_big_gpu", "require_flash_attn", "require_xformers", "requires_cuda", "skip_if_no_cuda",
+    "skip_if_no_gpu"};
+
+/* What a test decorator says about where the test runs:
+ *  - `@unittest.skip(...)`, `@pytest.mark.skip`: nowhere (dead);
+ *  - `@require_torch_gpu`, `@skipIf(torch_device != "cuda")`, `@skipIf(not
+ *    is_xformers_available())`: only with CUDA or a CUDA-only package, so
+ *    never on the NPU (dead); the "cuda" of the condition is not code to port;
+ *  - `@skipIf(not torch.cuda.is_available())`: a GPU test the NPU would skip;
+ *    the condition is the migration item, the test is guarded. */
+static ResolverSkip resolver__skip_kind(PyFile *py, TSNode decorator) {
+  TSNode e = ts_node_named_child_count(decorator) ? ts_node_named_child(decorator, 0) : (TSNode){0};
+  TSNode callee = resolver__is(e, "call") ? pysym_child(e, PYFIELD_FUNCTION) : e;
+  if (ts_node_is_null(callee)) return SKIP_NONE;
+  char *t = pyfile_node_text(py, callee);
+  const char *last = t ? strrchr(t, '.') : NULL;
+  last = last ? last + 1 : t;
+  ResolverSkip k = SKIP_NONE;
+  if (last && (strcmp(last, "skip") == 0)) k = SKIP_DEAD;
+  for (size_t i = 0; last && k == SKIP_NONE && i < sizeof resolver__cuda_gates / sizeof *resolver__cuda_gates; i++)
+    if (strcmp(last, resolver__cuda_gates[i]) == 0) k = SKIP_DEAD;
+  bool skip_if = last && (strcmp(last, "skipIf") == 0 || strcmp(last, "skipif") == 0 || strcmp(last, "skipUnless") == 0);
+  free(t);
+  if (k != SKIP_NONE || !skip_if) return k;
+  TSNode args = pysym_child(e, PYFIELD_ARGUMENTS);
+  TSNode cond = !ts_node_is_null(args) && ts_node_named_child_count(args) ? ts_node_named_child(args, 0) : (TSNode){0};
+  if (ts_node_is_null(cond)) return SKIP_NONE;
+  if (resolver__text_has(py, cond, "cuda.is_available") || resolver__text_has(py, cond, "cuda.device_count"))
+    return SKIP_GUARD;
+  if (!pyfile_is_availability(py, cond) && !resolver__text_has(py, cond, "\"cuda\"") &&
+      !resolver__text_has(py, cond, "'cuda'"))
+    return SKIP_NONE;
+  ByteRange r = {ts_node_start_byte(cond), ts_node_end_byte(cond)};
+  array_push(&py->skip_conds, r);
+  return SKIP_DEAD;
+}
+
+static void resolver__function(PyFile *py, TSNode fn, const Frame *parent) {
+  TSNode whole = fn;
+  if (resolver__is(parent->node, "decorated_definition")) {
+    whole = parent->node;
+    uint32_t n = ts_node_named_child_count(whole);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode d = ts_node_named_child(whole, i);
+      if (resolver__is(d, "decorator") && resolver__is_inference_ctx(py, d)) {
+        ByteRange r = {ts_node_start_byte(fn), ts_node_end_byte(fn)};
+        array_push(&py->inference, r);
+      }
+      ResolverSkip k = resolver__is(d, "decorator") ? resolver__skip_kind(py, d) : SKIP_NONE;
+      if (k != SKIP_NONE) {
+        ByteRange r = {ts_node_start_byte(fn), ts_node_end_byte(fn)};
+        if (k == SKIP_DEAD) array_push(&py->dead, r);
+        else array_push(&py->guarded, r);
+      }
+    }
+  }
+  TSNode name = pysym_child(fn, PYFIELD_NAME);
+  TSNode body = pysym_child(fn, PYFIELD_BODY);
+  PyFunction f = {0};
+  f.name = ts_node_is_null(name) ? xstrdup("") : pyfile_node_text(py, name);
+  f.start = ts_node_start_byte(whole);
+  f.end = ts_node_end_byte(whole);
+  f.body_start = ts_node_is_null(body) ? f.start : ts_node_start_byte(body);
+  f.start_row = ts_node_start_point(whole).row;
+  f.end_row = ts_node_end_point(whole).row;
+  array_push(&py->functions, f);
+}
+
+static void resolver__comment(PyFile *py, TSNode c) {
+  uint32_t row = ts_node_start_point(c).row;
+  if (row < py->n_rows && !py->comments[row]) py->comments[row] = pyfile_node_text(py, c);
+}
+
+static uint32_t resolver__line_after(const PyFile *py, uint32_t e) {
+  while (e < py->len && py->text[e] != '\n' && py->text[e] != '\r') e++;
+  if (e < py->len && py->text[e] == '\r') e++;
+  if (e < py->len && py->text[e] == '\n' && (e == 0 || py->text[e - 1] != '\n')) e++;
+  return e;
+}
+
+/* Remembers the first top-level statement importing torch (bindings of
+ * this statement were just added). */
+static void resolver__torch_import(PyFile *py, TSNode stmt, size_t first_binding) {
+  if (py->has_torch_import) return;
+  bool torch = false;
+  for (size_t i = first_binding; i < py->bindings.len; i++) {
+    const char *q = py->bindings.items[i].qualname;
+    if (strcmp(q, "torch") == 0 || util_starts_with(q, "torch.")) torch = true;
+  }
+  if (!torch) return;
+  uint32_t s = ts_node_start_byte(stmt);
+  while (s > 0 && py->text[s - 1] != '\n' && py->text[s - 1] != '\r') s--;
+  py->has_torch_import = true;
+  py->torch_import_line_start = s;
+  py->torch_import_line_end = resolver__line_after(py, ts_node_end_byte(stmt));
+  py->torch_import_plain = pysym_of(stmt) == PYSYM_IMPORT_STATEMENT;
+}
+
+static void resolver__top_import_end(PyFile *py, TSNode stmt) {
+  py->import_insert_byte = resolver__line_after(py, ts_node_end_byte(stmt));
+}
+
+/* Visits one statement-level node; returns whether to walk its children.
+ * Expressions are never entered: imports, scopes and guards are statements
+ * (guards inside expressions are found by the matcher's walk), and comments
+ * are found from the text. */
+static bool resolver__visit(PyFile *py, TSNode n, Frame *frames, size_t depth) {
+  const Frame *parent = &frames[depth - 1];
+  switch (pysym_of(n)) {
+  case PYSYM_IMPORT_STATEMENT:
+  case PYSYM_IMPORT_FROM_STATEMENT: {
+    size_t before = py->bindings.len;
+    if (pysym_of(n) == PYSYM_IMPORT_STATEMENT) resolver__import(py, parent, n);
+    else resolver__import_from(py, parent, n);
+    if (pysym_of(parent->node) == PYSYM_MODULE) {
+      resolver__top_import_end(py, n);
+      resolver__torch_import(py, n, before);
+    }
+    return false;
+  }
+  case PYSYM_FUTURE_IMPORT_STATEMENT:
+    if (pysym_of(parent->node) == PYSYM_MODULE) resolver__top_import_end(py, n);
+    return false;
+  case PYSYM_TRY_STATEMENT:
+    resolver__try(py, n);
+    return true;
+  case PYSYM_IF_STATEMENT:
+    resolver__if(py, n, parent);
+    return true;
+  case PYSYM_WITH_STATEMENT:
+    resolver__with(py, n);
+    return true;
+  case PYSYM_FUNCTION_DEFINITION:
+    resolver__function(py, n, parent);
+    return true;
+  case PYSYM_CLASS_DEFINITION: {
+    TSNode name = pysym_child(n, PYFIELD_NAME);
+    PyClass c = {ts_node_is_null(name) ? xstrdup("") : pyfile_node_text(py, name), ts_node_start_byte(n),
+                 ts_node_end_byte(n)};
+    array_push(&py->classes, c);
+    return true;
+  }
+  case PYSYM_MODULE: case PYSYM_BLOCK: case PYSYM_DECORATED_DEFINITION: case PYSYM_ELIF_CLAUSE:
+  case PYSYM_ELSE_CLAUSE: case PYSYM_EXCEPT_CLAUSE: case PYSYM_FINALLY_CLAUSE: case PYSYM_FOR_STATEMENT:
+  case PYSYM_WHILE_STATEMENT: case PYSYM_MATCH_STATEMENT: case PYSYM_CASE_CLAUSE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Comments: every '#' that starts a comment node. A '#' inside a string is
+ * rejected by the tree; there are few of either per file. */
+static void resolver__comments(PyFile *py) {
+  TSNode root = ts_tree_root_node(py->tree);
+  for (const char *p = memchr(py->text, '#', py->len); p; p = memchr(p + 1, '#', py->len - (size_t)(p + 1 - py->text))) {
+    uint32_t at = (uint32_t)(p - py->text);
+    TSNode c = ts_node_descendant_for_byte_range(root, at, at + 1);
+    if (pysym_of(c) == PYSYM_COMMENT && ts_node_start_byte(c) == at) {
+      resolver__comment(py, c);
+      uint32_t end = ts_node_end_byte(c);
+      if (end > at + 1 && end <= py->len) p = py->text + end - 1;
+    }
+    if ((size_t)(p + 1 - py->text) >= py->len) break;
+  }
+}
+
+PyFile *pyfile_build(TSTree *tree, const char *text, size_t len) {
+  PyFile *py = xcalloc(1, sizeof *py);
+  py->text = text;
+  py->len = len;
+  py->tree = tree;
+  size_t rows = 1;
+  for (size_t i = 0; i < len; i++)
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) rows++;
+  py->n_rows = rows;
+  py->comments = xcalloc(rows, sizeof *py->comments);
+
+  TSNode root = ts_tree_root_node(tree);
+  Array(Frame) frames = {0};
+  Frame top = {root, 0, (uint32_t)len};
+  array_push(&frames, top);
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  bool more = ts_tree_cursor_goto_first_child(&cur);
+  while (more) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (resolver__visit(py, n, frames.items, frames.len) && ts_tree_cursor_goto_first_child(&cur)) {
+      Frame f = frames.items[frames.len - 1];
+      f.node = n;
+      if (resolver__is(n, "function_definition")) {
+        f.scope_start = ts_node_start_byte(n);
+        f.scope_end = ts_node_end_byte(n);
+      }
+      array_push(&frames, f);
+      continue;
+    }
+    while (!(more = ts_tree_cursor_goto_next_sibling(&cur))) {
+      if (frames.len <= 1 || !ts_tree_cursor_goto_parent(&cur)) break;
+      frames.len--;
+    }
+  }
+  ts_tree_cursor_delete(&cur);
+  array_free(&frames);
+  resolver__comments(py);
+  /* Attach each method to its innermost class. */
+  for (size_t i = 0; i < py->functions.len; i++) {
+    PyFunction *f = &py->functions.items[i];
+    const PyClass *best = NULL;
+    for (size_t k = 0; k < py->classes.len; k++) {
+      const PyClass *c = &py->classes.items[k];
+      if (f->start >= c->start && f->end <= c->end && (!best || c->start >= best->start)) best = c;
+    }
+    f->class_name = best ? xstrdup(best->name) : NULL;
+  }
+  return py;
+}
+
+void pyfile_free(PyFile *py) {
+  if (!py) return;
+  for (size_t i = 0; i < py->bindings.len; i++) {
+    free(py->bindings.items[i].local);
+    free(py->bindings.items[i].qualname);
+  }
+  array_free(&py->bindings);
+  for (size_t i = 0; i < py->functions.len; i++) {
+    free(py->functions.items[i].name);
+    free(py->functions.items[i].class_name);
+  }
+  array_free(&py->functions);
+  for (size_t i = 0; i < py->classes.len; i++) free(py->classes.items[i].name);
+  array_free(&py->classes);
+  for (size_t i = 0; i < py->imports.len; i++) free(py->imports.items[i].module);
+  array_free(&py->imports);
+  array_free(&py->guarded);
+  array_free(&py->npu_aware);
+  array_free(&py->skip_conds);
+  array_free(&py->dead);
+  array_free(&py->optin);
+  array_free(&py->inference);
+  for (size_t i = 0; i < py->n_rows; i++) free(py->comments[i]);
+  free(py->comments);
+  free(py);
+}
+
+const PyBinding *pyfile_lookup(const PyFile *py, const char *name, size_t name_len, uint32_t at) {
+  unsigned bit = resolver__name_bit(name, name_len);
+  if (!(py->name_bloom[bit >> 6] & (1ull << (bit & 63)))) return NULL; /* not an imported name */
+  const PyBinding *best = NULL;
+  for (size_t i = 0; i < py->bindings.len; i++) {
+    const PyBinding *b = &py->bindings.items[i];
+    if (at < b->scope_start || at > b->scope_end) continue;
+    if (strlen(b->local) != name_len || memcmp(b->local, name, name_len) != 0) continue;
+    if (!best) {
+      best = b;
+      continue;
+    }
+    uint32_t bw = b->scope_end - b->scope_start, cw = best->scope_end - best->scope_start;
+    if (bw < cw) {
+      best = b; /* an inner (function) scope shadows the module */
+    } else if (bw == cw) {
+      /* same scope: the latest import before `at`; before any, the first one */
+      bool b_before = b->def_byte <= at, best_before = best->def_byte <= at;
+      if ((b_before && (!best_before || b->def_byte > best->def_byte))) best = b;
+    }
+  }
+  return best;
+}
+
+char *pyfile_qualname(const PyFile *py, TSNode expr) {
+  if (pysym_of(expr) == PYSYM_CALL) expr = pysym_child(expr, PYFIELD_FUNCTION);
+  if (ts_node_is_null(expr)) return NULL;
+  /* Most chains start at a local name (self, x, model): find the base and
+   * resolve it before collecting any attribute. */
+  TSNode chain[RESOLVER_MAX_CHAIN];
+  size_t depth = 0;
+  TSNode n = expr;
+  while (pysym_of(n) == PYSYM_ATTRIBUTE) {
+    if (depth == RESOLVER_MAX_CHAIN) return NULL; /* no API is that deep: keep the cost linear */
+    chain[depth++] = n;
+    n = pysym_child(n, PYFIELD_OBJECT);
+  }
+  if (pysym_of(n) != PYSYM_IDENTIFIER) return NULL;
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  const PyBinding *b = pyfile_lookup(py, py->text + s, e - s, s);
+  if (!b) return NULL;
+  StrBuf sb;
+  sb_init(&sb);
+  sb_puts(&sb, b->qualname);
+  for (size_t i = depth; i-- > 0;) {
+    TSNode a = pysym_child(chain[i], PYFIELD_ATTRIBUTE);
+    if (ts_node_is_null(a)) {
+      sb_free(&sb);
+      return NULL;
+    }
+    uint32_t as = ts_node_start_byte(a), ae = ts_node_end_byte(a);
+    sb_putc(&sb, '.');
+    sb_append(&sb, py->text + as, ae - as);
+  }
+  return sb_steal(&sb);
+}
+
+bool pyfile_in_ranges(const ByteRange *r, size_t n, uint32_t at) {
+  for (size_t i = 0; i < n; i++)
+    if (at >= r[i].start && at < r[i].end) return true;
+  return false;
+}
+
+const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at) {
+  /* functions are in document order (the walk is pre-order): the innermost
+   * one holding `at` is the last one starting before it that still covers it */
+  size_t lo = 0, hi = py->functions.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (py->functions.items[mid].start <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i-- > 0;) {
+    const PyFunction *f = &py->functions.items[i];
+    if (at < f->end) return f;
+  }
+  return NULL;
+}
+
+TSNode pyfile_next_name(const PyFile *py, const char *name, size_t n, uint32_t *at, uint32_t to) {
+  TSNode root = ts_tree_root_node(py->tree);
+  if (to > py->len) to = (uint32_t)py->len;
+  while (n && *at < to && to - *at >= n) {
+    const char *p = memmem(py->text + *at, to - *at, name, n);
+    if (!p) break;
+    uint32_t s = (uint32_t)(p - py->text), e = s + (uint32_t)n;
+    TSNode id = ts_node_descendant_for_byte_range(root, s, e);
+    if (pysym_of(id) == PYSYM_IDENTIFIER && ts_node_start_byte(id) == s && ts_node_end_byte(id) == e) {
+      *at = e;
+      return id;
+    }
+    *at = s + 1;
+  }
+  *at = to;
+  return (TSNode){0};
+}
+
+const PyClass *pyfile_class_at(const PyFile *py, uint32_t at) {
+  const PyClass *best = NULL;
+  for (size_t i = 0; i < py->classes.len; i++) {
+    const PyClass *c = &py->classes.items[i];
+    if (at >= c->start && at < c->end && (!best || c->start >= best->start)) best = c;
+  }
+  return best;
+}

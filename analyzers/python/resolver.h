@@ -1,0 +1,122 @@
+/* resolver: Python name resolution and file facts, built in one cursor walk.
+ *
+ * It records every import binding with its scope (module or the enclosing
+ * function), so `import torch as th`, `from torch import cuda`,
+ * `from torch.cuda.amp import autocast as ac` and function-local imports
+ * all map local names to qualified names. resolver_qualname turns an
+ * expression (identifier, attribute chain, or a call's function) into its
+ * qualified name, e.g. `th.cuda.synchronize` -> "torch.cuda.synchronize".
+ *
+ * Facts collected in the same walk: guarded ranges (a try body whose handler
+ * catches ImportError, or an if branch testing an availability flag),
+ * inference-only ranges (no_grad / inference_mode), function definitions,
+ * comments by row (for suppressions) and the insertion point for a new
+ * import. Never recurses over the tree.
+ *
+ * Ownership: PyFile owns all its strings; the TSTree and text are borrowed
+ * and must outlive it. Free with pyfile_free. */
+#ifndef ASC_RESOLVER_H
+#define ASC_RESOLVER_H
+
+#include <tree_sitter/api.h>
+#include "analyzers/engine/util.h"
+
+typedef struct {
+  char *local;        /* bound name, e.g. "th" (for `import a.b`, "a") */
+  char *qualname;     /* what it denotes, e.g. "torch" or "torch.cuda.amp.autocast" */
+  uint32_t scope_start, scope_end; /* byte range where the binding is visible */
+  uint32_t def_byte;  /* where the import statement starts */
+  uint32_t module_start, module_end; /* the dotted module name in the statement */
+  uint32_t name_start, name_end;     /* the imported name (from-import) or 0,0 */
+  bool from_import;
+  bool module_scope;
+} PyBinding;
+
+typedef struct {
+  uint32_t start, end;
+} ByteRange;
+
+typedef struct {
+  char *name;
+  uint32_t start, end;       /* whole definition, decorators included */
+  uint32_t body_start;
+  uint32_t start_row, end_row;
+  char *class_name;          /* enclosing class or NULL */
+} PyFunction;
+
+typedef struct {
+  char *name;
+  uint32_t start, end;
+} PyClass;
+
+typedef struct {
+  char *module;              /* imported module (absolute or with leading dots) */
+  uint32_t row;
+  uint32_t start;            /* the import statement's first byte */
+  uint32_t column;           /* its byte column: 0 at the top level of the module */
+} PyImport;
+
+struct PyFile {
+  const char *text;
+  size_t len;
+  TSTree *tree;
+  Array(PyBinding) bindings;
+  uint64_t name_bloom[4];    /* bits of the bound local names: most lookups miss */
+  Array(ByteRange) guarded;
+  Array(ByteRange) npu_aware; /* branches on a condition that names the NPU: already ported */
+  Array(ByteRange) skip_conds; /* conditions of test-skip decorators: where a test runs, not code */
+  Array(ByteRange) dead;     /* never runs with torch_npu: skipped tests, torch < 2 fallbacks */
+  Array(ByteRange) optin;    /* guarded by an opt-in flag (args.enable_x, USE_X), not by availability */
+  Array(ByteRange) inference;
+  Array(PyFunction) functions;
+  Array(PyClass) classes;
+  Array(PyImport) imports;   /* every import, for the project import graph */
+  char **comments;           /* comments[row] = comment text on that row or NULL */
+  size_t n_rows;
+  uint32_t import_insert_byte; /* start of the line after the last top-level import */
+  /* The first top-level import of torch or a torch submodule: torch_npu must
+   * be imported before anything uses torch.npu, so its import goes right
+   * after a plain `import torch` or else on the line before that import. */
+  bool has_torch_import, torch_import_plain;
+  uint32_t torch_import_line_start, torch_import_line_end;
+  bool has_main_guard;       /* if __name__ == "__main__": */
+  bool imports_torch_npu;
+  bool transfer_to_npu;      /* torch_npu.contrib.transfer_to_npu imported */
+};
+typedef struct PyFile PyFile;
+
+/* Builds the facts of a parsed Python file. Caller frees with pyfile_free. */
+PyFile *pyfile_build(TSTree *tree, const char *text, size_t len);
+void pyfile_free(PyFile *py);
+
+/* Binding visible for `name` at byte `at`, innermost scope first; NULL if
+ * the name is not bound by an import. Borrowed from py. */
+const PyBinding *pyfile_lookup(const PyFile *py, const char *name, size_t name_len, uint32_t at);
+
+/* Qualified name of an identifier / attribute chain (or of a call's
+ * function). NULL when the base name is not imported. Caller frees. */
+char *pyfile_qualname(const PyFile *py, TSNode expr);
+
+/* The next identifier spelled `name` (n bytes) that starts in [*at, to), in
+ * document order, and moves *at past it; a null node when there is none.
+ * Words in comments and strings are not identifiers and never match. */
+TSNode pyfile_next_name(const PyFile *py, const char *name, size_t n, uint32_t *at, uint32_t to);
+
+/* Source text of a node. Caller frees. */
+char *pyfile_node_text(const PyFile *py, TSNode n);
+
+/* Whether a condition names the NPU (is_npu, "npu", torch_npu): code under
+ * it already has an Ascend path. */
+bool pyfile_is_npu_check(const PyFile *py, TSNode cond);
+
+/* Whether a condition tests an availability flag (is_available(),
+ * *_AVAILABLE, HAS_*, USE_*, ...): a branch on it is a guarded choice. */
+bool pyfile_is_availability(const PyFile *py, TSNode cond);
+
+bool pyfile_in_ranges(const ByteRange *r, size_t n, uint32_t at);
+/* Innermost function containing `at`, or NULL. */
+const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at);
+/* The innermost class whose body holds byte `at`, or NULL. */
+const PyClass *pyfile_class_at(const PyFile *py, uint32_t at);
+
+#endif

@@ -1,0 +1,207 @@
+/* docstore: see docstore.h. */
+#include "server/lsp/docstore.h"
+#include "protocol/jsonrpc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void doc_store_init(DocStore *s) {
+  memset(s, 0, sizeof *s);
+  s->parser = ts_parser_new();
+}
+
+static void doc__free(Document *d) {
+  free(d->uri);
+  free(d->path);
+  free(d->rel);
+  free(d->npu_sibling);
+  free(d->language_id);
+  sb_free(&d->text);
+  pos_index_free(&d->index);
+  if (d->tree) ts_tree_delete(d->tree);
+  findings_free(&d->findings);
+  free(d);
+}
+
+void doc_store_free(DocStore *s) {
+  for (size_t i = 0; i < s->docs.len; i++) doc__free(s->docs.items[i]);
+  array_free(&s->docs);
+  ts_parser_delete(s->parser);
+  s->parser = NULL;
+}
+
+static int doc__hex(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+char *doc_uri_to_path(const char *uri) {
+  if (strncmp(uri, "file://", 7) != 0) return NULL;
+  const char *p = uri + 7;
+  if (*p != '/') { /* file://host/path: keep only local paths */
+    const char *slash = strchr(p, '/');
+    if (!slash) return NULL;
+    p = slash;
+  }
+  StrBuf sb;
+  sb_init(&sb);
+  for (; *p && *p != '?' && *p != '#'; p++) {
+    int h, l;
+    if (*p == '%' && (h = doc__hex(p[1])) >= 0 && (l = doc__hex(p[2])) >= 0) {
+      char c = (char)(h * 16 + l);
+      if (c == '\0') c = '_'; /* never let a NUL cut the path */
+      sb_putc(&sb, c);
+      p += 2;
+    } else {
+      sb_putc(&sb, *p);
+    }
+  }
+  return sb_steal(&sb);
+}
+
+char *doc_path_to_uri(const char *path) {
+  static const char hex[] = "0123456789ABCDEF";
+  StrBuf sb;
+  sb_init(&sb);
+  sb_puts(&sb, "file://");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+    bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                 strchr("/-_.~", *p);
+    if (plain) {
+      sb_putc(&sb, (char)*p);
+    } else {
+      char e[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+      sb_append(&sb, e, 3);
+    }
+  }
+  return sb_steal(&sb);
+}
+
+Document *doc_find(DocStore *s, const char *uri) {
+  for (size_t i = 0; i < s->docs.len; i++)
+    if (strcmp(s->docs.items[i]->uri, uri) == 0) return s->docs.items[i];
+  return NULL;
+}
+
+static void doc__reindex(Document *d) {
+  pos_index_free(&d->index);
+  pos_index_build(&d->index, d->text.data, d->text.len);
+}
+
+Document *doc_open(DocStore *s, const char *uri, const char *language_id, int64_t version, const char *text,
+                   size_t len) {
+  doc_close(s, uri);
+  Document *d = xcalloc(1, sizeof *d);
+  d->uri = xstrdup(uri);
+  d->path = doc_uri_to_path(uri);
+  if (!d->path) d->path = xstrdup(uri);
+  d->language_id = xstrdup(language_id ? language_id : "");
+  d->version = version;
+  sb_init(&d->text);
+  sb_append(&d->text, text, len);
+  d->kind = analyze_file_kind(d->path);
+  if (d->kind == FILE_UNKNOWN && strcmp(d->language_id, "python") == 0) d->kind = FILE_PYTHON;
+  d->dirty = true;
+  doc__reindex(d);
+  array_push(&s->docs, d);
+  return d;
+}
+
+bool doc_close(DocStore *s, const char *uri) {
+  for (size_t i = 0; i < s->docs.len; i++) {
+    if (strcmp(s->docs.items[i]->uri, uri) != 0) continue;
+    doc__free(s->docs.items[i]);
+    s->docs.items[i] = s->docs.items[--s->docs.len];
+    return true;
+  }
+  return false;
+}
+
+/* Row and byte column of an offset in the current text. */
+static TSPoint doc__point(const Document *d, size_t off) {
+  uint32_t row = pos_row_of(&d->index, off);
+  return (TSPoint){row, (uint32_t)(off - d->index.starts[row])};
+}
+
+/* The point reached after inserting text at `start`. */
+static TSPoint doc__advance(TSPoint start, const char *text, size_t len) {
+  TSPoint p = start;
+  for (size_t i = 0; i < len; i++) {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) {
+      p.row++;
+      p.column = 0;
+    } else if (text[i] != '\r') {
+      p.column++;
+    }
+  }
+  return p;
+}
+
+void doc_edit_bytes(Document *d, size_t start, size_t end, const char *text, size_t len) {
+  if (end > d->text.len) end = d->text.len;
+  if (start > end) start = end;
+  TSInputEdit e;
+  e.start_byte = (uint32_t)start;
+  e.old_end_byte = (uint32_t)end;
+  e.new_end_byte = (uint32_t)(start + len);
+  e.start_point = doc__point(d, start);
+  e.old_end_point = doc__point(d, end);
+  e.new_end_point = doc__advance(e.start_point, text, len);
+  StrBuf nt;
+  sb_init(&nt);
+  sb_append(&nt, d->text.data, start);
+  sb_append(&nt, text, len);
+  sb_append(&nt, d->text.data + end, d->text.len - end);
+  sb_free(&d->text);
+  d->text = nt;
+  doc__reindex(d);
+  if (d->tree) ts_tree_edit(d->tree, &e);
+  d->dirty = true;
+  d->published = false;
+}
+
+void doc_edit_range(Document *d, LspPosition start, LspPosition end, PosEncoding enc, const char *text, size_t len) {
+  size_t s = pos_to_offset(&d->index, d->text.data, start, enc);
+  size_t e = pos_to_offset(&d->index, d->text.data, end, enc);
+  if (e < s) { /* a reversed range: LSP says start <= end; be lenient */
+    size_t t = s;
+    s = e;
+    e = t;
+  }
+  doc_edit_bytes(d, s, e, text, len);
+}
+
+void doc_set_text(Document *d, const char *text, size_t len) {
+  sb_free(&d->text);
+  sb_init(&d->text);
+  sb_append(&d->text, text, len);
+  doc__reindex(d);
+  if (d->tree) { /* whole-document replacement: no old tree to reuse */
+    ts_tree_delete(d->tree);
+    d->tree = NULL;
+  }
+  d->dirty = true;
+  d->published = false;
+}
+
+bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
+  if (!d->dirty) return false;
+  d->dirty = false;
+  findings_free(&d->findings);
+  TSLanguage *lang = analyze_language(d->kind);
+  if (lang && d->text.len < UINT32_MAX / 2) {
+    ts_parser_set_language(s->parser, lang);
+    TSTree *t = ts_parser_parse_string(s->parser, d->tree, d->text.data, (uint32_t)d->text.len);
+    if (t) {
+      if (d->tree) ts_tree_delete(d->tree);
+      d->tree = t;
+    }
+  }
+  /* A NUL (held as RPC_NUL_BYTE) makes the text binary, as for the CLI. */
+  if (d->nul_marks && memchr(d->text.data, RPC_NUL_BYTE, d->text.len)) return true;
+  analyze_text(d->rel ? d->rel : d->path, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings, NULL);
+  if (d->npu_sibling) analyze_npu_sibling(opt, d->npu_sibling, &d->findings);
+  return true;
+}

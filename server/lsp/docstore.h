@@ -1,0 +1,69 @@
+/* docstore: the open documents of a language-server session.
+ *
+ * Each Document keeps its text, a line index for position conversion, the
+ * tree-sitter tree (edited with ts_tree_edit on every change and re-parsed
+ * with the old tree before analysis), the version, and the findings of its
+ * last analysis. Changes are applied in the client's position encoding and
+ * clamped to the document as LSP requires; a change never fails.
+ *
+ * Ownership: the DocStore owns every Document; pointers returned by
+ * doc_find stay valid until doc_close of that URI or doc_store_free. */
+#ifndef ASC_DOCSTORE_H
+#define ASC_DOCSTORE_H
+
+#include <tree_sitter/api.h>
+#include "analyzers/engine/analyze.h"
+#include "protocol/position.h"
+
+typedef struct {
+  char *uri;
+  char *path;        /* file system path decoded from a file: URI, else the URI */
+  char *language_id;
+  int64_t version;
+  StrBuf text;
+  LineIndex index;
+  FileKind kind;
+  TSTree *tree;      /* NULL until first analysis, or for kinds without a grammar */
+  bool dirty;        /* changed since the last analysis */
+  bool published;    /* diagnostics of the current version were sent */
+  bool nul_marks;    /* text received with U+0000, held as RPC_NUL_BYTE */
+  /* Where the document sits in its project, set once by the server: the
+   * path the analyzers see ("tests/" means the project's tests) and the NPU
+   * twin beside a CUDA file. Owned; NULL: the path itself / no twin. */
+  char *rel, *npu_sibling;
+  bool located;
+  FindingList findings;
+} Document;
+
+typedef struct {
+  Array(Document *) docs;
+  TSParser *parser;
+} DocStore;
+
+void doc_store_init(DocStore *s);
+void doc_store_free(DocStore *s);
+
+/* Opens (or replaces) a document. Text is copied. */
+Document *doc_open(DocStore *s, const char *uri, const char *language_id, int64_t version, const char *text,
+                   size_t len);
+Document *doc_find(DocStore *s, const char *uri);
+/* Closes and frees; false when the URI was not open. */
+bool doc_close(DocStore *s, const char *uri);
+
+/* Replaces [start,end) (byte offsets, clamped) with text, editing the tree. */
+void doc_edit_bytes(Document *d, size_t start, size_t end, const char *text, size_t len);
+/* Applies an LSP range change: positions in `enc`, clamped. */
+void doc_edit_range(Document *d, LspPosition start, LspPosition end, PosEncoding enc, const char *text, size_t len);
+/* Replaces the whole text (a change without a range). */
+void doc_set_text(Document *d, const char *text, size_t len);
+
+/* Re-parses (incrementally, with the edited old tree) and re-analyzes when
+ * dirty; returns whether it did. */
+bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt);
+
+/* "file:///a%20b/c.py" -> "/a b/c.py" (heap); NULL for other schemes. */
+char *doc_uri_to_path(const char *uri);
+/* "/a b/c.py" -> "file:///a%20b/c.py" (heap). */
+char *doc_path_to_uri(const char *path);
+
+#endif

@@ -1,0 +1,284 @@
+/* lsp_sync: document synchronization, settings and diagnostics. Changes are
+ * applied as they arrive (text, line index and tree edit); analysis and
+ * publishing happen once per loop turn (or after the debounce delay) for
+ * every document that changed, so a burst of edits costs one analysis. */
+#include "server/lsp/session_internal.h"
+#include "server/cli/rulesdoc.h"
+
+#include <stdlib.h>
+
+const char *lsp_str(const cJSON *o, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+bool lsp_int(const cJSON *o, const char *key, int64_t *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  if (!cJSON_IsNumber(v) || v->valuedouble < -9007199254740992.0 || v->valuedouble > 9007199254740992.0) return false;
+  *out = (int64_t)v->valuedouble;
+  return true;
+}
+
+bool lsp_position(const cJSON *o, LspPosition *p) {
+  int64_t line, ch;
+  if (!lsp_int(o, "line", &line) || !lsp_int(o, "character", &ch) || line < 0 || ch < 0) return false;
+  p->line = line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
+  p->character = ch > UINT32_MAX ? UINT32_MAX : (uint32_t)ch;
+  return true;
+}
+
+/* Where a document sits, worked out once: inside the workspace folder the
+ * analyzers see the path the CLI would print, so that "tests/" means the
+ * project's tests and not a parent folder; outside it (or without one), the
+ * path inside the document's own project. */
+static void lsp__locate(const Session *s, Document *d) {
+  d->located = true;
+  if (!d->path) return;
+  size_t n = s->root ? strlen(s->root) : 0;
+  while (n > 1 && s->root[n - 1] == '/') n--;
+  bool inside = n && strncmp(d->path, s->root, n) == 0 && d->path[n] == '/' && d->path[n + 1];
+  d->rel = inside ? xstrdup(d->path + n + 1) : ws_project_relative(d->path);
+  if (d->kind == FILE_PYTHON) d->npu_sibling = ws_npu_sibling(d->path);
+}
+
+/* Analyzes a changed document with the session's options, then applies the
+ * project's per-file ignores exactly as the CLI does. */
+void lsp_analyze(Session *s, Document *d) {
+  if (!d->located) lsp__locate(s, d);
+  if (doc_analyze(&s->docs, d, &s->opt)) config_filter_findings(&s->config, d->path, &d->findings);
+}
+
+Document *lsp_document(Session *s, const cJSON *params, bool analyze) {
+  const char *uri = lsp_str(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "uri");
+  Document *d = uri ? doc_find(&s->docs, uri) : NULL;
+  if (d && analyze) lsp_analyze(s, d);
+  return d;
+}
+
+/* ---- diagnostics -------------------------------------------------------------- */
+
+static cJSON *lsp__position(Session *s, const Document *d, uint32_t off) {
+  LspPosition p = pos_from_offset(&d->index, d->text.data, off, s->enc);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "line", p.line);
+  cJSON_AddNumberToObject(o, "character", p.character);
+  return o;
+}
+
+cJSON *lsp_range(Session *s, const Document *d, uint32_t start, uint32_t end) {
+  cJSON *r = cJSON_CreateObject();
+  cJSON_AddItemToObject(r, "start", lsp__position(s, d, start));
+  cJSON_AddItemToObject(r, "end", lsp__position(s, d, end));
+  return r;
+}
+
+cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddItemToObject(o, "range", lsp_range(s, d, f->start_byte, f->end_byte));
+  cJSON_AddNumberToObject(o, "severity", f->severity);
+  cJSON_AddStringToObject(o, "code", f->rule->code);
+  cJSON *cd = cJSON_AddObjectToObject(o, "codeDescription");
+  char href[160];
+  char anchor[16];
+  size_t i = 0;
+  for (; f->rule->code[i] && i < sizeof anchor - 1; i++) anchor[i] = (char)(f->rule->code[i] | 0x20);
+  anchor[i] = '\0';
+  snprintf(href, sizeof href, "%s#%s-%s", RULESDOC_URL, anchor, f->rule->name);
+  cJSON_AddStringToObject(cd, "href", href);
+  cJSON_AddStringToObject(o, "source", "ascend-lsp");
+  cJSON_AddStringToObject(o, "message", s->lang_zh ? f->message_zh : f->message);
+  cJSON *data = cJSON_AddObjectToObject(o, "data");
+  if (f->replacement) cJSON_AddStringToObject(data, "replacement", f->replacement);
+  cJSON_AddStringToObject(data, "confidence", confidence_name(f->confidence));
+  cJSON_AddStringToObject(data, "fix", f->fix == FIX_SAFE ? "safe" : f->fix == FIX_UNSAFE ? "unsafe" : "none");
+  if (f->guarded) cJSON_AddBoolToObject(data, "guarded", 1);
+  return o;
+}
+
+static void lsp__publish(Session *s, Document *d) {
+  cJSON *p = cJSON_CreateObject();
+  cJSON_AddStringToObject(p, "uri", d->uri);
+  cJSON_AddNumberToObject(p, "version", (double)d->version);
+  cJSON *arr = cJSON_AddArrayToObject(p, "diagnostics");
+  for (size_t i = 0; i < d->findings.len; i++) cJSON_AddItemToArray(arr, lsp_diagnostic(s, d, &d->findings.items[i]));
+  session_notify(s, "textDocument/publishDiagnostics", p);
+  d->published = true;
+}
+
+void lsp_flush(Session *s) {
+  if (s->state != SESSION_RUNNING) return;
+  for (size_t i = 0; i < s->docs.docs.len; i++) {
+    Document *d = s->docs.docs.items[i];
+    if (!d->dirty && d->published) continue;
+    lsp_analyze(s, d);
+    lsp__publish(s, d);
+  }
+}
+
+void lsp_reanalyze_all(Session *s) {
+  for (size_t i = 0; i < s->docs.docs.len; i++) {
+    s->docs.docs.items[i]->dirty = true;
+    s->docs.docs.items[i]->published = false;
+  }
+  session_schedule(s);
+}
+
+/* ---- document sync -------------------------------------------------------------- */
+
+void lsp_did_open(Session *s, const cJSON *id, const cJSON *params) {
+  (void)id;
+  const cJSON *td = cJSON_GetObjectItemCaseSensitive(params, "textDocument");
+  const char *uri = lsp_str(td, "uri");
+  const cJSON *text = cJSON_GetObjectItemCaseSensitive(td, "text");
+  int64_t version = 0;
+  if (!uri || !cJSON_IsString(text)) {
+    session_log(s, 2, "ascend-lsp: didOpen without textDocument.uri/text: skipped");
+    return;
+  }
+  lsp_int(td, "version", &version);
+  Document *d = doc_open(&s->docs, uri, lsp_str(td, "languageId"), version, text->valuestring,
+                         strlen(text->valuestring));
+  d->nul_marks = s->msg_nul_masked;
+  session_schedule(s);
+}
+
+static bool lsp__range(const cJSON *range, LspPosition *a, LspPosition *b) {
+  return lsp_position(cJSON_GetObjectItemCaseSensitive(range, "start"), a) &&
+         lsp_position(cJSON_GetObjectItemCaseSensitive(range, "end"), b);
+}
+
+void lsp_did_change(Session *s, const cJSON *id, const cJSON *params) {
+  (void)id;
+  Document *d = lsp_document(s, params, false);
+  if (!d) {
+    session_log(s, 2, "ascend-lsp: didChange for a document that is not open: skipped");
+    return;
+  }
+  const cJSON *changes = cJSON_GetObjectItemCaseSensitive(params, "contentChanges");
+  const cJSON *c;
+  int64_t version;
+  if (lsp_int(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "version", &version)) d->version = version;
+  cJSON_ArrayForEach(c, changes) {
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(c, "text");
+    if (!cJSON_IsString(text)) {
+      session_log(s, 2, "ascend-lsp: a content change without text: skipped");
+      continue;
+    }
+    const cJSON *range = cJSON_GetObjectItemCaseSensitive(c, "range");
+    LspPosition a, b;
+    if (!range) doc_set_text(d, text->valuestring, strlen(text->valuestring));
+    else if (lsp__range(range, &a, &b)) doc_edit_range(d, a, b, s->enc, text->valuestring, strlen(text->valuestring));
+    else session_log(s, 2, "ascend-lsp: a content change with a malformed range: skipped");
+  }
+  d->published = false;
+  if (s->msg_nul_masked) d->nul_marks = true;
+  session_schedule(s);
+}
+
+void lsp_did_close(Session *s, const cJSON *id, const cJSON *params) {
+  (void)id;
+  const char *uri = lsp_str(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "uri");
+  if (!uri || !doc_close(&s->docs, uri)) return;
+  /* clear the closed document's diagnostics, as clients expect */
+  cJSON *p = cJSON_CreateObject();
+  cJSON_AddStringToObject(p, "uri", uri);
+  cJSON_AddArrayToObject(p, "diagnostics");
+  session_notify(s, "textDocument/publishDiagnostics", p);
+}
+
+void lsp_did_save(Session *s, const cJSON *id, const cJSON *params) {
+  (void)id;
+  const char *uri = lsp_str(cJSON_GetObjectItemCaseSensitive(params, "textDocument"), "uri");
+  if (uri && (strstr(uri, "pyproject.toml") || strstr(uri, ".ascend-lsp.toml"))) {
+    session_reload_options(s);
+    lsp_reanalyze_all(s);
+  }
+}
+
+/* ---- settings -------------------------------------------------------------------- */
+
+static void lsp__string_list(const cJSON *arr, StrList *out) {
+  strlist_free(out);
+  const cJSON *v;
+  cJSON_ArrayForEach(v, arr) if (cJSON_IsString(v)) array_push(out, xstrdup(v->valuestring));
+}
+
+static void lsp__replace(char **dst, const char *v) {
+  free(*dst);
+  *dst = v ? xstrdup(v) : NULL;
+}
+
+/* Settings arrive as {"settings": {...}} or {"settings": {"ascend-lsp": {...}}};
+ * initializationOptions use the same keys. */
+void lsp_did_change_configuration(Session *s, const cJSON *id, const cJSON *params) {
+  (void)id;
+  const cJSON *st = cJSON_GetObjectItemCaseSensitive(params, "settings");
+  const cJSON *inner = cJSON_GetObjectItemCaseSensitive(st, "ascend-lsp");
+  if (cJSON_IsObject(inner)) st = inner;
+  if (!cJSON_IsObject(st)) return;
+  const cJSON *v;
+  if ((v = cJSON_GetObjectItemCaseSensitive(st, "select"))) lsp__string_list(v, &s->set_select);
+  if ((v = cJSON_GetObjectItemCaseSensitive(st, "ignore"))) lsp__string_list(v, &s->set_ignore);
+  const cJSON *target = cJSON_GetObjectItemCaseSensitive(st, "target");
+  if (cJSON_IsObject(target)) {
+    if (lsp_str(target, "chip")) lsp__replace(&s->set_chip, lsp_str(target, "chip"));
+    if (lsp_str(target, "torchNpu")) lsp__replace(&s->set_torch_npu, lsp_str(target, "torchNpu"));
+    if (lsp_str(target, "torch-npu")) lsp__replace(&s->set_torch_npu, lsp_str(target, "torch-npu"));
+    v = cJSON_GetObjectItemCaseSensitive(target, "mindiesd");
+    if (cJSON_IsBool(v)) s->set_mindiesd = cJSON_IsTrue(v);
+  }
+  const char *lang = lsp_str(st, "lang");
+  if (lang) s->lang_zh = strcmp(lang, "zh") == 0;
+  int64_t ms;
+  if (lsp_int(st, "debounceMs", &ms) && ms >= 0 && ms <= 10000) s->debounce_ms = (unsigned)ms;
+  if (s->state == SESSION_RUNNING) {
+    session_reload_options(s);
+    lsp_reanalyze_all(s);
+  }
+}
+
+void lsp_did_change_watched_files(Session *s, const cJSON *id, const cJSON *params) {
+  (void)id;
+  (void)params;
+  session_reload_options(s);
+  lsp_reanalyze_all(s);
+}
+
+/* Options = project config, then client settings on top (as CLI flags). */
+void session_reload_options(Session *s) {
+  if (s->report) { /* a report thread reads the options: reload when it is done */
+    s->reload_pending = true;
+    return;
+  }
+  s->reload_pending = false;
+  config_free(&s->config);
+  int rc = config_load(&s->config, s->root ? s->root : ".", NULL);
+  if (rc != 0) session_log(s, 2, "ascend-lsp: cannot read the project configuration: %s", strerror(-rc));
+  else if (s->config.error) session_log(s, 2, "ascend-lsp: %s: %s", s->config.path, s->config.error);
+  AnalyzeOptions *o = &s->opt;
+  analyze_options_default(o);
+  config_apply(&s->config, o);
+  if (s->set_chip && config_chip(s->set_chip)) o->chip = config_chip(s->set_chip);
+  if (s->set_torch_npu) o->torch_npu = s->set_torch_npu;
+  if (s->set_mindiesd >= 0) o->mindiesd = s->set_mindiesd;
+  /* client settings act like CLI flags: select replaces, ignore extends */
+  free(s->opt_select);
+  free(s->opt_ignore);
+  s->opt_select = NULL;
+  s->opt_ignore = NULL;
+  if (s->set_select.len) {
+    s->opt_select = xcalloc(s->set_select.len + 1, sizeof *s->opt_select);
+    for (size_t i = 0; i < s->set_select.len; i++) s->opt_select[i] = s->set_select.items[i];
+    o->select = s->opt_select;
+    o->n_select = s->set_select.len;
+    o->report_unused_noqa = config_names_unused_noqa(o->select, o->n_select);
+  }
+  if (s->set_ignore.len) {
+    s->opt_ignore = xcalloc(o->n_ignore + s->set_ignore.len + 1, sizeof *s->opt_ignore);
+    for (size_t i = 0; i < o->n_ignore; i++) s->opt_ignore[i] = o->ignore[i];
+    for (size_t i = 0; i < s->set_ignore.len; i++) s->opt_ignore[o->n_ignore + i] = s->set_ignore.items[i];
+    o->ignore = s->opt_ignore;
+    o->n_ignore += s->set_ignore.len;
+  }
+  if (s->cache) ws_cache_clear(s->cache); /* results depend on the options */
+}

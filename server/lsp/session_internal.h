@@ -1,0 +1,110 @@
+/* session_internal: the Session object shared by the server's files
+ * (session.c: loop, transport, dispatch and lifecycle; lsp_sync.c: document
+ * sync and diagnostics; lsp_actions.c: code actions and hover; lsp_command.c:
+ * executeCommand and the workspace report). Not a public API. */
+#ifndef ASC_SESSION_INTERNAL_H
+#define ASC_SESSION_INTERNAL_H
+
+#include <cJSON.h>
+#include <stdatomic.h>
+#include <uv.h>
+
+#include "analyzers/engine/analyze.h"
+#include "protocol/framing.h"
+#include "protocol/jsonrpc.h"
+#include "protocol/position.h"
+#include "server/config.h"
+#include "server/lsp/docstore.h"
+#include "server/workspace.h"
+
+typedef enum { SESSION_STARTING, SESSION_RUNNING, SESSION_SHUT_DOWN } SessionState;
+
+typedef struct ReportJob ReportJob;
+
+typedef struct Session {
+  uv_loop_t *loop;
+  /* transport */
+  uv_stream_t *in;        /* pipe or tty on stdin; NULL when stdin is a file */
+  uv_file in_file;        /* stdin as a file (uv_fs_read) */
+  uv_fs_t in_req;
+  char *in_buf;
+  int64_t in_offset;
+  bool out_is_stream;
+  uv_stream_t *out;
+  uv_check_t flush;       /* after each loop turn: analyze dirty documents, publish */
+  uv_timer_t debounce;
+  Framer framer;
+  size_t bytes_in_flight;
+  /* protocol state */
+  SessionState state;
+  bool exit_requested;
+  bool stopped;
+  bool sync;
+  bool msg_nul_masked;    /* the message being handled held U+0000 in a string */
+  int exit_code;
+  PosEncoding enc;
+  bool client_show_document, client_work_done, client_dynamic_watch, client_apply_edit;
+  int64_t next_request_id;
+  /* analysis */
+  DocStore docs;
+  char *root;             /* workspace folder path, or NULL */
+  Config config;          /* from the project's pyproject.toml / .ascend-lsp.toml */
+  AnalyzeOptions opt;     /* derived from config + client settings */
+  const char **opt_select, **opt_ignore; /* owned arrays behind opt when settings override */
+  struct WsCache *cache;  /* per-file results kept across workspace reports */
+  StrList set_select, set_ignore; /* client settings */
+  char *set_chip, *set_torch_npu; int set_mindiesd; /* -1 unset */
+  bool lang_zh;
+  unsigned debounce_ms;
+  ReportJob *report;      /* running report, or NULL */
+  bool reload_pending;    /* options changed while a report was running */
+} Session;
+
+/* session.c */
+void session_send(Session *s, char *body); /* takes ownership of body */
+void session_reply(Session *s, const cJSON *id, cJSON *result);
+void session_reply_error(Session *s, const cJSON *id, int code, const char *message);
+void session_notify(Session *s, const char *method, cJSON *params);
+/* Sends a server->client request; returns its id (caller frees) so that
+ * the response can be recognized (see lsp_response). */
+char *session_request(Session *s, const char *method, cJSON *params);
+void session_log(Session *s, int type, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void session_reload_options(Session *s);
+void session_schedule(Session *s);
+
+/* Handlers: requests get the id and must answer exactly once (possibly
+ * later); notifications get id == NULL. */
+typedef void (*SessionHandler)(Session *s, const cJSON *id, const cJSON *params);
+
+/* lsp_sync.c */
+void lsp_did_open(Session *s, const cJSON *id, const cJSON *params);
+void lsp_did_change(Session *s, const cJSON *id, const cJSON *params);
+void lsp_did_close(Session *s, const cJSON *id, const cJSON *params);
+void lsp_did_save(Session *s, const cJSON *id, const cJSON *params);
+void lsp_did_change_configuration(Session *s, const cJSON *id, const cJSON *params);
+void lsp_did_change_watched_files(Session *s, const cJSON *id, const cJSON *params);
+void lsp_flush(Session *s);
+void lsp_analyze(Session *s, Document *d);
+void lsp_reanalyze_all(Session *s);
+Document *lsp_document(Session *s, const cJSON *params, bool analyze); /* textDocument.uri */
+cJSON *lsp_range(Session *s, const Document *d, uint32_t start, uint32_t end);
+cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f);
+
+/* lsp_actions.c */
+void lsp_code_action(Session *s, const cJSON *id, const cJSON *params);
+void lsp_hover(Session *s, const cJSON *id, const cJSON *params);
+cJSON *lsp_fix_all_edit(Session *s, Document *d); /* WorkspaceEdit or NULL */
+
+/* lsp_command.c */
+void lsp_execute_command(Session *s, const cJSON *id, const cJSON *params);
+void lsp_cancel(Session *s, const cJSON *id, const cJSON *params);
+void lsp_report_shutdown(Session *s);
+/* A response to one of our requests arrived (ok: no error member). */
+void lsp_response(Session *s, const char *id, bool ok);
+
+/* JSON helpers */
+const char *lsp_str(const cJSON *o, const char *key);
+bool lsp_int(const cJSON *o, const char *key, int64_t *out);
+bool lsp_position(const cJSON *o, LspPosition *p);
+
+#endif
