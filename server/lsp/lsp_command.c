@@ -169,18 +169,21 @@ static void lsp__report_done(uv_work_t *w, int status) {
   } else if (j->rc != 0) {
     session_reply_error(s, j->id, RPC_REQUEST_FAILED, j->error ? j->error : "the report failed");
   } else {
-    cJSON *r = cJSON_CreateObject();
-    cJSON_AddStringToObject(r, "path", j->output);
     char *uri = doc_path_to_uri(j->output);
-    cJSON_AddStringToObject(r, "uri", uri);
-    cJSON_AddItemToObject(r, "summary", lsp__summary_json(&j->sum));
-    session_reply(s, j->id, r);
+    /* showDocument goes out before the answer: a client that opens the
+     * report itself when its request returns (the VS Code extension) can
+     * tell this one from others while its request is still in flight */
     if (s->client_show_document) {
       cJSON *p = cJSON_CreateObject();
       cJSON_AddStringToObject(p, "uri", uri);
       cJSON_AddBoolToObject(p, "takeFocus", 0);
       free(session_request(s, "window/showDocument", p));
     }
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "path", j->output);
+    cJSON_AddStringToObject(r, "uri", uri);
+    cJSON_AddItemToObject(r, "summary", lsp__summary_json(&j->sum));
+    session_reply(s, j->id, r);
     free(uri);
   }
   uv_close((uv_handle_t *)&j->progress, lsp__async_closed);

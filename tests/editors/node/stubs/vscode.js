@@ -38,6 +38,7 @@ function record(name, ...args) {
 const vscode = {
   Uri,
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+  ViewColumn: { Active: -1, Beside: -2 },
   workspace: {
     get workspaceFolders() { return state.workspaceFolders; },
     getConfiguration(section) {
