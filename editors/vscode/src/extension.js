@@ -234,6 +234,9 @@ async function activate(context) {
       // Other settings reach the running server through didChangeConfiguration.
       if (e.affectsConfiguration(`${SECTION}.path`)) restart();
     }),
+    // In Restricted Mode the folder's ascend-lsp.path is ignored (package.json
+    // restrictedConfigurations); once trusted it may name another binary.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => restart()),
   );
   await restart();
 }

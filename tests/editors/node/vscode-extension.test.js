@@ -64,6 +64,12 @@ function setup(t, settings) {
 test('package.json: activation, settings and commands match what the extension uses', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(EXT_DIR, 'package.json'), 'utf8'));
   assert.equal(pkg.main, './src/extension.js');
+  // Restricted Mode: the extension starts a binary, so a folder not yet
+  // trusted must not choose which one.
+  assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
+  assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['ascend-lsp.path']);
+  assert.match(pkg.capabilities.untrustedWorkspaces.description, /Restricted Mode.*ascend-lsp\.path setting is ignored until you trust it/);
+  assert.equal(pkg.capabilities.virtualWorkspaces, false);
   assert.deepEqual(pkg.activationEvents, [
     'onLanguage:python', 'onLanguage:pip-requirements', 'onLanguage:toml', 'onLanguage:cuda-cpp', 'onLanguage:cpp', 'onLanguage:c',
   ]);
@@ -228,4 +234,8 @@ test('"Ascend: Restart Server" stops the server cleanly and starts a new one', a
   vscode._test.fireConfigurationChange(['ascend-lsp.path']);
   await until(() => lc._instances.length === 3 && lc._instances[2].state === 'running', 'the restart after a path change');
   assert.equal(lc._instances[1].exitStatus.code, 0);
+  // Trusting the folder restarts too: its own ascend-lsp.path, ignored in
+  // Restricted Mode, now counts.
+  vscode._test.grantTrust();
+  await until(() => lc._instances.length === 4 && lc._instances[3].state === 'running', 'the restart after the folder is trusted');
 });
