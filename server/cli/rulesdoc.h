@@ -58,5 +58,8 @@ const char *rulesdoc_fix_name(const KbEntry *e);
  * in docs/rules.md with only the pattern f matched, and the link to the
  * full section. Caller frees. */
 char *rulesdoc_hover(const KbRule *r, const Finding *f);
+/* The same in plain text (the `rules CODE` text with only the pattern f
+ * matched), for clients that show hovers as plain text. Caller frees. */
+char *rulesdoc_hover_text(const KbRule *r, const Finding *f);
 
 #endif

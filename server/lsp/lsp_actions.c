@@ -184,10 +184,10 @@ void lsp_hover(Session *s, const cJSON *id, const cJSON *params) {
   for (size_t i = 0; i < d->findings.len; i++) {
     const Finding *f = &d->findings.items[i];
     if (at < f->start_byte || at > f->end_byte) continue;
-    char *md = rulesdoc_hover(f->rule, f);
+    char *md = s->client_hover_plaintext ? rulesdoc_hover_text(f->rule, f) : rulesdoc_hover(f->rule, f);
     cJSON *r = cJSON_CreateObject();
     cJSON *c = cJSON_AddObjectToObject(r, "contents");
-    cJSON_AddStringToObject(c, "kind", "markdown");
+    cJSON_AddStringToObject(c, "kind", s->client_hover_plaintext ? "plaintext" : "markdown");
     cJSON_AddStringToObject(c, "value", md);
     cJSON_AddItemToObject(r, "range", lsp_range(s, d, f->start_byte, f->end_byte));
     free(md);

@@ -44,6 +44,7 @@ typedef struct Session {
   int exit_code;
   PosEncoding enc;
   bool client_show_document, client_work_done, client_dynamic_watch, client_apply_edit;
+  bool client_hover_plaintext; /* the client's hover prefers plain text to Markdown */
   int64_t next_request_id;
   /* analysis */
   DocStore docs;

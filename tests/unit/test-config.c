@@ -376,7 +376,14 @@ TEST(rulesdoc_hover_and_links) {
   ASSERT(strstr(md, "**Ascend replacement:**") != NULL);
   ASSERT_EQ(test_config__count(md, "\n| `"), 1); /* only the matched pattern */
   ASSERT(strstr(md, "docs/rules.md#asc201-torch-cuda-api") != NULL);
+  ASSERT(strstr(md, "<br>") == NULL); /* clients show hover Markdown without HTML */
+  ASSERT(strstr(md, "**torch.cuda API with a torch.npu equivalent**\n\n存在 torch.npu 对应接口的 torch.cuda API\n") != NULL);
   free(md);
+  char *txt0 = rulesdoc_hover_text(r, f);
+  ASSERT(strstr(txt0, "\n\nASC201 (torch-cuda-api): torch.cuda API with a torch.npu equivalent\n") != NULL);
+  ASSERT(strstr(txt0, "**") == NULL && strstr(txt0, "<br>") == NULL);
+  ASSERT_EQ(test_config__count(txt0, " -> "), 1);
+  free(txt0);
   findings_free(&l);
   char *full = rulesdoc_rule_markdown(r, NULL, 0);
   ASSERT(test_config__count(full, "\n| `") > 1);
