@@ -34,7 +34,7 @@ BIN := $(BUILD)/ascend-lsp
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(BUILD)/unit-tests
 
-.PHONY: all deps test demo sanitize clean unit
+.PHONY: all deps test test-e2e demo sanitize clean unit
 
 # Stamp of tests/install-deps.sh: made again only when the script or a
 # lockfile it installs from changes, so a second `make demo` costs nothing.
@@ -83,6 +83,11 @@ unit: $(UNIT_BIN)
 
 test: $(BIN) $(UNIT_BIN) | $(DEPS_STAMP)
 	BIN=$(BIN) UNIT=$(UNIT_BIN) sh tests/run-all.sh
+
+# The extension in a real VS Code (code-server + Chromium, tests/e2e/run.sh):
+# installs its own tools under $(BUILD)/e2e on the first run.
+test-e2e: $(BIN) | $(DEPS_STAMP)
+	BIN=$(BIN) E2E=$(BUILD)/e2e sh tests/e2e/run.sh
 
 # The bundled example: its findings, then its migration assessment.
 demo: $(BIN)
