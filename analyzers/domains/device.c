@@ -137,34 +137,115 @@ static bool device__conditional(AnalyzeCtx *ctx, const Finding *g, TSNode site) 
   return true;
 }
 
+/* Folds g into every other finding with a fix inside [from, to): each fix
+ * of the guarded code, applied alone or with the others, changes the guard
+ * too. */
+static void device__fold_range(FindingList *out, const Finding *g, uint32_t from, uint32_t to) {
+  for (size_t i = 0; i < out->len; i++) {
+    Finding *f = &out->items[i];
+    if (f != g && f->fix != FIX_NONE && f->edits.len && f->start_byte >= from && f->end_byte <= to) device__fold(f, g);
+  }
+}
+
+/* Whether site is negated (`not ...`) on its way up to the condition cond. */
+static bool device__negated(TSNode site, TSNode cond) {
+  for (TSNode n = site; !ts_node_is_null(n) && !ts_node_eq(n, cond); n = ts_node_parent(n))
+    if (pysyntax_is(n, "not_operator")) return true;
+  return pysyntax_is(cond, "not_operator");
+}
+
+/* The else branch of an if statement, or a null node. */
+static TSNode device__else_body(TSNode stmt) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(stmt); i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (pysyntax_is(c, "else_clause")) return ts_node_child_by_field_name(c, "body", 4);
+  }
+  return (TSNode){0};
+}
+
+/* Whether a block ends by leaving it (return, raise, continue, break). */
+static bool device__exits(TSNode block) {
+  uint32_t n = ts_node_named_child_count(block);
+  TSNode last = n ? ts_node_named_child(block, n - 1) : (TSNode){0};
+  return pysyntax_is(last, "return_statement") || pysyntax_is(last, "raise_statement") ||
+         pysyntax_is(last, "continue_statement") || pysyntax_is(last, "break_statement");
+}
+
+/* The code that runs only when the torch.cuda.is_available() call at site
+ * is True, as a byte range: the branch of `if ...:` (or the else of
+ * `if not ...:`, or what follows `if not ...: return`), or the right side
+ * of `... and x`. False when site guards nothing. */
+static bool device__guarded_range(TSNode site, uint32_t *from, uint32_t *to) {
+  TSNode call = site, up = ts_node_parent(site);
+  while (pysyntax_is(up, "call") || pysyntax_is(up, "attribute")) call = up, up = ts_node_parent(up);
+  if (pysyntax_is(up, "boolean_operator") && ts_node_eq(ts_node_child_by_field_name(up, "left", 4), call) &&
+      strcmp(ts_node_type(ts_node_child(up, 1)), "and") == 0) {
+    TSNode right = ts_node_child_by_field_name(up, "right", 5);
+    *from = ts_node_start_byte(right);
+    *to = ts_node_end_byte(right);
+    return !ts_node_is_null(right);
+  }
+  TSNode stmt = device__guarding_if(site);
+  if (ts_node_is_null(stmt)) return false;
+  TSNode body = ts_node_child_by_field_name(stmt, "consequence", 11);
+  if (!device__negated(site, ts_node_child_by_field_name(stmt, "condition", 9))) {
+    if (ts_node_is_null(body)) return false;
+    *from = ts_node_start_byte(body);
+    *to = ts_node_end_byte(body);
+    return true;
+  }
+  TSNode other = device__else_body(stmt);
+  if (!ts_node_is_null(other)) {
+    *from = ts_node_start_byte(other);
+    *to = ts_node_end_byte(other);
+    return true;
+  }
+  TSNode block = ts_node_parent(stmt);
+  if (ts_node_is_null(body) || ts_node_is_null(block) || !device__exits(body)) return false;
+  *from = ts_node_end_byte(stmt);
+  *to = ts_node_end_byte(block);
+  return true;
+}
+
+/* What a plain guard (an if without elif/else, not negated) holds: only
+ * TF32/cuDNN flags (*flags: right to skip on the NPU), or only statements
+ * with findings (*calls). */
+static void device__guard_body(AnalyzeCtx *ctx, TSNode site, bool *flags, bool *calls) {
+  *flags = *calls = false;
+  TSNode stmt = device__guarding_if(site);
+  TSNode body = ts_node_is_null(stmt) ? stmt : ts_node_child_by_field_name(stmt, "consequence", 11);
+  if (ts_node_is_null(body) || ts_node_named_child_count(stmt) > 2) return; /* with elif/else: a selection */
+  if (device__negated(site, ts_node_child_by_field_name(stmt, "condition", 9))) return;
+  uint32_t n = ts_node_named_child_count(body);
+  *flags = *calls = n > 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode st = ts_node_named_child(body, i);
+    char *t = pyfile_node_text(ctx->py, st);
+    *flags = *flags && t && util_starts_with(t, "torch.backends.");
+    free(t);
+    *calls = *calls && pysyntax_is(st, "expression_statement") && device__finding_in(ctx->out, st);
+  }
+}
+
 /* `if torch.cuda.is_available(): torch.backends.cuda.matmul.allow_tf32 = True`
  * is right to skip on the NPU (the flags mean nothing there): no finding.
  * `if torch.cuda.is_available(): torch.cuda.empty_cache()` is one change: the
- * guard's edit joins the finding of the call it guards. Returns whether the
- * guard finding is to be dropped. */
+ * guard's edit joins the finding of the call it guards. In any other form
+ * (with an else, around other statements, negated, `... and call()`) the
+ * guard stays a finding, and still each fix of what it guards changes it:
+ * a rewritten call behind an unchanged CUDA test would never run on the
+ * NPU. Returns whether the guard finding is to be dropped. */
 static bool device__guard(AnalyzeCtx *ctx, const Finding *g) {
   TSNode root = ts_tree_root_node(ctx->tree);
   TSNode site = ts_node_descendant_for_byte_range(root, g->start_byte, g->end_byte);
   if (device__conditional(ctx, g, site)) return true;
-  TSNode stmt = device__guarding_if(site);
-  TSNode body = ts_node_is_null(stmt) ? stmt : ts_node_child_by_field_name(stmt, "consequence", 11);
-  if (ts_node_is_null(body) || ts_node_named_child_count(stmt) > 2) return false; /* with elif/else: a selection */
-  uint32_t n = ts_node_named_child_count(body);
-  bool flags = n > 0, calls = n > 0;
-  Finding *first = NULL;
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode st = ts_node_named_child(body, i);
-    char *t = pyfile_node_text(ctx->py, st);
-    flags = flags && t && util_starts_with(t, "torch.backends.");
-    free(t);
-    Finding *f = device__finding_in(ctx->out, st);
-    calls = calls && pysyntax_is(st, "expression_statement") && f;
-    if (f && !first) first = f;
-  }
+  bool flags, calls;
+  device__guard_body(ctx, site, &flags, &calls);
   if (flags) return true;
-  if (!calls || !first || !g->edits.len) return false;
-  device__fold(first, g);
-  return true;
+  uint32_t from, to;
+  if (!g->edits.len || !device__guarded_range(site, &from, &to)) return false;
+  device__fold_range(ctx->out, g, from, to);
+  return calls;
 }
 
 static bool device__drop_guard(void *data, const Finding *f) {
