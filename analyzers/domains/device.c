@@ -227,6 +227,34 @@ static void device__guard_body(AnalyzeCtx *ctx, TSNode site, bool *flags, bool *
   }
 }
 
+/* `use_cuda = torch.cuda.is_available()` (or `... and torch.cuda.is_available()`):
+ * the name is the guard, and each `if use_cuda:` or `x if use_cuda else y`
+ * in the same function (or file) guards its branch. */
+static void device__fold_flag(AnalyzeCtx *ctx, const Finding *g, TSNode site) {
+  TSNode a = site;
+  while (!ts_node_is_null(a) && !pysyntax_is(a, "assignment") && !pysyntax_is(a, "block") && !pysyntax_is(a, "module"))
+    a = ts_node_parent(a);
+  TSNode name = pysyntax_is(a, "assignment") ? pysym_child(a, PYFIELD_LEFT) : (TSNode){0};
+  TSNode value = ts_node_is_null(name) ? name : pysym_child(a, PYFIELD_RIGHT);
+  if (!pysyntax_is(name, "identifier") || ts_node_is_null(value) || device__negated(site, value)) return;
+  const PyFunction *fn = pyfile_function_at(ctx->py, g->start_byte);
+  uint32_t end = fn ? fn->end : (uint32_t)ctx->len;
+  uint32_t ns = ts_node_start_byte(name), nl = ts_node_end_byte(name) - ns;
+  for (uint32_t at = ts_node_end_byte(a);;) {
+    TSNode u = pyfile_next_name(ctx->py, ctx->text + ns, nl, &at, end);
+    if (ts_node_is_null(u)) return;
+    uint32_t from, to;
+    TSNode c = ts_node_parent(u);
+    if (pysyntax_is(c, "conditional_expression") && ts_node_named_child_count(c) == 3 &&
+        ts_node_eq(ts_node_named_child(c, 1), u)) {
+      TSNode yes = ts_node_named_child(c, 0);
+      device__fold_range(ctx->out, g, ts_node_start_byte(yes), ts_node_end_byte(yes));
+    } else if (device__guarded_range(u, &from, &to)) {
+      device__fold_range(ctx->out, g, from, to);
+    }
+  }
+}
+
 /* `if torch.cuda.is_available(): torch.backends.cuda.matmul.allow_tf32 = True`
  * is right to skip on the NPU (the flags mean nothing there): no finding.
  * `if torch.cuda.is_available(): torch.cuda.empty_cache()` is one change: the
@@ -242,8 +270,12 @@ static bool device__guard(AnalyzeCtx *ctx, const Finding *g) {
   bool flags, calls;
   device__guard_body(ctx, site, &flags, &calls);
   if (flags) return true;
+  if (!g->edits.len) return false;
   uint32_t from, to;
-  if (!g->edits.len || !device__guarded_range(site, &from, &to)) return false;
+  if (!device__guarded_range(site, &from, &to)) {
+    device__fold_flag(ctx, g, site);
+    return false;
+  }
   device__fold_range(ctx->out, g, from, to);
   return calls;
 }

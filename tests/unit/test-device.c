@@ -108,3 +108,15 @@ TEST(device_guard_of_flags_only_is_no_finding) {
   ASSERT_FIXED("import torch\nif torch.cuda.is_available():\n    torch.backends.cuda.matmul.allow_tf32 = True\n",
                "import torch\nif torch.cuda.is_available():\n    torch.backends.cuda.matmul.allow_tf32 = True\n", 1);
 }
+
+/* A name that holds the test is the guard wherever it is tested. */
+TEST(device_guard_through_a_flag_variable) {
+  ASSERT_FIXED("import torch as th\nuse_cuda = th.cuda.is_available()\nif use_cuda:\n    th.cuda.empty_cache()\n"
+               "device = \"cuda\" if use_cuda else \"cpu\"\n",
+               "import torch as th\nimport torch_npu\nuse_cuda = th.npu.is_available()\nif use_cuda:\n"
+               "    th.npu.empty_cache()\ndevice = \"npu\" if use_cuda else \"cpu\"\n", 3);
+  ASSERT_FIXED("import torch\ndef run(args):\n    cuda = not args.cpu and torch.cuda.is_available()\n"
+               "    if cuda:\n        torch.cuda.synchronize()\n",
+               "import torch\nimport torch_npu\ndef run(args):\n    cuda = not args.cpu and torch.npu.is_available()\n"
+               "    if cuda:\n        torch.npu.synchronize()\n", 2);
+}
