@@ -323,7 +323,7 @@ static void rulesdoc__hover_head(StrBuf *sb, const KbRule *r, const Finding *f, 
   else rulesdoc__rows(r->code, NULL, 0, rows);
 }
 
-char *rulesdoc_hover(const KbRule *r, const Finding *f) {
+char *rulesdoc_hover(const KbRule *r, const Finding *f, const char *url) {
   StrBuf sb;
   sb_init(&sb);
   RulesdocRows rows = {0};
@@ -331,21 +331,17 @@ char *rulesdoc_hover(const KbRule *r, const Finding *f) {
   sb_printf(&sb, "### %s %s\n\n", r->code, r->name);
   rulesdoc__md_body(&sb, r, &rows);
   array_free(&rows);
-  char *url = rulesdoc_url(r);
-  sb_printf(&sb, "[%s documentation](%s)\n", r->code, url);
-  free(url);
+  if (url) sb_printf(&sb, "[%s documentation](%s)\n", r->code, url);
   return sb_steal(&sb);
 }
 
-char *rulesdoc_hover_text(const KbRule *r, const Finding *f) {
+char *rulesdoc_hover_text(const KbRule *r, const Finding *f, const char *url) {
   StrBuf sb;
   sb_init(&sb);
   RulesdocRows rows = {0};
   rulesdoc__hover_head(&sb, r, f, false, &rows);
   rulesdoc__text_body(&sb, r, &rows);
   array_free(&rows);
-  char *url = rulesdoc_url(r);
-  sb_printf(&sb, "More: %s\n", url);
-  free(url);
+  if (url) sb_printf(&sb, "More: %s\n", url);
   return sb_steal(&sb);
 }

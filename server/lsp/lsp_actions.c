@@ -184,7 +184,9 @@ void lsp_hover(Session *s, const cJSON *id, const cJSON *params) {
   for (size_t i = 0; i < d->findings.len; i++) {
     const Finding *f = &d->findings.items[i];
     if (at < f->start_byte || at > f->end_byte) continue;
-    char *md = s->client_hover_plaintext ? rulesdoc_hover_text(f->rule, f) : rulesdoc_hover(f->rule, f);
+    char *href = lsp_rule_href(s, f->rule);
+    char *md = s->client_hover_plaintext ? rulesdoc_hover_text(f->rule, f, href) : rulesdoc_hover(f->rule, f, href);
+    free(href);
     cJSON *r = cJSON_CreateObject();
     cJSON *c = cJSON_AddObjectToObject(r, "contents");
     cJSON_AddStringToObject(c, "kind", s->client_hover_plaintext ? "plaintext" : "markdown");

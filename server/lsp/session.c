@@ -461,6 +461,7 @@ static void session__free(Session *s) {
   free(s->set_chip);
   free(s->set_torch_npu);
   free(s->root);
+  free(s->docs_base);
   free(s->in_buf);
 }
 

@@ -8,9 +8,10 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { Session, vscodeCapabilities, fileUri, applyEdits, brief, lsp } = require('./lsp-client');
+const { Session, vscodeCapabilities, fileUri, applyEdits, brief, lsp, resolveRuleLink } = require('./lsp-client');
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
+const RULES_MD = path.resolve(__dirname, '..', '..', '..', 'docs', 'rules.md');
 const TIMEOUT = { timeout: 60000 };
 
 function workspace() {
@@ -63,7 +64,11 @@ test('VS Code-like session: sync, diagnostics, quick fix, settings, report, shut
     assert.equal(d.source, 'ascend-lsp');
     assert.equal(d.severity, lsp.DiagnosticSeverity.Warning);
     assert.equal(d.message, 'CUDA-only API torch.cuda.synchronize; on Ascend use torch.npu.synchronize');
-    assert.match(d.codeDescription.href, /^https:\/\/.*#asc201-/);
+    // Rule links lead to the rule's section of the docs beside the binary.
+    assert.deepEqual(resolveRuleLink(d.codeDescription.href), { file: RULES_MD, heading: 'ASC201 torch-cuda-api' });
+    for (const x of p.diagnostics) {
+      assert.equal(resolveRuleLink(x.codeDescription.href).heading, `${x.code} ${x.codeDescription.href.split('#')[1].slice(7)}`);
+    }
   });
 
   await t.test('incremental didChange: diagnostics move with the new version', async () => {
@@ -304,6 +309,11 @@ test('every served file type, with the language ids VS Code uses', TIMEOUT, asyn
   for (const [name, , want] of cases) {
     const p = await s.diagnostics(fileUri(path.join(dir, name)), 1);
     assert.deepEqual(brief(p.diagnostics), want, name);
+    for (const d of p.diagnostics) {
+      const r = resolveRuleLink(d.codeDescription.href);
+      assert.equal(r.file, RULES_MD, d.codeDescription.href);
+      assert.ok(r.heading && r.heading.startsWith(`${d.code} `), `${d.codeDescription.href} leads to no heading`);
+    }
   }
   const cu = (await s.diagnostics(fileUri(path.join(dir, 'csrc/add.cu')), 1)).diagnostics;
   assert.equal(cu[1].severity, lsp.DiagnosticSeverity.Error);
