@@ -110,8 +110,9 @@ bool kb_pattern_match(const char *pattern, const char *s);
 /* Fills a message template. Caller frees. */
 char *kb_format(const char *tmpl, const char *subject, const char *replacement);
 
-/* Named text templates: the shape of code an analyzer generates (the NPU
- * attention calls and their argument forms) and of prose it assembles.
+/* Named texts: templates of the code an analyzer generates (the NPU
+ * attention calls and their argument forms) and of prose it assembles, and
+ * name lists a detector reads ('|' alternatives for kb_pattern_match).
  * Rows sit under KB_TEMPLATE_ROWS in the domain files, so changing what is
  * generated is a data change; the analyzer only decides which template
  * applies and fills its holes. A hole is written {name}. */
