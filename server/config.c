@@ -78,6 +78,7 @@ void config_free(Config *c) {
   free(c->per_file_ignores);
   free(c->torch_npu);
   free(c->cann);
+  free(c->cache_dir);
   free(c->user_entries);
   free(c->user_rules);
   strlist_free(&c->strings);
@@ -373,6 +374,15 @@ static void config__rule_key(ConfigParser *p, const char *index, const char *key
                 key);
 }
 
+/* cache-dir: relative to the configuration file's folder, like every path
+ * the file names. */
+static void config__cache_dir(ConfigParser *p, TSNode v) {
+  char *s = config__one_string(p, v, "cache-dir");
+  if (!s) return;
+  free(p->c->cache_dir);
+  p->c->cache_dir = s; /* made absolute once the file's folder is known (config__try) */
+}
+
 /* One flattened key of ours (the tool.ascend-lsp prefix already removed). */
 static void config__key(ConfigParser *p, char **k, size_t n, TSNode v) {
   Config *c = p->c;
@@ -388,6 +398,7 @@ static void config__key(ConfigParser *p, char **k, size_t n, TSNode v) {
   } else if (n == 2 && strcmp(top, "per-file-ignores") == 0) config__per_file_ignore(p, k[1], v);
   else if (n == 2 && strcmp(top, "target") == 0) config__target(p, k[1], v);
   else if (n == 2 && strcmp(top, "phases") == 0) config__phase(p, k[1], v);
+  else if (n == 1 && strcmp(top, "cache-dir") == 0) config__cache_dir(p, v);
   else if (n == 3 && strcmp(top, "rules") == 0 && k[1][0] == '#') config__rule_key(p, k[1], k[2], v);
   else {
     StrBuf name;
@@ -782,6 +793,11 @@ static int config__try(Config *c, const char *file, bool pyproject) {
   char *abs = config__absolute(file);
   c->root = abs ? config__dirname(abs) : config__dirname(file);
   free(abs);
+  if (c->cache_dir && c->cache_dir[0] != '/') {
+    char *joined = xasprintf("%s/%s", c->root, c->cache_dir);
+    free(c->cache_dir);
+    c->cache_dir = joined;
+  }
   return 1;
 }
 
