@@ -223,10 +223,13 @@ bool dc_lookup(DiskCache *dc, const char *path, DcKey deps, const char **data, s
   if (!slot || !dc__key_eq(dc->loaded.items[slot - 1].deps, deps)) return false;
   *data = dc->loaded.items[slot - 1].data;
   *len = dc->loaded.items[slot - 1].len;
+  return true;
+}
+
+void dc_note_hit(DiskCache *dc) {
   pthread_mutex_lock(&dc->lock);
   dc->hits++;
   pthread_mutex_unlock(&dc->lock);
-  return true;
 }
 
 void dc_record(DiskCache *dc, const char *path, DcKey deps, const char *data, size_t len) {

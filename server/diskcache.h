@@ -55,13 +55,16 @@ DiskCache *dc_load(const char *dir, DcKey identity);
 /* The stored payload of path when its dependency digest is `deps`: true
  * and a borrowed pointer valid until dc_free, else false. */
 bool dc_lookup(DiskCache *dc, const char *path, DcKey deps, const char **data, size_t *len);
+/* Counts a lookup whose payload was used (a payload that does not decode is
+ * a miss for the caller). */
+void dc_note_hit(DiskCache *dc);
 /* Records path's payload for the saved file (copied). */
 void dc_record(DiskCache *dc, const char *path, DcKey deps, const char *data, size_t len);
 /* Writes the recorded entries (nothing else: files gone from the tree drop
  * out) to the cache file, creating dir. Returns 0 or a negative errno; the
  * previous file is untouched on failure and no temporary file is left. */
 int dc_save(DiskCache *dc) WARN_UNUSED;
-/* Entries served by dc_lookup and entries recorded, since dc_load. */
+/* Hits noted and entries recorded, since dc_load. */
 void dc_stats(const DiskCache *dc, size_t *hits, size_t *recorded);
 void dc_free(DiskCache *dc);
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #define RC_NULL 0xFFFFFFFFu
-enum { RC_ENTRY_NONE = 0, RC_ENTRY_BUILTIN = 1, RC_ENTRY_USER = 2 };
+enum { RC_ENTRY_NONE = 0, RC_ENTRY_BUILTIN = 1, RC_ENTRY_USER = 2, RC_ENTRY_SIDE = 3 };
 
 /* ---- encoding ---------------------------------------------------------------- */
 
@@ -27,11 +27,14 @@ static void rc__str(StrBuf *out, const char *s) {
 }
 
 static void rc__entry(StrBuf *out, const KbEntry *e) {
-  size_t n;
-  const KbEntry *table = kb_entries(&n);
+  size_t n, n_side;
+  const KbEntry *table = kb_entries(&n), *side = kb_side_entries(&n_side);
   if (e && e >= table && e < table + n) {
     rc__u32(out, RC_ENTRY_BUILTIN);
     rc__u32(out, (uint32_t)(e - table));
+  } else if (e && e >= side && e < side + n_side) {
+    rc__u32(out, RC_ENTRY_SIDE);
+    rc__u32(out, (uint32_t)(e - side));
   } else if (e) {
     /* not a built-in row: a user row of the options (resolved on decode) */
     rc__u32(out, RC_ENTRY_USER);
@@ -111,9 +114,9 @@ static const KbEntry *rc__user_entry(const AnalyzeOptions *opt, const char *code
 static const KbEntry *rc__get_entry(RcReader *r, const AnalyzeOptions *opt) {
   uint32_t kind = rc__get_u32(r);
   if (kind == RC_ENTRY_NONE) return NULL;
-  if (kind == RC_ENTRY_BUILTIN) {
+  if (kind == RC_ENTRY_BUILTIN || kind == RC_ENTRY_SIDE) {
     size_t n;
-    const KbEntry *table = kb_entries(&n);
+    const KbEntry *table = kind == RC_ENTRY_BUILTIN ? kb_entries(&n) : kb_side_entries(&n);
     uint32_t i = rc__get_u32(r);
     if (i < n) return &table[i];
   } else if (kind == RC_ENTRY_USER) {

@@ -310,6 +310,7 @@ static bool ws__disk_get(Pool *p, WsFile *f, const char *text, size_t len) {
   if (!dc_lookup(p->run->disk, f->path, deps, &data, &n) ||
       rc_decode(data, n, p->aopt, &f->findings, &f->facts) != 0)
     return false;
+  dc_note_hit(p->run->disk);
   dc_record(p->run->disk, f->path, deps, data, n);
   return true;
 }

@@ -30,6 +30,20 @@ static const KbEntry kb__entries[] = {
 #undef KB_FALLBACK_ROWS
 };
 
+/* Rows kept out of kb_lookup: matched by their own readers (deps.c). */
+static const KbEntry kb__side_entries[] = {
+#define NO_FIX KBFIX_NONE, FIX_NONE, NULL, NULL
+#define KB_DEPS_DETECTOR_ROWS
+#include "analyzers/kb/kb_deps.def"
+#undef KB_DEPS_DETECTOR_ROWS
+#undef NO_FIX
+};
+
+const KbEntry *kb_side_entries(size_t *count) {
+  *count = sizeof kb__side_entries / sizeof kb__side_entries[0];
+  return kb__side_entries;
+}
+
 const KbRule *kb_rules(size_t *count) {
   *count = sizeof kb__rules / sizeof kb__rules[0];
   return kb__rules;

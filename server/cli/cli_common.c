@@ -216,6 +216,12 @@ void cli_common_analyze(CliCommon *c, Workspace *ws) {
   DiskCache *disk = cli_common__disk(c);
   WsRun run = {.threads = c->threads, .disk = disk, .filter = config_filter_findings, .filter_data = &c->config};
   ws_analyze(ws, &c->aopt, &run);
+  const char *stats = getenv("ASCEND_LSP_CACHE_STATS");
+  if (disk && stats && *stats && strcmp(stats, "0") != 0) {
+    size_t hits, recorded;
+    dc_stats(disk, &hits, &recorded);
+    fprintf(stderr, "cache: %zu of %zu files from the cache\n", hits, recorded);
+  }
   int rc = disk ? dc_save(disk) : 0;
   if (rc != 0) fprintf(stderr, "note: the analysis cache was not written (%s); use --no-cache to turn it off\n",
                        strerror(-rc));

@@ -36,12 +36,21 @@ cp "$C"/*.cache "$tmp/saved"
 
 run "$tmp/warm" "$C" $args
 if same "$tmp/ref" "$tmp/warm" && cmp -s "$tmp/saved" "$C"/*.cache; then ok; else bad warm-run; fi
+# a warm run analyzes nothing: every file's results come from the cache
+n=$(ASCEND_LSP_CACHE_STATS=1 ASCEND_LSP_CACHE_DIR=$C "$BIN" $args 2>&1 >/dev/null | grep '^cache:')
+total=$(ASCEND_LSP_CACHE_STATS=1 ASCEND_LSP_CACHE_DIR="$tmp/count" "$BIN" $args 2>&1 >/dev/null | sed -n 's/^cache: 0 of \([0-9]*\) files.*/\1/p')
+if [ -n "$total" ] && [ "$total" -gt 10 ] && [ "$n" = "cache: $total of $total files from the cache" ]; then ok
+else bad warm-run-analyzes-nothing; fi
 
 # one file changed: its new findings, the others' from the cache
 printf '\nimport torch\ntorch.cuda.synchronize()\n' >>"$tmp/proj/train.py"
 run "$tmp/ref2" "$tmp/unused" $args --no-cache
-run "$tmp/touched" "$C" $args
-if same "$tmp/ref2" "$tmp/touched" && ! cmp -s "$tmp/ref" "$tmp/ref2"; then ok; else bad changed-file; fi
+ASCEND_LSP_CACHE_STATS=1 ASCEND_LSP_CACHE_DIR=$C "$BIN" $args >"$tmp/touched" 2>"$tmp/touched.err"
+echo "exit $?" >>"$tmp/touched.err"
+hit=$(grep '^cache:' "$tmp/touched.err")
+sed -i '/^cache:/d' "$tmp/touched.err"
+if same "$tmp/ref2" "$tmp/touched" && ! cmp -s "$tmp/ref" "$tmp/ref2" &&
+   [ "$hit" = "cache: $((total - 1)) of $total files from the cache" ]; then ok; else bad changed-file; fi
 cp "$C"/*.cache "$tmp/saved2"
 
 # corrupt files: truncated, one byte flipped, garbage, empty
