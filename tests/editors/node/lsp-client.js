@@ -112,9 +112,11 @@ class Session {
     // vscode-jsonrpc routes $/progress to progress handlers, never to
     // onNotification; tokens without a handler arrive here.
     this.conn.onUnhandledProgress((params) => this._record({ method: '$/progress', params }));
-    this.conn.onRequest((method, params) => {
+    this.answerDelay = {}; // method -> ms before the answer to a server request
+    this.conn.onRequest(async (method, params) => {
       this.requests.push({ method, params });
       this._record({ method, params, request: true });
+      if (this.answerDelay[method]) await new Promise((r) => setTimeout(r, this.answerDelay[method]));
       if (method === 'workspace/applyEdit') return { applied: true };
       if (method === 'window/showDocument') return { success: true };
       if (method === 'workspace/configuration') return (params.items || []).map(() => null);

@@ -290,6 +290,26 @@ test('generateReport without a token: server-created progress, json format to an
   assert.equal(code, 0);
 });
 
+test('generateReport: the progress the server created ends even when the client accepts it late', TIMEOUT, async (t) => {
+  const dir = workspace();
+  const s = new Session();
+  t.after(() => { s.kill(); fs.rmSync(dir, { recursive: true, force: true }); });
+  await s.initialize(dir, vscodeCapabilities(['utf-16']));
+  // The report of this small project is done long before the answer.
+  s.answerDelay['window/workDoneProgress/create'] = 500;
+  const result = await s.request(lsp.ExecuteCommandRequest.method,
+    { command: 'ascend.generateReport', arguments: [{ format: 'json', output: path.join(dir, 'r.json') }] }, 30000);
+  assert.equal(result.path, path.join(dir, 'r.json'));
+  const create = s.requests.find((r) => r.method === 'window/workDoneProgress/create');
+  assert.ok(create, 'window/workDoneProgress/create');
+  const kinds = s.notifications.filter((m) => m.method === '$/progress' && m.params.token === create.params.token)
+    .map((m) => m.params.value.kind);
+  assert.equal(kinds[0], 'begin');
+  assert.equal(kinds[kinds.length - 1], 'end');
+  const { code } = await s.shutdown();
+  assert.equal(code, 0);
+});
+
 test('every served file type, with the language ids VS Code uses', TIMEOUT, async (t) => {
   const dir = workspace();
   const s = new Session();
