@@ -71,6 +71,7 @@ done
 [ "$ready" = 1 ] || { tail -n 30 "$RUN/code-server.log"; fail_setup "code-server did not start"; }
 
 E2E_URL="http://127.0.0.1:$PORT/?folder=$RUN/project" E2E_PROJECT=$RUN/project E2E_SHOTS=$E2E/screenshots \
+  E2E_EXTENSIONS=$RUN/extensions \
   E2E_PROFILE=$RUN/chromium NODE_PATH=$E2E/app/node_modules \
   timeout 600 "$NODE_HOME/bin/node" "${E2E_DRIVER:-tests/e2e/vscode.test.js}"
 rc=$?

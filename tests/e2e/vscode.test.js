@@ -6,7 +6,8 @@
 // preferred quick fix rewrites its line and adds `import torch_npu` once,
 // "Ascend: Generate Migration Report" opens the report exactly once beside
 // the source, and "Ascend: Fix All Safe Issues" rewrites the rest without
-// saving, as the quick fix does. Each step leaves a screenshot in
+// saving, as the quick fix does, and the rule links of the Problems rows
+// open the docs/rules.md the extension ships. Each step leaves a screenshot in
 // $E2E_SHOTS. Prints "ok"/"not ok" lines, then "e2e: N passed, N failed".
 const fs = require('node:fs');
 const path = require('node:path');
@@ -15,6 +16,7 @@ const { chromium } = require('playwright-core');
 const URL = process.env.E2E_URL;
 const PROJECT = process.env.E2E_PROJECT;
 const SHOTS = process.env.E2E_SHOTS;
+const EXTENSIONS = process.env.E2E_EXTENSIONS;
 const EXPECTED = path.join(__dirname, 'expected');
 const WAIT = 30000;
 
@@ -68,9 +70,11 @@ async function until(fn, what, ms = WAIT) {
   }
 }
 
-// The lines of the active editor, in order (Monaco renders them positioned,
-// not in document order).
-async function editorLines() {
+// The lines shown by the active editor, in order (Monaco renders them
+// positioned, not in document order); with top, after moving to the top of
+// the file (which then fits the editor).
+async function editorLines(top = false) {
+  if (top) await page.keyboard.press('Control+Home');
   return page.$$eval('.editor-group-container.active .monaco-editor .view-lines .view-line', (els) =>
     els.map((e) => ({ top: parseFloat(e.style.top), text: e.textContent.replace(/\u00a0/g, ' ') }))
       .sort((a, b) => a.top - b.top).map((l) => l.text));
@@ -161,6 +165,17 @@ async function main() {
     const codes = rows.map((r) => (r.match(/ASC\d{3}/) || [''])[0]).filter(Boolean);
     eq(codes, ['ASC510', 'ASC203', 'ASC204', 'ASC201', 'ASC201'], 'codes of the Problems rows');
     truthy(rows.some((r) => r.includes('CUDA-only API torch.cuda.synchronize; on Ascend use torch.npu.synchronize')), 'the ASC201 message');
+    // each code links to its section of the docs the extension ships
+    const links = await page.$$eval('.markers-panel .monaco-list-row a[href]', (els) => els.map((e) => [e.textContent, e.getAttribute('href')]));
+    eq(links.map((l) => l[0]), codes, 'linked codes');
+    for (const [code, href] of links) {
+      const u = new globalThis.URL(href);
+      truthy(decodeURIComponent(u.pathname).startsWith(`${EXTENSIONS}/ascend-lsp.ascend-lsp-`), `${href} is in the extension`);
+      truthy(decodeURIComponent(u.pathname).endsWith('/docs/rules.md'), `${href} is docs/rules.md`);
+      const heading = fs.readFileSync(decodeURIComponent(u.pathname), 'utf8').split('\n')
+        .find((l) => l.startsWith(`### ${code} `));
+      truthy(heading && u.hash === `#${heading.slice(4).toLowerCase().replace(/ /g, '-')}`, `${href} names the heading of ${code}`);
+    }
     await page.keyboard.press('Control+Shift+M');
   });
 
@@ -195,10 +210,11 @@ async function main() {
     await page.locator('.tabs-container .tab', { hasText: 'train.py' }).click();
     await goTo(15, 12);
     await command('Auto Fix...');
-    const lines = await until(async () => {
+    let lines = await until(async () => {
       const l = await editorLines();
       return l.includes('    th.npu.synchronize()') ? l : null;
     }, 'the quick fix');
+    lines = await editorLines(true);
     eq(lines.filter((l) => l === 'import torch_npu').length, 1, 'import torch_npu lines');
     eq(lines.slice(0, 4), ['"""One training step, as the end-to-end test opens it in VS Code."""', 'import torch', 'import torch_npu', 'import torch as th'], 'first lines');
     eq(disk('train.py'), original, 'train.py on disk (a quick fix does not save)');
@@ -207,12 +223,9 @@ async function main() {
   await step('"Ascend: Fix All Safe Issues" rewrites the rest, without saving, like the quick fix', async () => {
     await page.locator('.tabs-container .tab', { hasText: 'train.py' }).click();
     await command('Ascend: Fix All Safe Issues');
-    const lines = await until(async () => {
-      const l = await editorLines();
-      return l.includes('        torch.npu.empty_cache()') ? l : null;
-    }, 'fix all');
+    await until(async () => (await editorLines()).includes('        torch.npu.empty_cache()'), 'fix all');
     const want = fs.readFileSync(path.join(EXPECTED, 'train.py'), 'utf8').split('\n');
-    eq(lines, want, 'train.py in the editor');
+    eq(await editorLines(true), want, 'train.py in the editor');
     await until(async () => (await count('.squiggly-warning')) === 0, 'the warnings to go');
     eq(await count('.squiggly-error'), 1, 'error squiggles left (no fix)');
     eq(disk('train.py'), original, 'train.py on disk (fix all does not save)');
@@ -222,6 +235,12 @@ async function main() {
     await page.keyboard.press('Control+S');
     await until(() => disk('train.py') !== original, 'the save');
     eq(disk('train.py'), fs.readFileSync(path.join(EXPECTED, 'train.py'), 'utf8'), 'train.py on disk');
+  });
+
+  await step('the rule link of a Problems row opens docs/rules.md', async () => {
+    await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel .monaco-list-row a[href]', { hasText: 'ASC510' }).first().click({ timeout: WAIT });
+    await until(async () => (await tabs()).some((t) => /^rules\.md/.test(t)), 'the rules.md tab');
   });
 
   await ctx.close();
