@@ -9,8 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Where docs/ lies relative to the directory of the binary. */
-static const char *const lsp_docs__dirs[] = {"/../docs", "/../share/doc/ascend-lsp"};
+/* Where docs/ lies relative to the directory of the binary: a build
+ * directory or the .vsix's bin/, a build directory one level further down
+ * (build/asan), an install prefix. */
+static const char *const lsp_docs__dirs[] = {"/../docs", "/../../docs", "/../share/doc/ascend-lsp"};
 
 char *lsp_docs_find(const char *exe, const char *env_url) {
   if (env_url && *env_url)

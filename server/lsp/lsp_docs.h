@@ -1,8 +1,9 @@
 /* lsp_docs: where the server's rule links point (each diagnostic's
  * codeDescription.href and the hover's documentation link). They point at
  * the rule reference the user has: docs/rules.md shipped with the binary,
- * found from the binary's own location (a build, <repo>/build/ascend-lsp,
- * links to <repo>/docs/; the .vsix, extension/bin/ascend-lsp, to
+ * found from the binary's own location (a build, <repo>/build/ascend-lsp
+ * or <repo>/build/<variant>/ascend-lsp, links to <repo>/docs/; the .vsix,
+ * extension/bin/ascend-lsp, to
  * extension/docs/; an install, <prefix>/bin/ascend-lsp, to
  * <prefix>/share/doc/ascend-lsp/), as file URIs with the rule's anchor. The
  * environment variable ASCEND_LSP_DOCS_URL replaces that with any base URL

@@ -64,6 +64,7 @@ static bool docs_t__found(const char *bin, const char *docs, const char *want_re
 
 TEST(docs_found_beside_the_binary) {
   ASSERT(docs_t__found("build", "docs", "docs"));                             /* a build tree */
+  ASSERT(docs_t__found("build/asan", "docs", "docs"));                        /* a build variant */
   ASSERT(docs_t__found("extension/bin", "extension/docs", "extension/docs")); /* the .vsix */
   ASSERT(docs_t__found("usr/bin", "usr/share/doc/ascend-lsp", "usr/share/doc/ascend-lsp")); /* installed */
   ASSERT(docs_t__found("build", NULL, NULL));                                 /* no docs: no link */
