@@ -31,6 +31,7 @@ export PATH
 
 # The extension as users get it: `make vsix` with this binary.
 VSIX=$E2E/ascend-lsp.vsix
+rm -f "$VSIX" # always this tree's extension and binary
 make -s --no-print-directory -o "$BIN" vsix BIN="$BIN" VSCODE_VSIX="$VSIX" >"$E2E/vsix.log" 2>&1 ||
   { tail -n 20 "$E2E/vsix.log"; fail_setup "make vsix failed"; }
 
