@@ -209,6 +209,20 @@ H.run(function()
     local first = vim.fn.readfile(report, "", 1)[1] or ""
     H.truthy(first:match("^# "), "first line '" .. first .. "' starts with '# '")
     H.eq(vim.api.nvim_buf_get_lines(vim.fn.bufnr(report), 0, 1, false)[1], first, "report buffer's first line")
+  end)
+
+  H.check(":AscendReport leaves the cursor in the source; :AscendFixAll in the report fixes the source", function()
+    local report = vim.fn.bufnr(ROOT .. "/ascend-migration-report.md")
+    H.eq(vim.api.nvim_get_current_buf(), buf, "current buffer after :AscendReport")
+    vim.api.nvim_buf_set_lines(buf, -1, -1, false, { "th.cuda.synchronize()" })
+    vim.api.nvim_set_current_win(vim.fn.bufwinid(report))
+    vim.cmd("AscendFixAll")
+    H.wait(WAIT, function()
+      return #errors() > 0 or lines(buf)[#lines(buf)] == "th.npu.synchronize()"
+    end, "the fix in the source")
+    H.eq(errors(), {}, "errors reported")
+    vim.api.nvim_set_current_win(vim.fn.bufwinid(buf))
+    vim.cmd("write")
     vim.cmd("only")
   end)
 
