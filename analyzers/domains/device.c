@@ -168,13 +168,40 @@ static bool device__exits(TSNode block) {
          pysyntax_is(last, "continue_statement") || pysyntax_is(last, "break_statement");
 }
 
+/* `@skipIf(not torch.cuda.is_available(), ...)` (unittest's, pytest's
+ * skipif) or `@skipUnless(torch.cuda.is_available(), ...)` above a test:
+ * the decorated definition, or a null node. `call` is the is_available()
+ * call. */
+static TSNode device__skipped_test(AnalyzeCtx *ctx, TSNode call) {
+  TSNode n = call, args = ts_node_parent(call);
+  while (pysyntax_is(args, "not_operator") || pysyntax_is(args, "boolean_operator")) n = args, args = ts_node_parent(args);
+  TSNode deco = pysyntax_is(args, "argument_list") ? ts_node_parent(args) : (TSNode){0};
+  if (!pysyntax_is(deco, "call") || !ts_node_eq(ts_node_named_child(args, 0), n) ||
+      !pysyntax_is(ts_node_parent(deco), "decorator"))
+    return (TSNode){0};
+  TSNode def = ts_node_parent(ts_node_parent(deco));
+  char *fn = pyfile_node_text(ctx->py, pysym_child(deco, PYFIELD_FUNCTION));
+  bool negated = device__negated(call, n);
+  bool runs_if_cuda = fn && ((negated && (util_ends_with(fn, "skipIf") || util_ends_with(fn, "skipif"))) ||
+                             (!negated && util_ends_with(fn, "skipUnless")));
+  free(fn);
+  return runs_if_cuda && pysyntax_is(def, "decorated_definition") ? def : (TSNode){0};
+}
+
 /* The code that runs only when the torch.cuda.is_available() call at site
  * is True, as a byte range: the branch of `if ...:` (or the else of
  * `if not ...:`, or what follows `if not ...: return`), or the right side
- * of `... and x`. False when site guards nothing. */
-static bool device__guarded_range(TSNode site, uint32_t *from, uint32_t *to) {
+ * of `... and x`, or a test skipped without CUDA. False when site guards
+ * nothing. */
+static bool device__guarded_range(AnalyzeCtx *ctx, TSNode site, uint32_t *from, uint32_t *to) {
   TSNode call = site, up = ts_node_parent(site);
   while (pysyntax_is(up, "call") || pysyntax_is(up, "attribute")) call = up, up = ts_node_parent(up);
+  TSNode test = device__skipped_test(ctx, call);
+  if (!ts_node_is_null(test)) {
+    *from = ts_node_start_byte(test);
+    *to = ts_node_end_byte(test);
+    return true;
+  }
   if (pysyntax_is(up, "boolean_operator") && ts_node_eq(ts_node_child_by_field_name(up, "left", 4), call) &&
       strcmp(ts_node_type(ts_node_child(up, 1)), "and") == 0) {
     TSNode right = ts_node_child_by_field_name(up, "right", 5);
@@ -246,7 +273,7 @@ static void device__fold_flag(AnalyzeCtx *ctx, const Finding *g, TSNode site) {
         ts_node_eq(ts_node_named_child(c, 1), u)) {
       TSNode yes = ts_node_named_child(c, 0);
       device__fold_range(ctx->out, g, ts_node_start_byte(yes), ts_node_end_byte(yes));
-    } else if (device__guarded_range(u, &from, &to)) {
+    } else if (device__guarded_range(ctx, u, &from, &to)) {
       device__fold_range(ctx->out, g, from, to);
     }
   }
@@ -269,7 +296,7 @@ static bool device__guard(AnalyzeCtx *ctx, const Finding *g) {
   if (flags) return true;
   if (!g->edits.len) return false;
   uint32_t from, to;
-  if (!device__guarded_range(site, &from, &to)) {
+  if (!device__guarded_range(ctx, site, &from, &to)) {
     device__fold_flag(ctx, g, site);
     return false;
   }
