@@ -61,6 +61,8 @@ $(BUILD)/grammars/%/parser.o: $(BUILD)/grammars/%/.fetched
 $(BUILD)/grammars/%/scanner.o: $(BUILD)/grammars/%/.fetched
 	$(Q)$(CC) -std=c11 -O2 -g -w -I$(BUILD)/grammars/$*/src $(GRAMMAR_SAN) -c -o $@ $(BUILD)/grammars/$*/src/scanner.c
 
+# (kept: a first build fetches them on the way, as intermediates)
+.PRECIOUS: $(BUILD)/grammars/%/.fetched
 $(BUILD)/grammars/%/.fetched: tests/grammars.lock | $(DEPS_STAMP)
 	$(Q)BUILD=$(BUILD) sh tests/fetch-grammars.sh $*
 
