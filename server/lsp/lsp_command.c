@@ -1,8 +1,9 @@
 /* lsp_command: workspace/executeCommand. `ascend.generateReport` scans the
  * workspace on the libuv thread pool (open documents contribute their
  * unsaved text), reports `$/progress`, honours `$/cancelRequest`, writes the
- * report file and answers with its path and summary; `ascend.fixAll` asks
- * the client to apply every safe fix of a document. */
+ * report file, asks the client to show it (window/showDocument, before the
+ * answer) and answers with its path and summary; `ascend.fixAll` asks the
+ * client to apply every safe fix of a document. */
 #include "server/lsp/session_internal.h"
 #include "server/reportgen.h"
 #include "server/workspace.h"
