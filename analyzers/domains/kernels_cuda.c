@@ -220,9 +220,8 @@ static void kernels__emit_launch(CudaWalk *w, const CudaLaunch *l) {
   const CudaKernel *k = kernels__kernel_named(w, id);
   char *repl;
   if (k) {
-    const KernelKind *kind = k->kind;
-    repl = kind && kind->op ? xasprintf("call %s instead, or launch the AscendC port of %s", kind->op, id)
-                            : xasprintf("launch the AscendC port of %s on an NPU stream", id);
+    /* the kernel's kind comes from keywords: no op is proposed for its launch */
+    repl = xasprintf("launch the AscendC port of %s on an NPU stream", id);
   } else {
     repl = xasprintf("replace together with kernel %s (defined in another file)", id);
   }

@@ -140,8 +140,8 @@ static void kernels__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
   bool by_name = false;
   const KernelKind *kind = kernels_classify(id, &fwd, &by_name);
   if (kind && kind->op) {
-    sb_printf(&sb, "; function: %s (from its %s)", kind->kind, by_name ? "name" : "body");
-    char *repl = xasprintf("%s, or check that every op it calls runs on NPU", kind->op);
+    sb_printf(&sb, "; function: looks like %s (a keyword in its %s, not verified)", kind->kind, by_name ? "name" : "body");
+    char *repl = xasprintf("check that every op it calls runs on NPU; candidate NPU ops: %s (candidates)", kind->op);
     kernels__set_replacement(f, repl);
     free(repl);
   }

@@ -306,8 +306,11 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
   if (ts_node_is_null(cond)) return;
   if (resolver__is(parent->node, "module") && resolver__text_has(py, cond, "__name__") &&
-      resolver__text_has(py, cond, "__main__"))
+      resolver__text_has(py, cond, "__main__")) {
     py->has_main_guard = true;
+    ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
+    array_push(&py->main_blocks, r);
+  }
   /* `if is_x_available(): ... else: raise ...` requires x: no fallback */
   if (pyfile_is_availability(py, cond) && !resolver__else_raises(stmt)) {
     ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
@@ -591,6 +594,7 @@ void pyfile_free(PyFile *py) {
   array_free(&py->skip_conds);
   array_free(&py->dead);
   array_free(&py->optin);
+  array_free(&py->main_blocks);
   array_free(&py->inference);
   for (size_t i = 0; i < py->n_rows; i++) free(py->comments[i]);
   free(py->comments);

@@ -68,6 +68,7 @@ struct PyFile {
   Array(ByteRange) dead;     /* never runs with torch_npu: skipped tests, torch < 2 fallbacks */
   Array(ByteRange) optin;    /* guarded by an opt-in flag (args.enable_x, USE_X), not by availability */
   Array(ByteRange) inference;
+  Array(ByteRange) main_blocks; /* `if __name__ == "__main__":` statements at the top level */
   Array(PyFunction) functions;
   Array(PyClass) classes;
   Array(PyImport) imports;   /* every import, for the project import graph */
