@@ -6,8 +6,8 @@
 #include "analyzers/python/resolver.h"
 #include "analyzers/engine/suppress.h"
 
+#include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 TSLanguage *tree_sitter_python(void);
 TSLanguage *tree_sitter_cuda(void);
@@ -215,16 +215,23 @@ static void analyze__cuda_engine(const AnalyzeCtx *ctx, const PyFile *py, Findin
   if (row && analyze__required_import(py, row->arg, true)) findings_drop_if(out, analyze__in_domain, &device);
 }
 
-/* Whether the module at `path` is part of a package (an __init__.py beside
- * it): its `if __name__ == "__main__":` block is a self-test, not the entry
- * point of a script. Reads the directory only. */
-static bool analyze__in_package(const char *path) {
-  const char *slash = path ? strrchr(path, '/') : NULL;
-  if (!slash || strcmp(slash + 1, "__init__.py") == 0 || strcmp(slash + 1, "__main__.py") == 0) return false;
-  char *init = xasprintf("%.*s/__init__.py", (int)(slash - path), path);
-  bool yes = access(init, F_OK) == 0;
-  free(init);
-  return yes;
+/* Whether a module's `if __name__ == "__main__":` block is a self-test
+ * rather than the entry point of a script: the module imports relatively
+ * (it lives in a package, run with -m at most), or the block is about
+ * testing (`--test`, unittest.main(), a test_* call). */
+static bool analyze__main_is_selftest(const PyFile *py) {
+  for (size_t i = 0; i < py->imports.len; i++)
+    if (py->imports.items[i].module[0] == '.') return true;
+  for (size_t i = 0; i < py->main_blocks.len; i++) {
+    const ByteRange *r = &py->main_blocks.items[i];
+    for (uint32_t k = r->start; k + 4 <= r->end; k++) {
+      if (memcmp(py->text + k, "test", 4) != 0) continue;
+      char before = k > r->start ? py->text[k - 1] : ' ';
+      bool word = !(before >= 'a' && before <= 'z') || (k >= r->start + 4 && memcmp(py->text + k - 4, "unit", 4) == 0);
+      if (word) return true; /* "test", "--test", "_test", "unittest"; not "latest" */
+    }
+  }
+  return false;
 }
 
 /* Test code: the file's path, a `test*` function (at any depth), a method of
@@ -247,6 +254,23 @@ static bool analyze__test_rule(const Finding *f) {
   return kb_domain(f->rule->code) >= 2 && !(row && kb_pattern_match(row->arg, f->rule->code));
 }
 
+/* A finding in the try body of a None-fallback import that is used without
+ * a check says where (the "required-import" row's note). */
+static void analyze__note_required(const PyFile *py, Finding *f) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "required-import", NULL, 0);
+  for (size_t i = 0; row && i < py->required.len; i++) {
+    const PyRequired *r = &py->required.items[i];
+    if (f->start_byte < r->start || f->start_byte >= r->end) continue;
+    char line[16];
+    snprintf(line, sizeof line, "%u", r->use_row + 1);
+    char *en = kb_format(row->msg_en, r->name, line), *zh = kb_format(row->msg_zh, r->name, line);
+    finding_append_note(f, en, zh);
+    free(en);
+    free(zh);
+    return;
+  }
+}
+
 static bool analyze__drop_test(void *data, const Finding *f) {
   (void)data;
   return analyze__test_rule(f);
@@ -260,7 +284,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
    * tests and torch 1.x fallbacks never run with torch_npu; rules marked
    * not_in_tests do not apply to test code. */
   size_t w = 0;
-  bool package = py->main_blocks.len && analyze__in_package(path);
+  bool package = py->main_blocks.len && analyze__main_is_selftest(py);
   for (size_t i = 0; i < out->len; i++) {
     uint32_t at = out->items[i].start_byte;
     bool test = analyze__test_rule(&out->items[i]) && analyze__in_test(path, py, at, package);
@@ -283,6 +307,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       f->transfer_covered = true;
       finding_append_note(f, "(handled at run time by transfer_to_npu)", "（运行时由 transfer_to_npu 处理）");
     }
+    analyze__note_required(py, f);
     bool optin = pyfile_in_ranges(py->optin.items, py->optin.len, f->start_byte);
     if (f->guarded && !strstr(f->message, "[guarded")) /* behind an opt-in flag the default path is the fallback */
       finding_append_note(f, optin ? "[guarded: behind an opt-in flag]" : "[guarded: a fallback exists]",

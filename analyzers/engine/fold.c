@@ -2,6 +2,8 @@
  * gone ones are freed at the end, so indexes stay valid between passes. */
 #include "analyzers/engine/fold.h"
 
+#include "analyzers/python/resolver.h"
+
 #include <stdlib.h>
 
 #define FOLD_NONE UINT32_MAX
@@ -12,6 +14,7 @@ typedef struct {
   TSNode fn_def;  /* that function_definition (null node when none) */
   TSNode sw;      /* innermost enclosing switch_statement (null when none) */
   TSNode case_;   /* innermost enclosing case_statement (null when none) */
+  bool in_import; /* its statement is an import (Python) */
   bool gone;      /* absorbed by another finding */
 } FoldSite;
 
@@ -40,7 +43,10 @@ static FoldSite fold__site(const AnalyzeCtx *ctx, const Finding *f) {
   TSNode n = ts_node_descendant_for_byte_range(ts_tree_root_node(ctx->tree), f->start_byte, f->end_byte);
   for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
     const char *t = ts_node_type(n);
-    if (s.stmt == FOLD_NONE && fold__is_statement(t)) s.stmt = ts_node_start_byte(n);
+    if (s.stmt == FOLD_NONE && fold__is_statement(t)) {
+      s.stmt = ts_node_start_byte(n);
+      s.in_import = strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0;
+    }
     if (ctx->kind != FILE_CUDA) continue;
     if (ts_node_is_null(s.case_) && strcmp(t, "case_statement") == 0) s.case_ = n;
     if (ts_node_is_null(s.sw) && strcmp(t, "switch_statement") == 0) s.sw = n;
@@ -128,6 +134,69 @@ static void fold__repeats(Fold *fo) {
       if (fo->sites[j].gone || !fold__same_construct(&l->items[i], &l->items[j])) continue;
       bool same_stmt = fo->sites[i].stmt != FOLD_NONE && fo->sites[i].stmt == fo->sites[j].stmt;
       if (same_stmt || l->items[i].start_row == l->items[j].start_row) fold__gone(fo, i, j, NULL);
+    }
+  }
+}
+
+/* Two rules on one range (a "cuda" string that is both a device string and
+ * an autocast device type): the row with the narrower pattern stays. */
+static bool fold__generic(const Finding *f) { return !f->entry || !f->entry->pattern || f->entry->pattern[0] == '*'; }
+
+static void fold__same_range(Fold *fo) {
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    for (size_t j = i + 1; j < l->len && !fo->sites[i].gone; j++) {
+      Finding *a = &l->items[i], *b = &l->items[j];
+      if (fo->sites[j].gone || a->start_byte != b->start_byte || a->end_byte != b->end_byte ||
+          a->end_byte == a->start_byte || kb_domain(a->rule->code) < 2 || kb_domain(b->rule->code) < 2 ||
+          strcmp(a->rule->code, b->rule->code) == 0)
+        continue;
+      if (fold__generic(a) && !fold__generic(b)) fold__gone(fo, j, i, NULL);
+      else fold__gone(fo, i, j, NULL);
+    }
+  }
+}
+
+/* A name imported from a library the finding is about, and its uses: one
+ * item, reported at the first use (where the detail is), with the import
+ * and the other uses as related sites. */
+static void fold__import_uses(Fold *fo) {
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    if (fo->sites[i].gone || !fo->sites[i].in_import) continue;
+    size_t carrier = l->len;
+    for (size_t j = 0; j < l->len; j++) {
+      if (j == i || fo->sites[j].gone || fo->sites[j].in_import || !fold__same_construct(&l->items[i], &l->items[j]) ||
+          strcmp(l->items[i].subject, l->items[j].subject) != 0)
+        continue;
+      if (carrier == l->len) {
+        carrier = j;
+        fold__gone(fo, j, i, NULL);
+      } else {
+        fold__gone(fo, carrier, j, NULL);
+      }
+    }
+  }
+}
+
+/* A kernel defined inside another kernel's definition (a T.prim_func
+ * returned by a @tilelang.jit factory) is part of it. */
+static void fold__inner_kernels(Fold *fo) {
+  const PyFile *py = fo->ctx->py;
+  FindingList *l = fo->l;
+  static const char *const kernel_codes = "ASC410|ASC417|ASC421";
+  for (size_t i = 0; py && i < l->len; i++) {
+    if (fo->sites[i].gone || !kb_pattern_match(kernel_codes, l->items[i].rule->code)) continue;
+    const PyFunction *outer = NULL;
+    for (size_t k = 0; k < py->functions.len && !outer; k++) {
+      const PyFunction *fn = &py->functions.items[k];
+      if (fn->start <= l->items[i].start_byte && l->items[i].start_byte < fn->body_start) outer = fn;
+    }
+    for (size_t j = 0; outer && j < l->len; j++) {
+      const Finding *in = &l->items[j];
+      if (j != i && !fo->sites[j].gone && kb_pattern_match(kernel_codes, in->rule->code) &&
+          in->start_byte >= outer->body_start && in->start_byte < outer->end)
+        fold__gone(fo, i, j, NULL);
     }
   }
 }
@@ -354,7 +423,14 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   Fold fo = {ctx, l, xcalloc(l->len, sizeof(FoldSite))};
   for (size_t i = 0; i < l->len; i++) fo.sites[i] = fold__site(ctx, &l->items[i]);
   if (ctx->kind == FILE_CUDA) fold__nested(&fo);
-  if (ctx->kind == FILE_CUDA || ctx->kind == FILE_PYTHON) fold__repeats(&fo);
+  if (ctx->kind == FILE_CUDA || ctx->kind == FILE_PYTHON) {
+    fold__same_range(&fo);
+    fold__repeats(&fo);
+  }
+  if (ctx->kind == FILE_PYTHON) {
+    fold__import_uses(&fo);
+    fold__inner_kernels(&fo);
+  }
   if (ctx->kind == FILE_CUDA) {
     fold__dispatch(&fo);
     fold__calls(&fo);
