@@ -75,10 +75,12 @@ static FixSafety fold__fix(FixSafety a, FixSafety b) {
 }
 
 /* Moves what `from` says and edits into `into`: its site (with `message`,
- * or its own message) and its related sites become related locations of
- * `into`, its edits join into's fix. */
+ * or its own message; none when it is into's own range) and its related
+ * sites become related locations of `into`, its edits join into's fix. */
 static void fold__absorb(Finding *into, Finding *from, const char *message) {
-  finding_add_related(into, from->start_byte, from->end_byte, message ? message : from->message);
+  /* a finding on the same range is not another site */
+  if (from->start_byte != into->start_byte || from->end_byte != into->end_byte)
+    finding_add_related(into, from->start_byte, from->end_byte, message ? message : from->message);
   for (size_t i = 0; i < from->related.len; i++)
     finding_add_related(into, from->related.items[i].start, from->related.items[i].end, from->related.items[i].message);
   for (size_t i = 0; i < from->edits.len; i++) {
@@ -398,6 +400,7 @@ static void fold__internals(Fold *fo) {
   for (size_t k = 0; k < c->edits.len; k++) free(c->edits.items[k].text);
   c->edits.len = 0;
   c->fix = FIX_NONE;
+  finding_add_related(c, self.start_byte, self.end_byte, self.message); /* its own site is the first */
   fold__absorb(c, &self, NULL);
   finding_free(&self);
   for (size_t i = first + 1; i < l->len; i++)
