@@ -364,8 +364,8 @@ static void fold__calls(Fold *fo) {
 }
 
 static bool fold__internal(const char *code, bool has_kernels) {
-  return strcmp(code, "ASC406") == 0 || strcmp(code, "ASC408") == 0 || strcmp(code, "ASC409") == 0 ||
-         (has_kernels && strcmp(code, "ASC403") == 0);
+  return strcmp(code, "ASC406") == 0 || strcmp(code, "ASC407") == 0 || strcmp(code, "ASC408") == 0 ||
+         strcmp(code, "ASC409") == 0 || (has_kernels && strcmp(code, "ASC403") == 0);
 }
 
 static const char *fold__base(const char *path) {
@@ -373,7 +373,9 @@ static const char *fold__base(const char *path) {
   return b ? b + 1 : path;
 }
 
-/* The CUDA internals of a C/C++ source: one ASC418 finding at the first. */
+/* The CUDA internals of a C/C++ source: one ASC418 finding at the first,
+ * as severe as the most severe of them. In a file that defines kernels even
+ * one internal is part of the file's port; elsewhere it takes two. */
 static void fold__internals(Fold *fo) {
   const AnalyzeCtx *ctx = fo->ctx;
   const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-internals", ctx->opt->user_entries, ctx->opt->n_user_entries);
@@ -383,16 +385,18 @@ static void fold__internals(Fold *fo) {
   bool kernels = false;
   for (size_t i = 0; i < l->len; i++) kernels = kernels || strcmp(l->items[i].rule->code, "ASC401") == 0;
   size_t first = l->len, n = 0;
-  static const char *const codes[] = {"ASC403", "ASC406", "ASC408", "ASC409"};
-  size_t per[4] = {0};
+  static const char *const codes[] = {"ASC403", "ASC406", "ASC407", "ASC408", "ASC409"};
+  size_t per[5] = {0};
+  Severity worst = rule->severity;
   for (size_t i = 0; i < l->len; i++) {
     if (fo->sites[i].gone || !fold__internal(l->items[i].rule->code, kernels)) continue;
     if (first == l->len) first = i;
     n += 1 + l->items[i].related.len;
-    for (size_t k = 0; k < 4; k++)
+    if (l->items[i].severity < worst) worst = l->items[i].severity;
+    for (size_t k = 0; k < 5; k++)
       if (strcmp(l->items[i].rule->code, codes[k]) == 0) per[k] += 1 + l->items[i].related.len;
   }
-  if (n < 2) return;
+  if (n == 0 || (n < 2 && !kernels)) return;
   Finding *c = &l->items[first];
   Finding self = finding_copy(c);
   for (size_t i = 0; i < c->related.len; i++) free(c->related.items[i].message);
@@ -408,12 +412,12 @@ static void fold__internals(Fold *fo) {
   StrBuf sb;
   sb_init(&sb);
   sb_printf(&sb, "%s (%zu sites:", fold__base(ctx->path), n);
-  for (size_t k = 0, m = 0; k < 4; k++)
+  for (size_t k = 0, m = 0; k < 5; k++)
     if (per[k]) sb_printf(&sb, "%s %s x%zu", m++ ? "," : "", codes[k], per[k]);
   sb_puts(&sb, ")");
   c->rule = rule;
   c->entry = row;
-  c->severity = rule->severity;
+  c->severity = worst;
   c->confidence = row->confidence;
   kb_restate(c, sb.data, row->replacement);
   free(c->detail);

@@ -13,9 +13,10 @@
  *  - the launches of one host function (the cases of a dispatch switch) are
  *    one dispatch, reported at the switch (or the function) with its cases;
  *  - CUDA runtime / library calls of one row in one function are one item;
- *  - the CUDA internals of a C/C++ source (headers, device checks, stream
- *    and context calls; runtime calls too when the file defines kernels)
- *    are one extension-level finding (ASC418).
+ *  - the CUDA internals of a C/C++ source (headers, device-library
+ *    includes, device checks, stream and context calls; runtime calls too
+ *    when the file defines kernels) are one extension-level finding
+ *    (ASC418).
  *
  * The messages of folded findings come from the KB_DETECTOR rows
  * "fold-dispatch" and "fold-internals" (kb_kernels.def). */
