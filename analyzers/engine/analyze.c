@@ -101,11 +101,12 @@ static const char *analyze__base(const char *path) {
 
 /* Whether a path is test or benchmark code: under tests/, test/,
  * benchmarks/ or any directory named bench..., test_*.py, *_test.py,
- * conftest.py. */
+ * benchmark*.py, bench_*.py, conftest.py. */
 static bool analyze__is_test_path(const char *path) {
   if (!path) return false;
   const char *base = analyze__base(path);
-  if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0)
+  if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0 ||
+      util_starts_with(base, "benchmark") || util_starts_with(base, "bench_"))
     return true;
   for (const char *d = path; (d = strstr(d, "test")) != NULL; d++) {
     const char *e = d + 4 + (d[4] == 's');
@@ -234,14 +235,16 @@ static bool analyze__main_is_selftest(const PyFile *py) {
   return false;
 }
 
-/* Test code: the file's path, a `test*` function (at any depth), a method of
- * a Test* class, or the self-test block of a package module. */
+/* Test code: the file's path, a `test*` / `benchmark*` / `bench_*` function
+ * (at any depth), a method of a Test* class, or the self-test block of a
+ * package module. */
 static bool analyze__in_test(const char *path, const PyFile *py, uint32_t at, bool package) {
   if (analyze__is_test_path(path)) return true;
   for (size_t i = 0; i < py->functions.len; i++) {
     const PyFunction *f = &py->functions.items[i];
     if (f->start <= at && at < f->end &&
-        (util_starts_with(f->name, "test") || (f->class_name && util_starts_with(f->class_name, "Test"))))
+        (util_starts_with(f->name, "test") || util_starts_with(f->name, "benchmark") ||
+         util_starts_with(f->name, "bench_") || (f->class_name && util_starts_with(f->class_name, "Test"))))
       return true;
   }
   return package && pyfile_in_ranges(py->main_blocks.items, py->main_blocks.len, at);

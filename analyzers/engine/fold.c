@@ -4,6 +4,7 @@
 
 #include "analyzers/python/resolver.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #define FOLD_NONE UINT32_MAX
@@ -200,6 +201,53 @@ static void fold__inner_kernels(Fold *fo) {
           in->start_byte >= outer->body_start && in->start_byte < outer->end)
         fold__gone(fo, i, j, NULL);
     }
+  }
+}
+
+/* CuTe DSL: the @cute.jit functions of a kernel class (or of a module
+ * without classes) are its host side and helpers; they fold into the
+ * group's first @cute.kernel, or into the group's first function. */
+static void fold__dsl_groups(Fold *fo) {
+  const PyFile *py = fo->ctx->py;
+  const KbEntry *row = kb_lookup(KB_DECORATOR, "cutlass.cute.jit", fo->ctx->opt->user_entries, fo->ctx->opt->n_user_entries);
+  FindingList *l = fo->l;
+  for (size_t i = 0; py && row && i < l->len; i++) {
+    if (fo->sites[i].gone || l->items[i].entry != row) continue;
+    const PyClass *cls = pyfile_class_at(py, l->items[i].start_byte);
+    size_t carrier = l->len;
+    for (size_t j = i; j < l->len && carrier == l->len; j++)
+      if (!fo->sites[j].gone && l->items[j].entry == row && pyfile_class_at(py, l->items[j].start_byte) == cls &&
+          strstr(l->items[j].subject, "cute.kernel"))
+        carrier = j;
+    if (carrier == l->len) carrier = i;
+    for (size_t j = i; j < l->len; j++)
+      if (j != carrier && !fo->sites[j].gone && l->items[j].entry == row &&
+          pyfile_class_at(py, l->items[j].start_byte) == cls)
+        fold__gone(fo, carrier, j, NULL);
+  }
+}
+
+/* Inside a library's own source (the file's first directory is the package
+ * the finding names: flash_attn/modules/mha.py importing flash_attn.ops)
+ * the library is what is being ported: its kernels and extensions are
+ * findings of their own, and its modules calling each other are not
+ * dependencies. Attention-library (ASC3xx) findings about the own package
+ * are dropped. */
+static bool fold__names_package(const char *s, const char *pkg, size_t n) {
+  return s && strncmp(s, pkg, n) == 0 && (s[n] == '.' || s[n] == '\0');
+}
+
+static void fold__own_package(Fold *fo) {
+  const char *path = fo->ctx->path, *slash = path ? strchr(path, '/') : NULL;
+  if (!slash || slash == path) return;
+  size_t n = (size_t)(slash - path);
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    const Finding *f = &l->items[i];
+    if (kb_domain(f->rule->code) != 3) continue;
+    const char *wraps = f->message ? strstr(f->message, " wraps ") : NULL;
+    if (fold__names_package(f->subject, path, n) || (wraps && fold__names_package(wraps + 7, path, n)))
+      fo->sites[i].gone = true;
   }
 }
 
@@ -426,7 +474,7 @@ static void fold__internals(Fold *fo) {
 }
 
 void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
-  if (l->len < 2) return;
+  if (l->len == 0) return;
   Fold fo = {ctx, l, xcalloc(l->len, sizeof(FoldSite))};
   for (size_t i = 0; i < l->len; i++) fo.sites[i] = fold__site(ctx, &l->items[i]);
   if (ctx->kind == FILE_CUDA) fold__nested(&fo);
@@ -437,6 +485,8 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   if (ctx->kind == FILE_PYTHON) {
     fold__import_uses(&fo);
     fold__inner_kernels(&fo);
+    fold__dsl_groups(&fo);
+    fold__own_package(&fo);
   }
   if (ctx->kind == FILE_CUDA) {
     fold__dispatch(&fo);
