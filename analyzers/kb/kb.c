@@ -30,6 +30,20 @@ static const KbEntry kb__entries[] = {
 #undef KB_FALLBACK_ROWS
 };
 
+/* Rows kept out of kb_lookup: matched by their own readers (deps.c). */
+static const KbEntry kb__side_entries[] = {
+#define NO_FIX KBFIX_NONE, FIX_NONE, NULL, NULL
+#define KB_DEPS_DETECTOR_ROWS
+#include "analyzers/kb/kb_deps.def"
+#undef KB_DEPS_DETECTOR_ROWS
+#undef NO_FIX
+};
+
+const KbEntry *kb_side_entries(size_t *count) {
+  *count = sizeof kb__side_entries / sizeof kb__side_entries[0];
+  return kb__side_entries;
+}
+
 const KbRule *kb_rules(size_t *count) {
   *count = sizeof kb__rules / sizeof kb__rules[0];
   return kb__rules;
@@ -166,21 +180,55 @@ bool kb_pattern_match(const char *pattern, const char *s) {
   return hit;
 }
 
-char *kb_format(const char *tmpl, const char *subject, const char *replacement) {
+static const KbTemplate kb__templates[] = {
+#define KB_TEMPLATE_ROWS
+#include KB_DOMAIN_FILES
+#undef KB_TEMPLATE_ROWS
+};
+
+const char *kb_template(const char *name) {
+  for (size_t i = 0; i < sizeof kb__templates / sizeof kb__templates[0]; i++)
+    if (strcmp(kb__templates[i].name, name) == 0) return kb__templates[i].text;
+  return NULL;
+}
+
+/* The var a hole at p ("{name}...") names, or NULL; *len is the hole's length. */
+static const KbVar *kb__hole(const char *p, const KbVar *vars, size_t n, size_t *len) {
+  const char *close = strchr(p + 1, '}');
+  if (!close) return NULL;
+  size_t k = (size_t)(close - p - 1);
+  for (size_t i = 0; i < n; i++)
+    if (strlen(vars[i].name) == k && memcmp(vars[i].name, p + 1, k) == 0) {
+      *len = k + 2;
+      return &vars[i];
+    }
+  return NULL;
+}
+
+char *kb_expand(const char *tmpl, const KbVar *vars, size_t n) {
   StrBuf sb;
   sb_init(&sb);
   for (const char *p = tmpl; *p;) {
-    if (strncmp(p, "{subject}", 9) == 0) {
-      sb_puts(&sb, subject ? subject : "");
-      p += 9;
-    } else if (strncmp(p, "{replacement}", 13) == 0) {
-      sb_puts(&sb, replacement ? replacement : "");
-      p += 13;
+    size_t len = 0;
+    const KbVar *v = *p == '{' ? kb__hole(p, vars, n, &len) : NULL;
+    if (v) {
+      sb_puts(&sb, v->value ? v->value : "");
+      p += len;
     } else {
       sb_putc(&sb, *p++);
     }
   }
   return sb_steal(&sb);
+}
+
+char *kb_render(const char *name, const KbVar *vars, size_t n) {
+  const char *t = kb_template(name);
+  return kb_expand(t ? t : "", vars, n);
+}
+
+char *kb_format(const char *tmpl, const char *subject, const char *replacement) {
+  const KbVar vars[] = {{"subject", subject}, {"replacement", replacement}};
+  return kb_expand(tmpl, vars, 2);
 }
 
 Finding *kb_emit(FindingList *out, const KbRule *rule, const KbEntry *entry, const char *subject,

@@ -2,6 +2,7 @@
  * and file facts; lookups are linear scans over the (few) bindings. */
 #include "analyzers/python/resolver.h"
 #include "analyzers/python/pysym.h"
+#include "analyzers/kb/kb.h"
 
 #include <stdlib.h>
 
@@ -366,12 +367,6 @@ static void resolver__with(PyFile *py, TSNode stmt) {
 
 typedef enum { SKIP_NONE, SKIP_GUARD, SKIP_DEAD } ResolverSkip;
 
-/* Decorators that run a test only on CUDA or with a CUDA-only package. */
-static const char *const resolver__cuda_gates[] = {
-    "require_torch_gpu", "require_torch_cuda", "require_cuda", "require_gpu", "require_torch_multi_gpu",
-    "require_big_gpu", "require_flash_attn", "require_xformers", "requires_cuda", "skip_if_no_cuda",
-    "skip_if_no_gpu"};
-
 /* What a test decorator says about where the test runs:
  *  - `@unittest.skip(...)`, `@pytest.mark.skip`: nowhere (dead);
  *  - `@require_torch_gpu`, `@skipIf(torch_device != "cuda")`, `@skipIf(not
@@ -387,10 +382,11 @@ static ResolverSkip resolver__skip_kind(PyFile *py, TSNode decorator) {
   const char *last = t ? strrchr(t, '.') : NULL;
   last = last ? last + 1 : t;
   ResolverSkip k = SKIP_NONE;
-  if (last && (strcmp(last, "skip") == 0)) k = SKIP_DEAD;
-  for (size_t i = 0; last && k == SKIP_NONE && i < sizeof resolver__cuda_gates / sizeof *resolver__cuda_gates; i++)
-    if (strcmp(last, resolver__cuda_gates[i]) == 0) k = SKIP_DEAD;
-  bool skip_if = last && (strcmp(last, "skipIf") == 0 || strcmp(last, "skipif") == 0 || strcmp(last, "skipUnless") == 0);
+  /* the decorator names are lists in kb_meta.def */
+  if (last && (kb_pattern_match(kb_template("test-skip-decorators"), last) ||
+               kb_pattern_match(kb_template("test-cuda-gate-decorators"), last)))
+    k = SKIP_DEAD;
+  bool skip_if = last && kb_pattern_match(kb_template("test-skip-if-decorators"), last);
   free(t);
   if (k != SKIP_NONE || !skip_if) return k;
   TSNode args = pysym_child(e, PYFIELD_ARGUMENTS);
