@@ -5,7 +5,9 @@
 #include "analyzers/python/resolver.h"
 
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
+#include <strings.h>
 
 #define FOLD_NONE UINT32_MAX
 
@@ -251,6 +253,70 @@ static void fold__own_package(Fold *fo) {
   }
 }
 
+/* The function whose definition (decorators included) starts the finding. */
+static const PyFunction *fold__def_at(const PyFile *py, uint32_t at) {
+  for (size_t k = 0; py && k < py->functions.len; k++) {
+    const PyFunction *fn = &py->functions.items[k];
+    if (fn->start <= at && at < fn->body_start) return fn;
+  }
+  return NULL;
+}
+
+static bool fold__word_at(const char *text, size_t len, uint32_t i, size_t n) {
+  bool left = i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_' || text[i - 1] == '.');
+  return left && i + n < len;
+}
+
+/* Whether `name` followed by `next` ("(" a call, "[" a launch) occurs in [from, to). */
+static bool fold__name_then(const char *text, size_t len, const char *name, char next, uint32_t from, uint32_t to) {
+  size_t n = strlen(name);
+  for (uint32_t at = from; at + n < to && at + n < len;) {
+    const char *p = memmem(text + at, to - at, name, n);
+    if (!p) return false;
+    uint32_t i = (uint32_t)(p - text);
+    if (fold__word_at(text, len, i, n) && text[i + n] == next) return true;
+    at = i + 1;
+  }
+  return false;
+}
+
+/* A @triton.jit function that is never launched (`f[grid](...)`) but called
+ * from another kernel of the file is a device helper of that kernel. */
+static void fold__triton_helpers(Fold *fo) {
+  const PyFile *py = fo->ctx->py;
+  FindingList *l = fo->l;
+  for (size_t i = 0; py && i < l->len; i++) {
+    if (fo->sites[i].gone || strcmp(l->items[i].rule->code, "ASC410") != 0) continue;
+    const PyFunction *fn = fold__def_at(py, l->items[i].start_byte);
+    if (!fn || fold__name_then(py->text, py->len, fn->name, '[', 0, (uint32_t)py->len)) continue;
+    for (size_t j = 0; j < l->len; j++) {
+      if (j == i || fo->sites[j].gone || strcmp(l->items[j].rule->code, "ASC410") != 0) continue;
+      const PyFunction *caller = fold__def_at(py, l->items[j].start_byte);
+      if (caller && caller != fn && fold__name_then(py->text, py->len, fn->name, '(', caller->body_start, caller->end)) {
+        fold__gone(fo, j, i, NULL);
+        break;
+      }
+    }
+  }
+}
+
+/* A file under a directory or with a name saying it is the NPU version
+ * (backends/triton_ascend/, npu/, *_npu.py) is the Ascend port itself:
+ * nothing in it is a migration item. Its words are split at '_', '-', '.'. */
+static bool fold__npu_word(const char *s, size_t n) {
+  return (n == 3 && strncasecmp(s, "npu", 3) == 0) || (n >= 6 && strncasecmp(s, "ascend", 6) == 0);
+}
+
+static bool fold__npu_path(const char *path) {
+  for (const char *p = path; p && *p;) {
+    size_t n = strcspn(p, "/_-.");
+    if (fold__npu_word(p, n)) return true;
+    p += n;
+    if (*p) p++;
+  }
+  return false;
+}
+
 static char *fold__text(const AnalyzeCtx *ctx, uint32_t s, uint32_t e, size_t max) {
   StrBuf sb;
   sb_init(&sb);
@@ -486,6 +552,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__import_uses(&fo);
     fold__inner_kernels(&fo);
     fold__dsl_groups(&fo);
+    fold__triton_helpers(&fo);
     fold__own_package(&fo);
   }
   if (ctx->kind == FILE_CUDA) {
@@ -493,6 +560,8 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__calls(&fo);
     fold__internals(&fo);
   }
+  if (fold__npu_path(ctx->path))
+    for (size_t i = 0; i < l->len; i++) fo.sites[i].gone = fo.sites[i].gone || kb_domain(l->items[i].rule->code) >= 2;
   bool *drop = xcalloc(l->len + 1, sizeof *drop);
   for (size_t i = 0; i < l->len; i++) drop[i] = fo.sites[i].gone;
   findings_drop(l, drop);
