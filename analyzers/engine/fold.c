@@ -300,6 +300,46 @@ static void fold__triton_helpers(Fold *fo) {
   }
 }
 
+/* The kernel finding (ASC410/417/421 on a definition) that [from, to)
+ * launches (`k[grid](...)`, or `k(...)` for the DSLs), directly or through
+ * a module-level function of the file that does (up to `depth` calls
+ * deep); l->len when none. */
+static size_t fold__launched_kernel(const Fold *fo, uint32_t from, uint32_t to, int depth) {
+  const PyFile *py = fo->ctx->py;
+  const FindingList *l = fo->l;
+  static const char *const kernel_codes = "ASC410|ASC417|ASC421";
+  for (size_t k = 0; k < l->len; k++) {
+    if (fo->sites[k].gone || !kb_pattern_match(kernel_codes, l->items[k].rule->code)) continue;
+    const PyFunction *fn = fold__def_at(py, l->items[k].start_byte);
+    bool dsl_call = strcmp(l->items[k].rule->code, "ASC410") != 0;
+    if (fn && (fold__name_then(py->text, py->len, fn->name, '[', from, to) ||
+               (dsl_call && fold__name_then(py->text, py->len, fn->name, '(', from, to))))
+      return k;
+  }
+  for (size_t f = 0; depth > 0 && f < py->functions.len; f++) {
+    const PyFunction *fn = &py->functions.items[f];
+    if (fn->class_name || (fn->start < to && fn->end > from)) continue;
+    if (!fold__name_then(py->text, py->len, fn->name, '(', from, to)) continue;
+    size_t k = fold__launched_kernel(fo, fn->body_start, fn->end, depth - 1);
+    if (k < l->len) return k;
+  }
+  return l->len;
+}
+
+/* A custom autograd.Function (ASC411) that launches a kernel of its file is
+ * that kernel's wrapper: porting the kernel is the work. */
+static void fold__function_wrappers(Fold *fo) {
+  const PyFile *py = fo->ctx->py;
+  FindingList *l = fo->l;
+  for (size_t i = 0; py && i < l->len; i++) {
+    if (fo->sites[i].gone || strcmp(l->items[i].rule->code, "ASC411") != 0) continue;
+    const PyClass *cls = pyfile_class_at(py, l->items[i].start_byte + 1);
+    if (!cls) continue;
+    size_t k = fold__launched_kernel(fo, cls->start, cls->end, 2);
+    if (k < l->len) fold__gone(fo, k, i, NULL);
+  }
+}
+
 /* A file under a directory or with a name saying it is the NPU version
  * (backends/triton_ascend/, npu/, *_npu.py) is the Ascend port itself:
  * nothing in it is a migration item. Its words are split at '_', '-', '.'. */
@@ -553,6 +593,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__inner_kernels(&fo);
     fold__dsl_groups(&fo);
     fold__triton_helpers(&fo);
+    fold__function_wrappers(&fo);
     fold__own_package(&fo);
   }
   if (ctx->kind == FILE_CUDA) {
