@@ -36,29 +36,37 @@ static bool fold__is_statement(const char *t) {
          strcmp(t, "decorated_definition") == 0 || util_starts_with(t, "preproc_");
 }
 
-/* Where a finding sits: its statement, function, switch and case (walking
- * up the parents of the node at its range). */
+/* Where a finding sits: its statement, function, switch and case. One
+ * cursor descends from the root to the finding's range, so the cost is the
+ * depth of the tree, not its square (ts_node_parent walks from the root). */
 static FoldSite fold__site(const AnalyzeCtx *ctx, const Finding *f) {
   FoldSite s;
   memset(&s, 0, sizeof s);
   s.stmt = s.func = FOLD_NONE;
   if (!ctx->tree || f->end_byte <= f->start_byte) return s;
-  TSNode n = ts_node_descendant_for_byte_range(ts_tree_root_node(ctx->tree), f->start_byte, f->end_byte);
-  for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
+  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(ctx->tree));
+  for (bool more = true; more;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (ts_node_start_byte(n) > f->start_byte || ts_node_end_byte(n) < f->end_byte) break;
     const char *t = ts_node_type(n);
-    if (s.stmt == FOLD_NONE && fold__is_statement(t)) {
+    if (fold__is_statement(t)) {
       s.stmt = ts_node_start_byte(n);
       s.in_import = strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0;
     }
-    if (ctx->kind != FILE_CUDA) continue;
-    if (ts_node_is_null(s.case_) && strcmp(t, "case_statement") == 0) s.case_ = n;
-    if (ts_node_is_null(s.sw) && strcmp(t, "switch_statement") == 0) s.sw = n;
-    if (strcmp(t, "function_definition") == 0) {
-      s.func = ts_node_start_byte(n);
-      s.fn_def = n;
-      break;
+    if (ctx->kind == FILE_CUDA) {
+      if (strcmp(t, "function_definition") == 0) {
+        s.func = ts_node_start_byte(n);
+        s.fn_def = n;
+        s.sw = s.case_ = (TSNode){0}; /* a switch outside the function is not its dispatch */
+      } else if (strcmp(t, "case_statement") == 0) {
+        s.case_ = n;
+      } else if (strcmp(t, "switch_statement") == 0) {
+        s.sw = n;
+      }
     }
+    more = ts_tree_cursor_goto_first_child_for_byte(&cur, f->start_byte) >= 0;
   }
+  ts_tree_cursor_delete(&cur);
   return s;
 }
 

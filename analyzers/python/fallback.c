@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #define FALLBACK_MAX_NAMES 16
+#define FALLBACK_MAX_DEPTH 64
 
 static bool fallback__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
 
@@ -64,7 +65,8 @@ static bool fallback__early_exit(const PyFile *py, TSNode block, TSNode before, 
 static bool fallback__checked(const PyFile *py, TSNode id, const StrList *names) {
   if (pyfile_in_ranges(py->guarded.items, py->guarded.len, ts_node_start_byte(id))) return true;
   TSNode c = id;
-  for (TSNode p = ts_node_parent(c); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+  int depth = 0; /* ts_node_parent walks from the root: bound the climb in deeply nested code */
+  for (TSNode p = ts_node_parent(c); !ts_node_is_null(p) && depth < FALLBACK_MAX_DEPTH; c = p, p = ts_node_parent(p), depth++) {
     const char *t = ts_node_type(p);
     if (strcmp(t, "if_statement") == 0 || strcmp(t, "elif_clause") == 0 || strcmp(t, "while_statement") == 0) {
       if (fallback__mentions_any(py, ts_node_child_by_field_name(p, "condition", 9), names)) return true;
@@ -107,7 +109,10 @@ static void fallback__aliases(const PyFile *py, const char *name, StrList *names
   uint32_t at = 0;
   for (TSNode id; !ts_node_is_null(id = pyfile_next_name(py, name, strlen(name), &at, (uint32_t)py->len));) {
     TSNode p = ts_node_parent(id);
-    while (!ts_node_is_null(p) && !fallback__is(p, "assignment") && !fallback__is(p, "expression_statement")) p = ts_node_parent(p);
+    for (int depth = 0; !ts_node_is_null(p) && depth < FALLBACK_MAX_DEPTH && !fallback__is(p, "assignment") &&
+                        !fallback__is(p, "expression_statement");
+         depth++)
+      p = ts_node_parent(p);
     if (!fallback__is(p, "assignment")) continue;
     TSNode left = ts_node_child_by_field_name(p, "left", 4), right = ts_node_child_by_field_name(p, "right", 5);
     if (fallback__is(left, "identifier") && fallback__is(right, "comparison_operator") && names->len < FALLBACK_MAX_NAMES)
