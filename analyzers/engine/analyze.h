@@ -62,10 +62,13 @@ typedef void (*AnalyzerFn)(AnalyzeCtx *ctx);
 
 /* What the workspace model needs of a file beyond its findings (import
  * graph, entry points). Owned by the caller: free with analyze_facts_free. */
+typedef struct PyFacts PyFacts;
 typedef struct {
   Array(char *) imports;  /* modules imported (Python), relative ones with leading dots */
   bool has_main_guard;    /* if __name__ == "__main__": */
   uint32_t lines;
+  PyFacts *py;            /* owned: definitions, calls and names for the project model
+                             (pyfacts.h); NULL unless Python */
 } FileFacts;
 
 void analyze_facts_free(FileFacts *f);

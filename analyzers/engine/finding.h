@@ -49,6 +49,17 @@ typedef struct {
   uint32_t start_row, start_char, end_row, end_char; /* filled by analyze_text (code points) */
 } TextEdit;
 
+/* A location related to a finding in another place (the wrapper a call
+ * goes through, the CUDA-only construct inside it): LSP relatedInformation.
+ * Owns its strings. */
+typedef struct {
+  char *path;     /* as the model was given it (display path or absolute) */
+  uint32_t start_byte, end_byte;
+  uint32_t start_row, start_col, end_row, end_col; /* byte columns */
+  uint32_t start_char, end_char;                   /* code-point columns */
+  char *message;
+} FindingRelated;
+
 typedef struct KbEntry KbEntry;
 typedef struct KbRule KbRule;
 
@@ -72,6 +83,8 @@ typedef struct {
   Array(TextEdit) edits; /* owned; empty when fix == FIX_NONE */
   bool fix_needs_torch_npu; /* applying the fix needs `import torch_npu` */
   uint32_t weight; /* size hint for effort: lines of a kernel, 0 otherwise */
+  bool unreachable;  /* in code nothing in the project runs (the project model): a hint, not involved */
+  Array(FindingRelated) related; /* owned; usually empty */
 } Finding;
 
 typedef Array(Finding) FindingList;
@@ -80,6 +93,8 @@ void finding_free(Finding *f);
 void findings_free(FindingList *l);
 /* Deep copy of f (every string and edit duplicated). Caller frees with finding_free. */
 Finding finding_copy(const Finding *f);
+/* Adds a related location to f (path and message are copied). */
+void finding_add_related(Finding *f, const FindingRelated *r);
 /* Adds an edit to f (text is copied). */
 void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text);
 /* Appends a note to both messages: " <en>" to the English one, <zh> as given

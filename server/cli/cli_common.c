@@ -1,5 +1,6 @@
 /* cli_common: see cli_common.h. */
 #include "server/cli/cli_common.h"
+#include "analyzers/project/model.h"
 #include "server/cli/cli.h"
 
 #include <errno.h>
@@ -196,11 +197,27 @@ int cli_common_collect(CliCommon *c, Workspace *ws) {
   return rc == 0 ? 0 : 1;
 }
 
+/* The project model needs a project: a directory among the paths. Files
+ * named alone are analyzed alone, as before (their callers and callees in
+ * other files are not scanned). */
+static bool cli_common__any_directory(const CliCommon *c) {
+  for (size_t i = 0; i < c->n_paths; i++) {
+    struct stat st;
+    if (stat(c->paths[i], &st) == 0 && S_ISDIR(st.st_mode)) return true;
+  }
+  return false;
+}
+
 int cli_common_scan(CliCommon *c, Workspace *ws) {
   if (cli_common_options(c) != 0) return 2;
   int rc = cli_common_collect(c, ws);
   WsRun run = {.threads = c->threads, .filter = config_filter_findings, .filter_data = &c->config};
   ws_analyze(ws, &c->aopt, &run);
+  if (cli_common__any_directory(c)) {
+    Model *m = ws_model_build(ws, false);
+    ws_model_apply(ws, m, false, &c->aopt, config_filter_findings, &c->config);
+    model_free(m);
+  }
   for (size_t i = 0; i < ws->notes.len; i++) fprintf(stderr, "note: %s\n", ws->notes.items[i]);
   return rc;
 }
