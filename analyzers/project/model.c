@@ -966,7 +966,13 @@ static const MConstruct *model__root(const Model *m, int32_t g) {
 static char *model__chain(const Model *m, int32_t g) {
   StrBuf sb;
   sb_init(&sb);
-  for (int32_t d = g; d >= 0; d = m->defs.items[d].via) {
+  /* long chains show their two first hops and the holder of the construct */
+  uint32_t depth = m->defs.items[g].depth, k = 0;
+  for (int32_t d = g; d >= 0; d = m->defs.items[d].via, k++) {
+    if (depth > 3 && k >= 2 && k < depth) {
+      if (k == 2) sb_puts(&sb, "… → ");
+      continue;
+    }
     model__def_label(m, d, &sb);
     sb_puts(&sb, " → ");
   }
@@ -1009,7 +1015,7 @@ static char *model__way_out(const Model *m, int32_t g) {
   return out;
 }
 
-static FindingRelated model__related_def(const Model *m, int32_t g, const char *what) {
+static FindingRelated model__related_def(const Model *m, int32_t g) {
   const PyDef *d = model__pydef(m, g);
   const MModule *mm = &m->mods.items[m->defs.items[g].mod];
   uint32_t n = (uint32_t)strlen(d->name);
@@ -1018,14 +1024,22 @@ static FindingRelated model__related_def(const Model *m, int32_t g, const char *
   StrBuf sb;
   sb_init(&sb);
   model__def_label(m, g, &sb);
-  sb_printf(&sb, " %s", what);
+  int32_t next = m->defs.items[g].via;
+  if (next >= 0) {
+    sb_puts(&sb, model__pydef(m, g)->kind == PYDEF_CLASS ? " uses " : " calls ");
+    model__def_label(m, next, &sb);
+  } else {
+    sb_puts(&sb, " holds the CUDA-only construct");
+  }
   r.message = sb_steal(&sb);
   return r;
 }
 
 static void model__add_related(const Model *m, Finding *f, int32_t g) {
-  for (int32_t d = g; d >= 0; d = m->defs.items[d].via) {
-    FindingRelated r = model__related_def(m, d, m->defs.items[d].via >= 0 ? "calls the next one" : "holds the CUDA-only construct");
+  uint32_t k = 0;
+  for (int32_t d = g; d >= 0; d = m->defs.items[d].via, k++) {
+    if (k >= 3 && m->defs.items[d].via >= 0) continue; /* the first hops and the holder */
+    FindingRelated r = model__related_def(m, d);
     finding_add_related(f, &r);
     free(r.message);
   }

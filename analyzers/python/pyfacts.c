@@ -4,6 +4,7 @@
 #include "analyzers/python/pysym.h"
 #include "analyzers/python/pysyntax.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ typedef struct {
   /* (owner, name) pairs already in out->refs: open addressing, index + 1 */
   size_t *seen;
   size_t n_seen;
+  Array(PyRef) bound; /* names assigned or taken as parameters inside definitions */
 } PyfBuild;
 
 /* ---- positions ------------------------------------------------------------ */
@@ -233,9 +235,27 @@ static void pyfacts__star(PyfBuild *b, TSNode stmt) {
   if (star && !ts_node_is_null(mod)) array_push(&b->out->star_imports, pyfile_node_text(b->py, mod));
 }
 
+/* Whether an identifier binds a name where it stands (assignment target,
+ * parameter, loop variable, `as` target). */
+static bool pyfacts__binds(TSFieldId field, TSNode parent) {
+  PySym ps = pysym_of(parent);
+  const char *t = ts_node_type(parent);
+  if ((ps == PYSYM_ASSIGNMENT || ps == PYSYM_FOR_STATEMENT || strcmp(t, "augmented_assignment") == 0) &&
+      field == pysym_field_id(PYFIELD_LEFT))
+    return true;
+  if ((ps == PYSYM_DEFAULT_PARAMETER || ps == PYSYM_TYPED_DEFAULT_PARAMETER) && field == pysym_field_id(PYFIELD_NAME))
+    return true;
+  return strcmp(t, "parameters") == 0 || strcmp(t, "typed_parameter") == 0 || strcmp(t, "pattern_list") == 0 ||
+         strcmp(t, "tuple_pattern") == 0 || strcmp(t, "as_pattern_target") == 0 || strcmp(t, "lambda_parameters") == 0;
+}
+
 static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym sym, TSNode parent) {
   TSFieldId field = ts_tree_cursor_current_field_id(cur);
   PySym ps = pysym_of(parent);
+  if (sym == PYSYM_IDENTIFIER && b->frames.len && pyfacts__binds(field, parent)) {
+    PyRef r = {pyfile_node_text(b->py, n), pyfacts__owner(b)};
+    array_push(&b->bound, r);
+  }
   if (sym == PYSYM_IDENTIFIER && field == pysym_field_id(PYFIELD_NAME) &&
       (ps == PYSYM_FUNCTION_DEFINITION || ps == PYSYM_CLASS_DEFINITION))
     return; /* a definition's own name is no use of it */
@@ -293,6 +313,27 @@ static void pyfacts__walk(PyfBuild *b) {
   array_free(&parents);
 }
 
+/* A call whose base name the function binds itself (`ring = len;
+ * ring([])`) is not the module's `ring`: it is dropped (unknown). */
+static void pyfacts__drop_shadowed(PyfBuild *b) {
+  size_t w = 0;
+  for (size_t i = 0; i < b->out->calls.len; i++) {
+    PyCall *c = &b->out->calls.items[i];
+    bool shadowed = false;
+    if (c->owner >= 0 && (c->kind == PYCALL_IMPORTED || c->kind == PYCALL_LOCAL)) {
+      /* the base as spelled: the callee of a local call, the import's local name otherwise */
+      uint32_t s = c->start.byte, e = s;
+      while (e < b->py->len && (isalnum((unsigned char)b->py->text[e]) || b->py->text[e] == '_')) e++;
+      for (size_t k = 0; k < b->bound.len && !shadowed; k++)
+        shadowed = b->bound.items[k].owner == c->owner && strlen(b->bound.items[k].name) == e - s &&
+                   memcmp(b->bound.items[k].name, b->py->text + s, e - s) == 0;
+    }
+    if (shadowed) free(c->callee);
+    else b->out->calls.items[w++] = *c;
+  }
+  b->out->calls.len = w;
+}
+
 static void pyfacts__imports(PyfBuild *b) {
   const PyFile *py = b->py;
   for (size_t i = 0; i < py->bindings.len; i++) {
@@ -315,7 +356,7 @@ static void pyfacts__imports(PyfBuild *b) {
 
 PyFacts *pyfacts_build(const PyFile *py) {
   PyFacts *f = xcalloc(1, sizeof *f);
-  PyfBuild b = {py, f, {0}, {0}, NULL, 0};
+  PyfBuild b = {py, f, {0}, {0}, NULL, 0, {0}};
   pyfacts__lines(py->text, py->len, &b.lines);
   /* the main block first: the walk files names under it */
   TSNode root = ts_tree_root_node(py->tree);
@@ -325,7 +366,10 @@ PyFacts *pyfacts_build(const PyFile *py) {
     if (pysym_of(c) == PYSYM_IF_STATEMENT) pyfacts__main(&b, c, root);
   }
   pyfacts__walk(&b);
+  pyfacts__drop_shadowed(&b);
   pyfacts__imports(&b);
+  for (size_t i = 0; i < b.bound.len; i++) free(b.bound.items[i].name);
+  array_free(&b.bound);
   array_free(&b.lines);
   array_free(&b.frames);
   free(b.seen);
