@@ -21,6 +21,7 @@ typedef struct {
 
 typedef struct {
   char *id, *rel;
+  uint64_t digest; /* of rel, facts and constructs: an unchanged module is not relinked */
   PyFacts *facts; /* owned; NULL when not Python */
   Array(MConstruct) cons;
   /* linked */
@@ -195,8 +196,98 @@ static void model__constructs(MModule *mm, const FindingList *findings) {
   }
 }
 
+static uint64_t model__mix(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+
+static uint64_t model__mix_str(uint64_t h, const char *s) { return model__mix(h, s ? s : "", s ? strlen(s) + 1 : 1); }
+
+/* Everything linking reads of a module, hashed. */
+static uint64_t model__digest(const MModule *mm) {
+  uint64_t h = model__mix_str(1469598103934665603ull, mm->rel);
+  const PyFacts *f = mm->facts;
+  for (size_t i = 0; f && i < f->defs.len; i++) {
+    const PyDef *d = &f->defs.items[i];
+    h = model__mix_str(h, d->name);
+    h = model__mix(h, &d->kind, sizeof d->kind);
+    h = model__mix(h, &d->cls, sizeof d->cls);
+    h = model__mix(h, &d->start, sizeof d->start);
+    h = model__mix(h, &d->end, sizeof d->end);
+    h = model__mix(h, &d->at, sizeof d->at);
+    h = model__mix(h, &d->decorated, sizeof d->decorated);
+    for (size_t b = 0; b < d->bases.len; b++) h = model__mix_str(h, d->bases.items[b]);
+  }
+  for (size_t i = 0; f && i < f->calls.len; i++) {
+    const PyCall *c = &f->calls.items[i];
+    h = model__mix_str(h, c->callee);
+    h = model__mix(h, &c->kind, sizeof c->kind);
+    h = model__mix(h, &c->owner, sizeof c->owner);
+    h = model__mix(h, &c->in_main, sizeof c->in_main);
+    h = model__mix(h, &c->flags, sizeof c->flags);
+    h = model__mix(h, &c->start, sizeof c->start);
+    h = model__mix(h, &c->end, sizeof c->end);
+  }
+  for (size_t i = 0; f && i < f->imports.len; i++) {
+    const PyFactImport *im = &f->imports.items[i];
+    h = model__mix_str(h, im->local);
+    h = model__mix_str(h, im->qualname);
+    h = model__mix_str(h, im->module);
+    unsigned flags = im->from_import | im->guarded << 1 | im->top << 2;
+    h = model__mix(h, &flags, sizeof flags);
+    h = model__mix(h, &im->start, sizeof im->start);
+    h = model__mix(h, &im->end, sizeof im->end);
+  }
+  for (size_t i = 0; f && i < f->refs.len; i++) {
+    h = model__mix_str(h, f->refs.items[i].name);
+    h = model__mix(h, &f->refs.items[i].owner, sizeof f->refs.items[i].owner);
+  }
+  for (size_t i = 0; f && i < f->star_imports.len; i++) h = model__mix_str(h, f->star_imports.items[i]);
+  for (size_t i = 0; f && i < f->dynamic_imports.len; i++) h = model__mix_str(h, f->dynamic_imports.items[i]);
+  for (size_t i = 0; f && i < f->all.len; i++) h = model__mix_str(h, f->all.items[i]);
+  if (f) {
+    unsigned flags = f->has_all | f->has_main << 1 | f->dynamic_unknown << 2;
+    h = model__mix(h, &flags, sizeof flags);
+    h = model__mix(h, &f->main_start, sizeof f->main_start);
+    h = model__mix(h, &f->main_end, sizeof f->main_end);
+  }
+  for (size_t i = 0; i < mm->cons.len; i++) {
+    const MConstruct *c = &mm->cons.items[i];
+    h = model__mix_str(h, c->subject);
+    h = model__mix_str(h, c->message);
+    h = model__mix(h, &c->severity, sizeof c->severity);
+    h = model__mix(h, &c->guarded, sizeof c->guarded);
+    h = model__mix(h, &c->def, sizeof c->def);
+    h = model__mix(h, &c->start_byte, sizeof c->start_byte * 8);
+  }
+  return h;
+}
+
+bool model_is_dirty(const Model *m) { return m->dirty; }
+
 void model_set_module(Model *m, const char *id, const char *rel, const FileFacts *facts, const FindingList *findings) {
+  MModule fresh = {0};
+  fresh.rel = (char *)(rel ? rel : id);
+  fresh.facts = facts ? facts->py : NULL;
   MModule *mm = model__find(m, id);
+  /* the digest of the new input, computed on borrowed parts first */
+  Array(MConstruct) cons = {0};
+  MModule probe = fresh;
+  probe.cons.items = NULL;
+  model__constructs(&probe, findings);
+  uint64_t digest = model__digest(&probe);
+  cons.items = probe.cons.items;
+  cons.len = probe.cons.len;
+  cons.cap = probe.cons.cap;
+  if (mm && mm->digest == digest) {
+    for (size_t i = 0; i < cons.len; i++) {
+      free(cons.items[i].subject);
+      free(cons.items[i].message);
+    }
+    array_free(&cons);
+    return;
+  }
   if (mm) model__module_free(mm);
   else {
     array_push(&m->mods, (MModule){0});
@@ -206,7 +297,10 @@ void model_set_module(Model *m, const char *id, const char *rel, const FileFacts
   mm->id = xstrdup(id);
   mm->rel = xstrdup(rel ? rel : id);
   mm->facts = facts ? pyfacts_copy(facts->py) : NULL;
-  model__constructs(mm, findings);
+  mm->cons.items = cons.items;
+  mm->cons.len = cons.len;
+  mm->cons.cap = cons.cap;
+  mm->digest = digest;
   m->dirty = true;
 }
 
@@ -622,7 +716,7 @@ static void model__import(Model *m, int32_t mi, const char *spelled, bool requir
     if (missing && abs && model__maybe_built(m, abs)) missing = false;
     if (missing) {
       mm->broken = true;
-      mm->broken_reason = xasprintf("%s imports %s, which is not in the project", mm->id, abs ? abs : spelled);
+      mm->broken_reason = xasprintf("%s imports %s, which is not in the project", mm->rel, abs ? abs : spelled);
     }
   }
   free(abs);
@@ -979,7 +1073,7 @@ static char *model__chain(const Model *m, int32_t g) {
   const MConstruct *c = model__root(m, g);
   const char *s = c->subject, *last = strrchr(s, '.');
   if (last && !util_starts_with(s, "torch.") && !strchr(s, ' ') && !strchr(s, '"')) s = last + 1;
-  sb_printf(&sb, "%s (%s:%u)", s, m->mods.items[m->defs.items[g].need_mod].id, c->start_row + 1);
+  sb_printf(&sb, "%s (%s:%u)", s, m->mods.items[m->defs.items[g].need_mod].rel, c->start_row + 1);
   return sb_steal(&sb);
 }
 
@@ -1009,8 +1103,8 @@ static char *model__way_out(const Model *m, int32_t g) {
   sb_init(&label);
   model__def_label(m, r, &label);
   char *out = sib ? xasprintf("call %s%s instead (no CUDA-only code), or port %s once (%s:%u): every caller follows", sib,
-                              pd->kind == PYDEF_CLASS ? "" : "()", label.data, mm->id, pd->at.row + 1)
-                  : xasprintf("port %s once (%s:%u): every caller follows", label.data, mm->id, pd->at.row + 1);
+                              pd->kind == PYDEF_CLASS ? "" : "()", label.data, mm->rel, pd->at.row + 1)
+                  : xasprintf("port %s once (%s:%u): every caller follows", label.data, mm->rel, pd->at.row + 1);
   sb_free(&label);
   return out;
 }
@@ -1094,7 +1188,7 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
   }
   if (mm->facts->has_main && !mm->main_entry && at >= mm->facts->main_start && at < mm->facts->main_end) {
     *own = xasprintf("the __main__ block of a module the project imports (%s): a self-test",
-                     m->mods.items[mm->importer].id);
+                     m->mods.items[mm->importer].rel);
     return *own;
   }
   return NULL;

@@ -48,11 +48,11 @@ test('VS Code-like session: sync, diagnostics, quick fix, settings, report, shut
     assert.deepEqual(r.serverInfo, { name: 'ascend-lsp', version: '0.1.0' });
   });
 
-  await t.test('initialized: the server registers its config-file watchers dynamically', async () => {
+  await t.test('initialized: the server registers its config-file and Python-file watchers dynamically', async () => {
     const reg = await s.waitFor((m) => m.request && m.method === 'client/registerCapability', 'client/registerCapability');
     const watchers = reg.params.registrations[0].registerOptions.watchers.map((w) => w.globPattern);
     assert.equal(reg.params.registrations[0].method, 'workspace/didChangeWatchedFiles');
-    assert.deepEqual(watchers, ['**/pyproject.toml', '**/.ascend-lsp.toml']);
+    assert.deepEqual(watchers, ['**/pyproject.toml', '**/.ascend-lsp.toml', '**/*.py']);
   });
 
   await t.test('didOpen publishes the exact diagnostics with the document version', async () => {
