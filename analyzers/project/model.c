@@ -36,6 +36,8 @@ typedef struct {
   Array(int32_t) import_target; /* per import: definition, -1 */
   Array(int32_t) deps;          /* modules it imports */
   Array(uint32_t) ref_order;    /* refs by owner */
+  Array(uint32_t) call_order;   /* calls by owner (same layout as refs) */
+  Array(uint32_t) call_first;
   Array(uint32_t) ref_first;    /* per owner + 2: first position in ref_order, with a sentinel */
 } MModule;
 
@@ -58,12 +60,21 @@ typedef struct {
   size_t len;
 } MLauncher;
 
+/* A set of borrowed strings: open addressing, a power-of-two table. */
+typedef struct {
+  const char **slots;
+  size_t n_slots, len;
+} MSet;
+
 struct Model {
   Array(MModule) mods;
   Array(MLauncher) launchers;
   bool dirty;
   Array(MDef) defs;
-  MIndex mod_names, def_names, mentioned;
+  MIndex mod_names, def_names;
+  MSet mentioned; /* every name any module mentions */
+  MSet tops;      /* first components of module names: other names are no project's */
+  Array(char *) top_names;
   Array(char *) entry_modules; /* dotted names launched as scripts or modules */
   Array(char *) entry_paths;   /* script paths launched */
   Array(char *) entry_funcs;   /* "pkg.mod:func" console scripts */
@@ -98,6 +109,41 @@ static void model__index_push(MIndex *ix, const char *key, int32_t val) {
   array_push(ix, r);
 }
 
+static size_t model__str_hash(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return (size_t)h;
+}
+
+static bool model__set_has(const MSet *st, const char *key) {
+  if (!st->n_slots) return false;
+  for (size_t i = model__str_hash(key) & (st->n_slots - 1); st->slots[i]; i = (i + 1) & (st->n_slots - 1))
+    if (strcmp(st->slots[i], key) == 0) return true;
+  return false;
+}
+
+/* Adds key; returns false when it was there already. */
+static bool model__set_add(MSet *st, const char *key) {
+  if (2 * (st->len + 1) > st->n_slots) {
+    MSet big = {xcalloc(st->n_slots ? st->n_slots * 2 : 1024, sizeof(char *)), st->n_slots ? st->n_slots * 2 : 1024, 0};
+    for (size_t i = 0; i < st->n_slots; i++)
+      if (st->slots[i]) model__set_add(&big, st->slots[i]);
+    free(st->slots);
+    *st = big;
+  }
+  size_t i = model__str_hash(key) & (st->n_slots - 1);
+  for (; st->slots[i]; i = (i + 1) & (st->n_slots - 1))
+    if (strcmp(st->slots[i], key) == 0) return false;
+  st->slots[i] = key;
+  st->len++;
+  return true;
+}
+
+static void model__set_free(MSet *st) {
+  free(st->slots);
+  memset(st, 0, sizeof *st);
+}
+
 static bool model__is_test_path(const char *path) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
@@ -130,6 +176,8 @@ static void model__module_clear_link(MModule *mm) {
   array_free(&mm->deps);
   array_free(&mm->ref_order);
   array_free(&mm->ref_first);
+  array_free(&mm->call_order);
+  array_free(&mm->call_first);
 }
 
 static void model__module_free(MModule *mm) {
@@ -167,7 +215,10 @@ void model_free(Model *m) {
   array_free(&m->defs);
   array_free(&m->mod_names);
   array_free(&m->def_names);
-  array_free(&m->mentioned);
+  model__set_free(&m->mentioned);
+  model__set_free(&m->tops);
+  model__strs_free(m->top_names.items, m->top_names.len);
+  array_free(&m->top_names);
   model__entries_clear(m);
   array_free(&m->entry_modules);
   array_free(&m->entry_paths);
@@ -408,6 +459,12 @@ static void model__names(Model *m) {
     free(top);
     free(dir);
     if (*mm->name) model__index_push(&m->mod_names, mm->name, (int32_t)i);
+    for (int k = 0; k < 2; k++) {
+      const char *nm = k ? mm->alt : mm->name;
+      char *top = xstrndup(nm, strcspn(nm, "."));
+      if (*top && model__set_add(&m->tops, top)) array_push(&m->top_names, top);
+      else free(top);
+    }
     if (*mm->alt && strcmp(mm->alt, mm->name) != 0) model__index_push(&m->mod_names, mm->alt, (int32_t)i);
   }
   model__index_sort(&m->mod_names);
@@ -509,7 +566,18 @@ static int32_t model__in_module(const Model *m, int32_t mi, const char *rest, ch
  * definitions, bindings and star imports, for a bounded number of hops
  * (re-export cycles end). -1 when it is no project definition; *module
  * gets the module when the name is one. */
+static bool model__maybe_ours(const Model *m, const char *qual) {
+  char top[128];
+  size_t n = strcspn(qual, ".");
+  if (n >= sizeof top) return false;
+  memcpy(top, qual, n);
+  top[n] = '\0';
+  return model__set_has(&m->tops, top);
+}
+
 static int32_t model__resolve(const Model *m, const char *qual, int32_t *module) {
+  if (module) *module = -1;
+  if (!model__maybe_ours(m, qual)) return -1; /* torch.*, os.*: most names */
   char *q = xstrdup(qual);
   int32_t found = -1;
   if (module) *module = -1;
@@ -620,11 +688,9 @@ static void model__defs(Model *m) {
       array_push(&m->defs, d);
       model__index_push(&m->def_names, mm->facts->defs.items[k].name, (int32_t)m->defs.len - 1);
     }
-    for (size_t k = 0; mm->facts && k < mm->facts->refs.len; k++)
-      model__index_push(&m->mentioned, mm->facts->refs.items[k].name, (int32_t)i);
+    for (size_t k = 0; mm->facts && k < mm->facts->refs.len; k++) model__set_add(&m->mentioned, mm->facts->refs.items[k].name);
   }
   model__index_sort(&m->def_names);
-  model__index_sort(&m->mentioned);
 }
 
 static void model__link_calls(Model *m) {
@@ -888,7 +954,7 @@ static void model__scan_launcher(Model *m, const char *t, size_t len) {
 typedef struct {
   Model *m;
   Array(int32_t) work;
-  MIndex reached; /* names already followed */
+  MSet reached; /* names already followed */
 } MReach;
 
 static void model__reach_def(MReach *r, int32_t g) {
@@ -901,25 +967,36 @@ static void model__reach_def(MReach *r, int32_t g) {
 /* A name mentioned by reachable code keeps every definition of that name
  * alive (callbacks, getattr, registries: unknown stays reachable). */
 static void model__reach_name(MReach *r, const char *name) {
-  if (model__index_find(&r->reached, name) < r->reached.len) return;
-  /* keep the index sorted: insertion, names are few per project */
-  MIndexRow row = {name, 0};
-  size_t lo = 0, hi = r->reached.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (strcmp(r->reached.items[mid].key, name) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  array_push(&r->reached, row);
-  memmove(&r->reached.items[lo + 1], &r->reached.items[lo], (r->reached.len - 1 - lo) * sizeof row);
-  r->reached.items[lo] = row;
+  if (!model__set_add(&r->reached, name)) return;
   const MIndex *dn = &r->m->def_names;
   for (size_t k = model__index_find(dn, name); k < dn->len && strcmp(dn->items[k].key, name) == 0; k++)
     model__reach_def(r, dn->items[k].val);
 }
 
+/* Calls grouped by owner: -2 the __main__ block, -1 the other module code. */
+static int32_t model__call_owner(const PyCall *c) { return c->owner >= 0 ? c->owner : c->in_main ? PYREF_MAIN : PYREF_MODULE; }
+
+static void model__call_groups(MModule *mm) {
+  const PyFacts *f = mm->facts;
+  size_t owners = f->defs.len + 2;
+  array_reserve(&mm->call_first, owners + 1);
+  mm->call_first.len = owners + 1;
+  memset(mm->call_first.items, 0, (owners + 1) * sizeof *mm->call_first.items);
+  for (size_t k = 0; k < f->calls.len; k++) mm->call_first.items[model__call_owner(&f->calls.items[k]) + 2 + 1]++;
+  for (size_t o = 0; o < owners; o++) mm->call_first.items[o + 1] += mm->call_first.items[o];
+  array_reserve(&mm->call_order, f->calls.len + 1);
+  mm->call_order.len = f->calls.len;
+  Array(uint32_t) fill = {0};
+  array_reserve(&fill, owners);
+  memcpy(fill.items, mm->call_first.items, owners * sizeof *fill.items);
+  for (size_t k = 0; k < f->calls.len; k++)
+    mm->call_order.items[fill.items[model__call_owner(&f->calls.items[k]) + 2]++] = (uint32_t)k;
+  array_free(&fill);
+}
+
 static void model__ref_groups(MModule *mm) {
   const PyFacts *f = mm->facts;
+  model__call_groups(mm);
   size_t owners = f->defs.len + 2;
   array_reserve(&mm->ref_first, owners + 1);
   mm->ref_first.len = owners + 1;
@@ -939,10 +1016,9 @@ static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
   MModule *mm = &r->m->mods.items[mi];
   for (uint32_t k = mm->ref_first.items[owner + 2]; k < mm->ref_first.items[owner + 3]; k++)
     model__reach_name(r, mm->facts->refs.items[mm->ref_order.items[k]].name);
-  for (size_t k = 0; k < mm->facts->calls.len; k++) {
-    const PyCall *c = &mm->facts->calls.items[k];
-    bool mine = owner == PYREF_MAIN ? c->owner < 0 && c->in_main : owner == PYREF_MODULE ? c->owner < 0 && !c->in_main : c->owner == owner;
-    if (mine && mm->call_target.items[k] >= 0) model__reach_def(r, mm->call_target.items[k]);
+  for (uint32_t k = mm->call_first.items[owner + 2]; k < mm->call_first.items[owner + 3]; k++) {
+    int32_t t = mm->call_target.items[mm->call_order.items[k]];
+    if (t >= 0) model__reach_def(r, t);
   }
 }
 
@@ -1008,7 +1084,7 @@ static void model__reachability(Model *m) {
         model__reach_def(&r, model__global(m, d->mod, (int32_t)k));
   }
   array_free(&r.work);
-  array_free(&r.reached);
+  model__set_free(&r.reached);
   for (size_t g = 0; g < m->defs.len; g++)
     if (!m->defs.items[g].reachable) m->st.unreachable_defs++;
 }
@@ -1022,7 +1098,11 @@ void model_link(Model *m) {
     mm->broken = false;
     mm->main_entry = false;
   }
-  m->defs.len = m->mod_names.len = m->def_names.len = m->mentioned.len = 0;
+  m->defs.len = m->mod_names.len = m->def_names.len = 0;
+  model__set_free(&m->mentioned);
+  model__set_free(&m->tops);
+  model__strs_free(m->top_names.items, m->top_names.len);
+  m->top_names.len = 0;
   memset(&m->st, 0, sizeof m->st);
   model__names(m);
   model__defs(m);
@@ -1178,7 +1258,7 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
       g = model__global(m, (int32_t)(mm - m->mods.items), model__pydef(m, g)->cls);
     if (m->defs.items[g].reachable) return NULL;
     const char *name = model__pydef(m, g)->name;
-    bool used = model__index_find(&m->mentioned, name) < m->mentioned.len;
+    bool used = model__set_has(&m->mentioned, name);
     StrBuf sb;
     sb_init(&sb);
     model__def_label(m, g, &sb);
