@@ -737,6 +737,20 @@ static bool model__maybe_built(const Model *m, const char *abs) {
   return false;
 }
 
+/* A directory of modules without __init__.py (a namespace package): some
+ * module's name continues `abs` with a dot. */
+static bool model__namespace(const Model *m, const char *abs) {
+  size_t n = strlen(abs), lo = 0, hi = m->mod_names.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (strcmp(m->mod_names.items[mid].key, abs) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t k = lo; k < m->mod_names.len && strncmp(m->mod_names.items[k].key, abs, n) == 0; k++)
+    if (m->mod_names.items[k].key[n] == '.') return true;
+  return false;
+}
+
 static void model__add_dep(MModule *mm, int32_t to) {
   for (size_t i = 0; i < mm->deps.len; i++)
     if (mm->deps.items[i] == to) return;
@@ -779,7 +793,7 @@ static void model__import(Model *m, int32_t mi, const char *spelled, bool requir
         bound = pkg->facts->refs.items[r].owner == PYREF_MODULE && strcmp(pkg->facts->refs.items[r].name, last) == 0;
       missing = !bound && model__local_def(m, to, last, strlen(last), -1) < 0;
     }
-    if (missing && abs && model__maybe_built(m, abs)) missing = false;
+    if (missing && abs && (model__maybe_built(m, abs) || model__namespace(m, abs))) missing = false;
     if (missing) {
       mm->broken = true;
       mm->broken_reason = xasprintf("%s imports %s, which is not in the project", mm->rel, abs ? abs : spelled);
@@ -1037,13 +1051,24 @@ static bool model__launched(const Model *m, const MModule *mm) {
   return false;
 }
 
+/* A module that parses a command line is a script even when others import
+ * it (for its constants or classes): its `__main__` block is an entry. */
+static bool model__cli(const MModule *mm) {
+  static const char *const words[] = {"argparse", "ArgumentParser", "parse_args", "Fire", "click", "typer", "hydra", "sys.argv", "argv"};
+  const PyFacts *f = mm->facts;
+  for (size_t k = 0; k < f->refs.len; k++)
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+      if (strcmp(f->refs.items[k].name, words[w]) == 0) return true;
+  return false;
+}
+
 /* The roots of a module: its own code, its `__main__` block when it is a
  * script, and the definitions that are entry points. */
 static void model__roots(MReach *r, int32_t mi) {
   Model *m = r->m;
   MModule *mm = &m->mods.items[mi];
   if (mm->broken || !mm->facts) return;
-  mm->main_entry = mm->facts->has_main && (mm->importer < 0 || model__launched(m, mm));
+  mm->main_entry = mm->facts->has_main && (mm->importer < 0 || model__launched(m, mm) || model__cli(mm));
   model__reach_owner(r, mi, PYREF_MODULE);
   if (mm->main_entry) model__reach_owner(r, mi, PYREF_MAIN);
   /* a package's public names are its API; so are a loose module's, unless
