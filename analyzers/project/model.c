@@ -72,6 +72,8 @@ struct Model {
   bool dirty;
   Array(MDef) defs;
   MIndex mod_names, def_names;
+  MIndex mod_suffixes; /* tails of whole-path names ("pkg.sub.mod" of "src.pkg.sub.mod"): src layouts,
+                          namespace subpackages; used when no name matches exactly */
   MSet mentioned; /* every name any module mentions */
   MSet tops;      /* first components of module names: other names are no project's */
   Array(char *) top_names;
@@ -214,6 +216,7 @@ void model_free(Model *m) {
   array_free(&m->launchers);
   array_free(&m->defs);
   array_free(&m->mod_names);
+  array_free(&m->mod_suffixes);
   array_free(&m->def_names);
   model__set_free(&m->mentioned);
   model__set_free(&m->tops);
@@ -466,8 +469,16 @@ static void model__names(Model *m) {
       else free(top);
     }
     if (*mm->alt && strcmp(mm->alt, mm->name) != 0) model__index_push(&m->mod_names, mm->alt, (int32_t)i);
+    for (const char *d = strchr(mm->alt, '.'); d && strchr(d + 1, '.'); d = strchr(d + 1, '.'))
+      if (strcmp(d + 1, mm->name) != 0) {
+        model__index_push(&m->mod_suffixes, d + 1, (int32_t)i);
+        char *top = xstrndup(d + 1, strcspn(d + 1, "."));
+        if (model__set_add(&m->tops, top)) array_push(&m->top_names, top);
+        else free(top);
+      }
   }
   model__index_sort(&m->mod_names);
+  model__index_sort(&m->mod_suffixes);
   array_free(&pkgs);
   model__strs_free(dirs.items, dirs.len);
   array_free(&dirs);
@@ -475,7 +486,9 @@ static void model__names(Model *m) {
 
 static int32_t model__module_named(const Model *m, const char *name) {
   size_t k = model__index_find(&m->mod_names, name);
-  return k < m->mod_names.len ? m->mod_names.items[k].val : -1;
+  if (k < m->mod_names.len) return m->mod_names.items[k].val;
+  k = model__index_find(&m->mod_suffixes, name);
+  return k < m->mod_suffixes.len ? m->mod_suffixes.items[k].val : -1;
 }
 
 /* An import spelled in module `mi` made absolute: leading dots climb from
@@ -739,16 +752,20 @@ static bool model__maybe_built(const Model *m, const char *abs) {
 
 /* A directory of modules without __init__.py (a namespace package): some
  * module's name continues `abs` with a dot. */
-static bool model__namespace(const Model *m, const char *abs) {
-  size_t n = strlen(abs), lo = 0, hi = m->mod_names.len;
+static bool model__continued(const MIndex *ix, const char *abs) {
+  size_t n = strlen(abs), lo = 0, hi = ix->len;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (strcmp(m->mod_names.items[mid].key, abs) <= 0) lo = mid + 1;
+    if (strcmp(ix->items[mid].key, abs) <= 0) lo = mid + 1;
     else hi = mid;
   }
-  for (size_t k = lo; k < m->mod_names.len && strncmp(m->mod_names.items[k].key, abs, n) == 0; k++)
-    if (m->mod_names.items[k].key[n] == '.') return true;
+  for (size_t k = lo; k < ix->len && strncmp(ix->items[k].key, abs, n) == 0; k++)
+    if (ix->items[k].key[n] == '.') return true;
   return false;
+}
+
+static bool model__namespace(const Model *m, const char *abs) {
+  return model__continued(&m->mod_names, abs) || model__continued(&m->mod_suffixes, abs);
 }
 
 static void model__add_dep(MModule *mm, int32_t to) {
@@ -1123,7 +1140,7 @@ void model_link(Model *m) {
     mm->broken = false;
     mm->main_entry = false;
   }
-  m->defs.len = m->mod_names.len = m->def_names.len = 0;
+  m->defs.len = m->mod_names.len = m->def_names.len = m->mod_suffixes.len = 0;
   model__set_free(&m->mentioned);
   model__set_free(&m->tops);
   model__strs_free(m->top_names.items, m->top_names.len);

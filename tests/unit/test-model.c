@@ -261,3 +261,20 @@ TEST(model_pyfacts_defs_and_calls) {
   findings_free(&l);
   analyze_facts_free(&facts);
 }
+
+/* A src/ layout with a namespace subpackage (no __init__.py in geo/): the
+ * import resolves, the file is importable and its call site is found. */
+TEST(model_src_layout_namespace_subpackage) {
+  static const MT files[] = {
+      {"src/app/__init__.py", ""},
+      {"src/app/geo/rot.py", "import torch\n\n\ndef spin():\n    torch.cuda.synchronize()\n"},
+      {"src/app/use.py", "from app.geo.rot import spin\nimport app.geo\n\n\ndef run():\n    return spin()\n"},
+  };
+  Model *m = mt_model(files, 3);
+  char *got = mt_render(m, files, 3, false);
+  ASSERT_STR_EQ(got, "src/app/geo/rot.py:5:5 warning ASC201 torch.cuda.synchronize\n"
+                     "src/app/use.py:1:25 info ASC803 spin() → torch.cuda.synchronize (src/app/geo/rot.py:5)\n"
+                     "src/app/use.py:6:12 warning ASC801 spin() → torch.cuda.synchronize (src/app/geo/rot.py:5)\n");
+  free(got);
+  model_free(m);
+}
