@@ -811,7 +811,7 @@ static void model__import(Model *m, int32_t mi, const char *spelled, bool requir
       missing = !bound && model__local_def(m, to, last, strlen(last), -1) < 0;
     }
     if (missing && abs && (model__maybe_built(m, abs) || model__namespace(m, abs))) missing = false;
-    if (missing) {
+    if (missing && !mm->broken) { /* the first missing import is the reason */
       mm->broken = true;
       mm->broken_reason = xasprintf("%s imports %s, which is not in the project", mm->rel, abs ? abs : spelled);
     }
