@@ -1288,7 +1288,7 @@ static void model__emit(const Model *m, const MModule *mm, int32_t owner, const 
   f->guarded = guarded;
   const MConstruct *c = model__root(m, t);
   /* without a fallback here the call fails like the construct */
-  f->severity = info || guarded ? SEV_INFO : c->severity;
+  f->severity = info ? rule->severity : guarded ? SEV_INFO : c->severity;
   if (guarded) finding_append_note(f, "[guarded: a fallback exists]", "［已有回退路径］");
   model__add_related(m, f, t);
   free(chain);

@@ -79,12 +79,12 @@ TEST(model_call_sites_follow_wrappers) {
   Model *m = mt_model(mt_wrapped, 4);
   char *got = mt_render(m, mt_wrapped, 4, true);
   ASSERT_STR_EQ(got,
-      "pkg/__init__.py:1:19 info ASC803 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
+      "pkg/__init__.py:1:19 hint ASC803 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
       "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
       "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"
       "pkg/attn.py:1:6 error ASC308 flash_attn.flash_attn_func\n"
       "pkg/attn.py:5:12 warning ASC301 flash_attn.flash_attn_func\n"
-      "pkg/model.py:2:17 info ASC803 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
+      "pkg/model.py:2:17 hint ASC803 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
       "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
       "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"
       "pkg/model.py:7:16 warning ASC801 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
@@ -93,7 +93,7 @@ TEST(model_call_sites_follow_wrappers) {
       "pkg/model.py:11:20 info ASC801 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
       "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
       "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"
-      "pkg/build.py:1:20 info ASC803 Block → Block.forward() → flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
+      "pkg/build.py:1:20 hint ASC803 Block → Block.forward() → flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
       "  -> pkg/model.py:5:7 Block uses Block.forward()\n"
       "  -> pkg/model.py:6:9 Block.forward() calls flash_attention()\n"
       "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
@@ -152,7 +152,7 @@ TEST(model_bad_input_terminates) {
   char *got = mt_render(m, files, 4, false);
   ASSERT_STR_EQ(got,
                 "p/a.py:11:21 warning ASC201 torch.cuda.device_count\n"
-                "p/c.py:1:16 info ASC803 ring() → torch.cuda.device_count (p/a.py:11)\n"
+                "p/c.py:1:16 hint ASC803 ring() → torch.cuda.device_count (p/a.py:11)\n"
                 "p/c.py:5:12 warning ASC801 ring() → torch.cuda.device_count (p/a.py:11)\n");
   free(got);
   model_free(m);
@@ -181,7 +181,7 @@ TEST(model_ten_thousand_modules) {
   StrBuf sb;
   sb_init(&sb);
   mt_render_file(m, path, text, &sb, false);
-  ASSERT_STR_EQ(sb.data, "chain/m9999.py:1:25 info ASC803 f9998() → f9997() → … → f0() → torch.cuda.synchronize "
+  ASSERT_STR_EQ(sb.data, "chain/m9999.py:1:25 hint ASC803 f9998() → f9997() → … → f0() → torch.cuda.synchronize "
                          "(chain/m0.py:5)\n"
                          "chain/m9999.py:5:12 warning ASC801 f9998() → f9997() → … → f0() → torch.cuda.synchronize "
                          "(chain/m0.py:5)\n");
@@ -273,7 +273,7 @@ TEST(model_src_layout_namespace_subpackage) {
   Model *m = mt_model(files, 3);
   char *got = mt_render(m, files, 3, false);
   ASSERT_STR_EQ(got, "src/app/geo/rot.py:5:5 warning ASC201 torch.cuda.synchronize\n"
-                     "src/app/use.py:1:25 info ASC803 spin() → torch.cuda.synchronize (src/app/geo/rot.py:5)\n"
+                     "src/app/use.py:1:25 hint ASC803 spin() → torch.cuda.synchronize (src/app/geo/rot.py:5)\n"
                      "src/app/use.py:6:12 warning ASC801 spin() → torch.cuda.synchronize (src/app/geo/rot.py:5)\n");
   free(got);
   model_free(m);
