@@ -272,7 +272,9 @@ test('generateReport without a token: server-created progress, json format to an
     { command: 'ascend.generateReport', arguments: [{ format: 'json', output: out }] }, 30000);
   assert.equal(result.path, out);
   assert.equal(result.uri, fileUri(out));
-  const create = await s.waitFor((m) => m.request && m.method === 'window/workDoneProgress/create', 'window/workDoneProgress/create');
+  // (the project model's build at startup has its own token)
+  const create = await s.waitFor((m) => m.request && m.method === 'window/workDoneProgress/create' &&
+    m.params.token.startsWith('ascend-report'), 'window/workDoneProgress/create');
   const token = create.params.token;
   await s.waitFor((m) => m.method === '$/progress' && m.params.token === token && m.params.value.kind === 'end', 'progress end');
   const kinds = s.notifications.filter((m) => m.method === '$/progress' && m.params.token === token).map((m) => m.params.value.kind);
