@@ -495,12 +495,13 @@ static bool ws__launcher(const WsFile *f) {
   return f->kind == FILE_SHELL || f->kind == FILE_PYPROJECT || f->kind == FILE_SETUP_CFG || strcmp(b, "setup.py") == 0;
 }
 
-Model *ws_model_build(const Workspace *ws, bool abs_ids) {
+Model *ws_model_build(Workspace *ws, bool abs_ids, bool take_facts) {
   Model *m = model_new();
   for (size_t i = 0; i < ws->files.len; i++) {
-    const WsFile *f = &ws->files.items[i];
+    WsFile *f = &ws->files.items[i];
     const char *id = abs_ids ? f->abs : f->path;
-    if (f->kind == FILE_PYTHON && f->facts.py) model_set_module(m, id, f->rel ? f->rel : f->path, &f->facts, &f->findings);
+    if (f->kind == FILE_PYTHON && f->facts.py && take_facts) model_take_module(m, id, f->rel ? f->rel : f->path, &f->facts, &f->findings);
+    else if (f->kind == FILE_PYTHON && f->facts.py) model_set_module(m, id, f->rel ? f->rel : f->path, &f->facts, &f->findings);
     if (!ws__launcher(f)) continue;
     char *text = NULL;
     size_t len = 0;
@@ -516,7 +517,7 @@ void ws_model_apply(Workspace *ws, Model *m, bool abs_ids, const AnalyzeOptions 
                     void *filter_data) {
   for (size_t i = 0; i < ws->files.len; i++) {
     WsFile *f = &ws->files.items[i];
-    if (f->kind != FILE_PYTHON || !f->facts.py) continue;
+    if (f->kind != FILE_PYTHON) continue; /* a module the model does not know is left as it is */
     model_apply(m, abs_ids ? f->abs : f->path, aopt, &f->findings);
     if (filter) filter(filter_data, f->path, &f->findings);
   }

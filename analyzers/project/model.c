@@ -322,7 +322,23 @@ static uint64_t model__digest(const MModule *mm) {
 
 bool model_is_dirty(const Model *m) { return m->dirty; }
 
+static void model__set(Model *m, const char *id, const char *rel, const FileFacts *facts, PyFacts *owned,
+                       const FindingList *findings);
+
 void model_set_module(Model *m, const char *id, const char *rel, const FileFacts *facts, const FindingList *findings) {
+  model__set(m, id, rel, facts, NULL, findings);
+}
+
+void model_take_module(Model *m, const char *id, const char *rel, FileFacts *facts, const FindingList *findings) {
+  PyFacts *owned = facts ? facts->py : NULL;
+  if (facts) facts->py = NULL;
+  FileFacts view = {0};
+  view.py = owned;
+  model__set(m, id, rel, owned ? &view : NULL, owned, findings);
+}
+
+static void model__set(Model *m, const char *id, const char *rel, const FileFacts *facts, PyFacts *owned,
+                       const FindingList *findings) {
   MModule fresh = {0};
   fresh.rel = (char *)(rel ? rel : id);
   fresh.facts = facts ? facts->py : NULL;
@@ -337,6 +353,7 @@ void model_set_module(Model *m, const char *id, const char *rel, const FileFacts
   cons.len = probe.cons.len;
   cons.cap = probe.cons.cap;
   if (mm && mm->digest == digest) {
+    pyfacts_free(owned);
     for (size_t i = 0; i < cons.len; i++) {
       free(cons.items[i].subject);
       free(cons.items[i].message);
@@ -352,7 +369,7 @@ void model_set_module(Model *m, const char *id, const char *rel, const FileFacts
   memset(mm, 0, sizeof *mm);
   mm->id = xstrdup(id);
   mm->rel = xstrdup(rel ? rel : id);
-  mm->facts = facts ? pyfacts_copy(facts->py) : NULL;
+  mm->facts = owned ? owned : facts ? pyfacts_copy(facts->py) : NULL;
   mm->cons.items = cons.items;
   mm->cons.len = cons.len;
   mm->cons.cap = cons.cap;

@@ -49,6 +49,9 @@ void model_free(Model *m);
  * which gives its dotted module name; `facts` (may be NULL: not Python or
  * not parsed) and `findings` (the file's own analysis) are copied. */
 void model_set_module(Model *m, const char *id, const char *rel, const FileFacts *facts, const FindingList *findings);
+/* The same, taking ownership of facts->py (set to NULL): no copy of the
+ * largest part of a file's facts when the caller has no further use. */
+void model_take_module(Model *m, const char *id, const char *rel, FileFacts *facts, const FindingList *findings);
 /* Whether a change is waiting for model_link. model_set_module leaves the
  * model clean when the module's facts and constructs are the ones it has. */
 bool model_is_dirty(const Model *m);

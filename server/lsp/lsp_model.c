@@ -81,7 +81,7 @@ static void lsp_model__work(uv_work_t *w) {
     ws_free(&ws);
     return;
   }
-  j->model = ws_model_build(&ws, true);
+  j->model = ws_model_build(&ws, true, true);
   ws_free(&ws);
 }
 

@@ -387,7 +387,7 @@ static int bench__model(int argc, char **argv) {
   ws_analyze(&ws, &o, &run);
   double t1 = bench__now();
   long rss0 = bench__rss_kb();
-  Model *m = ws_model_build(&ws, false);
+  Model *m = ws_model_build(&ws, false, false);
   double t2 = bench__now();
   long rss1 = bench__rss_kb();
   ModelStats st;
