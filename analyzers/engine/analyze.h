@@ -71,6 +71,7 @@ typedef struct {
   uint32_t lines;
   PyFacts *py;            /* owned: definitions, calls and names for the project model
                              (pyfacts.h); NULL unless Python */
+  uint32_t test_findings; /* findings in test and benchmark code, not reported */
 } FileFacts;
 
 void analyze_facts_free(FileFacts *f);

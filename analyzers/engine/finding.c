@@ -40,13 +40,18 @@ Finding finding_copy(const Finding *f) {
     array_push(&c.edits, e);
   }
   memset(&c.related, 0, sizeof c.related);
-  for (size_t i = 0; i < f->related.len; i++) finding_add_related(&c, &f->related.items[i]);
+  for (size_t i = 0; i < f->related.len; i++) finding_add_related_at(&c, &f->related.items[i]);
   return c;
 }
 
-void finding_add_related(Finding *f, const FindingRelated *r) {
-  FindingRelated c = *r;
-  c.path = xstrdup(r->path);
+void finding_add_related(Finding *f, uint32_t start, uint32_t end, const char *message) {
+  Related r = {start, end, xstrdup(message), 0, 0, 0, 0, NULL, 0, 0};
+  array_push(&f->related, r);
+}
+
+void finding_add_related_at(Finding *f, const Related *r) {
+  Related c = *r;
+  c.path = r->path ? xstrdup(r->path) : NULL;
   c.message = xstrdup(r->message ? r->message : "");
   array_push(&f->related, c);
 }

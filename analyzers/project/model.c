@@ -1250,12 +1250,13 @@ static char *model__way_out(const Model *m, int32_t g) {
   return out;
 }
 
-static FindingRelated model__related_def(const Model *m, int32_t g) {
+static Related model__related_def(const Model *m, int32_t g) {
   const PyDef *d = model__pydef(m, g);
   const MModule *mm = &m->mods.items[m->defs.items[g].mod];
   uint32_t n = (uint32_t)strlen(d->name);
-  FindingRelated r = {mm->id, d->at.byte, d->at.byte + n, d->at.row, d->at.col, d->at.row, d->at.col + n,
-                      d->at.chr, d->at.chr + n, NULL};
+  Related r = {.start = d->at.byte, .end = d->at.byte + n, .start_row = d->at.row, .start_char = d->at.chr,
+               .end_row = d->at.row, .end_char = d->at.chr + n, .path = mm->id, .start_col = d->at.col,
+               .end_col = d->at.col + n};
   StrBuf sb;
   sb_init(&sb);
   model__def_label(m, g, &sb);
@@ -1274,14 +1275,15 @@ static void model__add_related(const Model *m, Finding *f, int32_t g) {
   uint32_t k = 0;
   for (int32_t d = g; d >= 0; d = m->defs.items[d].via, k++) {
     if (k >= 3 && m->defs.items[d].via >= 0) continue; /* the first hops and the holder */
-    FindingRelated r = model__related_def(m, d);
-    finding_add_related(f, &r);
+    Related r = model__related_def(m, d);
+    finding_add_related_at(f, &r);
     free(r.message);
   }
   const MConstruct *c = model__root(m, g);
-  FindingRelated r = {m->mods.items[m->defs.items[g].need_mod].id, c->start_byte, c->end_byte, c->start_row,
-                      c->start_col, c->end_row, c->end_col, c->start_char, c->end_char, c->message};
-  finding_add_related(f, &r);
+  Related r = {.start = c->start_byte, .end = c->end_byte, .message = c->message, .start_row = c->start_row,
+               .start_char = c->start_char, .end_row = c->end_row, .end_char = c->end_char,
+               .path = m->mods.items[m->defs.items[g].need_mod].id, .start_col = c->start_col, .end_col = c->end_col};
+  finding_add_related_at(f, &r);
 }
 
 static bool model__taken(const FindingList *out, uint32_t s, uint32_t e) {

@@ -95,10 +95,10 @@ cJSON *output_finding_json(const Finding *f, const char *file) {
   if (f->unreachable) cJSON_AddBoolToObject(o, "unreachable", true);
   if (f->related.len) {
     cJSON *rel = cJSON_AddArrayToObject(o, "related");
-    for (size_t k = 0; k < f->related.len; k++) {
-      const FindingRelated *r = &f->related.items[k];
+    for (size_t i = 0; i < f->related.len; i++) {
+      const Related *r = &f->related.items[i];
       cJSON *jr = cJSON_CreateObject();
-      cJSON_AddStringToObject(jr, "file", r->path);
+      if (r->path) cJSON_AddStringToObject(jr, "file", r->path); /* another file of the project */
       cJSON_AddNumberToObject(jr, "line", r->start_row + 1);
       cJSON_AddNumberToObject(jr, "column", r->start_char + 1);
       cJSON_AddNumberToObject(jr, "end_line", r->end_row + 1);

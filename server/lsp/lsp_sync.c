@@ -95,6 +95,30 @@ cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f) {
   cJSON_AddStringToObject(cd, "href", href);
   cJSON_AddStringToObject(o, "source", "ascend-lsp");
   cJSON_AddStringToObject(o, "message", s->lang_zh ? f->message_zh : f->message);
+  if (f->related.len) { /* the sites folded into this finding, or other files' places */
+    cJSON *rel = cJSON_AddArrayToObject(o, "relatedInformation");
+    for (size_t i = 0; i < f->related.len; i++) {
+      const Related *r = &f->related.items[i];
+      cJSON *ri = cJSON_CreateObject(), *loc = cJSON_AddObjectToObject(ri, "location");
+      if (!r->path) {
+        cJSON_AddStringToObject(loc, "uri", d->uri);
+        cJSON_AddItemToObject(loc, "range", lsp_range(s, d, r->start, r->end));
+      } else {
+        char *uri = doc_path_to_uri(r->path);
+        cJSON_AddStringToObject(loc, "uri", uri);
+        free(uri);
+        /* another file is not open: code points stand for UTF-16 units (BMP) and bytes for UTF-8 */
+        cJSON *range = cJSON_AddObjectToObject(loc, "range");
+        cJSON *a = cJSON_AddObjectToObject(range, "start"), *b = cJSON_AddObjectToObject(range, "end");
+        cJSON_AddNumberToObject(a, "line", r->start_row);
+        cJSON_AddNumberToObject(a, "character", s->enc == POS_UTF8 ? r->start_col : r->start_char);
+        cJSON_AddNumberToObject(b, "line", r->end_row);
+        cJSON_AddNumberToObject(b, "character", s->enc == POS_UTF8 ? r->end_col : r->end_char);
+      }
+      cJSON_AddStringToObject(ri, "message", r->message);
+      cJSON_AddItemToArray(rel, ri);
+    }
+  }
   cJSON *data = cJSON_AddObjectToObject(o, "data");
   if (f->replacement) cJSON_AddStringToObject(data, "replacement", f->replacement);
   cJSON_AddStringToObject(data, "confidence", confidence_name(f->confidence));
@@ -104,26 +128,6 @@ cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f) {
     cJSON_AddBoolToObject(data, "unreachable", 1);
     cJSON *tags = cJSON_AddArrayToObject(o, "tags");
     cJSON_AddItemToArray(tags, cJSON_CreateNumber(1)); /* DiagnosticTag.Unnecessary: shown faded */
-  }
-  if (f->related.len) {
-    cJSON *ri = cJSON_AddArrayToObject(o, "relatedInformation");
-    for (size_t k = 0; k < f->related.len; k++) {
-      const FindingRelated *r = &f->related.items[k];
-      cJSON *e = cJSON_CreateObject();
-      cJSON *loc = cJSON_AddObjectToObject(e, "location");
-      char *uri = doc_path_to_uri(r->path);
-      cJSON_AddStringToObject(loc, "uri", uri);
-      free(uri);
-      /* other files are not open: code points stand for UTF-16 units (BMP) and bytes for UTF-8 */
-      cJSON *range = cJSON_AddObjectToObject(loc, "range");
-      cJSON *a = cJSON_AddObjectToObject(range, "start"), *b = cJSON_AddObjectToObject(range, "end");
-      cJSON_AddNumberToObject(a, "line", r->start_row);
-      cJSON_AddNumberToObject(a, "character", s->enc == POS_UTF8 ? r->start_col : r->start_char);
-      cJSON_AddNumberToObject(b, "line", r->end_row);
-      cJSON_AddNumberToObject(b, "character", s->enc == POS_UTF8 ? r->end_col : r->end_char);
-      cJSON_AddStringToObject(e, "message", r->message);
-      cJSON_AddItemToArray(ri, e);
-    }
   }
   return o;
 }
