@@ -187,6 +187,13 @@ void lsp_hover(Session *s, const cJSON *id, const cJSON *params) {
     char *href = lsp_rule_href(s, f->rule);
     char *md = s->client_hover_plaintext ? rulesdoc_hover_text(f->rule, f, href) : rulesdoc_hover(f->rule, f, href);
     free(href);
+    char *chain = lsp_model_chain(s, d, at);
+    if (chain) { /* a call into the project's CUDA-only code: the chain first */
+      char *both = xasprintf(s->client_hover_plaintext ? "Chain: %s\n\n%s" : "**Chain:** %s\n\n%s", chain, md);
+      free(md);
+      md = both;
+      free(chain);
+    }
     cJSON *r = cJSON_CreateObject();
     cJSON *c = cJSON_AddObjectToObject(r, "contents");
     cJSON_AddStringToObject(c, "kind", s->client_hover_plaintext ? "plaintext" : "markdown");
