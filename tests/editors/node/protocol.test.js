@@ -302,7 +302,7 @@ test('generateReport: the progress the server created ends even when the client 
   const result = await s.request(lsp.ExecuteCommandRequest.method,
     { command: 'ascend.generateReport', arguments: [{ format: 'json', output: path.join(dir, 'r.json') }] }, 30000);
   assert.equal(result.path, path.join(dir, 'r.json'));
-  const create = s.requests.find((r) => r.method === 'window/workDoneProgress/create');
+  const create = s.requests.find((r) => r.method === 'window/workDoneProgress/create' && r.params.token.startsWith('ascend-report'));
   assert.ok(create, 'window/workDoneProgress/create');
   const kinds = s.notifications.filter((m) => m.method === '$/progress' && m.params.token === create.params.token)
     .map((m) => m.params.value.kind);
