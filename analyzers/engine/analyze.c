@@ -22,7 +22,7 @@ typedef struct {
 static const DomainAnalyzer analyze__table[] = {
     {1, deps_analyze, NULL},        {2, NULL, &device_visitor},   {3, NULL, &attention_visitor},
     {4, kernels_analyze, NULL},     {5, NULL, &distributed_visitor}, {6, NULL, &precision_visitor},
-    {7, NULL, &compile_visitor},
+    {7, NULL, &compile_visitor},     {2, NULL, &coverage_visitor},
 };
 
 #define ANALYZE__DOMAINS (sizeof analyze__table / sizeof analyze__table[0])

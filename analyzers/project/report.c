@@ -96,6 +96,7 @@ const char *report_chip_name(unsigned chip) {
   case CHIP_A3: return "A3";
   case CHIP_910A: return "910A";
   case CHIP_310P: return "310P";
+  case CHIP_950: return "950";
   default: break;
   }
   return "910B";
