@@ -143,7 +143,10 @@ TSLanguage *analyze_language(FileKind kind) {
 void analyze_options_default(AnalyzeOptions *o) {
   memset(o, 0, sizeof *o);
   o->chip = CHIP_910B;
-  o->torch_npu = "2.7.1";
+  /* the newest torch_npu release the support lists cover: 2.12.0 (TorchNPU
+   * 26.1.0, CANN 9.1.0; Ascend/pytorch COMPATIBILITY.md, the recommended
+   * pairing). The lists also hold 2.13.0, which is not released. */
+  o->torch_npu = "2.12.0";
 }
 
 static bool analyze__code_in(const char *const *list, size_t n, const char *code) {
