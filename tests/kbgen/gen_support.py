@@ -230,7 +230,8 @@ def parse_sections(path, text):
 
 def add_note(facts, text):
     chips, body = chips_of_line(text)
-    body = clean_note(body)
+    # "…，例如：" / "示例如下：" introduce an example (code), not a restriction
+    body = re.sub(r"[，,]?\s*(?:例如|示例如下|如下)[：:]$", "", clean_note(body))
     if not body:
         return
     for chip, f in facts.items():
