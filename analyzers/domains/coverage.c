@@ -122,9 +122,17 @@ static const StrList *coverage__tensor_params(Cov *c, TSNode n) {
   return &c->params;
 }
 
-/* Whether the receiver of a method call is known to be a tensor. */
+/* Whether the receiver of a method call is known to be a tensor: a tensor
+ * parameter or a tensor-producing torch call, possibly through a chain of
+ * method calls on it (`x.clamp(0, 1).acos_()`). */
 static bool coverage__is_tensor(Cov *c, TSNode recv) {
   if (!c->tensor) return false;
+  for (TSNode fn; pysyntax_is(recv, "call") && pysyntax_is(fn = pysym_child(recv, PYFIELD_FUNCTION), "attribute");) {
+    char *q = pyfile_qualname(c->py, fn);
+    free(q);
+    if (q) break;
+    recv = pysym_child(fn, PYFIELD_OBJECT);
+  }
   if (pysyntax_is(recv, "call")) return coverage__qual_matches(c, pysym_child(recv, PYFIELD_FUNCTION), c->tensor->arg);
   if (!pysyntax_is(recv, "identifier") || !c->tensor->value) return false;
   uint32_t s = ts_node_start_byte(recv), e = ts_node_end_byte(recv);
@@ -207,6 +215,29 @@ static uint32_t coverage__arg_dims(const Cov *c, TSNode a) {
   return n;
 }
 
+/* The value last assigned to identifier `id` by a plain `id = value`
+ * statement before the statement holding `at`, in the same block; `id`
+ * itself when there is none. */
+static TSNode coverage__assigned(const Cov *c, TSNode id, TSNode at) {
+  if (!pysyntax_is(id, "identifier")) return id;
+  TSNode stmt = at;
+  while (!ts_node_is_null(stmt) && !pysyntax_is(ts_node_parent(stmt), "block") &&
+         !pysyntax_is(ts_node_parent(stmt), "module"))
+    stmt = ts_node_parent(stmt);
+  uint32_t s = ts_node_start_byte(id), n = ts_node_end_byte(id) - s;
+  for (TSNode p = ts_node_is_null(stmt) ? stmt : ts_node_prev_named_sibling(stmt); !ts_node_is_null(p);
+       p = ts_node_prev_named_sibling(p)) {
+    TSNode a = pysyntax_is(p, "expression_statement") ? ts_node_named_child(p, 0) : (TSNode){0};
+    TSNode left = pysyntax_is(a, "assignment") ? pysym_child(a, PYFIELD_LEFT) : (TSNode){0};
+    if (!pysyntax_is(left, "identifier") || ts_node_end_byte(left) - ts_node_start_byte(left) != n ||
+        memcmp(c->py->text + ts_node_start_byte(left), c->py->text + s, n) != 0)
+      continue;
+    TSNode right = pysym_child(a, PYFIELD_RIGHT);
+    return ts_node_is_null(right) ? id : right;
+  }
+  return id;
+}
+
 /* What the call visibly breaks, in English and Chinese (caller frees both), or false. */
 static bool coverage__breach(const Cov *c, const KbSupport *s, TSNode call, char **en, char **zh) {
   TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
@@ -220,6 +251,7 @@ static bool coverage__breach(const Cov *c, const KbSupport *s, TSNode call, char
     TSNode a = i < na ? ts_node_named_child(args, i) : recv;
     if (ts_node_is_null(a)) continue;
     if (pysyntax_is(a, "keyword_argument")) a = pysym_child(a, PYFIELD_VALUE);
+    a = coverage__assigned(c, a, call);
     const char *d = *s->dtypes ? coverage__arg_dtype(c, a) : NULL;
     if (d && kb_support_excludes(s->dtypes, d)) {
       *en = xasprintf("a %s argument; the list says %s", strcmp(d, "fp64") == 0 ? "float64" : d, s->note_en);
