@@ -23,6 +23,15 @@
 
 #include <stdlib.h>
 
+/* A name bound in [start, end): a tensor parameter (value null) or a plain
+ * assignment (value = its right-hand side, end = the end of the enclosing
+ * function or file). */
+typedef struct {
+  uint32_t name_start, name_len;
+  uint32_t start, end;
+  TSNode value;
+} CovName;
+
 typedef struct {
   AnalyzeCtx *ctx;
   const PyFile *py;
@@ -31,9 +40,16 @@ typedef struct {
   const KbEntry *scope, *tensor, *shape;
   const KbEntry *dtype_rows[3];  /* fp64, complex64, complex128 */
   StrList once;                  /* "<code> <api>" already reported in this file */
-  TSNode params_fn;              /* the function whose tensor parameters are cached */
-  StrList params;                /* its parameters annotated as tensors */
+  /* Both filled as the walk goes (document order), so nothing walks up the
+   * tree (ts_node_parent starts from the root each time). */
+  Array(CovName) params;         /* parameters annotated as tensors, innermost function last */
+  Array(CovName) assigns;        /* `name = value` statements seen so far */
 } Cov;
+
+/* The first child: a call's function, an attribute's object, an
+ * assignment's left side. Cheaper than a field lookup, and the walk asks
+ * for it at every call. */
+static TSNode coverage__head(TSNode n) { return ts_node_child(n, 0); }
 
 static const char *const coverage__dtypes[3] = {"fp64", "complex64", "complex128"};
 
@@ -98,28 +114,51 @@ static char *coverage__method(const Cov *c, TSNode fn) {
   return pyfile_node_text(c->py, pysym_child(fn, PYFIELD_ATTRIBUTE));
 }
 
-/* The parameters of the function holding n that are annotated as tensors
- * (cached for the last function asked about). */
-static const StrList *coverage__tensor_params(Cov *c, TSNode n) {
-  TSNode fn = n;
-  while (!ts_node_is_null(fn) && !pysyntax_is(fn, "function_definition")) fn = ts_node_parent(fn);
-  if (ts_node_is_null(fn)) return NULL;
-  if (!ts_node_is_null(c->params_fn) && ts_node_eq(fn, c->params_fn)) return &c->params;
-  for (size_t i = 0; i < c->params.len; i++) free(c->params.items[i]);
-  c->params.len = 0;
-  c->params_fn = fn;
+static bool coverage__same_name(const Cov *c, const CovName *b, uint32_t s, uint32_t n) {
+  return b->name_len == n && memcmp(c->py->text + b->name_start, c->py->text + s, n) == 0;
+}
+
+/* Records the parameters of a function definition annotated as tensors. */
+static void coverage__function(Cov *c, TSNode fn) {
   TSNode ps = pysym_child(fn, PYFIELD_PARAMETERS);
   uint32_t np = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps);
-  for (uint32_t i = 0; i < np; i++) {
+  for (uint32_t i = 0; i < np && c->tensor && c->tensor->value; i++) {
     TSNode p = ts_node_named_child(ps, i);
-    if (!pysyntax_is(p, "typed_parameter") && !pysyntax_is(p, "typed_default_parameter")) continue;
+    bool typed = pysyntax_is(p, "typed_parameter");
+    if (!typed && !pysyntax_is(p, "typed_default_parameter")) continue;
     TSNode type = ts_node_child_by_field_name(p, "type", 4);
-    TSNode name = pysyntax_is(p, "typed_parameter") ? ts_node_named_child(p, 0) : pysym_child(p, PYFIELD_NAME);
+    TSNode name = typed ? ts_node_named_child(p, 0) : pysym_child(p, PYFIELD_NAME);
     if (pysyntax_is(type, "type") && ts_node_named_child_count(type) == 1) type = ts_node_named_child(type, 0);
-    if (pysyntax_is(name, "identifier") && coverage__qual_matches(c, type, c->tensor->value))
-      array_push(&c->params, pyfile_node_text(c->py, name));
+    /* most annotations are not tensors: look at the spelling before resolving it */
+    uint32_t te = ts_node_is_null(type) ? 0 : ts_node_end_byte(type);
+    bool tensorish = te >= 6 && memcmp(c->py->text + te - 6, "Tensor", 6) == 0;
+    if (tensorish && pysyntax_is(name, "identifier") && coverage__qual_matches(c, type, c->tensor->value)) {
+      CovName b;
+      memset(&b, 0, sizeof b);
+      b.name_start = ts_node_start_byte(name);
+      b.name_len = ts_node_end_byte(name) - b.name_start;
+      b.start = ts_node_start_byte(fn);
+      b.end = ts_node_end_byte(fn);
+      array_push(&c->params, b);
+    }
   }
-  return &c->params;
+}
+
+/* Records `name = <call>` (a plain name on the left): the casts and shapes
+ * a later argument may name. Its scope is checked when it is looked up. */
+static void coverage__assignment(Cov *c, TSNode a) {
+  TSNode left = coverage__head(a);
+  if (!pysyntax_is(left, "identifier")) return;
+  TSNode right = pysym_child(a, PYFIELD_RIGHT);
+  if (!pysyntax_is(right, "call")) return;
+  CovName b;
+  memset(&b, 0, sizeof b);
+  b.name_start = ts_node_start_byte(left);
+  b.name_len = ts_node_end_byte(left) - b.name_start;
+  b.start = ts_node_end_byte(a);
+  b.end = UINT32_MAX;
+  b.value = right;
+  array_push(&c->assigns, b);
 }
 
 /* Whether the receiver of a method call is known to be a tensor: a tensor
@@ -127,34 +166,36 @@ static const StrList *coverage__tensor_params(Cov *c, TSNode n) {
  * method calls on it (`x.clamp(0, 1).acos_()`). */
 static bool coverage__is_tensor(Cov *c, TSNode recv) {
   if (!c->tensor) return false;
-  for (TSNode fn; pysyntax_is(recv, "call") && pysyntax_is(fn = pysym_child(recv, PYFIELD_FUNCTION), "attribute");) {
+  for (TSNode fn; pysyntax_is(recv, "call") && pysyntax_is(fn = coverage__head(recv), "attribute");) {
     char *q = pyfile_qualname(c->py, fn);
     free(q);
     if (q) break;
-    recv = pysym_child(fn, PYFIELD_OBJECT);
+    recv = coverage__head(fn);
   }
-  if (pysyntax_is(recv, "call")) return coverage__qual_matches(c, pysym_child(recv, PYFIELD_FUNCTION), c->tensor->arg);
+  if (pysyntax_is(recv, "call")) return coverage__qual_matches(c, coverage__head(recv), c->tensor->arg);
   if (!pysyntax_is(recv, "identifier") || !c->tensor->value) return false;
   uint32_t s = ts_node_start_byte(recv), e = ts_node_end_byte(recv);
   if ((e - s == 4 && memcmp(c->py->text + s, "self", 4) == 0) || (e - s == 3 && memcmp(c->py->text + s, "cls", 3) == 0))
     return false;
-  const StrList *ps = coverage__tensor_params(c, recv);
-  for (size_t i = 0; ps && i < ps->len; i++)
-    if (strlen(ps->items[i]) == e - s && memcmp(ps->items[i], c->py->text + s, e - s) == 0) return true;
+  for (size_t i = c->params.len; i-- > 0;) {
+    const CovName *p = &c->params.items[i];
+    if (p->start <= s && s < p->end && coverage__same_name(c, p, s, e - s)) return true;
+  }
   return false;
 }
 
 /* The API a call names ("torch.linalg.norm", "torch.Tensor.add_"), or NULL. Caller frees. */
 static char *coverage__api(Cov *c, TSNode call) {
-  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  TSNode fn = coverage__head(call);
   char *q = pyfile_qualname(c->py, fn);
   if (q) {
     if (strncmp(q, "torch.", 6) == 0 && kb_pattern_match(c->scope->arg, q)) return q;
     free(q);
     return NULL;
   }
+  if (!pysyntax_is(fn, "attribute") || !coverage__is_tensor(c, coverage__head(fn))) return NULL;
   char *m = coverage__method(c, fn);
-  if (!m || m[0] == '_' || !coverage__is_tensor(c, pysym_child(fn, PYFIELD_OBJECT))) {
+  if (!m || m[0] == '_') {
     free(m);
     return NULL;
   }
@@ -171,7 +212,7 @@ static char *coverage__api(Cov *c, TSNode call) {
 static const char *coverage__arg_dtype(const Cov *c, TSNode a) {
   TSNode inner = a;
   if (pysyntax_is(a, "call")) {
-    TSNode fn = pysym_child(a, PYFIELD_FUNCTION);
+    TSNode fn = coverage__head(a);
     TSNode args = pysym_child(a, PYFIELD_ARGUMENTS);
     char *q = pyfile_qualname(c->py, fn);
     char *m = q ? NULL : coverage__method(c, fn);
@@ -194,7 +235,7 @@ static const char *coverage__arg_dtype(const Cov *c, TSNode a) {
  * (integer arguments, or one tuple / list of them); 0 when not visible. */
 static uint32_t coverage__arg_dims(const Cov *c, TSNode a) {
   if (!c->shape || !pysyntax_is(a, "call")) return 0;
-  TSNode fn = pysym_child(a, PYFIELD_FUNCTION);
+  TSNode fn = coverage__head(a);
   TSNode args = pysym_child(a, PYFIELD_ARGUMENTS);
   bool shaped = coverage__qual_matches(c, fn, c->shape->arg);
   if (!shaped) {
@@ -216,43 +257,36 @@ static uint32_t coverage__arg_dims(const Cov *c, TSNode a) {
 }
 
 /* The value last assigned to identifier `id` by a plain `id = value`
- * statement before the statement holding `at`, in the same block; `id`
- * itself when there is none. */
-static TSNode coverage__assigned(const Cov *c, TSNode id, TSNode at) {
+ * earlier in the same function (or module); `id` itself when there is none. */
+static TSNode coverage__assigned(const Cov *c, TSNode id) {
   if (!pysyntax_is(id, "identifier")) return id;
-  TSNode stmt = at;
-  while (!ts_node_is_null(stmt) && !pysyntax_is(ts_node_parent(stmt), "block") &&
-         !pysyntax_is(ts_node_parent(stmt), "module"))
-    stmt = ts_node_parent(stmt);
   uint32_t s = ts_node_start_byte(id), n = ts_node_end_byte(id) - s;
-  for (TSNode p = ts_node_is_null(stmt) ? stmt : ts_node_prev_named_sibling(stmt); !ts_node_is_null(p);
-       p = ts_node_prev_named_sibling(p)) {
-    TSNode a = pysyntax_is(p, "expression_statement") ? ts_node_named_child(p, 0) : (TSNode){0};
-    TSNode left = pysyntax_is(a, "assignment") ? pysym_child(a, PYFIELD_LEFT) : (TSNode){0};
-    if (!pysyntax_is(left, "identifier") || ts_node_end_byte(left) - ts_node_start_byte(left) != n ||
-        memcmp(c->py->text + ts_node_start_byte(left), c->py->text + s, n) != 0)
-      continue;
-    TSNode right = pysym_child(a, PYFIELD_RIGHT);
-    return ts_node_is_null(right) ? id : right;
+  for (size_t i = c->assigns.len; i-- > 0;) {
+    const CovName *a = &c->assigns.items[i];
+    if (a->start <= s && coverage__same_name(c, a, s, n))
+      return pyfile_function_at(c->py, a->start) == pyfile_function_at(c->py, s) ? a->value : id;
   }
   return id;
 }
 
 /* What the call visibly breaks, in English and Chinese (caller frees both), or false. */
 static bool coverage__breach(const Cov *c, const KbSupport *s, TSNode call, char **en, char **zh) {
+  bool dtypes = *s->dtypes && (kb_support_excludes(s->dtypes, "fp64") || kb_support_excludes(s->dtypes, "complex64") ||
+                               kb_support_excludes(s->dtypes, "complex128"));
+  if (!dtypes && !s->max_dims) return false;
   TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
-  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  TSNode fn = coverage__head(call);
   uint32_t na = pysyntax_is(args, "argument_list") ? ts_node_named_child_count(args) : 0;
   /* a Tensor method's receiver is its `self` */
   char *fq = pyfile_qualname(c->py, fn);
-  TSNode recv = pysyntax_is(fn, "attribute") && !fq ? pysym_child(fn, PYFIELD_OBJECT) : (TSNode){0};
+  TSNode recv = pysyntax_is(fn, "attribute") && !fq ? coverage__head(fn) : (TSNode){0};
   free(fq);
   for (uint32_t i = 0; i <= na; i++) {
     TSNode a = i < na ? ts_node_named_child(args, i) : recv;
     if (ts_node_is_null(a)) continue;
     if (pysyntax_is(a, "keyword_argument")) a = pysym_child(a, PYFIELD_VALUE);
-    a = coverage__assigned(c, a, call);
-    const char *d = *s->dtypes ? coverage__arg_dtype(c, a) : NULL;
+    a = coverage__assigned(c, a);
+    const char *d = dtypes ? coverage__arg_dtype(c, a) : NULL;
     if (d && kb_support_excludes(s->dtypes, d)) {
       *en = xasprintf("a %s argument; the list says %s", strcmp(d, "fp64") == 0 ? "float64" : d, s->note_en);
       *zh = xasprintf("传入 %s 参数；清单说明：%s", strcmp(d, "fp64") == 0 ? "float64" : d, s->note_zh);
@@ -285,7 +319,7 @@ static bool coverage__first(Cov *c, const char *code, const char *api) {
 static void coverage__emit(Cov *c, const char *code, TSNode call, const char *api, const char *en, const char *zh) {
   const KbRule *rule = analyze_rule(c->ctx->opt, code);
   if (!rule) return;
-  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  TSNode fn = coverage__head(call);
   TSPoint s = ts_node_start_point(fn), e = ts_node_end_point(fn);
   unsigned chip = c->ctx->opt->chip;
   char *repl = xasprintf("torch_npu %s list, %s%s%s", c->list->version, coverage__chip(chip, false), *en ? ": " : "", en);
@@ -333,6 +367,8 @@ static void coverage__call(Cov *c, TSNode call) {
 static bool coverage__visit(void *state, const PyVisit *v) {
   Cov *c = state;
   if (v->sym == PYSYM_CALL) coverage__call(c, v->node);
+  else if (v->sym == PYSYM_FUNCTION_DEFINITION) coverage__function(c, v->node);
+  else if (v->sym == PYSYM_ASSIGNMENT) coverage__assignment(c, v->node);
   return v->sym != PYSYM_COMMENT && v->sym != PYSYM_STRING && v->sym != PYSYM_IMPORT_STATEMENT &&
          v->sym != PYSYM_IMPORT_FROM_STATEMENT;
 }
@@ -340,7 +376,8 @@ static bool coverage__visit(void *state, const PyVisit *v) {
 static void coverage__end(void *state) {
   Cov *c = state;
   strlist_free(&c->once);
-  strlist_free(&c->params);
+  array_free(&c->params);
+  array_free(&c->assigns);
   free(c);
 }
 
