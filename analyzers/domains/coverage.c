@@ -37,7 +37,7 @@ typedef struct {
   const PyFile *py;
   int version;                   /* index of the support list */
   const KbSupportVersion *list;
-  const KbEntry *scope, *tensor, *shape;
+  const KbEntry *scope, *tensor, *shape, *plumbing;
   const KbEntry *dtype_rows[3];  /* fp64, complex64, complex128 */
   StrList once;                  /* "<code> <api>" already reported in this file */
   /* Both filled as the walk goes (document order), so nothing walks up the
@@ -90,6 +90,7 @@ static void *coverage__begin(AnalyzeCtx *ctx) {
   c->scope = scope;
   c->tensor = coverage__row(ctx, "coverage-tensor");
   c->shape = coverage__row(ctx, "coverage-shape");
+  c->plumbing = coverage__row(ctx, "coverage-dtype-plumbing");
   for (size_t i = 0; i < 3; i++) {
     char name[40];
     snprintf(name, sizeof name, "coverage-dtype-%s", coverage__dtypes[i]);
@@ -288,8 +289,8 @@ static bool coverage__breach(const Cov *c, const KbSupport *s, TSNode call, char
     a = coverage__assigned(c, a);
     const char *d = dtypes ? coverage__arg_dtype(c, a) : NULL;
     if (d && kb_support_excludes(s->dtypes, d)) {
-      *en = xasprintf("a %s argument; the list says %s", strcmp(d, "fp64") == 0 ? "float64" : d, s->note_en);
-      *zh = xasprintf("传入 %s 参数；清单说明：%s", strcmp(d, "fp64") == 0 ? "float64" : d, s->note_zh);
+      *en = xasprintf("a %s input; the list says %s", strcmp(d, "fp64") == 0 ? "float64" : d, s->note_en);
+      *zh = xasprintf("输入为 %s；清单说明：%s", strcmp(d, "fp64") == 0 ? "float64" : d, s->note_zh);
       return true;
     }
     uint32_t dims = s->max_dims ? coverage__arg_dims(c, a) : 0;
@@ -334,10 +335,11 @@ static void coverage__emit(Cov *c, const char *code, TSNode call, const char *ap
 
 /* A restriction worth an information: one that leaves out a model dtype,
  * limits dimensions or says more than the fields. */
-static bool coverage__restricts(const KbSupport *s) {
-  return s->max_dims || s->other ||
-         (*s->dtypes && (kb_support_excludes(s->dtypes, "bf16") || kb_support_excludes(s->dtypes, "fp16") ||
-                         kb_support_excludes(s->dtypes, "fp32")));
+static bool coverage__restricts(const Cov *c, const KbSupport *s) {
+  if (s->max_dims || s->other) return true;
+  if (!*s->dtypes || (c->plumbing && kb_pattern_match(c->plumbing->arg, s->api))) return false;
+  return kb_support_excludes(s->dtypes, "bf16") || kb_support_excludes(s->dtypes, "fp16") ||
+         kb_support_excludes(s->dtypes, "fp32");
 }
 
 static void coverage__call(Cov *c, TSNode call) {
@@ -345,6 +347,12 @@ static void coverage__call(Cov *c, TSNode call) {
   if (!api) return;
   bool listed;
   const KbSupport *s = kb_support_lookup(api, c->version, c->ctx->opt->chip, &listed);
+  if (!listed) { /* listed under its defining module (torch.nn.Parameter is torch.nn.parameter.Parameter) */
+    char *key = xasprintf("coverage-alias:%s", api);
+    const KbEntry *alias = coverage__row(c->ctx, key);
+    free(key);
+    if (alias && alias->value) s = kb_support_lookup(alias->value, c->version, c->ctx->opt->chip, &listed);
+  }
   char *en = NULL, *zh = NULL;
   if (!s) {
     if (coverage__first(c, "ASC223", api))
@@ -356,7 +364,7 @@ static void coverage__call(Cov *c, TSNode call) {
     coverage__emit(c, "ASC221", call, api, en, zh);
   } else if (s->cpu_fallback) {
     if (coverage__first(c, "ASC222", api)) coverage__emit(c, "ASC222", call, api, s->note_en, s->note_zh);
-  } else if (coverage__restricts(s)) {
+  } else if (coverage__restricts(c, s)) {
     if (coverage__first(c, "ASC220", api)) coverage__emit(c, "ASC220", call, api, s->note_en, s->note_zh);
   }
   free(en);
