@@ -381,8 +381,29 @@ static bool coverage__visit(void *state, const PyVisit *v) {
          v->sym != PYSYM_IMPORT_FROM_STATEMENT;
 }
 
+static bool coverage__is_note(const Finding *f) {
+  const char *k = f->rule->code;
+  return strcmp(k, "ASC220") == 0 || strcmp(k, "ASC222") == 0 || strcmp(k, "ASC223") == 0;
+}
+
+/* A coverage note (restricted, fallback, unverified) on the very range of
+ * another rule's finding (ASC306 on scaled_dot_product_attention) gives way:
+ * that rule says what to do with the call, and one range is one item. */
+static bool coverage__drop_shadowed(void *data, const Finding *f) {
+  const FindingList *out = data;
+  if (!coverage__is_note(f)) return false;
+  for (size_t i = 0; i < out->len; i++) {
+    const Finding *g = &out->items[i];
+    if (g != f && g->start_byte == f->start_byte && g->end_byte == f->end_byte && kb_domain(g->rule->code) >= 2 &&
+        !coverage__is_note(g) && strcmp(g->rule->code, "ASC219") != 0 && strcmp(g->rule->code, "ASC221") != 0)
+      return true;
+  }
+  return false;
+}
+
 static void coverage__end(void *state) {
   Cov *c = state;
+  findings_drop_if(c->ctx->out, coverage__drop_shadowed, c->ctx->out);
   strlist_free(&c->once);
   array_free(&c->params);
   array_free(&c->assigns);
