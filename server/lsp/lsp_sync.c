@@ -303,6 +303,11 @@ void session_reload_options(Session *s) {
   if (s->set_chip && config_chip(s->set_chip)) o->chip = config_chip(s->set_chip);
   if (s->set_torch_npu) o->torch_npu = s->set_torch_npu;
   if (s->set_mindiesd >= 0) o->mindiesd = s->set_mindiesd;
+  /* said once per version: a reload with the same target says nothing new */
+  char *notice = config_support_notice(o->torch_npu);
+  if (notice && (!s->support_notice || strcmp(notice, s->support_notice) != 0)) session_log(s, 3, "ascend-lsp: %s", notice);
+  free(s->support_notice);
+  s->support_notice = notice;
   /* client settings act like CLI flags: select replaces, ignore extends */
   free(s->opt_select);
   free(s->opt_ignore);

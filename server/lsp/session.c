@@ -466,6 +466,7 @@ static void session__free(Session *s) {
   ws_cache_free(s->cache);
   free(s->set_chip);
   free(s->set_torch_npu);
+  free(s->support_notice);
   free(s->root);
   free(s->docs_base);
   free(s->in_buf);

@@ -59,6 +59,7 @@ typedef struct Session {
   struct WsCache *cache;  /* per-file results kept across workspace reports */
   StrList set_select, set_ignore; /* client settings */
   char *set_chip, *set_torch_npu; int set_mindiesd; /* -1 unset */
+  char *support_notice;   /* the torch_npu version notice last logged, or NULL */
   bool lang_zh;
   unsigned debounce_ms;
   ReportJob *report;      /* running report, or NULL */
