@@ -934,26 +934,25 @@ bool config_file_ignores(const Config *c, const char *path, const char *code) {
   return hit;
 }
 
-void config_filter_findings(void *config, const char *path, FindingList *findings) {
+const char **config_file_ignore_codes(void *config, const char *path, size_t *n) {
   const Config *c = config;
-  if (!c || !c->n_per_file_ignores || !findings->len) return;
+  *n = 0;
+  if (!c || !c->n_per_file_ignores) return NULL;
   char *rel = config__relative(c, path);
-  size_t n = c->n_per_file_ignores;
-  bool *matched = xcalloc(n, sizeof *matched);
-  for (size_t i = 0; i < n; i++) matched[i] = config__glob_match(c->per_file_ignores[i].glob, rel);
-  free(rel);
-  size_t w = 0;
-  for (size_t i = 0; i < findings->len; i++) {
-    Finding *f = &findings->items[i];
-    bool drop = false;
-    for (size_t k = 0; k < n && !drop; k++)
-      drop = matched[k] && config__codes_cover(c->per_file_ignores[k].codes, c->per_file_ignores[k].n_codes,
-                                               f->rule->code);
-    if (drop) finding_free(f);
-    else findings->items[w++] = *f;
+  size_t total = 0;
+  for (size_t i = 0; i < c->n_per_file_ignores; i++) total += c->per_file_ignores[i].n_codes;
+  const char **out = xcalloc(total + 1, sizeof *out);
+  for (size_t i = 0; i < c->n_per_file_ignores; i++) {
+    const ConfigFileIgnore *fi = &c->per_file_ignores[i];
+    if (!config__glob_match(fi->glob, rel)) continue;
+    for (size_t k = 0; k < fi->n_codes; k++) out[(*n)++] = fi->codes[k];
   }
-  findings->len = w;
-  free(matched);
+  free(rel);
+  if (*n == 0) {
+    free(out);
+    return NULL;
+  }
+  return out;
 }
 
 const char **config_excludes_for(Config *c, const char *scan_dir, size_t *n) {

@@ -46,7 +46,7 @@ static bool ws__excluded(const WsOptions *opt, const char *rel, const char *name
 }
 
 static void ws__add_file(Walker *w, const char *rel, const char *abs, const struct stat *st) {
-  FileKind k = analyze_file_kind(rel);
+  FileKind k = context_file_kind(rel);
   if (k == FILE_UNKNOWN) return;
   size_t max = w->opt->max_file ? w->opt->max_file : WS_DEFAULT_MAX_FILE;
   if ((size_t)st->st_size > max && k != FILE_ELF) { /* binaries are read only up to their headers */
@@ -158,7 +158,7 @@ int ws_collect(Workspace *ws, const char *const *paths, size_t n, const WsOption
           free(ws->files.items[k].path);
           ws->files.items[k].path = p;
         }
-    } else if (analyze_file_kind(paths[i]) == FILE_UNKNOWN) {
+    } else if (context_file_kind(paths[i]) == FILE_UNKNOWN) {
       ws__note(ws, paths[i], "not a file kind ascend-lsp analyzes");
     } else {
       w.explicit = true;
@@ -304,9 +304,11 @@ static void ws__analyze_one(Pool *p, WsFile *f) {
   if (f->kind != FILE_ELF && memchr(text, '\0', len)) {
     f->note = xstrdup("skipped, binary content");
   } else if (!p->run->cache || !ws__cache_get(p->run->cache, f)) {
-    analyze_text(f->rel ? f->rel : f->path, text, len, NULL, p->aopt, &f->findings, &f->facts);
-    if (f->npu_sibling) analyze_npu_sibling(p->aopt, f->npu_sibling, &f->findings);
-    if (p->run->filter) p->run->filter(p->run->filter_data, f->path, &f->findings);
+    AnalyzeFile file = {.path = f->rel ? f->rel : f->path, .npu_sibling = f->npu_sibling};
+    const char **ignores = p->run->ignores ? p->run->ignores(p->run->ignores_data, f->path, &file.n_file_ignores) : NULL;
+    file.file_ignores = ignores;
+    analyze_file(&file, text, len, NULL, p->aopt, &f->findings, &f->facts);
+    free(ignores);
     if (p->run->cache) ws__cache_put(p->run->cache, f);
   }
   free(text);

@@ -14,7 +14,7 @@
  * The findings pymatch made for this file are the tail of ctx->out (every
  * front end analyzes one file into a fresh list). No API names appear here:
  * rows carry them, and the call builder only knows parameter roles. */
-#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
 

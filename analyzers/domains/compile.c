@@ -11,7 +11,7 @@
  *    rule's not_in_tests applies, as for every rule).
  *
  * The findings pymatch made for this file are the tail of ctx->out. */
-#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
 

@@ -2,7 +2,7 @@
  * device-layer mappings themselves (torch.cuda.*, .cuda(), device strings,
  * environment variables) are rows in kb.c matched by pymatch; this file also
  * folds a torch.cuda.is_available() guard into the calls it guards. */
-#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
 #include "analyzers/python/pysym.h"

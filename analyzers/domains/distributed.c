@@ -13,7 +13,7 @@
  *  - `NCCL_BACKEND = "nccl"` labels the backend: not a finding.
  *
  * Callee and attention names come from the detector rows. */
-#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
 

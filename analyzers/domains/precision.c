@@ -11,7 +11,7 @@
  *  - ASC606: assertions on float dtypes.
  *
  * Every name (callees, methods, scope globs) comes from the detector rows. */
-#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
 

@@ -1,9 +1,11 @@
-/* analyze: file classification, the domain table and the file-wide passes
- * that follow the domain analyzers (see analyze.h). */
+/* analyze: file classification, the domain table and the refinement stage
+ * that follows the detectors (see analyze.h for the order). */
 #include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 #include "analyzers/engine/prefilter.h"
-#include "analyzers/python/resolver.h"
 #include "analyzers/engine/suppress.h"
+#include "analyzers/python/pymatch.h"
+#include "analyzers/python/resolver.h"
 
 #include <stdlib.h>
 
@@ -111,26 +113,6 @@ static bool analyze__is_test_path(const char *path) {
   return false;
 }
 
-FileKind analyze_file_kind(const char *path) {
-  const char *b = analyze__base(path);
-  if (util_ends_with(b, ".py") || util_ends_with(b, ".pyi")) return FILE_PYTHON;
-  if (strcmp(b, "pyproject.toml") == 0) return FILE_PYPROJECT;
-  if (strcmp(b, "setup.cfg") == 0) return FILE_SETUP_CFG;
-  if ((util_starts_with(b, "requirements") || util_starts_with(b, "constraints") ||
-       util_ends_with(b, "-requirements.txt") || util_ends_with(b, ".requirements.txt") ||
-       util_ends_with(b, "_requirements.txt")) &&
-      (util_ends_with(b, ".txt") || util_ends_with(b, ".in")))
-    return FILE_REQUIREMENTS;
-  if (util_starts_with(b, "environment") && (util_ends_with(b, ".yml") || util_ends_with(b, ".yaml")))
-    return FILE_CONDA_ENV;
-  static const char *const cuda_ext[] = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx"};
-  for (size_t i = 0; i < sizeof cuda_ext / sizeof cuda_ext[0]; i++)
-    if (util_ends_with(b, cuda_ext[i])) return FILE_CUDA;
-  if (util_ends_with(b, ".sh") || util_ends_with(b, ".bash")) return FILE_SHELL;
-  if (util_ends_with(b, ".so") || strstr(b, ".so.")) return FILE_ELF;
-  return FILE_UNKNOWN;
-}
-
 TSLanguage *analyze_language(FileKind kind) {
   switch (kind) {
   case FILE_PYTHON: return tree_sitter_python();
@@ -144,23 +126,6 @@ void analyze_options_default(AnalyzeOptions *o) {
   memset(o, 0, sizeof *o);
   o->chip = CHIP_910B;
   o->torch_npu = "2.7.1";
-}
-
-static bool analyze__code_in(const char *const *list, size_t n, const char *code) {
-  for (size_t i = 0; i < n; i++)
-    if (list[i] && *list[i] && util_starts_with(code, list[i])) return true;
-  return false;
-}
-
-const KbRule *analyze_rule(const AnalyzeOptions *opt, const char *code) {
-  for (size_t i = 0; opt && i < opt->n_user_rules; i++)
-    if (strcmp(opt->user_rules[i].code, code) == 0) return &opt->user_rules[i];
-  return kb_rule(code);
-}
-
-bool analyze_code_selected(const AnalyzeOptions *opt, const char *code) {
-  if (opt->n_select > 0 && !analyze__code_in(opt->select, opt->n_select, code)) return false;
-  return !analyze__code_in(opt->ignore, opt->n_ignore, code);
 }
 
 /* Findings of domain 2 and above (everything Python says about the code;
@@ -190,7 +155,7 @@ static const PyImport *analyze__required_import(const PyFile *py, const char *gl
  * make the file another device's; a required one does. */
 static void analyze__other_device(const AnalyzeCtx *ctx, const PyFile *py, FindingList *out) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-stack", ctx->opt->user_entries, ctx->opt->n_user_entries);
-  const KbRule *rule = row ? analyze_rule(ctx->opt, row->code) : NULL;
+  const KbRule *rule = row ? context_rule(ctx->opt, row->code) : NULL;
   const PyImport *im = rule ? analyze__required_import(py, row->arg, false) : NULL;
   if (!im) return;
   int python = 0;
@@ -256,7 +221,7 @@ static void analyze__filter(const AnalyzeOptions *opt, FindingList *out) {
   size_t w = 0;
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
-    bool keep = analyze_code_selected(opt, f->rule->code) &&
+    bool keep = context_code_selected(opt, f->rule->code) &&
                 !(f->entry && f->entry->chips && !(f->entry->chips & opt->chip));
     if (keep) out->items[w++] = *f;
     else finding_free(f);
@@ -309,46 +274,98 @@ static void analyze__point(const char *text, const LineStarts *ls, uint32_t at, 
   *col = analyze__cp_column(text, at, at - ls->items[lo]);
 }
 
-/* Rows and columns from byte offsets with our own line starts: tree-sitter
- * counts rows at "\n" only, LSP and editors also break at a lone "\r".
- * Code-point columns skip a UTF-8 byte-order mark on the first line. */
-static void analyze__columns(const char *text, size_t len, FindingList *l) {
-  if (l->len == 0) return;
-  LineStarts ls = {0};
-  analyze__line_starts(text, len, &ls);
+/* Rows and columns of findings [from, l->len) from byte offsets with our
+ * own line starts (built once per file in *ls): tree-sitter counts rows at
+ * "\n" only, LSP and editors also break at a lone "\r". Code-point columns
+ * skip a UTF-8 byte-order mark on the first line. */
+static void analyze__columns(const char *text, size_t len, LineStarts *ls, FindingList *l, size_t from) {
+  if (l->len <= from) return;
+  if (ls->len == 0) analyze__line_starts(text, len, ls);
   bool bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
-  for (size_t i = 0; i < l->len; i++) {
+  for (size_t i = from; i < l->len; i++) {
     Finding *f = &l->items[i];
     for (size_t k = 0; k < f->edits.len; k++) {
       TextEdit *e = &f->edits.items[k];
       if (e->end > len) e->end = (uint32_t)len;
       if (e->start > e->end) e->start = e->end;
-      analyze__point(text, &ls, e->start, &e->start_row, &e->start_char);
-      analyze__point(text, &ls, e->end, &e->end_row, &e->end_char);
+      analyze__point(text, ls, e->start, &e->start_row, &e->start_char);
+      analyze__point(text, ls, e->end, &e->end_row, &e->end_char);
       if (bom && e->start_row == 0 && e->start_char > 0) e->start_char--;
       if (bom && e->end_row == 0 && e->end_char > 0) e->end_char--;
     }
     if (f->end_byte > len) f->end_byte = (uint32_t)len;
     if (f->start_byte > f->end_byte) f->start_byte = f->end_byte;
-    analyze__point(text, &ls, f->start_byte, &f->start_row, &f->start_char);
-    analyze__point(text, &ls, f->end_byte, &f->end_row, &f->end_char);
-    f->start_col = f->start_byte - ls.items[f->start_row];
-    f->end_col = f->end_byte - ls.items[f->end_row];
+    analyze__point(text, ls, f->start_byte, &f->start_row, &f->start_char);
+    analyze__point(text, ls, f->end_byte, &f->end_row, &f->end_char);
+    f->start_col = f->start_byte - ls->items[f->start_row];
+    f->end_col = f->end_byte - ls->items[f->end_row];
     if (bom && f->start_row == 0 && f->start_char > 0) f->start_char--;
     if (bom && f->end_row == 0 && f->end_char > 0) f->end_char--;
   }
-  array_free(&ls);
 }
 
-void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
+/* Step 8: a file with an NPU version beside it (cuda_accelerator.py next to
+ * npu_accelerator.py) is the CUDA implementation of an abstraction the
+ * project already ported: its Python findings are replaced by one ASC002
+ * hint naming the twin, at the start of the file. */
+static void analyze__npu_sibling(const AnalyzeOptions *opt, const char *sibling, FindingList *out) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-stack", opt->user_entries, opt->n_user_entries);
+  const KbRule *rule = row ? context_rule(opt, row->code) : NULL;
+  int python = 0;
+  bool any = false;
+  for (size_t i = 0; i < out->len && !any; i++) any = analyze__in_domain(&python, &out->items[i]);
+  if (!rule || !any) return;
+  findings_drop_if(out, analyze__in_domain, &python);
+  char *subj = xasprintf("CUDA, with the NPU version beside it (%s)", sibling);
+  Finding *f = kb_emit(out, rule, row, subj, row->replacement, 0, 0, 0, 0, 0, 0);
+  f->start_char = f->end_char = 0;
+  free(subj);
+}
+
+/* Step 9: codes the project's configuration ignores for this file. */
+static bool analyze__file_ignored(void *data, const Finding *f) {
+  const AnalyzeFile *file = data;
+  for (size_t i = 0; i < file->n_file_ignores; i++)
+    if (file->file_ignores[i] && util_starts_with(f->rule->code, file->file_ignores[i])) return true;
+  return false;
+}
+
+/* Binary content: a NUL (or the byte standing for one), or more than the
+ * 32-bit offsets of the findings can address. An ELF file is binary by
+ * nature and read by its own parser. */
+static bool analyze__binary(const AnalyzeFile *file, FileKind kind, const char *text, size_t len) {
+  if (file->nul_byte && memchr(text, file->nul_byte, len)) return true;
+  return kind != FILE_ELF && (memchr(text, '\0', len) || len > UINT32_MAX / 2);
+}
+
+/* Steps 2 to 10 over the detectors' findings of one file (see analyze.h). */
+static void analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, const PyFile *py, FindingList *mine) {
+  const AnalyzeOptions *opt = ctx->opt;
+  if (py) analyze__other_device(ctx, py, mine);
+  if (py) analyze__cuda_engine(ctx, py, mine);
+  if (py) analyze__mark_python(ctx->path, py, mine);
+  /* step 4, folds: no step yet; a fold runs here, before selection */
+  analyze__filter(opt, mine);
+  LineStarts ls = {0};
+  analyze__columns(ctx->text, ctx->len, &ls, mine, 0); /* suppressions match rows with lone-CR line breaks too */
+  size_t kept = suppress_apply(ctx->text, ctx->len, py, opt, mine);
+  analyze__columns(ctx->text, ctx->len, &ls, mine, kept); /* the ASC001 findings it added */
+  array_free(&ls);
+  if (file->npu_sibling) analyze__npu_sibling(opt, file->npu_sibling, mine);
+  if (file->n_file_ignores) findings_drop_if(mine, analyze__file_ignored, (void *)file);
+  findings_sort(mine);
+}
+
+void analyze_file(const AnalyzeFile *file, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
                   FindingList *out, FileFacts *facts) {
-  AnalyzeCtx ctx = {path, analyze_file_kind(path), text, len, NULL, NULL, opt, out};
+  const char *path = file->path;
+  AnalyzeCtx ctx = {path, context_file_kind(path), text, len, NULL, NULL, opt, out};
   if (ctx.kind == FILE_UNKNOWN) return;
   /* Files that cannot match any row are not parsed (facts need the parse). */
   if (ctx.kind == FILE_PYTHON && !facts && opt->n_user_entries == 0 && !opt->report_unused_noqa &&
       strcmp(analyze__base(path), "setup.py") != 0 && !prefilter_may_match(text, len))
     return;
-  if (ctx.kind != FILE_ELF && (memchr(text, '\0', len) || len > UINT32_MAX / 2)) return; /* binary */
+  if (analyze__binary(file, ctx.kind, text, len)) return;
   TSParser *parser = NULL;
   TSLanguage *lang = analyze_language(ctx.kind);
   if (lang) {
@@ -366,19 +383,12 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
   }
   PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build(ctx.tree, text, len) : NULL;
   ctx.py = py;
-  /* analyzers write this file's findings to `mine`; the post passes run on
-   * them before they join the caller's list */
+  /* detectors write this file's findings to `mine`; the refinement stage
+   * runs on them before they join the caller's list */
   FindingList mine = {0};
   ctx.out = &mine;
   analyze__domains(&ctx, py);
-  if (py) analyze__other_device(&ctx, py, &mine);
-  if (py) analyze__cuda_engine(&ctx, py, &mine);
-  if (py) analyze__mark_python(path, py, &mine);
-  analyze__filter(opt, &mine);
-  analyze__columns(text, len, &mine); /* suppressions match rows with lone-CR line breaks too */
-  suppress_apply(text, len, py, opt, &mine);
-  analyze__columns(text, len, &mine); /* and ASC001 findings get their columns */
-  findings_sort(&mine);
+  analyze__refine(file, &ctx, py, &mine);
   array_reserve(out, mine.len);
   for (size_t i = 0; i < mine.len; i++) array_push(out, mine.items[i]);
   array_free(&mine);
@@ -390,17 +400,8 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
   }
 }
 
-void analyze_npu_sibling(const AnalyzeOptions *opt, const char *sibling, FindingList *out) {
-  const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-stack", opt->user_entries, opt->n_user_entries);
-  const KbRule *rule = row ? analyze_rule(opt, row->code) : NULL;
-  int python = 0;
-  bool any = false;
-  for (size_t i = 0; i < out->len && !any; i++) any = analyze__in_domain(&python, &out->items[i]);
-  if (!rule || !any) return;
-  findings_drop_if(out, analyze__in_domain, &python);
-  char *subj = xasprintf("CUDA, with the NPU version beside it (%s)", sibling);
-  Finding *f = kb_emit(out, rule, row, subj, row->replacement, 0, 0, 0, 0, 0, 0);
-  f->start_char = f->end_char = 0;
-  free(subj);
-  findings_sort(out);
+void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
+                  FindingList *out, FileFacts *facts) {
+  AnalyzeFile file = {.path = path};
+  analyze_file(&file, text, len, tree, opt, out, facts);
 }

@@ -2,7 +2,7 @@
  * node; each node type consults the mapping rows of the match kinds that can
  * apply to it (kb_lookup for single-key kinds, a scan of the few
  * string-argument rows). No API names appear here: they are all in kb.c. */
-#include "analyzers/engine/analyze.h"
+#include "analyzers/python/pymatch.h"
 #include "analyzers/python/resolver.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/pysym.h"
@@ -55,7 +55,7 @@ static bool pymatch__import_row(const Matcher *m, uint32_t row) {
 /* Emits one finding for `e` over node n (deduplicated per start and code,
  * and for glob rows without a fix per line or per file). */
 static Finding *pymatch__emit(Matcher *m, const KbEntry *e, TSNode n, const char *subject) {
-  const KbRule *rule = analyze_rule(m->ctx->opt, e->code);
+  const KbRule *rule = context_rule(m->ctx->opt, e->code);
   if (!rule) return NULL;
   for (size_t i = m->ctx->out->len; i-- > 0;) {
     Finding *f = &m->ctx->out->items[i];

@@ -199,7 +199,7 @@ int cli_common_collect(CliCommon *c, Workspace *ws) {
 int cli_common_scan(CliCommon *c, Workspace *ws) {
   if (cli_common_options(c) != 0) return 2;
   int rc = cli_common_collect(c, ws);
-  WsRun run = {.threads = c->threads, .filter = config_filter_findings, .filter_data = &c->config};
+  WsRun run = {.threads = c->threads, .ignores = config_file_ignore_codes, .ignores_data = &c->config};
   ws_analyze(ws, &c->aopt, &run);
   for (size_t i = 0; i < ws->notes.len; i++) fprintf(stderr, "note: %s\n", ws->notes.items[i]);
   return rc;

@@ -57,9 +57,11 @@ static void cli_fix__text(const CliCommon *c, const char *path, const char *rel,
   r->converged = false;
   for (int round = 0; round < CLI_FIX_ROUNDS; round++) {
     FindingList l = {0};
-    analyze_text(rel ? rel : path, cur, cur_len, NULL, &c->aopt, &l, NULL);
-    if (sibling) analyze_npu_sibling(&c->aopt, sibling, &l);
-    config_filter_findings((void *)&c->config, path, &l);
+    AnalyzeFile file = {.path = rel ? rel : path, .npu_sibling = sibling};
+    const char **ignores = config_file_ignore_codes((void *)&c->config, path, &file.n_file_ignores);
+    file.file_ignores = ignores;
+    analyze_file(&file, cur, cur_len, NULL, &c->aopt, &l, NULL);
+    free(ignores);
     size_t nl;
     FixStats st;
     char *next = fixes_apply(cur, cur_len, &l, unsafe, &nl, &st);
@@ -288,7 +290,7 @@ int cli_fix(int argc, char **argv) {
   int rc = cli_common_collect(&c, &ws);
   /* a first analysis on every core finds the files that have something
    * to fix; only those are read again and rewritten */
-  WsRun wrun = {.threads = c.threads, .filter = config_filter_findings, .filter_data = &c.config};
+  WsRun wrun = {.threads = c.threads, .ignores = config_file_ignore_codes, .ignores_data = &c.config};
   ws_analyze(&ws, &c.aopt, &wrun);
   for (size_t i = 0; i < ws.notes.len; i++) fprintf(stderr, "note: %s\n", ws.notes.items[i]);
   /* files first, then links: a file reached through a link inside the

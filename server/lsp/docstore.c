@@ -101,7 +101,7 @@ Document *doc_open(DocStore *s, const char *uri, const char *language_id, int64_
   d->version = version;
   sb_init(&d->text);
   sb_append(&d->text, text, len);
-  d->kind = analyze_file_kind(d->path);
+  d->kind = context_file_kind(d->path);
   if (d->kind == FILE_UNKNOWN && strcmp(d->language_id, "python") == 0) d->kind = FILE_PYTHON;
   d->dirty = true;
   doc__reindex(d);
@@ -186,7 +186,7 @@ void doc_set_text(Document *d, const char *text, size_t len) {
   d->published = false;
 }
 
-bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
+bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char *const *ignores, size_t n_ignores) {
   if (!d->dirty) return false;
   d->dirty = false;
   findings_free(&d->findings);
@@ -199,9 +199,9 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
       d->tree = t;
     }
   }
-  /* A NUL (held as RPC_NUL_BYTE) makes the text binary, as for the CLI. */
-  if (d->nul_marks && memchr(d->text.data, RPC_NUL_BYTE, d->text.len)) return true;
-  analyze_text(d->rel ? d->rel : d->path, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings, NULL);
-  if (d->npu_sibling) analyze_npu_sibling(opt, d->npu_sibling, &d->findings);
+  /* a NUL held as RPC_NUL_BYTE makes the text binary, as for the CLI */
+  AnalyzeFile file = {.path = d->rel ? d->rel : d->path, .npu_sibling = d->npu_sibling, .file_ignores = ignores,
+                      .n_file_ignores = n_ignores, .nul_byte = d->nul_marks ? RPC_NUL_BYTE : 0};
+  analyze_file(&file, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings, NULL);
   return true;
 }

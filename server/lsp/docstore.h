@@ -58,8 +58,10 @@ void doc_edit_range(Document *d, LspPosition start, LspPosition end, PosEncoding
 void doc_set_text(Document *d, const char *text, size_t len);
 
 /* Re-parses (incrementally, with the edited old tree) and re-analyzes when
- * dirty; returns whether it did. */
-bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt);
+ * dirty; returns whether it did. `ignores` (borrowed for the call) are the
+ * codes the project's per-file ignores silence in this document. The
+ * findings are final: the analysis applied the NPU twin and the ignores. */
+bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char *const *ignores, size_t n_ignores);
 
 /* "file:///a%20b/c.py" -> "/a b/c.py" (heap); NULL for other schemes. */
 char *doc_uri_to_path(const char *uri);

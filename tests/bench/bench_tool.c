@@ -272,7 +272,7 @@ static int bench__edit(int argc, char **argv) {
   free(text);
   AnalyzeOptions opt;
   analyze_options_default(&opt);
-  doc_analyze(&s, d, &opt);
+  doc_analyze(&s, d, &opt, NULL, 0);
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, analyze_language(FILE_PYTHON));
   double *t_doc = calloc(n, sizeof *t_doc), *t_inc = calloc(n, sizeof *t_inc), *t_full = calloc(n, sizeof *t_full),
@@ -293,7 +293,7 @@ static int bench__edit(int argc, char **argv) {
     ts_tree_delete(old);
     ts_tree_delete(t1);
     /* what the server does: incremental re-parse + analysis */
-    doc_analyze(&s, d, &opt);
+    doc_analyze(&s, d, &opt, NULL, 0);
     double dd = bench__now();
     /* analysis alone, on the parsed tree */
     FindingList out = {0};

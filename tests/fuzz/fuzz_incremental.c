@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   doc_store_init(&s);
   Document *d = doc_open(&s, uri, "python", 1, (const char *)p, L);
   p += L;
-  doc_analyze(&s, d, &opt);
+  doc_analyze(&s, d, &opt, NULL, 0);
   int edits = 0;
   while (end - p >= 5 && edits < 64) {
     uint8_t op = p[0];
@@ -84,9 +84,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     doc_edit_bytes(d, pos, e, (const char *)p, ins);
     p += ins;
     edits++;
-    if (op & 1) doc_analyze(&s, d, &opt);
+    if (op & 1) doc_analyze(&s, d, &opt, NULL, 0);
   }
-  doc_analyze(&s, d, &opt);
+  doc_analyze(&s, d, &opt, NULL, 0);
 
   FindingList fresh = {0};
   analyze_text(d->path, d->text.data, d->text.len, NULL, &opt, &fresh, NULL);
