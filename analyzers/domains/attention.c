@@ -1002,14 +1002,18 @@ static void *attention__begin(AnalyzeCtx *ctx) {
 
 static bool attention__visit_node(void *state, const PyVisit *v) { return attention__visit(state, v); }
 
-static void attention__end(void *state) {
-  Attn *a = state;
-  /* which functions run only under no_grad matters for attention sites only */
-  if (a->sites.len || a->events.len) attention__inference(a);
-  for (size_t i = 0; i < a->sites.len; i++) attention__site(a, &a->sites.items[i]);
-  attention__wrapper_calls(a);
-  attention__handwritten(a);
-  attention__tidy(a);
+/* Sites and hand-written attention need the whole file: whether a function
+ * runs only under no_grad depends on its callers, and a wrapper of a site is
+ * reported where it is called, in any unit. A unit with either leaves its
+ * attention findings to the pass over the whole file. */
+static bool attention__links(const Attn *a) {
+  if (a->sites.len) return true;
+  for (size_t i = 0; i < a->events.len; i++)
+    if (a->events.items[i].kind == EV_QK) return true;
+  return false;
+}
+
+static void attention__free(Attn *a) {
   for (size_t i = 0; i < a->calls.len; i++) free(a->calls.items[i].name);
   array_free(&a->calls);
   array_free(&a->sites);
@@ -1019,4 +1023,20 @@ static void attention__end(void *state) {
   free(a);
 }
 
-const PyVisitor attention_visitor = {attention__begin, attention__visit_node, attention__end};
+static void attention__end(void *state) {
+  Attn *a = state;
+  if (!a->ctx->unit->file && attention__links(a)) {
+    context_depends(a->ctx, UNIT_ATTN_LINKS);
+    attention__free(a);
+    return;
+  }
+  /* which functions run only under no_grad matters for attention sites only */
+  if (a->sites.len || a->events.len) attention__inference(a);
+  for (size_t i = 0; i < a->sites.len; i++) attention__site(a, &a->sites.items[i]);
+  attention__wrapper_calls(a);
+  attention__handwritten(a);
+  attention__tidy(a);
+  attention__free(a);
+}
+
+const PyVisitor attention_visitor = {attention__begin, attention__visit_node, attention__end, NULL};

@@ -5,6 +5,7 @@
 #include "analyzers/engine/prefilter.h"
 #include "analyzers/engine/suppress.h"
 #include "analyzers/python/pymatch.h"
+#include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
 
 #include <stdlib.h>
@@ -15,16 +16,17 @@ TSLanguage *tree_sitter_toml(void);
 
 typedef struct {
   int domain;
-  AnalyzerFn fn;             /* whole-file work, after the walk; may be NULL */
+  AnalyzerFn fn;             /* work after the walk; may be NULL */
+  bool per_unit;             /* for Python: fn runs after each unit's walk (else once per file) */
   const PyVisitor *visitor;  /* part of the shared Python walk; may be NULL */
 } DomainAnalyzer;
 
-/* Every domain analyzer, in domain order. The table-driven Python matcher
- * walks first; the domain analyzers add what needs code (detectors). */
+/* Every detector, in domain order. The table-driven Python matcher walks
+ * first; the domain detectors add what needs code. */
 static const DomainAnalyzer analyze__table[] = {
-    {1, deps_analyze, NULL},        {2, NULL, &device_visitor},   {3, NULL, &attention_visitor},
-    {4, kernels_analyze, NULL},     {5, NULL, &distributed_visitor}, {6, NULL, &precision_visitor},
-    {7, NULL, &compile_visitor},
+    {1, deps_analyze, false, NULL},   {2, NULL, false, &device_visitor},      {3, NULL, false, &attention_visitor},
+    {4, kernels_analyze, true, NULL}, {5, NULL, false, &distributed_visitor}, {6, NULL, false, &precision_visitor},
+    {7, NULL, false, &compile_visitor},
 };
 
 #define ANALYZE__DOMAINS (sizeof analyze__table / sizeof analyze__table[0])
@@ -35,63 +37,129 @@ typedef struct {
   size_t skip_depth; /* nonzero: declined the subtree of the node at this depth */
 } WalkSlot;
 
-/* The single cursor walk over a Python tree. A node is descended into when
- * some visitor still wants its subtree; a visitor that declined one is
- * not called again until the walk leaves that subtree. */
-static void analyze__walk(TSTree *tree, WalkSlot *slots, size_t n) {
-  TSNode root = ts_tree_root_node(tree);
+/* The single cursor walk over the top-level nodes `tops` of a Python tree
+ * and their subtrees. A node is descended into when some visitor still
+ * wants its subtree; a visitor that declined one is not called again until
+ * the walk leaves that subtree. */
+static void analyze__walk(TSNode root, const TSNode *tops, size_t n_tops, WalkSlot *slots, size_t n) {
   Array(TSNode) parents = {0};
-  array_push(&parents, root);
-  TSTreeCursor cur = ts_tree_cursor_new(root);
-  bool more = ts_tree_cursor_goto_first_child(&cur);
-  while (more) {
-    size_t depth = parents.len;
-    PyVisit v = {ts_tree_cursor_current_node(&cur), PYSYM_OTHER, 0, parents.items[depth - 1]};
-    v.sym = pysym_of(v.node);
-    /* only names need their field (is it an attribute's object? an alias?) */
-    if (v.sym == PYSYM_IDENTIFIER || v.sym == PYSYM_ATTRIBUTE) v.field = ts_tree_cursor_current_field_id(&cur);
-    bool descend = false;
-    for (size_t i = 0; i < n; i++) {
-      WalkSlot *w = &slots[i];
-      if (w->skip_depth && depth > w->skip_depth) continue;
-      w->skip_depth = 0;
-      if (w->visit(w->state, &v)) descend = true;
-      else w->skip_depth = depth;
+  for (size_t t = 0; t < n_tops; t++) {
+    parents.len = 0;
+    array_push(&parents, root);
+    TSTreeCursor cur = ts_tree_cursor_new(tops[t]);
+    for (bool more = true; more;) {
+      size_t depth = parents.len;
+      PyVisit v = {ts_tree_cursor_current_node(&cur), PYSYM_OTHER, 0, parents.items[depth - 1]};
+      v.sym = pysym_of(v.node);
+      /* only names need their field (is it an attribute's object? an alias?) */
+      if (v.sym == PYSYM_IDENTIFIER || v.sym == PYSYM_ATTRIBUTE)
+        v.field = depth == 1 ? 0 : ts_tree_cursor_current_field_id(&cur);
+      bool descend = false;
+      for (size_t i = 0; i < n; i++) {
+        WalkSlot *w = &slots[i];
+        if (w->skip_depth && depth > w->skip_depth) continue;
+        w->skip_depth = 0;
+        if (w->visit(w->state, &v)) descend = true;
+        else w->skip_depth = depth;
+      }
+      if (descend && ts_tree_cursor_goto_first_child(&cur)) {
+        array_push(&parents, v.node);
+        continue;
+      }
+      while (!(more = ts_tree_cursor_goto_next_sibling(&cur))) {
+        if (parents.len <= 1 || !ts_tree_cursor_goto_parent(&cur)) break;
+        parents.len--;
+      }
     }
-    if (descend && ts_tree_cursor_goto_first_child(&cur)) {
-      array_push(&parents, v.node);
-      continue;
-    }
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur))) {
-      if (parents.len <= 1 || !ts_tree_cursor_goto_parent(&cur)) break;
-      parents.len--;
-    }
+    ts_tree_cursor_delete(&cur);
   }
-  ts_tree_cursor_delete(&cur);
   array_free(&parents);
 }
 
-/* Runs every domain on one file: the shared walk for Python, then each
- * domain's post-walk work and whole-file entry point, in domain order. */
-static void analyze__domains(AnalyzeCtx *ctx, PyFile *py) {
+/* ---- units ------------------------------------------------------------------ */
+
+typedef struct {
+  AnalyzeUnit u;
+  size_t first, n;     /* its top-level nodes: tops[first, first + n) */
+  uint32_t start_row;  /* tree-sitter row of u.start */
+} AnalyzeSpan;
+
+typedef struct {
+  Array(TSNode) tops;  /* every top-level node, in order */
+  Array(AnalyzeSpan) spans;
+} AnalyzeUnits;
+
+static bool analyze__definition(TSNode n) {
+  PySym k = pysym_of(n);
+  return k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_CLASS_DEFINITION || k == PYSYM_DECORATED_DEFINITION;
+}
+
+/* Splits the module into units: each definition alone, each run of other
+ * top-level statements (comments included) together. */
+static void analyze__units(TSNode root, AnalyzeUnits *us) {
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur))
+    array_push(&us->tops, ts_tree_cursor_current_node(&cur));
+  ts_tree_cursor_delete(&cur);
+  for (size_t i = 0; i < us->tops.len;) {
+    size_t j = i + 1;
+    if (!analyze__definition(us->tops.items[i]))
+      while (j < us->tops.len && !analyze__definition(us->tops.items[j])) j++;
+    TSNode first = us->tops.items[i], last = us->tops.items[j - 1];
+    AnalyzeSpan sp = {{ts_node_start_byte(first), ts_node_end_byte(last), 0, false}, i, j - i,
+                      ts_node_start_point(first).row};
+    array_push(&us->spans, sp);
+    i = j;
+  }
+}
+
+/* Runs every detector on one unit: the shared walk, then each domain's
+ * post-walk work in domain order. Findings go to ctx->out. */
+static void analyze__unit(AnalyzeCtx *ctx, PyFile *py, const TSNode *tops, size_t n_tops) {
   WalkSlot slots[ANALYZE__DOMAINS + 1];
   void *states[ANALYZE__DOMAINS] = {0};
   size_t n = 0;
-  void *matcher = NULL;
-  if (py) {
-    matcher = pymatch_begin(ctx, py);
-    if (matcher) slots[n++] = (WalkSlot){pymatch_visit, matcher, 0};
-    for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
-      const PyVisitor *pv = analyze__table[i].visitor;
-      if (pv && (states[i] = pv->begin(ctx))) slots[n++] = (WalkSlot){pv->visit, states[i], 0};
-    }
-    if (n) analyze__walk(ctx->tree, slots, n);
-    if (matcher) pymatch_end(matcher);
+  void *matcher = pymatch_begin(ctx, py);
+  if (matcher) slots[n++] = (WalkSlot){pymatch_visit, matcher, 0};
+  for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
+    const PyVisitor *pv = analyze__table[i].visitor;
+    if (pv && (states[i] = pv->begin(ctx))) slots[n++] = (WalkSlot){pv->visit, states[i], 0};
   }
+  if (n) analyze__walk(ts_tree_root_node(ctx->tree), tops, n_tops, slots, n);
+  if (matcher) pymatch_end(matcher);
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
     if (states[i]) analyze__table[i].visitor->end(states[i]);
-    if (analyze__table[i].fn) analyze__table[i].fn(ctx);
+    if (analyze__table[i].fn && analyze__table[i].per_unit) analyze__table[i].fn(ctx);
   }
+}
+
+/* Whole-file work of the Python detectors, after every unit: the domains'
+ * once-per-file entry points (setup.py dependencies), the attention
+ * detector over the whole file when some unit links to others, then each
+ * detector's file_end. ctx->out holds every unit's findings. */
+static void analyze__file_detectors(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *us, unsigned flags) {
+  AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true};
+  AnalyzeUnit *saved = ctx->unit;
+  ctx->unit = &whole;
+  /* first: the matcher's once-per-file rule stands for what it said at
+   * emission, before any detector dropped or merged findings */
+  uint32_t *starts = xcalloc(us->spans.len + 1, sizeof *starts);
+  for (size_t i = 0; i < us->spans.len; i++) starts[i] = us->spans.items[i].u.start;
+  pymatch_file_end(ctx, py, starts, us->spans.len);
+  free(starts);
+  for (size_t i = 0; i < ANALYZE__DOMAINS; i++)
+    if (analyze__table[i].fn && !analyze__table[i].per_unit) analyze__table[i].fn(ctx);
+  if (flags & UNIT_ATTN_LINKS) {
+    void *st = attention_visitor.begin(ctx);
+    WalkSlot slot = {attention_visitor.visit, st, 0};
+    if (st) analyze__walk(ts_tree_root_node(ctx->tree), us->tops.items, us->tops.len, &slot, 1);
+    if (st) attention_visitor.end(st);
+  }
+  for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
+    const PyVisitor *pv = analyze__table[i].visitor;
+    if (pv && pv->file_end) pv->file_end(ctx, flags);
+  }
+  ctx->unit = saved;
 }
 
 static const char *analyze__base(const char *path) {
@@ -356,16 +424,254 @@ static void analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, cons
   findings_sort(mine);
 }
 
+/* ---- the memo: unit results kept between versions --------------------------- */
+
+typedef struct {
+  AnalyzeUnit u;          /* bytes in the text as edited so far */
+  uint32_t orig_start, orig_end; /* its bytes when the findings were made */
+  uint32_t start_row;     /* tree-sitter row of orig_start */
+  bool dirty;             /* an edit or a syntax change touched it */
+  FindingList findings;   /* the detectors' findings, before the file-level work */
+  Array(ByteRange) ranges[2]; /* guarded, NPU-aware ranges the matcher added */
+} MemoUnit;
+
+struct AnalyzeMemo {
+  Array(MemoUnit) units;
+  char *key;              /* file facts and options the units were made with; NULL: none */
+  size_t reused, ran;
+};
+
+AnalyzeMemo *analyze_memo_new(void) { return xcalloc(1, sizeof(AnalyzeMemo)); }
+
+static void analyze__memo_unit_free(MemoUnit *m) {
+  findings_free(&m->findings);
+  array_free(&m->ranges[0]);
+  array_free(&m->ranges[1]);
+}
+
+static void analyze__memo_clear(AnalyzeMemo *m) {
+  for (size_t i = 0; i < m->units.len; i++) analyze__memo_unit_free(&m->units.items[i]);
+  m->units.len = 0;
+  free(m->key);
+  m->key = NULL;
+}
+
+void analyze_memo_free(AnalyzeMemo *m) {
+  if (!m) return;
+  analyze__memo_clear(m);
+  array_free(&m->units);
+  free(m);
+}
+
+void analyze_memo_edit(AnalyzeMemo *m, uint32_t start, uint32_t old_end, uint32_t new_end) {
+  int64_t delta = (int64_t)new_end - (int64_t)old_end;
+  for (size_t i = 0; i < m->units.len; i++) {
+    AnalyzeUnit *u = &m->units.items[i].u;
+    if (u->end < start) continue;
+    if (u->start > old_end) { /* wholly after the edit: moves */
+      u->start = (uint32_t)(u->start + delta);
+      u->end = (uint32_t)(u->end + delta);
+      continue;
+    }
+    /* touched, or the edit is at its edge (typing at the end of a unit's last line extends it) */
+    m->units.items[i].dirty = true;
+    u->end = u->end >= old_end ? (uint32_t)(u->end + delta) : new_end;
+  }
+}
+
+void analyze_memo_changed(AnalyzeMemo *m, const TSRange *r, size_t n) {
+  for (size_t k = 0; k < n; k++)
+    for (size_t i = 0; i < m->units.len; i++) {
+      AnalyzeUnit *u = &m->units.items[i].u;
+      if (!(r[k].end_byte < u->start || r[k].start_byte > u->end)) m->units.items[i].dirty = true;
+    }
+}
+
+void analyze_memo_stats(const AnalyzeMemo *m, size_t *reused, size_t *ran) {
+  *reused = m->reused;
+  *ran = m->ran;
+}
+
+/* What every unit's findings depend on besides the unit's own text: the
+ * options, the path, the module-level import bindings (with their places:
+ * a lookup takes the last import before the use), every binding's root
+ * for "imports torch", the torch_npu and transfer_to_npu flags and where
+ * an `import torch_npu` would go. Two versions with the same key and the
+ * same unit text give the unit the same findings. Caller frees. */
+static char *analyze__key(const AnalyzeFile *file, const AnalyzeOptions *o, const PyFile *py) {
+  StrBuf sb;
+  sb_init(&sb);
+  sb_printf(&sb, "%s\n%u %s %d %d %p %zu %p %zu\n", file->path, o->chip, o->torch_npu ? o->torch_npu : "",
+            o->mindiesd, o->report_unused_noqa, (const void *)o->user_entries, o->n_user_entries,
+            (const void *)o->user_rules, o->n_user_rules);
+  for (size_t i = 0; i < o->n_select; i++) sb_printf(&sb, "+%s", o->select[i] ? o->select[i] : "");
+  for (size_t i = 0; i < o->n_ignore; i++) sb_printf(&sb, "-%s", o->ignore[i] ? o->ignore[i] : "");
+  bool torch = false;
+  for (size_t i = 0; i < py->bindings.len; i++) {
+    const PyBinding *b = &py->bindings.items[i];
+    torch = torch || util_starts_with(b->qualname, "torch");
+    if (b->module_scope)
+      sb_printf(&sb, "\n%s=%s %d %u %u %u %u %u", b->local, b->qualname, b->from_import, b->def_byte, b->module_start,
+                b->module_end, b->name_start, b->name_end);
+  }
+  char *ins = pysyntax_import_insertion(py, "import torch_npu");
+  sb_printf(&sb, "\n%d %d %d %d %d %u %u %u %u %s", torch, py->imports_torch_npu, py->transfer_to_npu,
+            py->has_torch_import, py->torch_import_plain, py->torch_import_line_start, py->torch_import_line_end,
+            py->import_insert_byte, pysyntax_import_point(py), ins ? ins : "");
+  free(ins);
+  return sb_steal(&sb);
+}
+
+/* Moves a kept unit's findings and ranges to where the unit is now: offsets
+ * inside the unit move with it (those outside, like the import point, stay);
+ * tree-sitter rows move by the unit's row delta. */
+static void analyze__memo_shift(MemoUnit *m, uint32_t new_row) {
+  int64_t d = (int64_t)m->u.start - (int64_t)m->orig_start;
+  int64_t dr = (int64_t)new_row - (int64_t)m->start_row;
+  uint32_t lo = m->orig_start, hi = m->orig_end;
+#define ANALYZE__MOVE(x) ((x) = ((x) >= lo && (x) <= hi) ? (uint32_t)((x) + d) : (x))
+  for (size_t i = 0; i < m->findings.len; i++) {
+    Finding *f = &m->findings.items[i];
+    ANALYZE__MOVE(f->start_byte);
+    ANALYZE__MOVE(f->end_byte);
+    f->start_row = (uint32_t)(f->start_row + dr);
+    f->end_row = (uint32_t)(f->end_row + dr);
+    for (size_t k = 0; k < f->edits.len; k++) {
+      ANALYZE__MOVE(f->edits.items[k].start);
+      ANALYZE__MOVE(f->edits.items[k].end);
+    }
+  }
+  for (int r = 0; r < 2; r++)
+    for (size_t i = 0; i < m->ranges[r].len; i++) {
+      ANALYZE__MOVE(m->ranges[r].items[i].start);
+      ANALYZE__MOVE(m->ranges[r].items[i].end);
+    }
+#undef ANALYZE__MOVE
+  m->orig_start = m->u.start;
+  m->orig_end = m->u.end;
+  m->start_row = new_row;
+}
+
+/* The kept unit that is exactly this span, clean and free of outside reads
+ * (and of absolute rows when it moved across lines), or NULL. `from`
+ * advances over the memo's units (both lists are in document order). */
+static MemoUnit *analyze__memo_find(AnalyzeMemo *m, size_t *from, const AnalyzeSpan *sp) {
+  while (*from < m->units.len && m->units.items[*from].u.start < sp->u.start) (*from)++;
+  if (*from >= m->units.len) return NULL;
+  MemoUnit *mu = &m->units.items[*from];
+  if (mu->u.start != sp->u.start || mu->u.end != sp->u.end || mu->dirty) return NULL;
+  if (mu->u.flags & UNIT_READS_FILE) return NULL;
+  if ((mu->u.flags & UNIT_READS_ROWS) && mu->start_row != sp->start_row) return NULL;
+  return mu;
+}
+
+/* Appends n ranges to an Array(ByteRange) of any declaration. */
+#define analyze__push_ranges(to, r, n)                                                                           \
+  do {                                                                                                           \
+    for (size_t i_ = 0; i_ < (n); i_++) array_push((to), (r)[i_]);                                               \
+  } while (0)
+
+/* Runs (or takes from the memo) every unit of a Python file, in order,
+ * appending copies of their findings to ctx->out; the memo then holds this
+ * version's units. Returns the or of the units' flags. */
+static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *us, AnalyzeMemo *memo,
+                                      const char *key) {
+  bool keep = memo && memo->key && strcmp(memo->key, key) == 0;
+  Array(MemoUnit) next = {0};
+  MemoUnit **kept = xcalloc(us->spans.len + 1, sizeof *kept);
+  size_t from = 0;
+  /* the ranges kept units' matchers found are facts of this version too */
+  for (size_t i = 0; keep && i < us->spans.len; i++)
+    if ((kept[i] = analyze__memo_find(memo, &from, &us->spans.items[i]))) {
+      analyze__memo_shift(kept[i], us->spans.items[i].start_row);
+      analyze__push_ranges(&py->guarded, kept[i]->ranges[0].items, kept[i]->ranges[0].len);
+      analyze__push_ranges(&py->npu_aware, kept[i]->ranges[1].items, kept[i]->ranges[1].len);
+    }
+  FindingList *all = ctx->out;
+  unsigned flags = 0;
+  size_t reused = 0;
+  for (size_t i = 0; i < us->spans.len; i++) {
+    AnalyzeSpan *sp = &us->spans.items[i];
+    MemoUnit mu = {0};
+    if (kept[i]) {
+      mu = *kept[i];
+      memset(kept[i], 0, sizeof *kept[i]); /* moved to next */
+      reused++;
+    } else {
+      mu.u = sp->u;
+      mu.orig_start = sp->u.start;
+      mu.orig_end = sp->u.end;
+      mu.start_row = sp->start_row;
+      size_t g0 = py->guarded.len, n0 = py->npu_aware.len;
+      ctx->out = &mu.findings;
+      ctx->unit = &mu.u;
+      analyze__unit(ctx, py, us->tops.items + sp->first, sp->n);
+      analyze__push_ranges(&mu.ranges[0], py->guarded.items + g0, py->guarded.len - g0);
+      analyze__push_ranges(&mu.ranges[1], py->npu_aware.items + n0, py->npu_aware.len - n0);
+    }
+    flags |= mu.u.flags;
+    array_reserve(all, mu.findings.len);
+    for (size_t k = 0; k < mu.findings.len; k++)
+      array_push(all, memo ? finding_copy(&mu.findings.items[k]) : mu.findings.items[k]);
+    if (memo) {
+      array_push(&next, mu);
+    } else {
+      array_free(&mu.findings);
+      array_free(&mu.ranges[0]);
+      array_free(&mu.ranges[1]);
+    }
+  }
+  ctx->out = all;
+  free(kept);
+  if (memo) {
+    analyze__memo_clear(memo);
+    array_free(&memo->units);
+    memo->units.items = next.items;
+    memo->units.len = next.len;
+    memo->units.cap = next.cap;
+    memo->key = xstrdup(key);
+    memo->reused = reused;
+    memo->ran = us->spans.len - reused;
+  }
+  return flags;
+}
+
+/* Every detector over a Python file: by units, then the whole-file work. */
+static void analyze__python(const AnalyzeFile *file, AnalyzeCtx *ctx, PyFile *py) {
+  AnalyzeUnits us = {0};
+  analyze__units(ts_tree_root_node(ctx->tree), &us);
+  char *key = file->memo ? analyze__key(file, ctx->opt, py) : NULL;
+  unsigned flags = analyze__python_units(ctx, py, &us, file->memo, key);
+  free(key);
+  analyze__file_detectors(ctx, py, &us, flags);
+  array_free(&us.tops);
+  array_free(&us.spans);
+}
+
+/* Every detector over a file of another kind: one unit, the whole file. */
+static void analyze__other(AnalyzeCtx *ctx) {
+  AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true};
+  ctx->unit = &whole;
+  for (size_t i = 0; i < ANALYZE__DOMAINS; i++)
+    if (analyze__table[i].fn) analyze__table[i].fn(ctx);
+  ctx->unit = NULL;
+}
+
 void analyze_file(const AnalyzeFile *file, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
                   FindingList *out, FileFacts *facts) {
   const char *path = file->path;
-  AnalyzeCtx ctx = {path, context_file_kind(path), text, len, NULL, NULL, opt, out};
+  AnalyzeCtx ctx = {path, context_file_kind(path), text, len, NULL, NULL, opt, out, NULL};
+  /* a memo holds the units of the last version analyzed by units */
+  if (file->memo && (ctx.kind != FILE_PYTHON || !tree)) analyze__memo_clear(file->memo);
   if (ctx.kind == FILE_UNKNOWN) return;
   /* Files that cannot match any row are not parsed (facts need the parse). */
   if (ctx.kind == FILE_PYTHON && !facts && opt->n_user_entries == 0 && !opt->report_unused_noqa &&
       strcmp(analyze__base(path), "setup.py") != 0 && !prefilter_may_match(text, len))
     return;
-  if (analyze__binary(file, ctx.kind, text, len)) return;
+  if (analyze__binary(file, ctx.kind, text, len)) {
+    if (file->memo) analyze__memo_clear(file->memo);
+    return;
+  }
   TSParser *parser = NULL;
   TSLanguage *lang = analyze_language(ctx.kind);
   if (lang) {
@@ -387,7 +693,8 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, TSTree 
    * runs on them before they join the caller's list */
   FindingList mine = {0};
   ctx.out = &mine;
-  analyze__domains(&ctx, py);
+  if (py) analyze__python(file, &ctx, py);
+  else analyze__other(&ctx);
   analyze__refine(file, &ctx, py, &mine);
   array_reserve(out, mine.len);
   for (size_t i = 0; i < mine.len; i++) array_push(out, mine.items[i]);

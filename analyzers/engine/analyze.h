@@ -43,6 +43,24 @@ typedef struct {
 
 void analyze_facts_free(FileFacts *f);
 
+/* The units of one document between versions, for a server that edits it
+ * (see "units" in context.h): each unit's findings with where it is, and
+ * the file facts and options they were made with. analyze_file with a memo
+ * runs only the units an edit or a syntax change touched (or every unit
+ * when the facts changed) and gives exactly the findings a fresh analysis
+ * of the same text gives. Owned by the caller: analyze_memo_free. */
+typedef struct AnalyzeMemo AnalyzeMemo;
+AnalyzeMemo *analyze_memo_new(void);
+void analyze_memo_free(AnalyzeMemo *m);
+/* Bytes [start, old_end) of the text the memo last saw became [start,
+ * new_end): call for every edit, in order, before the next analysis. */
+void analyze_memo_edit(AnalyzeMemo *m, uint32_t start, uint32_t old_end, uint32_t new_end);
+/* Ranges whose syntax changed in the re-parse (ts_tree_get_changed_ranges,
+ * in the new text's bytes). */
+void analyze_memo_changed(AnalyzeMemo *m, const TSRange *r, size_t n);
+/* Units taken from the memo and units run by the last analysis. */
+void analyze_memo_stats(const AnalyzeMemo *m, size_t *reused, size_t *ran);
+
 /* Who the file is in its project, beyond its text. Every pointer is
  * borrowed for the call. */
 typedef struct {
@@ -54,6 +72,8 @@ typedef struct {
   unsigned char nul_byte;  /* the byte that stands for U+0000 in the text: 0, or
                               RPC_NUL_BYTE for text that came through JSON-RPC
                               with NULs masked; either makes the text binary */
+  AnalyzeMemo *memo;       /* units of the previous version to reuse, updated
+                              to this one (needs the caller's tree); NULL: none */
 } AnalyzeFile;
 
 /* Analyzes one file and appends its final findings to out (the caller owns

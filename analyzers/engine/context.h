@@ -46,6 +46,27 @@ typedef struct {
   bool report_unused_noqa;  /* ASC001 */
 } AnalyzeOptions;
 
+/* A Python file is analyzed by units: each top-level function, class or
+ * decorated definition is one, and so is each run of other top-level
+ * statements (imports, assignments, `if __name__ == ...`). A unit's findings
+ * are a function of its text and the file's facts (imports and aliases,
+ * flags; see analyze.h), so a server can keep them while edits elsewhere
+ * leave the unit alone. A detector that reads beyond its unit says so with
+ * context_depends, and the server then re-runs the unit on every version. */
+enum {
+  UNIT_READS_FILE = 1u << 0, /* read the text or tree outside the unit */
+  UNIT_READS_ROWS = 1u << 1, /* a message names an absolute line number */
+  UNIT_COMPILES = 1u << 2,   /* calls torch.compile (the compile detector's file fact) */
+  UNIT_ATTN_LINKS = 1u << 3, /* attention sites or hand-written attention: the
+                                attention detector needs the whole file's calls */
+};
+
+typedef struct {
+  uint32_t start, end;     /* bytes of the unit (whole file for other kinds) */
+  unsigned flags;          /* UNIT_* the detectors noted */
+  bool file;               /* the whole file: a file-level pass, not a unit */
+} AnalyzeUnit;
+
 /* Per-file context handed to each detector. */
 typedef struct PyFile PyFile;
 typedef struct {
@@ -57,7 +78,16 @@ typedef struct {
   const PyFile *py;        /* Python facts and names; NULL unless FILE_PYTHON */
   const AnalyzeOptions *opt;
   FindingList *out;        /* this detector's findings so far (see analyze.h) */
+  AnalyzeUnit *unit;       /* the unit being analyzed (never NULL) */
 } AnalyzeCtx;
+
+/* Notes a dependency of the current unit's findings (UNIT_* flags). */
+static inline void context_depends(const AnalyzeCtx *ctx, unsigned flags) { ctx->unit->flags |= flags; }
+
+/* Notes UNIT_READS_FILE when [from, to) reaches outside the current unit. */
+static inline void context_reads(const AnalyzeCtx *ctx, uint32_t from, uint32_t to) {
+  if (from < ctx->unit->start || to > ctx->unit->end) ctx->unit->flags |= UNIT_READS_FILE;
+}
 
 typedef void (*AnalyzerFn)(AnalyzeCtx *ctx);
 
@@ -70,15 +100,19 @@ typedef struct {
   TSNode parent;
 } PyVisit;
 
-/* Python files are walked once for all detectors: each visitor sees every
- * node (in document order) until it declines a subtree. `begin` returns
- * the visitor's state for this file, or NULL to sit the file out; `visit`
- * returns false to skip the node's subtree (for this visitor only); `end`
- * runs after the walk and frees the state. */
+/* Python files are walked once per unit for all detectors: each visitor
+ * sees every node of the unit (in document order) until it declines a
+ * subtree. `begin` returns the visitor's state for this unit, or NULL to
+ * sit it out; `visit` returns false to skip the node's subtree (for this
+ * visitor only); `end` runs after the unit's walk and frees the state.
+ * `file_end` (may be NULL) runs once after every unit, over all of the
+ * file's findings, with the UNIT_* flags of all units or-ed together: the
+ * place for what a detector concludes about the file as a whole. */
 typedef struct {
   void *(*begin)(AnalyzeCtx *ctx);
   bool (*visit)(void *state, const PyVisit *v);
   void (*end)(void *state);
+  void (*file_end)(AnalyzeCtx *ctx, unsigned flags);
 } PyVisitor;
 
 /* The rule of a code: the options' user rules first (codes ASC9xx from the
