@@ -2,8 +2,10 @@
  *
  * Each Document keeps its text, a line index for position conversion, the
  * tree-sitter tree (edited with ts_tree_edit on every change and re-parsed
- * with the old tree before analysis), the version, and the findings of its
- * last analysis. Changes are applied in the client's position encoding and
+ * with the old tree before analysis), the version, the findings of its
+ * last analysis and, for Python, the units of that analysis (AnalyzeMemo):
+ * every edit moves them or marks them touched, the re-parse marks the
+ * units whose syntax changed, and the next analysis re-runs only those. Changes are applied in the client's position encoding and
  * clamped to the document as LSP requires; a change never fails.
  *
  * Ownership: the DocStore owns every Document; pointers returned by
@@ -33,6 +35,7 @@ typedef struct {
   char *rel, *npu_sibling;
   bool located;
   FindingList findings;
+  AnalyzeMemo *memo; /* Python: units of the last analysis; NULL until the first */
 } Document;
 
 typedef struct {
