@@ -34,7 +34,7 @@ typedef struct {
 typedef struct {
   char *name;
   bool method;
-  TSNode callee;
+  uint32_t start, end; /* the callee */
   size_t fn; /* innermost enclosing function (index into py->functions) */
 } AttnCall;
 
@@ -177,7 +177,9 @@ static void attention__note_call_name(Attn *a, TSNode call, TSNode fn) {
   } else if (!pysyntax_is(fn, "identifier")) {
     return;
   }
-  AttnCall c = {attention__callee_name(a, fn), method, fn, attention__fn_index(a, ts_node_start_byte(call))};
+  if (a->ctx->unit->file) return; /* the file pass has every unit's calls */
+  AttnCall c = {attention__callee_name(a, fn), method, ts_node_start_byte(fn), ts_node_end_byte(fn),
+                attention__fn_index(a, ts_node_start_byte(call))};
   if (c.name) array_push(&a->calls, c);
 }
 
@@ -346,7 +348,7 @@ static bool attention__visit(Attn *a, const PyVisit *v) {
 /* ---- inference-only reachability ------------------------------------------ */
 
 static bool attention__call_in_inference(const Attn *a, const AttnCall *c) {
-  if (pyfile_in_ranges(a->py->inference.items, a->py->inference.len, ts_node_start_byte(c->callee))) return true;
+  if (pyfile_in_ranges(a->py->inference.items, a->py->inference.len, c->start)) return true;
   return c->fn != ATTN_NONE && a->inference && a->inference[c->fn];
 }
 
@@ -872,9 +874,8 @@ static void attention__emit_wrapper_call(const Attn *a, const AttnCall *c, size_
   free(via_ln);
   free(ln);
   free(kernel);
-  TSPoint sp = ts_node_start_point(c->callee), ep = ts_node_end_point(c->callee);
-  Finding *out = kb_emit(a->ctx->out, rule, row, subj, repl, ts_node_start_byte(c->callee),
-                         ts_node_end_byte(c->callee), sp.row, sp.column, ep.row, ep.column);
+  /* rows and columns are set from the bytes by the pipeline */
+  Finding *out = kb_emit(a->ctx->out, rule, row, subj, repl, c->start, c->end, 0, 0, 0, 0);
   if (w[fi].site->row->value) out->detail = attention__detail(w[fi].site->row->value);
   free(repl);
   free(subj);
@@ -997,6 +998,12 @@ static void *attention__begin(AnalyzeCtx *ctx) {
     free(a);
     return NULL;
   }
+  const UnitCalls *calls = &ctx->unit->calls;
+  for (size_t i = 0; ctx->unit->file && i < calls->len; i++) {
+    const UnitCall *u = &calls->items[i];
+    AttnCall c = {xstrdup(u->name), u->method, u->start, u->end, attention__fn_index(a, u->start)};
+    array_push(&a->calls, c);
+  }
   return a;
 }
 
@@ -1023,10 +1030,25 @@ static void attention__free(Attn *a) {
   free(a);
 }
 
+/* A unit hands its calls to the file: the pass over the file links them. */
+static void attention__keep_calls(Attn *a) {
+  UnitCalls *to = &a->ctx->unit->calls;
+  for (size_t i = 0; i < a->calls.len; i++) {
+    UnitCall u = {a->calls.items[i].name, a->calls.items[i].method, a->calls.items[i].start, a->calls.items[i].end};
+    array_push(to, u);
+  }
+  a->calls.len = 0;
+}
+
 static void attention__end(void *state) {
   Attn *a = state;
-  if (!a->ctx->unit->file && attention__links(a)) {
-    context_depends(a->ctx, UNIT_ATTN_LINKS);
+  if (!a->ctx->unit->file) {
+    /* a unit: its calls go to the file; with sites or hand-written attention
+     * its findings wait for the file pass, which needs every unit's calls
+     * (and re-walks this unit on every version) */
+    attention__keep_calls(a);
+    if (attention__links(a)) context_depends(a->ctx, UNIT_ATTN_LINKS | UNIT_READS_FILE);
+    else attention__tidy(a);
     attention__free(a);
     return;
   }

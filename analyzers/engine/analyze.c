@@ -106,7 +106,7 @@ static void analyze__units(TSNode root, AnalyzeUnits *us) {
     if (!analyze__definition(us->tops.items[i]))
       while (j < us->tops.len && !analyze__definition(us->tops.items[j])) j++;
     TSNode first = us->tops.items[i], last = us->tops.items[j - 1];
-    AnalyzeSpan sp = {{ts_node_start_byte(first), ts_node_end_byte(last), 0, false}, i, j - i,
+    AnalyzeSpan sp = {{ts_node_start_byte(first), ts_node_end_byte(last), 0, false, {0}}, i, j - i,
                       ts_node_start_point(first).row};
     array_push(&us->spans, sp);
     i = j;
@@ -135,10 +135,12 @@ static void analyze__unit(AnalyzeCtx *ctx, PyFile *py, const TSNode *tops, size_
 
 /* Whole-file work of the Python detectors, after every unit: the domains'
  * once-per-file entry points (setup.py dependencies), the attention
- * detector over the whole file when some unit links to others, then each
- * detector's file_end. ctx->out holds every unit's findings. */
-static void analyze__file_detectors(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *us, unsigned flags) {
-  AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true};
+ * detector over the units with attention sites, linked to every unit's
+ * calls, then each detector's file_end. ctx->out holds every unit's
+ * findings; `calls` every unit's calls (borrowed). */
+static void analyze__file_detectors(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *us, unsigned flags,
+                                    const UnitCalls *calls) {
+  AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true, *calls};
   AnalyzeUnit *saved = ctx->unit;
   ctx->unit = &whole;
   /* first: the matcher's once-per-file rule stands for what it said at
@@ -149,10 +151,13 @@ static void analyze__file_detectors(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *u
   free(starts);
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++)
     if (analyze__table[i].fn && !analyze__table[i].per_unit) analyze__table[i].fn(ctx);
-  if (flags & UNIT_ATTN_LINKS) {
+  if (flags & UNIT_ATTN_LINKS) { /* the units with sites again, with every unit's calls */
     void *st = attention_visitor.begin(ctx);
-    WalkSlot slot = {attention_visitor.visit, st, 0};
-    if (st) analyze__walk(ts_tree_root_node(ctx->tree), us->tops.items, us->tops.len, &slot, 1);
+    for (size_t i = 0; st && i < us->spans.len; i++) {
+      const AnalyzeSpan *sp = &us->spans.items[i];
+      WalkSlot slot = {attention_visitor.visit, st, 0};
+      if (sp->u.flags & UNIT_ATTN_LINKS) analyze__walk(ts_tree_root_node(ctx->tree), us->tops.items + sp->first, sp->n, &slot, 1);
+    }
     if (st) attention_visitor.end(st);
   }
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
@@ -443,7 +448,13 @@ struct AnalyzeMemo {
 
 AnalyzeMemo *analyze_memo_new(void) { return xcalloc(1, sizeof(AnalyzeMemo)); }
 
+static void analyze__calls_free(UnitCalls *c) {
+  for (size_t i = 0; i < c->len; i++) free(c->items[i].name);
+  array_free(c);
+}
+
 static void analyze__memo_unit_free(MemoUnit *m) {
+  analyze__calls_free(&m->u.calls);
   findings_free(&m->findings);
   array_free(&m->ranges[0]);
   array_free(&m->ranges[1]);
@@ -541,6 +552,10 @@ static void analyze__memo_shift(MemoUnit *m, uint32_t new_row) {
       ANALYZE__MOVE(f->edits.items[k].end);
     }
   }
+  for (size_t i = 0; i < m->u.calls.len; i++) {
+    ANALYZE__MOVE(m->u.calls.items[i].start);
+    ANALYZE__MOVE(m->u.calls.items[i].end);
+  }
   for (int r = 0; r < 2; r++)
     for (size_t i = 0; i < m->ranges[r].len; i++) {
       ANALYZE__MOVE(m->ranges[r].items[i].start);
@@ -572,10 +587,11 @@ static MemoUnit *analyze__memo_find(AnalyzeMemo *m, size_t *from, const AnalyzeS
   } while (0)
 
 /* Runs (or takes from the memo) every unit of a Python file, in order,
- * appending copies of their findings to ctx->out; the memo then holds this
- * version's units. Returns the or of the units' flags. */
+ * appending copies of their findings to ctx->out and of their calls to
+ * `calls`; the memo then holds this version's units. Returns the or of the
+ * units' flags (each span gets its unit's). */
 static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *us, AnalyzeMemo *memo,
-                                      const char *key) {
+                                      const char *key, UnitCalls *calls) {
   bool keep = memo && memo->key && strcmp(memo->key, key) == 0;
   Array(MemoUnit) next = {0};
   MemoUnit **kept = xcalloc(us->spans.len + 1, sizeof *kept);
@@ -610,12 +626,19 @@ static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits 
       analyze__push_ranges(&mu.ranges[1], py->npu_aware.items + n0, py->npu_aware.len - n0);
     }
     flags |= mu.u.flags;
+    sp->u.flags = mu.u.flags;
     array_reserve(all, mu.findings.len);
     for (size_t k = 0; k < mu.findings.len; k++)
       array_push(all, memo ? finding_copy(&mu.findings.items[k]) : mu.findings.items[k]);
+    for (size_t k = 0; k < mu.u.calls.len; k++) {
+      UnitCall c = mu.u.calls.items[k];
+      if (memo) c.name = xstrdup(c.name);
+      array_push(calls, c);
+    }
     if (memo) {
       array_push(&next, mu);
     } else {
+      array_free(&mu.u.calls);
       array_free(&mu.findings);
       array_free(&mu.ranges[0]);
       array_free(&mu.ranges[1]);
@@ -641,16 +664,18 @@ static void analyze__python(const AnalyzeFile *file, AnalyzeCtx *ctx, PyFile *py
   AnalyzeUnits us = {0};
   analyze__units(ts_tree_root_node(ctx->tree), &us);
   char *key = file->memo ? analyze__key(file, ctx->opt, py) : NULL;
-  unsigned flags = analyze__python_units(ctx, py, &us, file->memo, key);
+  UnitCalls calls = {0};
+  unsigned flags = analyze__python_units(ctx, py, &us, file->memo, key, &calls);
   free(key);
-  analyze__file_detectors(ctx, py, &us, flags);
+  analyze__file_detectors(ctx, py, &us, flags, &calls);
+  analyze__calls_free(&calls);
   array_free(&us.tops);
   array_free(&us.spans);
 }
 
 /* Every detector over a file of another kind: one unit, the whole file. */
 static void analyze__other(AnalyzeCtx *ctx) {
-  AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true};
+  AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true, {0}};
   ctx->unit = &whole;
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++)
     if (analyze__table[i].fn) analyze__table[i].fn(ctx);

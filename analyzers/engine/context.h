@@ -61,10 +61,24 @@ enum {
                                 attention detector needs the whole file's calls */
 };
 
+/* A call of a name that may be a function of this file: `f(...)`,
+ * `self.f(...)`, `cls.f(...)`. Units record their calls so that what spans
+ * functions (who calls whom) is computed over the file without walking
+ * units that did not change. */
+typedef struct {
+  char *name;              /* owned: the called name, `f` */
+  bool method;             /* self.f / cls.f */
+  uint32_t start, end;     /* the callee's bytes */
+} UnitCall;
+
+typedef Array(UnitCall) UnitCalls;
+
 typedef struct {
   uint32_t start, end;     /* bytes of the unit (whole file for other kinds) */
   unsigned flags;          /* UNIT_* the detectors noted */
   bool file;               /* the whole file: a file-level pass, not a unit */
+  UnitCalls calls;         /* a unit's calls, in order (the attention detector
+                              fills them); for the file pass, every unit's */
 } AnalyzeUnit;
 
 /* Per-file context handed to each detector. */
