@@ -30,6 +30,20 @@ static const KbEntry kb__entries[] = {
 #undef KB_FALLBACK_ROWS
 };
 
+/* Rows kept out of kb_lookup: matched by their own readers (deps.c). */
+static const KbEntry kb__side_entries[] = {
+#define NO_FIX KBFIX_NONE, FIX_NONE, NULL, NULL
+#define KB_DEPS_DETECTOR_ROWS
+#include "analyzers/kb/kb_deps.def"
+#undef KB_DEPS_DETECTOR_ROWS
+#undef NO_FIX
+};
+
+const KbEntry *kb_side_entries(size_t *count) {
+  *count = sizeof kb__side_entries / sizeof kb__side_entries[0];
+  return kb__side_entries;
+}
+
 const KbRule *kb_rules(size_t *count) {
   *count = sizeof kb__rules / sizeof kb__rules[0];
   return kb__rules;
@@ -172,9 +186,32 @@ static const KbTemplate kb__templates[] = {
 #undef KB_TEMPLATE_ROWS
 };
 
+#define KB__N_TEMPLATES (sizeof kb__templates / sizeof kb__templates[0])
+
+/* Template indexes sorted by name, built once: analyzers look names up on
+ * hot paths (every condition, every call). */
+static size_t kb__template_order[KB__N_TEMPLATES];
+static pthread_once_t kb__template_once = PTHREAD_ONCE_INIT;
+
+static int kb__template_cmp(const void *a, const void *b) {
+  return strcmp(kb__templates[*(const size_t *)a].name, kb__templates[*(const size_t *)b].name);
+}
+
+static void kb__template_index(void) {
+  for (size_t i = 0; i < KB__N_TEMPLATES; i++) kb__template_order[i] = i;
+  qsort(kb__template_order, KB__N_TEMPLATES, sizeof *kb__template_order, kb__template_cmp);
+}
+
 const char *kb_template(const char *name) {
-  for (size_t i = 0; i < sizeof kb__templates / sizeof kb__templates[0]; i++)
-    if (strcmp(kb__templates[i].name, name) == 0) return kb__templates[i].text;
+  pthread_once(&kb__template_once, kb__template_index);
+  size_t lo = 0, hi = KB__N_TEMPLATES;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    int c = strcmp(kb__templates[kb__template_order[mid]].name, name);
+    if (c == 0) return kb__templates[kb__template_order[mid]].text;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
   return NULL;
 }
 

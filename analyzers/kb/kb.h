@@ -88,6 +88,9 @@ struct KbEntry {
 /* The static tables. */
 const KbRule *kb_rules(size_t *count);
 const KbEntry *kb_entries(size_t *count);
+/* Rows that kb_lookup never returns, for the readers that match them
+ * themselves (dependency version labels and index URLs). */
+const KbEntry *kb_side_entries(size_t *count);
 /* Rule by code, or NULL. */
 const KbRule *kb_rule(const char *code);
 /* Domain digit of a code ("ASC201" -> 2), 0 when malformed. */
