@@ -832,6 +832,15 @@ static bool attention__calls_fn(const Attn *a, const AttnCall *c, size_t fi) {
   return true;
 }
 
+/* The functions that wrap a site, in index order, into idx; returns how
+ * many (few: the calls are matched against these, not every function). */
+static size_t attention__wrapping(const AttnWrap *w, size_t n, size_t *idx) {
+  size_t k = 0;
+  for (size_t fi = 0; fi < n; fi++)
+    if (w[fi].site) idx[k++] = fi;
+  return k;
+}
+
 static void attention__wrappers(const Attn *a, AttnWrap *w) {
   size_t n = a->py->functions.len;
   for (size_t i = 0; i < n; i++) w[i] = (AttnWrap){NULL, ATTN_NONE};
@@ -841,19 +850,29 @@ static void attention__wrappers(const Attn *a, AttnWrap *w) {
     size_t fi = attention__fn_index(a, ts_node_start_byte(s->call));
     if (r && r->dep_class == DEP_CLASS_VENDOR_LIB && fi != ATTN_NONE && !w[fi].site) w[fi].site = s;
   }
+  size_t *wrapping = xcalloc(n, sizeof *wrapping);
+  size_t k = attention__wrapping(w, n, wrapping);
   for (bool changed = true; changed;) { /* each round wraps at least one more function */
     changed = false;
-    for (size_t i = 0; i < a->calls.len; i++) {
+    for (size_t i = 0; i < a->calls.len && k; i++) {
       const AttnCall *c = &a->calls.items[i];
       if (c->fn == ATTN_NONE || w[c->fn].site) continue;
-      for (size_t fi = 0; fi < n; fi++)
-        if (w[fi].site && attention__calls_fn(a, c, fi)) {
-          w[c->fn] = (AttnWrap){w[fi].site, fi};
+      for (size_t j = 0; j < k; j++)
+        if (attention__calls_fn(a, c, wrapping[j])) {
+          w[c->fn] = (AttnWrap){w[wrapping[j]].site, wrapping[j]};
+          /* the list stays in index order, as a scan of every function finds them */
+          size_t at = k++;
+          while (at > 0 && wrapping[at - 1] > c->fn) {
+            wrapping[at] = wrapping[at - 1];
+            at--;
+          }
+          wrapping[at] = c->fn;
           changed = true;
           break;
         }
     }
   }
+  free(wrapping);
 }
 
 static void attention__emit_wrapper_call(const Attn *a, const AttnCall *c, size_t fi, const AttnWrap *w) {
@@ -887,14 +906,17 @@ static void attention__wrapper_calls(Attn *a) {
   if (!n) return;
   AttnWrap *w = xcalloc(n, sizeof *w);
   attention__wrappers(a, w);
-  for (size_t i = 0; i < a->calls.len; i++) {
+  size_t *wrapping = xcalloc(n, sizeof *wrapping);
+  size_t k = attention__wrapping(w, n, wrapping);
+  for (size_t i = 0; i < a->calls.len && k; i++) {
     const AttnCall *c = &a->calls.items[i];
-    for (size_t fi = 0; fi < n; fi++)
-      if (w[fi].site && attention__calls_fn(a, c, fi)) {
-        attention__emit_wrapper_call(a, c, fi, w);
+    for (size_t j = 0; j < k; j++)
+      if (attention__calls_fn(a, c, wrapping[j])) {
+        attention__emit_wrapper_call(a, c, wrapping[j], w);
         break;
       }
   }
+  free(wrapping);
   free(w);
 }
 
