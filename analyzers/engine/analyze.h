@@ -5,7 +5,12 @@
  * steps run in this order, each over the findings the previous ones left:
  *
  *   1. detectors, in domain order (the table-driven matcher walks first;
- *      Python detectors share one walk, see context.h)
+ *      Python detectors share one walk, see context.h). A Python file is
+ *      walked by units (context.h); then, once per file: the matcher's
+ *      once-per-file library rows, setup.py dependencies, the attention
+ *      detector over the units with attention sites (linked to every
+ *      unit's calls), and each detector's file_end (compile: inductor
+ *      settings in a file that compiles nothing)
  *   2. file classes: a file built on another device's stack or on a CUDA
  *      engine (TensorRT, PyCUDA) gives way to one hint / drops its device layer
  *   3. Python facts: NPU-aware branches, skipped tests, dead fallbacks and
