@@ -586,6 +586,59 @@ static MemoUnit *analyze__memo_find(AnalyzeMemo *m, size_t *from, const AnalyzeS
     for (size_t i_ = 0; i_ < (n); i_++) array_push((to), (r)[i_]);                                               \
   } while (0)
 
+typedef Array(MemoUnit) MemoUnits;
+
+/* Runs the detectors on one unit of this version into a new MemoUnit,
+ * with the guarded and NPU-aware ranges its matcher added. */
+static MemoUnit analyze__run_unit(AnalyzeCtx *ctx, PyFile *py, const AnalyzeUnits *us, const AnalyzeSpan *sp) {
+  MemoUnit mu = {0};
+  mu.u = sp->u;
+  mu.orig_start = sp->u.start;
+  mu.orig_end = sp->u.end;
+  mu.start_row = sp->start_row;
+  size_t g0 = py->guarded.len, n0 = py->npu_aware.len;
+  ctx->out = &mu.findings;
+  ctx->unit = &mu.u;
+  analyze__unit(ctx, py, us->tops.items + sp->first, sp->n);
+  ctx->unit = NULL;
+  analyze__push_ranges(&mu.ranges[0], py->guarded.items + g0, py->guarded.len - g0);
+  analyze__push_ranges(&mu.ranges[1], py->npu_aware.items + n0, py->npu_aware.len - n0);
+  return mu;
+}
+
+/* A unit's findings and calls join the file's: copies when the memo keeps
+ * the unit (then it goes to `next`), else moved and the unit dropped. */
+static void analyze__join_unit(MemoUnit *mu, FindingList *all, UnitCalls *calls, MemoUnits *next) {
+  array_reserve(all, mu->findings.len);
+  for (size_t k = 0; k < mu->findings.len; k++)
+    array_push(all, next ? finding_copy(&mu->findings.items[k]) : mu->findings.items[k]);
+  for (size_t k = 0; k < mu->u.calls.len; k++) {
+    UnitCall c = mu->u.calls.items[k];
+    if (next) c.name = xstrdup(c.name);
+    array_push(calls, c);
+  }
+  if (next) {
+    array_push(next, *mu);
+    return;
+  }
+  array_free(&mu->u.calls);
+  array_free(&mu->findings);
+  array_free(&mu->ranges[0]);
+  array_free(&mu->ranges[1]);
+}
+
+/* The memo's units become this version's. */
+static void analyze__memo_install(AnalyzeMemo *memo, MemoUnits *next, const char *key, size_t reused) {
+  analyze__memo_clear(memo);
+  array_free(&memo->units);
+  memo->units.items = next->items;
+  memo->units.len = next->len;
+  memo->units.cap = next->cap;
+  memo->key = xstrdup(key);
+  memo->ran = next->len - reused;
+  memo->reused = reused;
+}
+
 /* Runs (or takes from the memo) every unit of a Python file, in order,
  * appending copies of their findings to ctx->out and of their calls to
  * `calls`; the memo then holds this version's units. Returns the or of the
@@ -593,9 +646,8 @@ static MemoUnit *analyze__memo_find(AnalyzeMemo *m, size_t *from, const AnalyzeS
 static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *us, AnalyzeMemo *memo,
                                       const char *key, UnitCalls *calls) {
   bool keep = memo && memo->key && strcmp(memo->key, key) == 0;
-  Array(MemoUnit) next = {0};
   MemoUnit **kept = xcalloc(us->spans.len + 1, sizeof *kept);
-  size_t from = 0;
+  size_t from = 0, reused = 0;
   /* the ranges kept units' matchers found are facts of this version too */
   for (size_t i = 0; keep && i < us->spans.len; i++)
     if ((kept[i] = analyze__memo_find(memo, &from, &us->spans.items[i]))) {
@@ -604,58 +656,24 @@ static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits 
       analyze__push_ranges(&py->npu_aware, kept[i]->ranges[1].items, kept[i]->ranges[1].len);
     }
   FindingList *all = ctx->out;
+  MemoUnits next = {0};
   unsigned flags = 0;
-  size_t reused = 0;
   for (size_t i = 0; i < us->spans.len; i++) {
-    AnalyzeSpan *sp = &us->spans.items[i];
-    MemoUnit mu = {0};
+    MemoUnit mu;
     if (kept[i]) {
       mu = *kept[i];
       memset(kept[i], 0, sizeof *kept[i]); /* moved to next */
       reused++;
     } else {
-      mu.u = sp->u;
-      mu.orig_start = sp->u.start;
-      mu.orig_end = sp->u.end;
-      mu.start_row = sp->start_row;
-      size_t g0 = py->guarded.len, n0 = py->npu_aware.len;
-      ctx->out = &mu.findings;
-      ctx->unit = &mu.u;
-      analyze__unit(ctx, py, us->tops.items + sp->first, sp->n);
-      analyze__push_ranges(&mu.ranges[0], py->guarded.items + g0, py->guarded.len - g0);
-      analyze__push_ranges(&mu.ranges[1], py->npu_aware.items + n0, py->npu_aware.len - n0);
+      mu = analyze__run_unit(ctx, py, us, &us->spans.items[i]);
     }
     flags |= mu.u.flags;
-    sp->u.flags = mu.u.flags;
-    array_reserve(all, mu.findings.len);
-    for (size_t k = 0; k < mu.findings.len; k++)
-      array_push(all, memo ? finding_copy(&mu.findings.items[k]) : mu.findings.items[k]);
-    for (size_t k = 0; k < mu.u.calls.len; k++) {
-      UnitCall c = mu.u.calls.items[k];
-      if (memo) c.name = xstrdup(c.name);
-      array_push(calls, c);
-    }
-    if (memo) {
-      array_push(&next, mu);
-    } else {
-      array_free(&mu.u.calls);
-      array_free(&mu.findings);
-      array_free(&mu.ranges[0]);
-      array_free(&mu.ranges[1]);
-    }
+    us->spans.items[i].u.flags = mu.u.flags;
+    analyze__join_unit(&mu, all, calls, memo ? &next : NULL);
   }
   ctx->out = all;
   free(kept);
-  if (memo) {
-    analyze__memo_clear(memo);
-    array_free(&memo->units);
-    memo->units.items = next.items;
-    memo->units.len = next.len;
-    memo->units.cap = next.cap;
-    memo->key = xstrdup(key);
-    memo->reused = reused;
-    memo->ran = us->spans.len - reused;
-  }
+  if (memo) analyze__memo_install(memo, &next, key, reused);
   return flags;
 }
 
