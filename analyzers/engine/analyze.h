@@ -16,14 +16,17 @@
  *   3. Python facts: NPU-aware branches, skipped tests, dead fallbacks and
  *      not_in_tests rules in test code drop findings; guarded, inference-only
  *      and transfer_to_npu marks change priority
- *   4. folds (slot: findings that stand for one change become one)
+ *   4. test code: C/C++ tests and benchmarks drop the rules that do not
+ *      apply there (counted in FileFacts.test_findings, as step 3's)
  *   5. selection: select/ignore lists and the chip
- *   6. rows and columns, from bytes, once per finding
- *   7. suppression comments (ASC001 for unused ones, placed like step 6)
- *   8. the NPU twin: a CUDA file with an NPU version beside it gives way to
+ *   6. rows and columns, from bytes
+ *   7. suppression comments (ASC001 for unused ones)
+ *   8. folds: findings that are one work item become one (fold.h)
+ *   9. rows and columns again, for what steps 7 and 8 added or moved
+ *  10. the NPU twin: a CUDA file with an NPU version beside it gives way to
  *      one ASC002 hint naming it
- *   9. the project's per-file ignores
- *  10. sort by position, then code
+ *  11. the project's per-file ignores
+ *  12. sort by position, then code
  *
  * Nothing after analyze_file edits findings: front ends only render them.
  * Analysis never fails on bad input: binary or invalid text yields a single
@@ -46,6 +49,7 @@ typedef struct {
   Array(char *) imports;  /* modules imported (Python), relative ones with leading dots */
   bool has_main_guard;    /* if __name__ == "__main__": */
   uint32_t lines;
+  uint32_t test_findings; /* findings in test and benchmark code, not reported */
 } FileFacts;
 
 void analyze_facts_free(FileFacts *f);

@@ -333,8 +333,8 @@ TEST(config_load_explicit) {
 TEST(config_file_ignore_codes_by_glob) {
   Config c;
   ASSERT(test_config__parse(&c, "[per-file-ignores]\n\"tests\" = [\"ASC2\"]\n\"*_test.py\" = [\"ASC001\"]\n", false));
-  c.root = strdup("/proj");
-  c.base = strdup("/proj");
+  c.root = arena_strdup(&c.arena, "/proj"); /* a Config's strings live in its arena */
+  c.base = arena_strdup(&c.arena, "/proj");
   size_t n = 0;
   const char **codes = config_file_ignore_codes(&c, "tests/unit/a.py", &n); /* a directory covers what is under it */
   ASSERT_EQ(n, 1);
