@@ -715,6 +715,28 @@ bool config_file_ignores(const Config *c, const char *path, const char *code) {
   return hit;
 }
 
+void config_filter_findings(void *config, const char *path, FindingList *findings) {
+  const Config *c = config;
+  if (!c || !c->n_per_file_ignores || !findings->len) return;
+  char *rel = config__relative(c, path);
+  size_t n = c->n_per_file_ignores;
+  bool *matched = xcalloc(n, sizeof *matched);
+  for (size_t i = 0; i < n; i++) matched[i] = config__glob_match(c->per_file_ignores[i].glob, rel);
+  free(rel);
+  size_t w = 0;
+  for (size_t i = 0; i < findings->len; i++) {
+    Finding *f = &findings->items[i];
+    bool drop = false;
+    for (size_t k = 0; k < n && !drop; k++)
+      drop = matched[k] && config__codes_cover(c->per_file_ignores[k].codes, c->per_file_ignores[k].n_codes,
+                                               f->rule->code);
+    if (drop) finding_free(f);
+    else findings->items[w++] = *f;
+  }
+  findings->len = w;
+  free(matched);
+}
+
 const char **config_file_ignore_codes(void *config, const char *path, size_t *n) {
   const Config *c = config;
   *n = 0;

@@ -78,6 +78,11 @@ void config_apply(const Config *c, AnalyzeOptions *o);
  * relative to (copied; made absolute). */
 void config_set_base(Config *c, const char *dir);
 
+/* Applies per-file-ignores to findings added after the analysis (the
+ * project model's); removes (and frees) the findings of ignored codes.
+ * `path` is absolute or relative to Config.base. Matches WsFilterFn with
+ * data = Config*. Thread-safe. */
+void config_filter_findings(void *config, const char *path, FindingList *findings);
 /* The codes (or prefixes) per-file-ignores silence in `path`, for
  * AnalyzeFile.file_ignores: a heap array the caller frees (its strings live
  * until config_free), or NULL with *n = 0. `path` is absolute or relative

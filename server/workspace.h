@@ -57,6 +57,9 @@ typedef char *(*WsOverlayFn)(void *data, const char *abs, size_t *len);
  * a heap array the caller frees (strings borrowed from data), or NULL with
  * *n = 0. Called on an analyzing thread; the analysis applies them. */
 typedef const char **(*WsIgnoresFn)(void *data, const char *path, size_t *n);
+/* Filter of the findings the project model adds to a file (the per-file
+ * ignores again); may remove (and must then free) findings. */
+typedef void (*WsFilterFn)(void *data, const char *path, FindingList *findings);
 
 /* A content-hash cache of per-file results, kept by a long-lived caller
  * (the language server) across scans: a file whose path, text hash and
@@ -89,6 +92,17 @@ void ws_free(Workspace *ws);
 
 uint64_t ws_hash(const char *text, size_t len);
 
+/* The project model of an analyzed workspace (model.h): every Python file
+ * as a module (id = its absolute path when `abs_ids`, else its path), the
+ * shell scripts and packaging files as launchers (read from disk; one that
+ * cannot be read is left out). With `take_facts` the model takes each
+ * file's facts.py (left NULL in ws). Caller frees with model_free. */
+struct Model *ws_model_build(Workspace *ws, bool abs_ids, bool take_facts);
+/* Adds the model's findings to every Python file of ws and marks its
+ * unreachable ones (model_apply), then runs `filter` (may be NULL) on the
+ * files it changed, like ws_analyze does. */
+void ws_model_apply(Workspace *ws, struct Model *m, bool abs_ids, const AnalyzeOptions *aopt, WsFilterFn filter,
+                    void *filter_data);
 /* The identity of a scan for the disk cache: this build, everything in the
  * options that changes a finding (target, selection, user rules and rows),
  * and the scanned paths as the file system resolves them. */

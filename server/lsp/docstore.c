@@ -21,6 +21,7 @@ static void doc__free(Document *d) {
   if (d->tree) ts_tree_delete(d->tree);
   analyze_memo_free(d->memo);
   findings_free(&d->findings);
+  analyze_facts_free(&d->facts);
   free(d);
 }
 
@@ -194,6 +195,8 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char
   if (!d->dirty) return false;
   d->dirty = false;
   findings_free(&d->findings);
+  analyze_facts_free(&d->facts);
+  memset(&d->facts, 0, sizeof d->facts);
   TSLanguage *lang = analyze_language(d->kind);
   if (lang && d->text.len < UINT32_MAX / 2) {
     ts_parser_set_language(s->parser, lang);
@@ -214,6 +217,7 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char
   AnalyzeFile file = {.path = d->rel ? d->rel : d->path, .npu_sibling = d->npu_sibling, .file_ignores = ignores,
                       .n_file_ignores = n_ignores, .nul_byte = d->nul_marks ? RPC_NUL_BYTE : 0,
                       .memo = d->memo};
-  analyze_file(&file, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings, NULL);
+  analyze_file(&file, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings,
+               d->kind == FILE_PYTHON ? &d->facts : NULL);
   return true;
 }

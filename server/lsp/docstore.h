@@ -36,6 +36,8 @@ typedef struct {
   bool located;
   FindingList findings;
   AnalyzeMemo *memo; /* Python: units of the last analysis; NULL until the first */
+  FileFacts facts;        /* of the last analysis, for the project model */
+  uint64_t shown_digest;  /* of the findings last shown, with the model's */
 } Document;
 
 typedef struct {

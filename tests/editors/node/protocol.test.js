@@ -48,11 +48,11 @@ test('VS Code-like session: sync, diagnostics, quick fix, settings, report, shut
     assert.deepEqual(r.serverInfo, { name: 'ascend-lsp', version: '0.1.0' });
   });
 
-  await t.test('initialized: the server registers its config-file watchers dynamically', async () => {
+  await t.test('initialized: the server registers its config-file and Python-file watchers dynamically', async () => {
     const reg = await s.waitFor((m) => m.request && m.method === 'client/registerCapability', 'client/registerCapability');
     const watchers = reg.params.registrations[0].registerOptions.watchers.map((w) => w.globPattern);
     assert.equal(reg.params.registrations[0].method, 'workspace/didChangeWatchedFiles');
-    assert.deepEqual(watchers, ['**/pyproject.toml', '**/.ascend-lsp.toml']);
+    assert.deepEqual(watchers, ['**/pyproject.toml', '**/.ascend-lsp.toml', '**/*.py']);
   });
 
   await t.test('didOpen publishes the exact diagnostics with the document version', async () => {
@@ -272,7 +272,9 @@ test('generateReport without a token: server-created progress, json format to an
     { command: 'ascend.generateReport', arguments: [{ format: 'json', output: out }] }, 30000);
   assert.equal(result.path, out);
   assert.equal(result.uri, fileUri(out));
-  const create = await s.waitFor((m) => m.request && m.method === 'window/workDoneProgress/create', 'window/workDoneProgress/create');
+  // (the project model's build at startup has its own token)
+  const create = await s.waitFor((m) => m.request && m.method === 'window/workDoneProgress/create' &&
+    m.params.token.startsWith('ascend-report'), 'window/workDoneProgress/create');
   const token = create.params.token;
   await s.waitFor((m) => m.method === '$/progress' && m.params.token === token && m.params.value.kind === 'end', 'progress end');
   const kinds = s.notifications.filter((m) => m.method === '$/progress' && m.params.token === token).map((m) => m.params.value.kind);
