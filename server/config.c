@@ -749,6 +749,27 @@ void config_filter_findings(void *config, const char *path, FindingList *finding
   free(matched);
 }
 
+const char **config_file_ignore_codes(void *config, const char *path, size_t *n) {
+  const Config *c = config;
+  *n = 0;
+  if (!c || !c->n_per_file_ignores) return NULL;
+  char *rel = config__relative(c, path);
+  size_t total = 0;
+  for (size_t i = 0; i < c->n_per_file_ignores; i++) total += c->per_file_ignores[i].n_codes;
+  const char **out = xcalloc(total + 1, sizeof *out);
+  for (size_t i = 0; i < c->n_per_file_ignores; i++) {
+    const ConfigFileIgnore *fi = &c->per_file_ignores[i];
+    if (!config__glob_match(fi->glob, rel)) continue;
+    for (size_t k = 0; k < fi->n_codes; k++) out[(*n)++] = fi->codes[k];
+  }
+  free(rel);
+  if (*n == 0) {
+    free(out);
+    return NULL;
+  }
+  return out;
+}
+
 const char **config_excludes_for(Config *c, const char *scan_dir, size_t *n) {
   const char **out = xcalloc(c->n_exclude + 1, sizeof *out);
   *n = 0;

@@ -35,7 +35,7 @@ typedef struct {
 typedef struct {
   char *path;   /* file the config came from, or NULL when none was found */
   char *root;   /* absolute directory of that file: globs are relative to it */
-  char *base;   /* absolute directory relative paths given to config_filter_findings
+  char *base;   /* absolute directory relative paths given to config_file_ignore_codes
                    are relative to (the directory given to config_load, see config_set_base) */
   char **select; size_t n_select;               /* as written; empty = every rule */
   char **extend_select; size_t n_extend_select;
@@ -74,14 +74,20 @@ void config_free(Config *c);
  * keep their value: call analyze_options_default first. Borrowed pointers. */
 void config_apply(const Config *c, AnalyzeOptions *o);
 
-/* Sets the directory relative paths given to config_filter_findings are
+/* Sets the directory relative paths given to config_file_ignore_codes are
  * relative to (copied; made absolute). */
 void config_set_base(Config *c, const char *dir);
 
-/* Applies per-file-ignores to one file's findings; removes (and frees) the
- * findings of ignored codes. `path` is absolute or relative to Config.base.
- * Matches the WsFilterFn signature with data = Config*. Thread-safe. */
+/* Applies per-file-ignores to findings added after the analysis (the
+ * project model's); removes (and frees) the findings of ignored codes.
+ * `path` is absolute or relative to Config.base. Matches WsFilterFn with
+ * data = Config*. Thread-safe. */
 void config_filter_findings(void *config, const char *path, FindingList *findings);
+/* The codes (or prefixes) per-file-ignores silence in `path`, for
+ * AnalyzeFile.file_ignores: a heap array the caller frees (its strings live
+ * until config_free), or NULL with *n = 0. `path` is absolute or relative
+ * to Config.base. Matches WsIgnoresFn with config = Config*. Thread-safe. */
+const char **config_file_ignore_codes(void *config, const char *path, size_t *n);
 /* Whether per-file-ignores silence `code` in `path` (as above). */
 bool config_file_ignores(const Config *c, const char *path, const char *code);
 

@@ -199,7 +199,7 @@ static const KbEntry *rc__get_entry(RcReader *r, const AnalyzeOptions *opt) {
 static bool rc__get_finding(RcReader *r, const AnalyzeOptions *opt, Finding *f) {
   memset(f, 0, sizeof *f);
   char *code = rc__get_str(r);
-  f->rule = code ? analyze_rule(opt, code) : NULL;
+  f->rule = code ? context_rule(opt, code) : NULL;
   free(code);
   f->entry = rc__get_entry(r, opt);
   uint32_t nums[16];

@@ -49,7 +49,7 @@ static bool ws__excluded(const WsOptions *opt, const char *rel, const char *name
 }
 
 static void ws__add_file(Walker *w, const char *rel, const char *abs, const struct stat *st) {
-  FileKind k = analyze_file_kind(rel);
+  FileKind k = context_file_kind(rel);
   if (k == FILE_UNKNOWN) return;
   size_t max = w->opt->max_file ? w->opt->max_file : WS_DEFAULT_MAX_FILE;
   if ((size_t)st->st_size > max && k != FILE_ELF) { /* binaries are read only up to their headers */
@@ -161,7 +161,7 @@ int ws_collect(Workspace *ws, const char *const *paths, size_t n, const WsOption
           free(ws->files.items[k].path);
           ws->files.items[k].path = p;
         }
-    } else if (analyze_file_kind(paths[i]) == FILE_UNKNOWN) {
+    } else if (context_file_kind(paths[i]) == FILE_UNKNOWN) {
       ws__note(ws, paths[i], "not a file kind ascend-lsp analyzes");
     } else {
       w.explicit = true;
@@ -293,24 +293,26 @@ typedef struct {
 
 /* What a file's analysis depends on besides the options: its text, the
  * path the analyzers see, its NPU twin and its kind. */
-static DcKey ws__deps(const WsFile *f, const char *text, size_t len) {
+static DcKey ws__deps(const WsFile *f, const AnalyzeFile *file, const char *text, size_t len) {
   DcHasher h;
   dc_hash_init(&h);
   dc_hash_str(&h, f->rel ? f->rel : f->path);
   dc_hash_str(&h, f->npu_sibling);
+  dc_hash_u64(&h, file->n_file_ignores); /* the per-file ignores the analysis applied */
+  for (size_t i = 0; i < file->n_file_ignores; i++) dc_hash_str(&h, file->file_ignores[i]);
   dc_hash_u64(&h, (uint64_t)f->kind);
   dc_hash_u64(&h, len);
   dc_hash_bytes(&h, text, len);
   return dc_hash_final(&h);
 }
 
-/* The disk cache's results for f, unfiltered (the per-file configuration
- * filter runs after, on cached and fresh results alike). The entry is
- * recorded again so the next save keeps it. */
-static bool ws__disk_get(Pool *p, WsFile *f, const char *text, size_t len) {
+/* The disk cache's results for f, analyzed as `file` says (its per-file
+ * ignores are part of the key). The entry is recorded again so the next
+ * save keeps it. */
+static bool ws__disk_get(Pool *p, WsFile *f, const AnalyzeFile *file, const char *text, size_t len) {
   const char *data;
   size_t n;
-  DcKey deps = ws__deps(f, text, len);
+  DcKey deps = ws__deps(f, file, text, len);
   if (!dc_lookup(p->run->disk, f->path, deps, &data, &n) ||
       rc_decode(data, n, p->aopt, &f->findings, &f->facts) != 0)
     return false;
@@ -319,11 +321,11 @@ static bool ws__disk_get(Pool *p, WsFile *f, const char *text, size_t len) {
   return true;
 }
 
-static void ws__disk_put(Pool *p, const WsFile *f, const char *text, size_t len) {
+static void ws__disk_put(Pool *p, const WsFile *f, const AnalyzeFile *file, const char *text, size_t len) {
   StrBuf sb;
   sb_init(&sb);
   rc_encode(&f->findings, &f->facts, &sb);
-  dc_record(p->run->disk, f->path, ws__deps(f, text, len), sb.data, sb.len);
+  dc_record(p->run->disk, f->path, ws__deps(f, file, text, len), sb.data, sb.len);
   sb_free(&sb);
 }
 
@@ -345,12 +347,14 @@ static void ws__analyze_one(Pool *p, WsFile *f) {
   if (f->kind != FILE_ELF && memchr(text, '\0', len)) {
     f->note = xstrdup("skipped, binary content");
   } else if (!p->run->cache || !ws__cache_get(p->run->cache, f)) {
-    if (!p->run->disk || !ws__disk_get(p, f, text, len)) {
-      analyze_text(f->rel ? f->rel : f->path, text, len, NULL, p->aopt, &f->findings, &f->facts);
-      if (f->npu_sibling) analyze_npu_sibling(p->aopt, f->npu_sibling, &f->findings);
-      if (p->run->disk) ws__disk_put(p, f, text, len);
+    AnalyzeFile file = {.path = f->rel ? f->rel : f->path, .npu_sibling = f->npu_sibling};
+    const char **ignores = p->run->ignores ? p->run->ignores(p->run->ignores_data, f->path, &file.n_file_ignores) : NULL;
+    file.file_ignores = ignores;
+    if (!p->run->disk || !ws__disk_get(p, f, &file, text, len)) {
+      analyze_file(&file, text, len, NULL, p->aopt, &f->findings, &f->facts);
+      if (p->run->disk) ws__disk_put(p, f, &file, text, len);
     }
-    if (p->run->filter) p->run->filter(p->run->filter_data, f->path, &f->findings);
+    free(ignores);
     if (p->run->cache) ws__cache_put(p->run->cache, f);
   }
   free(text);

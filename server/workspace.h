@@ -53,8 +53,12 @@ typedef void (*WsProgressFn)(void *data, size_t done, size_t total);
 /* Overlay: heap copy of an open document's text for abs path, or NULL. */
 typedef char *(*WsOverlayFn)(void *data, const char *abs, size_t *len);
 
-/* Filter: runs on an analyzing thread after each file, e.g. to apply
- * per-file ignores; may remove (and must then free) findings. */
+/* Per-file ignores: the codes the project silences in `path` (absolute), as
+ * a heap array the caller frees (strings borrowed from data), or NULL with
+ * *n = 0. Called on an analyzing thread; the analysis applies them. */
+typedef const char **(*WsIgnoresFn)(void *data, const char *path, size_t *n);
+/* Filter of the findings the project model adds to a file (the per-file
+ * ignores again); may remove (and must then free) findings. */
 typedef void (*WsFilterFn)(void *data, const char *path, FindingList *findings);
 
 /* A content-hash cache of per-file results, kept by a long-lived caller
@@ -73,7 +77,7 @@ typedef struct {
   int threads;           /* 0 = number of cores */
   WsCache *cache;        /* optional */
   DiskCache *disk;       /* optional: results from and for earlier runs (the CLI) */
-  WsFilterFn filter; void *filter_data;
+  WsIgnoresFn ignores; void *ignores_data;
   WsProgressFn progress; void *progress_data;
   WsOverlayFn overlay; void *overlay_data;
   const atomic_int *cancel; /* nonzero: stop as soon as possible */

@@ -14,7 +14,7 @@
  * The findings pymatch made for this file are the tail of ctx->out (every
  * front end analyzes one file into a fresh list). No API names appear here:
  * rows carry them, and the call builder only knows parameter roles. */
-#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
 
@@ -34,7 +34,7 @@ typedef struct {
 typedef struct {
   char *name;
   bool method;
-  TSNode callee;
+  uint32_t start, end; /* the callee */
   size_t fn; /* innermost enclosing function (index into py->functions) */
 } AttnCall;
 
@@ -177,7 +177,9 @@ static void attention__note_call_name(Attn *a, TSNode call, TSNode fn) {
   } else if (!pysyntax_is(fn, "identifier")) {
     return;
   }
-  AttnCall c = {attention__callee_name(a, fn), method, fn, attention__fn_index(a, ts_node_start_byte(call))};
+  if (a->ctx->unit->file) return; /* the file pass has every unit's calls */
+  AttnCall c = {attention__callee_name(a, fn), method, ts_node_start_byte(fn), ts_node_end_byte(fn),
+                attention__fn_index(a, ts_node_start_byte(call))};
   if (c.name) array_push(&a->calls, c);
 }
 
@@ -346,7 +348,7 @@ static bool attention__visit(Attn *a, const PyVisit *v) {
 /* ---- inference-only reachability ------------------------------------------ */
 
 static bool attention__call_in_inference(const Attn *a, const AttnCall *c) {
-  if (pyfile_in_ranges(a->py->inference.items, a->py->inference.len, ts_node_start_byte(c->callee))) return true;
+  if (pyfile_in_ranges(a->py->inference.items, a->py->inference.len, c->start)) return true;
   return c->fn != ATTN_NONE && a->inference && a->inference[c->fn];
 }
 
@@ -830,6 +832,15 @@ static bool attention__calls_fn(const Attn *a, const AttnCall *c, size_t fi) {
   return true;
 }
 
+/* The functions that wrap a site, in index order, into idx; returns how
+ * many (few: the calls are matched against these, not every function). */
+static size_t attention__wrapping(const AttnWrap *w, size_t n, size_t *idx) {
+  size_t k = 0;
+  for (size_t fi = 0; fi < n; fi++)
+    if (w[fi].site) idx[k++] = fi;
+  return k;
+}
+
 static void attention__wrappers(const Attn *a, AttnWrap *w) {
   size_t n = a->py->functions.len;
   for (size_t i = 0; i < n; i++) w[i] = (AttnWrap){NULL, ATTN_NONE};
@@ -839,19 +850,29 @@ static void attention__wrappers(const Attn *a, AttnWrap *w) {
     size_t fi = attention__fn_index(a, ts_node_start_byte(s->call));
     if (r && r->dep_class == DEP_CLASS_VENDOR_LIB && fi != ATTN_NONE && !w[fi].site) w[fi].site = s;
   }
+  size_t *wrapping = xcalloc(n, sizeof *wrapping);
+  size_t k = attention__wrapping(w, n, wrapping);
   for (bool changed = true; changed;) { /* each round wraps at least one more function */
     changed = false;
-    for (size_t i = 0; i < a->calls.len; i++) {
+    for (size_t i = 0; i < a->calls.len && k; i++) {
       const AttnCall *c = &a->calls.items[i];
       if (c->fn == ATTN_NONE || w[c->fn].site) continue;
-      for (size_t fi = 0; fi < n; fi++)
-        if (w[fi].site && attention__calls_fn(a, c, fi)) {
-          w[c->fn] = (AttnWrap){w[fi].site, fi};
+      for (size_t j = 0; j < k; j++)
+        if (attention__calls_fn(a, c, wrapping[j])) {
+          w[c->fn] = (AttnWrap){w[wrapping[j]].site, wrapping[j]};
+          /* the list stays in index order, as a scan of every function finds them */
+          size_t at = k++;
+          while (at > 0 && wrapping[at - 1] > c->fn) {
+            wrapping[at] = wrapping[at - 1];
+            at--;
+          }
+          wrapping[at] = c->fn;
           changed = true;
           break;
         }
     }
   }
+  free(wrapping);
 }
 
 static void attention__emit_wrapper_call(const Attn *a, const AttnCall *c, size_t fi, const AttnWrap *w) {
@@ -872,9 +893,8 @@ static void attention__emit_wrapper_call(const Attn *a, const AttnCall *c, size_
   free(via_ln);
   free(ln);
   free(kernel);
-  TSPoint sp = ts_node_start_point(c->callee), ep = ts_node_end_point(c->callee);
-  Finding *out = kb_emit(a->ctx->out, rule, row, subj, repl, ts_node_start_byte(c->callee),
-                         ts_node_end_byte(c->callee), sp.row, sp.column, ep.row, ep.column);
+  /* rows and columns are set from the bytes by the pipeline */
+  Finding *out = kb_emit(a->ctx->out, rule, row, subj, repl, c->start, c->end, 0, 0, 0, 0);
   if (w[fi].site->row->value) out->detail = attention__detail(w[fi].site->row->value);
   free(repl);
   free(subj);
@@ -886,14 +906,17 @@ static void attention__wrapper_calls(Attn *a) {
   if (!n) return;
   AttnWrap *w = xcalloc(n, sizeof *w);
   attention__wrappers(a, w);
-  for (size_t i = 0; i < a->calls.len; i++) {
+  size_t *wrapping = xcalloc(n, sizeof *wrapping);
+  size_t k = attention__wrapping(w, n, wrapping);
+  for (size_t i = 0; i < a->calls.len && k; i++) {
     const AttnCall *c = &a->calls.items[i];
-    for (size_t fi = 0; fi < n; fi++)
-      if (w[fi].site && attention__calls_fn(a, c, fi)) {
-        attention__emit_wrapper_call(a, c, fi, w);
+    for (size_t j = 0; j < k; j++)
+      if (attention__calls_fn(a, c, wrapping[j])) {
+        attention__emit_wrapper_call(a, c, wrapping[j], w);
         break;
       }
   }
+  free(wrapping);
   free(w);
 }
 
@@ -997,19 +1020,29 @@ static void *attention__begin(AnalyzeCtx *ctx) {
     free(a);
     return NULL;
   }
+  const UnitCalls *calls = &ctx->unit->calls;
+  for (size_t i = 0; ctx->unit->file && i < calls->len; i++) {
+    const UnitCall *u = &calls->items[i];
+    AttnCall c = {xstrdup(u->name), u->method, u->start, u->end, attention__fn_index(a, u->start)};
+    array_push(&a->calls, c);
+  }
   return a;
 }
 
 static bool attention__visit_node(void *state, const PyVisit *v) { return attention__visit(state, v); }
 
-static void attention__end(void *state) {
-  Attn *a = state;
-  /* which functions run only under no_grad matters for attention sites only */
-  if (a->sites.len || a->events.len) attention__inference(a);
-  for (size_t i = 0; i < a->sites.len; i++) attention__site(a, &a->sites.items[i]);
-  attention__wrapper_calls(a);
-  attention__handwritten(a);
-  attention__tidy(a);
+/* Sites and hand-written attention need the whole file: whether a function
+ * runs only under no_grad depends on its callers, and a wrapper of a site is
+ * reported where it is called, in any unit. A unit with either leaves its
+ * attention findings to the pass over the whole file. */
+static bool attention__links(const Attn *a) {
+  if (a->sites.len) return true;
+  for (size_t i = 0; i < a->events.len; i++)
+    if (a->events.items[i].kind == EV_QK) return true;
+  return false;
+}
+
+static void attention__free(Attn *a) {
   for (size_t i = 0; i < a->calls.len; i++) free(a->calls.items[i].name);
   array_free(&a->calls);
   array_free(&a->sites);
@@ -1019,4 +1052,35 @@ static void attention__end(void *state) {
   free(a);
 }
 
-const PyVisitor attention_visitor = {attention__begin, attention__visit_node, attention__end};
+/* A unit hands its calls to the file: the pass over the file links them. */
+static void attention__keep_calls(Attn *a) {
+  UnitCalls *to = &a->ctx->unit->calls;
+  for (size_t i = 0; i < a->calls.len; i++) {
+    UnitCall u = {a->calls.items[i].name, a->calls.items[i].method, a->calls.items[i].start, a->calls.items[i].end};
+    array_push(to, u);
+  }
+  a->calls.len = 0;
+}
+
+static void attention__end(void *state) {
+  Attn *a = state;
+  if (!a->ctx->unit->file) {
+    /* a unit: its calls go to the file; with sites or hand-written attention
+     * its findings wait for the file pass, which needs every unit's calls
+     * (and re-walks this unit on every version) */
+    attention__keep_calls(a);
+    if (attention__links(a)) context_depends(a->ctx, UNIT_ATTN_LINKS | UNIT_READS_FILE);
+    else attention__tidy(a);
+    attention__free(a);
+    return;
+  }
+  /* which functions run only under no_grad matters for attention sites only */
+  if (a->sites.len || a->events.len) attention__inference(a);
+  for (size_t i = 0; i < a->sites.len; i++) attention__site(a, &a->sites.items[i]);
+  attention__wrapper_calls(a);
+  attention__handwritten(a);
+  attention__tidy(a);
+  attention__free(a);
+}
+
+const PyVisitor attention_visitor = {attention__begin, attention__visit_node, attention__end, NULL};

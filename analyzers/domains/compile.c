@@ -11,7 +11,7 @@
  *    rule's not_in_tests applies, as for every rule).
  *
  * The findings pymatch made for this file are the tail of ctx->out. */
-#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
 
@@ -132,11 +132,7 @@ static void compile__end(void *state) {
   Compile *c = state;
   c->drop = xcalloc(c->ctx->out->len + 1, sizeof *c->drop);
   for (size_t i = 0; i < c->calls.len; i++) compile__call(c, c->calls.items[i]);
-  /* inductor settings in a file that compiles nothing configure nothing */
-  const KbEntry *inductor = compile__row(c, KB_QUALNAME, "torch._inductor.config");
-  for (size_t i = 0; inductor && !c->compiles && i < c->ctx->out->len; i++)
-    c->drop[i] = c->drop[i] || c->ctx->out->items[i].entry == inductor ||
-                 strcmp(c->ctx->out->items[i].rule->code, inductor->code) == 0;
+  if (c->compiles) context_depends(c->ctx, UNIT_COMPILES);
   findings_drop(c->ctx->out, c->drop);
   free(c->drop);
   if (c->jit) compile__jit(c);
@@ -144,4 +140,16 @@ static void compile__end(void *state) {
   free(c);
 }
 
-const PyVisitor compile_visitor = {compile__begin, compile__visit, compile__end};
+/* Inductor settings in a file that compiles nothing (no unit calls
+ * torch.compile) configure nothing. */
+static bool compile__idle_inductor(void *data, const Finding *f) {
+  const KbEntry *inductor = data;
+  return f->entry == inductor || strcmp(f->rule->code, inductor->code) == 0;
+}
+
+static void compile__file_end(AnalyzeCtx *ctx, unsigned flags) {
+  const KbEntry *inductor = kb_lookup(KB_QUALNAME, "torch._inductor.config", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  if (inductor && !(flags & UNIT_COMPILES)) findings_drop_if(ctx->out, compile__idle_inductor, (void *)inductor);
+}
+
+const PyVisitor compile_visitor = {compile__begin, compile__visit, compile__end, compile__file_end};

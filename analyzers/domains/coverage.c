@@ -16,7 +16,8 @@
  *
  * A chip the list does not cover (310P, 910A) gets no coverage findings:
  * the list says nothing about it. All names come from kb rows. */
-#include "analyzers/engine/analyze.h"
+#include "analyzers/engine/context.h"
+#include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
 #include "analyzers/python/pysym.h"
@@ -69,7 +70,7 @@ static const char *coverage__chip(unsigned chip, bool zh) {
 static bool coverage__any_selected(const AnalyzeOptions *o) {
   static const char *const codes[] = {"ASC219", "ASC220", "ASC221", "ASC222", "ASC223"};
   for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
-    if (analyze_code_selected(o, codes[i])) return true;
+    if (context_code_selected(o, codes[i])) return true;
   return false;
 }
 
@@ -318,7 +319,7 @@ static bool coverage__first(Cov *c, const char *code, const char *api) {
 
 /* Emits `code` at the call's function with the list named in front of what it says. */
 static void coverage__emit(Cov *c, const char *code, TSNode call, const char *api, const char *en, const char *zh) {
-  const KbRule *rule = analyze_rule(c->ctx->opt, code);
+  const KbRule *rule = context_rule(c->ctx->opt, code);
   if (!rule) return;
   TSNode fn = coverage__head(call);
   TSPoint s = ts_node_start_point(fn), e = ts_node_end_point(fn);
@@ -410,4 +411,36 @@ static void coverage__end(void *state) {
   free(c);
 }
 
-const PyVisitor coverage_visitor = {coverage__begin, coverage__visit, coverage__end};
+/* Findings that stand once per API and file (the notes and the not-verified
+ * hint), each unit having said them once for itself. */
+static bool coverage__once_code(const char *code) {
+  return strcmp(code, "ASC220") == 0 || strcmp(code, "ASC222") == 0 || strcmp(code, "ASC223") == 0;
+}
+
+typedef struct {
+  StrList seen; /* "<code> <api>" of the first finding kept */
+} CovOnce;
+
+static bool coverage__repeat(void *data, const Finding *f) {
+  CovOnce *o = data;
+  if (!coverage__once_code(f->rule->code) || !f->subject) return false;
+  char *key = xasprintf("%s %s", f->rule->code, f->subject);
+  for (size_t i = 0; i < o->seen.len; i++)
+    if (strcmp(o->seen.items[i], key) == 0) {
+      free(key);
+      return true;
+    }
+  array_push(&o->seen, key);
+  return false;
+}
+
+/* Units are analyzed apart: what each said once, the file says once, at the
+ * first unit that said it. */
+static void coverage__file_end(AnalyzeCtx *ctx, unsigned flags) {
+  (void)flags;
+  CovOnce o = {{0}};
+  findings_drop_if(ctx->out, coverage__repeat, &o);
+  strlist_free(&o.seen);
+}
+
+const PyVisitor coverage_visitor = {coverage__begin, coverage__visit, coverage__end, coverage__file_end};

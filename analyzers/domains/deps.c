@@ -101,7 +101,7 @@ static const KbEntry *deps__detector(const AnalyzeCtx *ctx, const char *code, co
 }
 
 static Finding *deps__emit(AnalyzeCtx *ctx, const KbEntry *row, const char *subject, const char *repl, DepsSpan at) {
-  const KbRule *rule = analyze_rule(ctx->opt, row ? row->code : "ASC107");
+  const KbRule *rule = context_rule(ctx->opt, row ? row->code : "ASC107");
   if (!rule) return NULL;
   uint32_t sr, sc, er, ec;
   deps_point(ctx->text, at.start, &sr, &sc);
@@ -393,10 +393,10 @@ static void deps__emit_before_npu(AnalyzeCtx *ctx, const DepsSite *s) {
 static void deps__emit_site(AnalyzeCtx *ctx, const DepsSite *s, const DepsSites *sites) {
   deps__emit_before_npu(ctx, s);
   const KbEntry *row = kb_lookup(KB_PACKAGE, s->req.name_norm, ctx->opt->user_entries, ctx->opt->n_user_entries);
-  if (!row || !analyze_rule(ctx->opt, row->code)) row = deps__detector(ctx, "ASC104", s->req.name_norm);
+  if (!row || !context_rule(ctx->opt, row->code)) row = deps__detector(ctx, "ASC104", s->req.name_norm);
   if (!row) return;
   const DepsReq *r = &s->req;
-  if (r->local.end > r->local.start && analyze_rule(ctx->opt, row->code)->severity == SEV_HINT) {
+  if (r->local.end > r->local.start && context_rule(ctx->opt, row->code)->severity == SEV_HINT) {
     char *label = deps__text(ctx, r->local);
     const KbEntry *gpu = deps__detector(ctx, "ASC105", label);
     free(label);
@@ -444,7 +444,7 @@ void deps_emit_include(AnalyzeCtx *ctx, DepsSpan at, DepsSpan path) {
   if (path.end <= path.start) return;
   char *p = deps__text(ctx, path);
   char *subject = deps__text(ctx, at);
-  bool scanned = analyze_file_kind(p) == FILE_REQUIREMENTS;
+  bool scanned = context_file_kind(p) == FILE_REQUIREMENTS;
   const char *repl = scanned ? "analyzed on its own as a requirements file"
                              : "not analyzed: only requirements*.txt and constraints*.txt files are scanned";
   Finding *f = deps__emit(ctx, NULL, subject, repl, at);

@@ -15,7 +15,7 @@
 #ifndef ASC_DEPS_H
 #define ASC_DEPS_H
 
-#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 
 typedef struct {
   uint32_t start, end; /* end exclusive; start == end: absent */

@@ -2,7 +2,7 @@
  * device-layer mappings themselves (torch.cuda.*, .cuda(), device strings,
  * environment variables) are rows in kb.c matched by pymatch; this file also
  * folds a torch.cuda.is_available() guard into the calls it guards. */
-#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
 #include "analyzers/python/pysym.h"
@@ -324,6 +324,7 @@ static bool device__load_only(const AnalyzeCtx *ctx, const Finding *f) {
   if (!pysyntax_is(name, "identifier")) return false;
   const PyFunction *fn = pyfile_function_at(ctx->py, f->start_byte);
   uint32_t to = fn ? fn->end : (uint32_t)ctx->len;
+  context_reads(ctx, ts_node_end_byte(n), to);
   uint32_t ns = ts_node_start_byte(name), nl = ts_node_end_byte(name) - ns;
   size_t uses = 0;
   for (uint32_t at = ts_node_end_byte(n);;) {
@@ -370,4 +371,4 @@ static void device__end(void *state) {
   findings_drop_if(ctx->out, device__drop_seed, ctx);
 }
 
-const PyVisitor device_visitor = {device__begin, device__visit, device__end};
+const PyVisitor device_visitor = {device__begin, device__visit, device__end, NULL};

@@ -13,7 +13,7 @@
  *  - `NCCL_BACKEND = "nccl"` labels the backend: not a finding.
  *
  * Callee and attention names come from the detector rows. */
-#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
 
@@ -287,4 +287,4 @@ static void distributed__end(void *state) {
   free(d);
 }
 
-const PyVisitor distributed_visitor = {distributed__begin, distributed__visit_node, distributed__end};
+const PyVisitor distributed_visitor = {distributed__begin, distributed__visit_node, distributed__end, NULL};

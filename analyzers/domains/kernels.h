@@ -16,7 +16,7 @@
 #ifndef ASC_KERNELS_H
 #define ASC_KERNELS_H
 
-#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 
 /* One row of the kernel-kind table (kb_kernels.def, KB_KERNEL_KIND_ROWS). */
 typedef struct {

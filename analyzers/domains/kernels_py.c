@@ -157,6 +157,7 @@ static void kernels__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
  * or a null node: a build usually lists its sources in a variable. */
 static TSNode kernels__module_value(AnalyzeCtx *ctx, TSNode id) {
   TSNode found = {{0}, NULL, NULL}, root = ts_tree_root_node(ctx->tree);
+  context_depends(ctx, UNIT_READS_FILE); /* assignments anywhere at the top level */
   uint32_t len = ts_node_end_byte(id) - ts_node_start_byte(id);
   const char *name = ctx->text + ts_node_start_byte(id);
   for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
@@ -245,14 +246,24 @@ void kernels_python(AnalyzeCtx *ctx) {
   for (size_t i = 0; i < ctx->out->len; i++)
     if (kernels__mine(&ctx->out->items[i])) array_push(&pending, i);
   if (pending.len == 0) return;
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(ctx->tree));
-  bool more = true;
-  while (more) {
-    kernels__visit(ctx, &pending, ts_tree_cursor_current_node(&cur));
-    if (ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-      if (!ts_tree_cursor_goto_parent(&cur)) break;
+  /* the unit's top-level nodes and their subtrees */
+  TSNode root = ts_tree_root_node(ctx->tree);
+  TSTreeCursor top = ts_tree_cursor_new(root);
+  bool any = ts_tree_cursor_goto_first_child_for_byte(&top, ctx->unit->start) >= 0;
+  for (; any; any = ts_tree_cursor_goto_next_sibling(&top)) {
+    TSNode n = ts_tree_cursor_current_node(&top);
+    if (ts_node_start_byte(n) >= ctx->unit->end && ts_node_end_byte(n) > ts_node_start_byte(n)) break;
+    if (ts_node_end_byte(n) <= ctx->unit->start && ts_node_end_byte(n) > ts_node_start_byte(n)) continue;
+    TSTreeCursor cur = ts_tree_cursor_new(n);
+    bool more = true;
+    while (more) {
+      kernels__visit(ctx, &pending, ts_tree_cursor_current_node(&cur));
+      if (ts_tree_cursor_goto_first_child(&cur)) continue;
+      while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+        if (!ts_tree_cursor_goto_parent(&cur)) break;
+    }
+    ts_tree_cursor_delete(&cur);
   }
-  ts_tree_cursor_delete(&cur);
+  ts_tree_cursor_delete(&top);
   array_free(&pending);
 }

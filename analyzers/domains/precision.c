@@ -11,7 +11,7 @@
  *  - ASC606: assertions on float dtypes.
  *
  * Every name (callees, methods, scope globs) comes from the detector rows. */
-#include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
 
@@ -220,6 +220,7 @@ static bool precision__cast_before(const Prec *p, TSNode stmt, TSNode tested, TS
   if (ts_node_is_null(x)) return false;
   /* the last assignment to x earlier in the same block decides */
   for (TSNode prev = ts_node_prev_named_sibling(stmt); !ts_node_is_null(prev); prev = ts_node_prev_named_sibling(prev)) {
+    context_reads(p->ctx, ts_node_start_byte(prev), ts_node_end_byte(prev));
     TSNode asg = pysyntax_is(prev, "expression_statement") ? ts_node_named_child(prev, 0) : (TSNode){0};
     if (!pysyntax_is(asg, "assignment")) continue;
     TSNode left = pysym_child(asg, PYFIELD_LEFT), right = pysym_child(asg, PYFIELD_RIGHT);
@@ -573,6 +574,7 @@ static void precision__complex(Prec *p, TSNode call) {
   char *callee = pyfile_qualname(p->py, pysym_child(call, PYFIELD_FUNCTION));
   TSNode src = n_in ? inside[0] : before;
   char *subj = xasprintf("%s(...) on float64 (line %u)", callee ? callee : "complex", ts_node_start_point(src).row + 1);
+  context_depends(p->ctx, UNIT_READS_ROWS);
   Finding *f = precision__emit(p, row, call, subj, NULL);
   if (f && n_in) {
     for (size_t i = 0; i < n_in; i++)
@@ -647,6 +649,27 @@ static bool precision__feeds_norm(const Prec *p, TSNode upcast) {
   return pysyntax_is(name, "identifier") && precision__text_has(p, name, p->roundtrip->arg);
 }
 
+/* `self.<nm> = FP32LayerNorm(...)` in another unit of the file (the module
+ * is often made in one class and used in another's forward). */
+static bool precision__fp32_attr_elsewhere(const Prec *p, const char *nm) {
+  if (!p->selfcast || p->ctx->unit->file) return false;
+  context_depends(p->ctx, UNIT_READS_FILE);
+  size_t n = strlen(nm);
+  for (uint32_t at = 0;;) {
+    TSNode id = pyfile_next_name(p->py, nm, n, &at, (uint32_t)p->py->len);
+    if (ts_node_is_null(id)) return false;
+    if (ts_node_start_byte(id) >= p->ctx->unit->start && ts_node_start_byte(id) < p->ctx->unit->end) continue;
+    TSNode attr = ts_node_parent(id), asg = ts_node_parent(attr);
+    if (!pysyntax_is(attr, "attribute") || !pysyntax_is(asg, "assignment") ||
+        !ts_node_eq(pysym_child(asg, PYFIELD_LEFT), attr) || !ts_node_eq(pysym_child(attr, PYFIELD_ATTRIBUTE), id))
+      continue;
+    TSNode obj = pysym_child(attr, PYFIELD_OBJECT), right = pysym_child(asg, PYFIELD_RIGHT);
+    uint32_t os = ts_node_start_byte(obj), oe = ts_node_end_byte(obj);
+    bool self = oe - os == 4 && memcmp(p->py->text + os, "self", 4) == 0;
+    if (self && !ts_node_is_null(right) && precision__text_has(p, right, p->selfcast->arg)) return true;
+  }
+}
+
 /* `self.norm(x.float())` with `self.norm = FP32LayerNorm(...)`: the module
  * upcasts by itself, so the call site adds nothing. */
 static bool precision__feeds_self_upcasting(const Prec *p, TSNode upcast) {
@@ -656,6 +679,7 @@ static bool precision__feeds_self_upcasting(const Prec *p, TSNode upcast) {
   char *nm = pyfile_node_text(p->py, pysym_child(fn, PYFIELD_ATTRIBUTE));
   bool hit = false;
   for (size_t i = 0; nm && i < p->fp32_attrs.len && !hit; i++) hit = strcmp(p->fp32_attrs.items[i], nm) == 0;
+  if (nm && !hit) hit = precision__fp32_attr_elsewhere(p, nm);
   free(nm);
   return hit;
 }
@@ -798,4 +822,4 @@ static void precision__end(void *state) {
   free(p);
 }
 
-const PyVisitor precision_visitor = {precision__begin, precision__visit_node, precision__end};
+const PyVisitor precision_visitor = {precision__begin, precision__visit_node, precision__end, NULL};

@@ -1,11 +1,14 @@
-/* analyze: file classification, the domain table and the file-wide passes
- * that follow the domain analyzers (see analyze.h). */
+/* analyze: file classification, the domain table and the refinement stage
+ * that follows the detectors (see analyze.h for the order). */
 #include "analyzers/engine/analyze.h"
+#include "analyzers/domains/domains.h"
 #include "analyzers/engine/fold.h"
 #include "analyzers/engine/prefilter.h"
 #include "analyzers/python/pyfacts.h"
-#include "analyzers/python/resolver.h"
 #include "analyzers/engine/suppress.h"
+#include "analyzers/python/pymatch.h"
+#include "analyzers/python/pysyntax.h"
+#include "analyzers/python/resolver.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,16 +19,17 @@ TSLanguage *tree_sitter_toml(void);
 
 typedef struct {
   int domain;
-  AnalyzerFn fn;             /* whole-file work, after the walk; may be NULL */
+  AnalyzerFn fn;             /* work after the walk; may be NULL */
+  bool per_unit;             /* for Python: fn runs after each unit's walk (else once per file) */
   const PyVisitor *visitor;  /* part of the shared Python walk; may be NULL */
 } DomainAnalyzer;
 
-/* Every domain analyzer, in domain order. The table-driven Python matcher
- * walks first; the domain analyzers add what needs code (detectors). */
+/* Every detector, in domain order. The table-driven Python matcher walks
+ * first; the domain detectors add what needs code. */
 static const DomainAnalyzer analyze__table[] = {
-    {1, deps_analyze, NULL},        {2, NULL, &device_visitor},   {3, NULL, &attention_visitor},
-    {4, kernels_analyze, NULL},     {5, NULL, &distributed_visitor}, {6, NULL, &precision_visitor},
-    {7, NULL, &compile_visitor},     {2, NULL, &coverage_visitor},
+    {1, deps_analyze, false, NULL},   {2, NULL, false, &device_visitor},      {3, NULL, false, &attention_visitor},
+    {4, kernels_analyze, true, NULL}, {5, NULL, false, &distributed_visitor}, {6, NULL, false, &precision_visitor},
+    {7, NULL, false, &compile_visitor},   {2, NULL, false, &coverage_visitor},
 };
 
 #define ANALYZE__DOMAINS (sizeof analyze__table / sizeof analyze__table[0])
@@ -36,63 +40,134 @@ typedef struct {
   size_t skip_depth; /* nonzero: declined the subtree of the node at this depth */
 } WalkSlot;
 
-/* The single cursor walk over a Python tree. A node is descended into when
- * some visitor still wants its subtree; a visitor that declined one is
- * not called again until the walk leaves that subtree. */
-static void analyze__walk(TSTree *tree, WalkSlot *slots, size_t n) {
-  TSNode root = ts_tree_root_node(tree);
+/* The single cursor walk over the top-level nodes `tops` of a Python tree
+ * and their subtrees. A node is descended into when some visitor still
+ * wants its subtree; a visitor that declined one is not called again until
+ * the walk leaves that subtree. */
+static void analyze__walk(TSNode root, const TSNode *tops, size_t n_tops, WalkSlot *slots, size_t n) {
   Array(TSNode) parents = {0};
-  array_push(&parents, root);
-  TSTreeCursor cur = ts_tree_cursor_new(root);
-  bool more = ts_tree_cursor_goto_first_child(&cur);
-  while (more) {
-    size_t depth = parents.len;
-    PyVisit v = {ts_tree_cursor_current_node(&cur), PYSYM_OTHER, 0, parents.items[depth - 1]};
-    v.sym = pysym_of(v.node);
-    /* only names need their field (is it an attribute's object? an alias?) */
-    if (v.sym == PYSYM_IDENTIFIER || v.sym == PYSYM_ATTRIBUTE) v.field = ts_tree_cursor_current_field_id(&cur);
-    bool descend = false;
-    for (size_t i = 0; i < n; i++) {
-      WalkSlot *w = &slots[i];
-      if (w->skip_depth && depth > w->skip_depth) continue;
-      w->skip_depth = 0;
-      if (w->visit(w->state, &v)) descend = true;
-      else w->skip_depth = depth;
+  for (size_t t = 0; t < n_tops; t++) {
+    parents.len = 0;
+    array_push(&parents, root);
+    TSTreeCursor cur = ts_tree_cursor_new(tops[t]);
+    for (bool more = true; more;) {
+      size_t depth = parents.len;
+      PyVisit v = {ts_tree_cursor_current_node(&cur), PYSYM_OTHER, 0, parents.items[depth - 1]};
+      v.sym = pysym_of(v.node);
+      /* only names need their field (is it an attribute's object? an alias?) */
+      if (v.sym == PYSYM_IDENTIFIER || v.sym == PYSYM_ATTRIBUTE)
+        v.field = depth == 1 ? 0 : ts_tree_cursor_current_field_id(&cur);
+      bool descend = false;
+      for (size_t i = 0; i < n; i++) {
+        WalkSlot *w = &slots[i];
+        if (w->skip_depth && depth > w->skip_depth) continue;
+        w->skip_depth = 0;
+        if (w->visit(w->state, &v)) descend = true;
+        else w->skip_depth = depth;
+      }
+      if (descend && ts_tree_cursor_goto_first_child(&cur)) {
+        array_push(&parents, v.node);
+        continue;
+      }
+      while (!(more = ts_tree_cursor_goto_next_sibling(&cur))) {
+        if (parents.len <= 1 || !ts_tree_cursor_goto_parent(&cur)) break;
+        parents.len--;
+      }
     }
-    if (descend && ts_tree_cursor_goto_first_child(&cur)) {
-      array_push(&parents, v.node);
-      continue;
-    }
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur))) {
-      if (parents.len <= 1 || !ts_tree_cursor_goto_parent(&cur)) break;
-      parents.len--;
-    }
+    ts_tree_cursor_delete(&cur);
   }
-  ts_tree_cursor_delete(&cur);
   array_free(&parents);
 }
 
-/* Runs every domain on one file: the shared walk for Python, then each
- * domain's post-walk work and whole-file entry point, in domain order. */
-static void analyze__domains(AnalyzeCtx *ctx, PyFile *py) {
+/* ---- units ------------------------------------------------------------------ */
+
+typedef struct {
+  AnalyzeUnit u;
+  size_t first, n;     /* its top-level nodes: tops[first, first + n) */
+  uint32_t start_row;  /* tree-sitter row of u.start */
+} AnalyzeSpan;
+
+typedef struct {
+  Array(TSNode) tops;  /* every top-level node, in order */
+  Array(AnalyzeSpan) spans;
+} AnalyzeUnits;
+
+static bool analyze__definition(TSNode n) {
+  PySym k = pysym_of(n);
+  return k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_CLASS_DEFINITION || k == PYSYM_DECORATED_DEFINITION;
+}
+
+/* Splits the module into units: each definition alone, each run of other
+ * top-level statements (comments included) together. */
+static void analyze__units(TSNode root, AnalyzeUnits *us) {
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur))
+    array_push(&us->tops, ts_tree_cursor_current_node(&cur));
+  ts_tree_cursor_delete(&cur);
+  for (size_t i = 0; i < us->tops.len;) {
+    size_t j = i + 1;
+    if (!analyze__definition(us->tops.items[i]))
+      while (j < us->tops.len && !analyze__definition(us->tops.items[j])) j++;
+    TSNode first = us->tops.items[i], last = us->tops.items[j - 1];
+    AnalyzeSpan sp = {{ts_node_start_byte(first), ts_node_end_byte(last), 0, false, {0}}, i, j - i,
+                      ts_node_start_point(first).row};
+    array_push(&us->spans, sp);
+    i = j;
+  }
+}
+
+/* Runs every detector on one unit: the shared walk, then each domain's
+ * post-walk work in domain order. Findings go to ctx->out. */
+static void analyze__unit(AnalyzeCtx *ctx, PyFile *py, const TSNode *tops, size_t n_tops) {
   WalkSlot slots[ANALYZE__DOMAINS + 1];
   void *states[ANALYZE__DOMAINS] = {0};
   size_t n = 0;
-  void *matcher = NULL;
-  if (py) {
-    matcher = pymatch_begin(ctx, py);
-    if (matcher) slots[n++] = (WalkSlot){pymatch_visit, matcher, 0};
-    for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
-      const PyVisitor *pv = analyze__table[i].visitor;
-      if (pv && (states[i] = pv->begin(ctx))) slots[n++] = (WalkSlot){pv->visit, states[i], 0};
-    }
-    if (n) analyze__walk(ctx->tree, slots, n);
-    if (matcher) pymatch_end(matcher);
+  void *matcher = pymatch_begin(ctx, py);
+  if (matcher) slots[n++] = (WalkSlot){pymatch_visit, matcher, 0};
+  for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
+    const PyVisitor *pv = analyze__table[i].visitor;
+    if (pv && (states[i] = pv->begin(ctx))) slots[n++] = (WalkSlot){pv->visit, states[i], 0};
   }
+  if (n) analyze__walk(ts_tree_root_node(ctx->tree), tops, n_tops, slots, n);
+  if (matcher) pymatch_end(matcher);
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
     if (states[i]) analyze__table[i].visitor->end(states[i]);
-    if (analyze__table[i].fn) analyze__table[i].fn(ctx);
+    if (analyze__table[i].fn && analyze__table[i].per_unit) analyze__table[i].fn(ctx);
   }
+}
+
+/* Whole-file work of the Python detectors, after every unit: the domains'
+ * once-per-file entry points (setup.py dependencies), the attention
+ * detector over the units with attention sites, linked to every unit's
+ * calls, then each detector's file_end. ctx->out holds every unit's
+ * findings; `calls` every unit's calls (borrowed). */
+static void analyze__file_detectors(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *us, unsigned flags,
+                                    const UnitCalls *calls) {
+  AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true, *calls};
+  AnalyzeUnit *saved = ctx->unit;
+  ctx->unit = &whole;
+  /* first: the matcher's once-per-file rule stands for what it said at
+   * emission, before any detector dropped or merged findings */
+  uint32_t *starts = xcalloc(us->spans.len + 1, sizeof *starts);
+  for (size_t i = 0; i < us->spans.len; i++) starts[i] = us->spans.items[i].u.start;
+  pymatch_file_end(ctx, py, starts, us->spans.len);
+  free(starts);
+  for (size_t i = 0; i < ANALYZE__DOMAINS; i++)
+    if (analyze__table[i].fn && !analyze__table[i].per_unit) analyze__table[i].fn(ctx);
+  if (flags & UNIT_ATTN_LINKS) { /* the units with sites again, with every unit's calls */
+    void *st = attention_visitor.begin(ctx);
+    for (size_t i = 0; st && i < us->spans.len; i++) {
+      const AnalyzeSpan *sp = &us->spans.items[i];
+      WalkSlot slot = {attention_visitor.visit, st, 0};
+      if (sp->u.flags & UNIT_ATTN_LINKS) analyze__walk(ts_tree_root_node(ctx->tree), us->tops.items + sp->first, sp->n, &slot, 1);
+    }
+    if (st) attention_visitor.end(st);
+  }
+  for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
+    const PyVisitor *pv = analyze__table[i].visitor;
+    if (pv && pv->file_end) pv->file_end(ctx, flags);
+  }
+  ctx->unit = saved;
 }
 
 static const char *analyze__base(const char *path) {
@@ -118,26 +193,6 @@ static bool analyze__is_test_path(const char *path) {
   return false;
 }
 
-FileKind analyze_file_kind(const char *path) {
-  const char *b = analyze__base(path);
-  if (util_ends_with(b, ".py") || util_ends_with(b, ".pyi")) return FILE_PYTHON;
-  if (strcmp(b, "pyproject.toml") == 0) return FILE_PYPROJECT;
-  if (strcmp(b, "setup.cfg") == 0) return FILE_SETUP_CFG;
-  if ((util_starts_with(b, "requirements") || util_starts_with(b, "constraints") ||
-       util_ends_with(b, "-requirements.txt") || util_ends_with(b, ".requirements.txt") ||
-       util_ends_with(b, "_requirements.txt")) &&
-      (util_ends_with(b, ".txt") || util_ends_with(b, ".in")))
-    return FILE_REQUIREMENTS;
-  if (util_starts_with(b, "environment") && (util_ends_with(b, ".yml") || util_ends_with(b, ".yaml")))
-    return FILE_CONDA_ENV;
-  static const char *const cuda_ext[] = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx"};
-  for (size_t i = 0; i < sizeof cuda_ext / sizeof cuda_ext[0]; i++)
-    if (util_ends_with(b, cuda_ext[i])) return FILE_CUDA;
-  if (util_ends_with(b, ".sh") || util_ends_with(b, ".bash")) return FILE_SHELL;
-  if (util_ends_with(b, ".so") || strstr(b, ".so.")) return FILE_ELF;
-  return FILE_UNKNOWN;
-}
-
 TSLanguage *analyze_language(FileKind kind) {
   switch (kind) {
   case FILE_PYTHON: return tree_sitter_python();
@@ -154,23 +209,6 @@ void analyze_options_default(AnalyzeOptions *o) {
    * 26.1.0, CANN 9.1.0; Ascend/pytorch COMPATIBILITY.md, the recommended
    * pairing). The lists also hold 2.13.0, which is not released. */
   o->torch_npu = "2.12.0";
-}
-
-static bool analyze__code_in(const char *const *list, size_t n, const char *code) {
-  for (size_t i = 0; i < n; i++)
-    if (list[i] && *list[i] && util_starts_with(code, list[i])) return true;
-  return false;
-}
-
-const KbRule *analyze_rule(const AnalyzeOptions *opt, const char *code) {
-  for (size_t i = 0; opt && i < opt->n_user_rules; i++)
-    if (strcmp(opt->user_rules[i].code, code) == 0) return &opt->user_rules[i];
-  return kb_rule(code);
-}
-
-bool analyze_code_selected(const AnalyzeOptions *opt, const char *code) {
-  if (opt->n_select > 0 && !analyze__code_in(opt->select, opt->n_select, code)) return false;
-  return !analyze__code_in(opt->ignore, opt->n_ignore, code);
 }
 
 /* Findings of domain 2 and above (everything Python says about the code;
@@ -200,7 +238,7 @@ static const PyImport *analyze__required_import(const PyFile *py, const char *gl
  * make the file another device's; a required one does. */
 static void analyze__other_device(const AnalyzeCtx *ctx, const PyFile *py, FindingList *out) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-stack", ctx->opt->user_entries, ctx->opt->n_user_entries);
-  const KbRule *rule = row ? analyze_rule(ctx->opt, row->code) : NULL;
+  const KbRule *rule = row ? context_rule(ctx->opt, row->code) : NULL;
   const PyImport *im = rule ? analyze__required_import(py, row->arg, false) : NULL;
   if (!im) return;
   int python = 0;
@@ -327,7 +365,7 @@ static void analyze__filter(const AnalyzeOptions *opt, FindingList *out) {
   size_t w = 0;
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
-    bool keep = analyze_code_selected(opt, f->rule->code) &&
+    bool keep = context_code_selected(opt, f->rule->code) &&
                 !(f->entry && f->entry->chips && !(f->entry->chips & opt->chip));
     if (keep) out->items[w++] = *f;
     else finding_free(f);
@@ -383,22 +421,22 @@ static void analyze__point(const char *text, const LineStarts *ls, uint32_t at, 
   *col = analyze__cp_column(text, at, at - ls->items[lo]);
 }
 
-/* Rows and columns from byte offsets with our own line starts: tree-sitter
- * counts rows at "\n" only, LSP and editors also break at a lone "\r".
- * Code-point columns skip a UTF-8 byte-order mark on the first line. */
-static void analyze__columns(const char *text, size_t len, FindingList *l) {
-  if (l->len == 0) return;
-  LineStarts ls = {0};
-  analyze__line_starts(text, len, &ls);
+/* Rows and columns of findings [from, l->len) from byte offsets with our
+ * own line starts (built once per file in *ls): tree-sitter counts rows at
+ * "\n" only, LSP and editors also break at a lone "\r". Code-point columns
+ * skip a UTF-8 byte-order mark on the first line. */
+static void analyze__columns(const char *text, size_t len, LineStarts *ls, FindingList *l, size_t from) {
+  if (l->len <= from) return;
+  if (ls->len == 0) analyze__line_starts(text, len, ls);
   bool bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
-  for (size_t i = 0; i < l->len; i++) {
+  for (size_t i = from; i < l->len; i++) {
     Finding *f = &l->items[i];
     for (size_t k = 0; k < f->edits.len; k++) {
       TextEdit *e = &f->edits.items[k];
       if (e->end > len) e->end = (uint32_t)len;
       if (e->start > e->end) e->start = e->end;
-      analyze__point(text, &ls, e->start, &e->start_row, &e->start_char);
-      analyze__point(text, &ls, e->end, &e->end_row, &e->end_char);
+      analyze__point(text, ls, e->start, &e->start_row, &e->start_char);
+      analyze__point(text, ls, e->end, &e->end_row, &e->end_char);
       if (bom && e->start_row == 0 && e->start_char > 0) e->start_char--;
       if (bom && e->end_row == 0 && e->end_char > 0) e->end_char--;
     }
@@ -406,30 +444,367 @@ static void analyze__columns(const char *text, size_t len, FindingList *l) {
       Related *r = &f->related.items[k];
       if (r->end > len) r->end = (uint32_t)len;
       if (r->start > r->end) r->start = r->end;
-      analyze__point(text, &ls, r->start, &r->start_row, &r->start_char);
-      analyze__point(text, &ls, r->end, &r->end_row, &r->end_char);
+      analyze__point(text, ls, r->start, &r->start_row, &r->start_char);
+      analyze__point(text, ls, r->end, &r->end_row, &r->end_char);
     }
     if (f->end_byte > len) f->end_byte = (uint32_t)len;
     if (f->start_byte > f->end_byte) f->start_byte = f->end_byte;
-    analyze__point(text, &ls, f->start_byte, &f->start_row, &f->start_char);
-    analyze__point(text, &ls, f->end_byte, &f->end_row, &f->end_char);
-    f->start_col = f->start_byte - ls.items[f->start_row];
-    f->end_col = f->end_byte - ls.items[f->end_row];
+    analyze__point(text, ls, f->start_byte, &f->start_row, &f->start_char);
+    analyze__point(text, ls, f->end_byte, &f->end_row, &f->end_char);
+    f->start_col = f->start_byte - ls->items[f->start_row];
+    f->end_col = f->end_byte - ls->items[f->end_row];
     if (bom && f->start_row == 0 && f->start_char > 0) f->start_char--;
     if (bom && f->end_row == 0 && f->end_char > 0) f->end_char--;
   }
-  array_free(&ls);
 }
 
-void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
+/* Step 8: a file with an NPU version beside it (cuda_accelerator.py next to
+ * npu_accelerator.py) is the CUDA implementation of an abstraction the
+ * project already ported: its Python findings are replaced by one ASC002
+ * hint naming the twin, at the start of the file. */
+static void analyze__npu_sibling(const AnalyzeOptions *opt, const char *sibling, FindingList *out) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-stack", opt->user_entries, opt->n_user_entries);
+  const KbRule *rule = row ? context_rule(opt, row->code) : NULL;
+  int python = 0;
+  bool any = false;
+  for (size_t i = 0; i < out->len && !any; i++) any = analyze__in_domain(&python, &out->items[i]);
+  if (!rule || !any) return;
+  findings_drop_if(out, analyze__in_domain, &python);
+  char *subj = xasprintf("CUDA, with the NPU version beside it (%s)", sibling);
+  Finding *f = kb_emit(out, rule, row, subj, row->replacement, 0, 0, 0, 0, 0, 0);
+  f->start_char = f->end_char = 0;
+  free(subj);
+}
+
+/* Step 9: codes the project's configuration ignores for this file. */
+static bool analyze__file_ignored(void *data, const Finding *f) {
+  const AnalyzeFile *file = data;
+  for (size_t i = 0; i < file->n_file_ignores; i++)
+    if (file->file_ignores[i] && util_starts_with(f->rule->code, file->file_ignores[i])) return true;
+  return false;
+}
+
+/* Binary content: a NUL (or the byte standing for one), or more than the
+ * 32-bit offsets of the findings can address. An ELF file is binary by
+ * nature and read by its own parser. */
+static bool analyze__binary(const AnalyzeFile *file, FileKind kind, const char *text, size_t len) {
+  if (file->nul_byte && memchr(text, file->nul_byte, len)) return true;
+  return kind != FILE_ELF && (memchr(text, '\0', len) || len > UINT32_MAX / 2);
+}
+
+/* Steps 2 to 11 over the detectors' findings of one file (see analyze.h).
+ * Returns how many findings test code dropped (FileFacts.test_findings). */
+static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, const PyFile *py, FindingList *mine) {
+  const AnalyzeOptions *opt = ctx->opt;
+  uint32_t tests = 0;
+  if (py) analyze__other_device(ctx, py, mine);
+  if (py) analyze__cuda_engine(ctx, py, mine);
+  if (py) analyze__mark_python(ctx->path, py, mine, &tests);
+  if (ctx->kind == FILE_CUDA && analyze__is_test_path(ctx->path)) { /* kernel tests and benchmarks */
+    for (size_t i = 0; i < mine->len; i++) tests += analyze__test_rule(&mine->items[i]);
+    findings_drop_if(mine, analyze__drop_test, NULL);
+  }
+  analyze__filter(opt, mine);
+  LineStarts ls = {0};
+  analyze__columns(ctx->text, ctx->len, &ls, mine, 0); /* suppressions match rows with lone-CR line breaks too */
+  suppress_apply(ctx->text, ctx->len, py, opt, mine);
+  fold_findings(ctx, mine); /* one finding per work item (needs rows) */
+  /* folds move ranges and add related locations, suppression adds ASC001
+   * findings: place them all again with the same line starts */
+  analyze__columns(ctx->text, ctx->len, &ls, mine, 0);
+  array_free(&ls);
+  if (file->npu_sibling) analyze__npu_sibling(opt, file->npu_sibling, mine);
+  if (file->n_file_ignores) findings_drop_if(mine, analyze__file_ignored, (void *)file);
+  findings_sort(mine);
+  return tests;
+}
+
+/* ---- the memo: unit results kept between versions --------------------------- */
+
+typedef struct {
+  AnalyzeUnit u;          /* bytes in the text as edited so far */
+  uint32_t orig_start, orig_end; /* its bytes when the findings were made */
+  uint32_t start_row;     /* tree-sitter row of orig_start */
+  bool dirty;             /* an edit or a syntax change touched it */
+  FindingList findings;   /* the detectors' findings, before the file-level work */
+  Array(ByteRange) ranges[2]; /* guarded, NPU-aware ranges the matcher added */
+} MemoUnit;
+
+struct AnalyzeMemo {
+  Array(MemoUnit) units;
+  char *key;              /* file facts and options the units were made with; NULL: none */
+  size_t reused, ran;
+};
+
+AnalyzeMemo *analyze_memo_new(void) { return xcalloc(1, sizeof(AnalyzeMemo)); }
+
+static void analyze__calls_free(UnitCalls *c) {
+  for (size_t i = 0; i < c->len; i++) free(c->items[i].name);
+  array_free(c);
+}
+
+static void analyze__memo_unit_free(MemoUnit *m) {
+  analyze__calls_free(&m->u.calls);
+  findings_free(&m->findings);
+  array_free(&m->ranges[0]);
+  array_free(&m->ranges[1]);
+}
+
+static void analyze__memo_clear(AnalyzeMemo *m) {
+  for (size_t i = 0; i < m->units.len; i++) analyze__memo_unit_free(&m->units.items[i]);
+  m->units.len = 0;
+  free(m->key);
+  m->key = NULL;
+}
+
+void analyze_memo_free(AnalyzeMemo *m) {
+  if (!m) return;
+  analyze__memo_clear(m);
+  array_free(&m->units);
+  free(m);
+}
+
+void analyze_memo_edit(AnalyzeMemo *m, uint32_t start, uint32_t old_end, uint32_t new_end) {
+  int64_t delta = (int64_t)new_end - (int64_t)old_end;
+  for (size_t i = 0; i < m->units.len; i++) {
+    AnalyzeUnit *u = &m->units.items[i].u;
+    if (u->end < start) continue;
+    if (u->start > old_end) { /* wholly after the edit: moves */
+      u->start = (uint32_t)(u->start + delta);
+      u->end = (uint32_t)(u->end + delta);
+      continue;
+    }
+    /* touched, or the edit is at its edge (typing at the end of a unit's last line extends it) */
+    m->units.items[i].dirty = true;
+    u->end = u->end >= old_end ? (uint32_t)(u->end + delta) : new_end;
+  }
+}
+
+void analyze_memo_changed(AnalyzeMemo *m, const TSRange *r, size_t n) {
+  for (size_t k = 0; k < n; k++)
+    for (size_t i = 0; i < m->units.len; i++) {
+      AnalyzeUnit *u = &m->units.items[i].u;
+      if (!(r[k].end_byte < u->start || r[k].start_byte > u->end)) m->units.items[i].dirty = true;
+    }
+}
+
+void analyze_memo_stats(const AnalyzeMemo *m, size_t *reused, size_t *ran) {
+  *reused = m->reused;
+  *ran = m->ran;
+}
+
+/* What every unit's findings depend on besides the unit's own text: the
+ * options, the path, the module-level import bindings (with their places:
+ * a lookup takes the last import before the use), every binding's root
+ * for "imports torch", the torch_npu and transfer_to_npu flags and where
+ * an `import torch_npu` would go. Two versions with the same key and the
+ * same unit text give the unit the same findings. Caller frees. */
+static char *analyze__key(const AnalyzeFile *file, const AnalyzeOptions *o, const PyFile *py) {
+  StrBuf sb;
+  sb_init(&sb);
+  sb_printf(&sb, "%s\n%u %s %d %d %p %zu %p %zu\n", file->path, o->chip, o->torch_npu ? o->torch_npu : "",
+            o->mindiesd, o->report_unused_noqa, (const void *)o->user_entries, o->n_user_entries,
+            (const void *)o->user_rules, o->n_user_rules);
+  for (size_t i = 0; i < o->n_select; i++) sb_printf(&sb, "+%s", o->select[i] ? o->select[i] : "");
+  for (size_t i = 0; i < o->n_ignore; i++) sb_printf(&sb, "-%s", o->ignore[i] ? o->ignore[i] : "");
+  bool torch = false;
+  for (size_t i = 0; i < py->bindings.len; i++) {
+    const PyBinding *b = &py->bindings.items[i];
+    torch = torch || util_starts_with(b->qualname, "torch");
+    if (b->module_scope)
+      sb_printf(&sb, "\n%s=%s %d %u %u %u %u %u", b->local, b->qualname, b->from_import, b->def_byte, b->module_start,
+                b->module_end, b->name_start, b->name_end);
+  }
+  char *ins = pysyntax_import_insertion(py, "import torch_npu");
+  sb_printf(&sb, "\n%d %d %d %d %d %u %u %u %u %s", torch, py->imports_torch_npu, py->transfer_to_npu,
+            py->has_torch_import, py->torch_import_plain, py->torch_import_line_start, py->torch_import_line_end,
+            py->import_insert_byte, pysyntax_import_point(py), ins ? ins : "");
+  free(ins);
+  return sb_steal(&sb);
+}
+
+/* Moves a kept unit's findings and ranges to where the unit is now: offsets
+ * inside the unit move with it (those outside, like the import point, stay);
+ * tree-sitter rows move by the unit's row delta. */
+static void analyze__memo_shift(MemoUnit *m, uint32_t new_row) {
+  int64_t d = (int64_t)m->u.start - (int64_t)m->orig_start;
+  int64_t dr = (int64_t)new_row - (int64_t)m->start_row;
+  uint32_t lo = m->orig_start, hi = m->orig_end;
+#define ANALYZE__MOVE(x) ((x) = ((x) >= lo && (x) <= hi) ? (uint32_t)((x) + d) : (x))
+  for (size_t i = 0; i < m->findings.len; i++) {
+    Finding *f = &m->findings.items[i];
+    ANALYZE__MOVE(f->start_byte);
+    ANALYZE__MOVE(f->end_byte);
+    f->start_row = (uint32_t)(f->start_row + dr);
+    f->end_row = (uint32_t)(f->end_row + dr);
+    for (size_t k = 0; k < f->edits.len; k++) {
+      ANALYZE__MOVE(f->edits.items[k].start);
+      ANALYZE__MOVE(f->edits.items[k].end);
+    }
+  }
+  for (size_t i = 0; i < m->u.calls.len; i++) {
+    ANALYZE__MOVE(m->u.calls.items[i].start);
+    ANALYZE__MOVE(m->u.calls.items[i].end);
+  }
+  for (int r = 0; r < 2; r++)
+    for (size_t i = 0; i < m->ranges[r].len; i++) {
+      ANALYZE__MOVE(m->ranges[r].items[i].start);
+      ANALYZE__MOVE(m->ranges[r].items[i].end);
+    }
+#undef ANALYZE__MOVE
+  m->orig_start = m->u.start;
+  m->orig_end = m->u.end;
+  m->start_row = new_row;
+}
+
+/* The kept unit that is exactly this span, clean and free of outside reads
+ * (and of absolute rows when it moved across lines), or NULL. `from`
+ * advances over the memo's units (both lists are in document order). */
+static MemoUnit *analyze__memo_find(AnalyzeMemo *m, size_t *from, const AnalyzeSpan *sp) {
+  while (*from < m->units.len && m->units.items[*from].u.start < sp->u.start) (*from)++;
+  if (*from >= m->units.len) return NULL;
+  MemoUnit *mu = &m->units.items[*from];
+  if (mu->u.start != sp->u.start || mu->u.end != sp->u.end || mu->dirty) return NULL;
+  if (mu->u.flags & UNIT_READS_FILE) return NULL;
+  if ((mu->u.flags & UNIT_READS_ROWS) && mu->start_row != sp->start_row) return NULL;
+  return mu;
+}
+
+/* Appends n ranges to an Array(ByteRange) of any declaration. */
+#define analyze__push_ranges(to, r, n)                                                                           \
+  do {                                                                                                           \
+    for (size_t i_ = 0; i_ < (n); i_++) array_push((to), (r)[i_]);                                               \
+  } while (0)
+
+typedef Array(MemoUnit) MemoUnits;
+
+/* Runs the detectors on one unit of this version into a new MemoUnit,
+ * with the guarded and NPU-aware ranges its matcher added. */
+static MemoUnit analyze__run_unit(AnalyzeCtx *ctx, PyFile *py, const AnalyzeUnits *us, const AnalyzeSpan *sp) {
+  MemoUnit mu = {0};
+  mu.u = sp->u;
+  mu.orig_start = sp->u.start;
+  mu.orig_end = sp->u.end;
+  mu.start_row = sp->start_row;
+  size_t g0 = py->guarded.len, n0 = py->npu_aware.len;
+  ctx->out = &mu.findings;
+  ctx->unit = &mu.u;
+  analyze__unit(ctx, py, us->tops.items + sp->first, sp->n);
+  ctx->unit = NULL;
+  analyze__push_ranges(&mu.ranges[0], py->guarded.items + g0, py->guarded.len - g0);
+  analyze__push_ranges(&mu.ranges[1], py->npu_aware.items + n0, py->npu_aware.len - n0);
+  return mu;
+}
+
+/* A unit's findings and calls join the file's: copies when the memo keeps
+ * the unit (then it goes to `next`), else moved and the unit dropped. */
+static void analyze__join_unit(MemoUnit *mu, FindingList *all, UnitCalls *calls, MemoUnits *next) {
+  array_reserve(all, mu->findings.len);
+  for (size_t k = 0; k < mu->findings.len; k++)
+    array_push(all, next ? finding_copy(&mu->findings.items[k]) : mu->findings.items[k]);
+  for (size_t k = 0; k < mu->u.calls.len; k++) {
+    UnitCall c = mu->u.calls.items[k];
+    if (next) c.name = xstrdup(c.name);
+    array_push(calls, c);
+  }
+  if (next) {
+    array_push(next, *mu);
+    return;
+  }
+  array_free(&mu->u.calls);
+  array_free(&mu->findings);
+  array_free(&mu->ranges[0]);
+  array_free(&mu->ranges[1]);
+}
+
+/* The memo's units become this version's. */
+static void analyze__memo_install(AnalyzeMemo *memo, MemoUnits *next, const char *key, size_t reused) {
+  analyze__memo_clear(memo);
+  array_free(&memo->units);
+  memo->units.items = next->items;
+  memo->units.len = next->len;
+  memo->units.cap = next->cap;
+  memo->key = xstrdup(key);
+  memo->ran = next->len - reused;
+  memo->reused = reused;
+}
+
+/* Runs (or takes from the memo) every unit of a Python file, in order,
+ * appending copies of their findings to ctx->out and of their calls to
+ * `calls`; the memo then holds this version's units. Returns the or of the
+ * units' flags (each span gets its unit's). */
+static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *us, AnalyzeMemo *memo,
+                                      const char *key, UnitCalls *calls) {
+  bool keep = memo && memo->key && strcmp(memo->key, key) == 0;
+  MemoUnit **kept = xcalloc(us->spans.len + 1, sizeof *kept);
+  size_t from = 0, reused = 0;
+  /* the ranges kept units' matchers found are facts of this version too */
+  for (size_t i = 0; keep && i < us->spans.len; i++)
+    if ((kept[i] = analyze__memo_find(memo, &from, &us->spans.items[i]))) {
+      analyze__memo_shift(kept[i], us->spans.items[i].start_row);
+      analyze__push_ranges(&py->guarded, kept[i]->ranges[0].items, kept[i]->ranges[0].len);
+      analyze__push_ranges(&py->npu_aware, kept[i]->ranges[1].items, kept[i]->ranges[1].len);
+    }
+  FindingList *all = ctx->out;
+  MemoUnits next = {0};
+  unsigned flags = 0;
+  for (size_t i = 0; i < us->spans.len; i++) {
+    MemoUnit mu;
+    if (kept[i]) {
+      mu = *kept[i];
+      memset(kept[i], 0, sizeof *kept[i]); /* moved to next */
+      reused++;
+    } else {
+      mu = analyze__run_unit(ctx, py, us, &us->spans.items[i]);
+    }
+    flags |= mu.u.flags;
+    us->spans.items[i].u.flags = mu.u.flags;
+    analyze__join_unit(&mu, all, calls, memo ? &next : NULL);
+  }
+  ctx->out = all;
+  free(kept);
+  if (memo) analyze__memo_install(memo, &next, key, reused);
+  return flags;
+}
+
+/* Every detector over a Python file: by units, then the whole-file work. */
+static void analyze__python(const AnalyzeFile *file, AnalyzeCtx *ctx, PyFile *py) {
+  AnalyzeUnits us = {0};
+  analyze__units(ts_tree_root_node(ctx->tree), &us);
+  char *key = file->memo ? analyze__key(file, ctx->opt, py) : NULL;
+  UnitCalls calls = {0};
+  unsigned flags = analyze__python_units(ctx, py, &us, file->memo, key, &calls);
+  free(key);
+  analyze__file_detectors(ctx, py, &us, flags, &calls);
+  analyze__calls_free(&calls);
+  array_free(&us.tops);
+  array_free(&us.spans);
+}
+
+/* Every detector over a file of another kind: one unit, the whole file. */
+static void analyze__other(AnalyzeCtx *ctx) {
+  AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true, {0}};
+  ctx->unit = &whole;
+  for (size_t i = 0; i < ANALYZE__DOMAINS; i++)
+    if (analyze__table[i].fn) analyze__table[i].fn(ctx);
+  ctx->unit = NULL;
+}
+
+void analyze_file(const AnalyzeFile *file, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
                   FindingList *out, FileFacts *facts) {
-  AnalyzeCtx ctx = {path, analyze_file_kind(path), text, len, NULL, NULL, opt, out};
+  const char *path = file->path;
+  AnalyzeCtx ctx = {path, context_file_kind(path), text, len, NULL, NULL, opt, out, NULL};
+  /* a memo holds the units of the last version analyzed by units */
+  if (file->memo && (ctx.kind != FILE_PYTHON || !tree)) analyze__memo_clear(file->memo);
   if (ctx.kind == FILE_UNKNOWN) return;
   /* Files that cannot match any row are not parsed (facts need the parse). */
   if (ctx.kind == FILE_PYTHON && !facts && opt->n_user_entries == 0 && !opt->report_unused_noqa &&
       strcmp(analyze__base(path), "setup.py") != 0 && !prefilter_may_match(text, len))
     return;
-  if (ctx.kind != FILE_ELF && (memchr(text, '\0', len) || len > UINT32_MAX / 2)) return; /* binary */
+  if (analyze__binary(file, ctx.kind, text, len)) {
+    if (file->memo) analyze__memo_clear(file->memo);
+    return;
+  }
   TSParser *parser = NULL;
   TSLanguage *lang = analyze_language(ctx.kind);
   if (lang) {
@@ -447,25 +822,13 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
   }
   PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build(ctx.tree, text, len) : NULL;
   ctx.py = py;
-  /* analyzers write this file's findings to `mine`; the post passes run on
-   * them before they join the caller's list */
+  /* detectors write this file's findings to `mine`; the refinement stage
+   * runs on them before they join the caller's list */
   FindingList mine = {0};
   ctx.out = &mine;
-  analyze__domains(&ctx, py);
-  if (py) analyze__other_device(&ctx, py, &mine);
-  if (py) analyze__cuda_engine(&ctx, py, &mine);
-  uint32_t tests = 0;
-  if (py) analyze__mark_python(path, py, &mine, &tests);
-  if (ctx.kind == FILE_CUDA && analyze__is_test_path(path)) { /* kernel tests and benchmarks */
-    for (size_t i = 0; i < mine.len; i++) tests += analyze__test_rule(&mine.items[i]);
-    findings_drop_if(&mine, analyze__drop_test, NULL);
-  }
-  analyze__filter(opt, &mine);
-  analyze__columns(text, len, &mine); /* suppressions match rows with lone-CR line breaks too */
-  suppress_apply(text, len, py, opt, &mine);
-  fold_findings(&ctx, &mine); /* one finding per work item */
-  analyze__columns(text, len, &mine); /* and ASC001 findings get their columns */
-  findings_sort(&mine);
+  if (py) analyze__python(file, &ctx, py);
+  else analyze__other(&ctx);
+  uint32_t tests = analyze__refine(file, &ctx, py, &mine);
   array_reserve(out, mine.len);
   for (size_t i = 0; i < mine.len; i++) array_push(out, mine.items[i]);
   array_free(&mine);
@@ -478,17 +841,8 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
   }
 }
 
-void analyze_npu_sibling(const AnalyzeOptions *opt, const char *sibling, FindingList *out) {
-  const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-stack", opt->user_entries, opt->n_user_entries);
-  const KbRule *rule = row ? analyze_rule(opt, row->code) : NULL;
-  int python = 0;
-  bool any = false;
-  for (size_t i = 0; i < out->len && !any; i++) any = analyze__in_domain(&python, &out->items[i]);
-  if (!rule || !any) return;
-  findings_drop_if(out, analyze__in_domain, &python);
-  char *subj = xasprintf("CUDA, with the NPU version beside it (%s)", sibling);
-  Finding *f = kb_emit(out, rule, row, subj, row->replacement, 0, 0, 0, 0, 0, 0);
-  f->start_char = f->end_char = 0;
-  free(subj);
-  findings_sort(out);
+void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
+                  FindingList *out, FileFacts *facts) {
+  AnalyzeFile file = {.path = path};
+  analyze_file(&file, text, len, tree, opt, out, facts);
 }

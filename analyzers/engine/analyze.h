@@ -1,64 +1,45 @@
-/* analyze: the single entry point every front end uses to analyze one file.
+/* analyze: the per-file pipeline, the single call every front end makes.
  *
- * analyze_text parses (or reuses the caller's tree), runs every domain
- * analyzer from the static table in analyze.c, then applies file-wide post
- * passes: guarded marking, transfer_to_npu awareness, target filtering and
- * suppression comments. Results go to out (the caller owns and frees them
- * with findings_free). Analysis never fails on bad input: binary or invalid
- * text yields a single note finding or nothing. Thread-safe: each call uses
- * its own parser. */
+ * analyze_file parses the text (or reuses the caller's tree), runs every
+ * detector of the domain table in analyze.c, then one refinement stage whose
+ * steps run in this order, each over the findings the previous ones left:
+ *
+ *   1. detectors, in domain order (the table-driven matcher walks first;
+ *      Python detectors share one walk, see context.h). A Python file is
+ *      walked by units (context.h); then, once per file: the matcher's
+ *      once-per-file library rows, setup.py dependencies, the attention
+ *      detector over the units with attention sites (linked to every
+ *      unit's calls), and each detector's file_end (compile: inductor
+ *      settings in a file that compiles nothing)
+ *   2. file classes: a file built on another device's stack or on a CUDA
+ *      engine (TensorRT, PyCUDA) gives way to one hint / drops its device layer
+ *   3. Python facts: NPU-aware branches, skipped tests, dead fallbacks and
+ *      not_in_tests rules in test code drop findings; guarded, inference-only
+ *      and transfer_to_npu marks change priority
+ *   4. test code: C/C++ tests and benchmarks drop the rules that do not
+ *      apply there (counted in FileFacts.test_findings, as step 3's)
+ *   5. selection: select/ignore lists and the chip
+ *   6. rows and columns, from bytes
+ *   7. suppression comments (ASC001 for unused ones)
+ *   8. folds: findings that are one work item become one (fold.h)
+ *   9. rows and columns again, for what steps 7 and 8 added or moved
+ *  10. the NPU twin: a CUDA file with an NPU version beside it gives way to
+ *      one ASC002 hint naming it
+ *  11. the project's per-file ignores
+ *  12. sort by position, then code
+ *
+ * Nothing after analyze_file edits findings: front ends only render them.
+ * Analysis never fails on bad input: binary or invalid text yields a single
+ * note finding or nothing. Thread-safe: each call uses its own parser. */
 #ifndef ASC_ANALYZE_H
 #define ASC_ANALYZE_H
 
 #include <tree_sitter/api.h>
-#include "analyzers/engine/finding.h"
-#include "analyzers/kb/kb.h"
-#include "analyzers/python/pysym.h"
+#include "analyzers/engine/context.h"
 
-typedef enum {
-  FILE_UNKNOWN = 0,
-  FILE_PYTHON,       /* .py, .pyi (setup.py is also FILE_PYTHON and gets dependency rules) */
-  FILE_CUDA,         /* .cu .cuh .cpp .cc .cxx .c .h .hpp .hh */
-  FILE_REQUIREMENTS, /* requirements*.txt, constraints*.txt, *.requirements.txt */
-  FILE_PYPROJECT,    /* pyproject.toml */
-  FILE_SETUP_CFG,    /* setup.cfg */
-  FILE_CONDA_ENV,    /* environment*.yml / .yaml */
-  FILE_SHELL,        /* .sh .bash */
-  FILE_ELF,          /* .so, .so.N */
-} FileKind;
-
-/* Classifies a path by its name only. */
-FileKind analyze_file_kind(const char *path);
 TSLanguage *analyze_language(FileKind kind); /* NULL for kinds parsed without tree-sitter */
 
-typedef struct {
-  unsigned chip;            /* CHIP_* (default CHIP_910B) */
-  const char *torch_npu;    /* e.g. "2.7.1" (borrowed) */
-  bool mindiesd;            /* mindiesd available */
-  /* rule selection: prefixes like "ASC2" or codes; NULL/empty select = all */
-  const char *const *select; size_t n_select;
-  const char *const *ignore; size_t n_ignore;
-  const KbEntry *user_entries; size_t n_user_entries; /* extra mapping rows (config) */
-  const KbRule *user_rules; size_t n_user_rules;
-  bool report_unused_noqa;  /* ASC001 */
-} AnalyzeOptions;
-
 void analyze_options_default(AnalyzeOptions *o);
-
-/* Per-file context handed to each domain analyzer. */
-typedef struct PyFile PyFile;
-typedef struct {
-  const char *path;        /* as given (relative or absolute); used for kind and messages */
-  FileKind kind;
-  const char *text;
-  size_t len;
-  TSTree *tree;            /* NULL for kinds parsed without tree-sitter */
-  const PyFile *py;        /* Python facts and names; NULL unless FILE_PYTHON */
-  const AnalyzeOptions *opt;
-  FindingList *out;
-} AnalyzeCtx;
-
-typedef void (*AnalyzerFn)(AnalyzeCtx *ctx);
 
 /* What the workspace model needs of a file beyond its findings (import
  * graph, entry points). Owned by the caller: free with analyze_facts_free.
@@ -76,60 +57,48 @@ typedef struct {
 
 void analyze_facts_free(FileFacts *f);
 
-/* Analyzes text. `tree` may be a tree already parsed from exactly this text
- * (borrowed; not modified); pass NULL to parse here. `facts` may be NULL. */
-void analyze_text(const char *path, const char *text, size_t len, TSTree *tree,
-                  const AnalyzeOptions *opt, FindingList *out, FileFacts *facts);
+/* The units of one document between versions, for a server that edits it
+ * (see "units" in context.h): each unit's findings with where it is, and
+ * the file facts and options they were made with. analyze_file with a memo
+ * runs only the units an edit or a syntax change touched (or every unit
+ * when the facts changed) and gives exactly the findings a fresh analysis
+ * of the same text gives. Owned by the caller: analyze_memo_free. */
+typedef struct AnalyzeMemo AnalyzeMemo;
+AnalyzeMemo *analyze_memo_new(void);
+void analyze_memo_free(AnalyzeMemo *m);
+/* Bytes [start, old_end) of the text the memo last saw became [start,
+ * new_end): call for every edit, in order, before the next analysis. */
+void analyze_memo_edit(AnalyzeMemo *m, uint32_t start, uint32_t old_end, uint32_t new_end);
+/* Ranges whose syntax changed in the re-parse (ts_tree_get_changed_ranges,
+ * in the new text's bytes). */
+void analyze_memo_changed(AnalyzeMemo *m, const TSRange *r, size_t n);
+/* Units taken from the memo and units run by the last analysis. */
+void analyze_memo_stats(const AnalyzeMemo *m, size_t *reused, size_t *ran);
 
-/* A file with an NPU version beside it (cuda_accelerator.py next to
- * npu_accelerator.py) is the CUDA implementation of an abstraction the
- * project already ported: its Python findings are replaced by one ASC002
- * hint naming `sibling` (borrowed). For files the caller found a sibling for. */
-void analyze_npu_sibling(const AnalyzeOptions *opt, const char *sibling, FindingList *out);
-
-/* The rule of a code: the options' user rules first (codes ASC9xx from the
- * project configuration), then the built-in table. NULL when unknown. */
-const KbRule *analyze_rule(const AnalyzeOptions *opt, const char *code);
-
-/* Whether `code` passes the options' select/ignore lists. */
-bool analyze_code_selected(const AnalyzeOptions *opt, const char *code);
-
-/* One node of the shared walk over a Python file. */
+/* Who the file is in its project, beyond its text. Every pointer is
+ * borrowed for the call. */
 typedef struct {
-  TSNode node;
-  PySym sym;        /* its kind */
-  TSFieldId field;  /* for identifiers and attributes: their field in the parent
-                       (0: none); compare with pysym_field_id */
-  TSNode parent;
-} PyVisit;
+  const char *path;        /* the path the detectors see: project-relative when
+                              known ("tests/..." marks test code); also picks the kind */
+  const char *npu_sibling; /* the NPU version beside a CUDA file, or NULL */
+  const char *const *file_ignores; size_t n_file_ignores; /* codes or prefixes the
+                              project configuration ignores for this file */
+  unsigned char nul_byte;  /* the byte that stands for U+0000 in the text: 0, or
+                              RPC_NUL_BYTE for text that came through JSON-RPC
+                              with NULs masked; either makes the text binary */
+  AnalyzeMemo *memo;       /* units of the previous version to reuse, updated
+                              to this one (needs the caller's tree); NULL: none */
+} AnalyzeFile;
 
-/* Python files are walked once for all domains: each visitor sees every
- * node (in document order) until it declines a subtree. `begin` returns
- * the visitor's state for this file, or NULL to sit the file out; `visit`
- * returns false to skip the node's subtree (for this visitor only); `end`
- * runs after the walk, in domain order, and frees the state. */
-typedef struct {
-  void *(*begin)(AnalyzeCtx *ctx);
-  bool (*visit)(void *state, const PyVisit *v);
-  void (*end)(void *state);
-} PyVisitor;
+/* Analyzes one file and appends its final findings to out (the caller owns
+ * them: findings_free). `tree` may be a tree already parsed from exactly
+ * this text (borrowed; not modified); pass NULL to parse here. `facts` may
+ * be NULL. */
+void analyze_file(const AnalyzeFile *file, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
+                  FindingList *out, FileFacts *facts);
 
-/* Domain analyzers (one per file in analyzers/): whole-file entry points
- * for the kinds they serve, and visitors of the shared Python walk. */
-void deps_analyze(AnalyzeCtx *ctx);       /* ASC1xx: dependency files (and setup.py) */
-void kernels_analyze(AnalyzeCtx *ctx);    /* ASC4xx: CUDA/C++ sources, ELF, Python kernel details */
-extern const PyVisitor device_visitor;      /* ASC2xx */
-extern const PyVisitor coverage_visitor;    /* ASC219-ASC223: operator coverage */
-extern const PyVisitor attention_visitor;   /* ASC3xx */
-extern const PyVisitor distributed_visitor; /* ASC5xx */
-extern const PyVisitor precision_visitor;   /* ASC6xx */
-extern const PyVisitor compile_visitor;     /* ASC7xx */
-
-/* The table-driven matcher over Python (KB_QUALNAME ... KB_DECORATOR rows):
- * the first visitor of the walk. It adds to py the guarded ranges found
- * inside expressions (conditional expressions). */
-void *pymatch_begin(AnalyzeCtx *ctx, PyFile *py);
-bool pymatch_visit(void *state, const PyVisit *v);
-void pymatch_end(void *state);
+/* analyze_file for a file known only by its path. */
+void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
+                  FindingList *out, FileFacts *facts);
 
 #endif

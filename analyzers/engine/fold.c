@@ -541,8 +541,8 @@ static const char *fold__base(const char *path) {
 static void fold__internals(Fold *fo) {
   const AnalyzeCtx *ctx = fo->ctx;
   const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-internals", ctx->opt->user_entries, ctx->opt->n_user_entries);
-  const KbRule *rule = row ? analyze_rule(ctx->opt, row->code) : NULL;
-  if (!rule || !analyze_code_selected(ctx->opt, rule->code)) return;
+  const KbRule *rule = row ? context_rule(ctx->opt, row->code) : NULL;
+  if (!rule || !context_code_selected(ctx->opt, rule->code)) return;
   FindingList *l = fo->l;
   bool kernels = false;
   for (size_t i = 0; i < l->len; i++) kernels = kernels || strcmp(l->items[i].rule->code, "ASC401") == 0;

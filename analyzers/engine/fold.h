@@ -23,7 +23,7 @@
 #ifndef ASC_FOLD_H
 #define ASC_FOLD_H
 
-#include "analyzers/engine/analyze.h"
+#include "analyzers/engine/context.h"
 
 /* Folds ctx's file's findings in `l` in place (l is owned by the caller;
  * folded findings are freed). Byte ranges must be set and rows computed;

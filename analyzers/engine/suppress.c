@@ -122,7 +122,7 @@ static bool suppress__only_marker(const char *c, size_t n) {
   return (n - i >= 4 && memcmp(c + i, "noqa", 4) == 0) || (n - i >= 11 && memcmp(c + i, "ascend-lsp:", 11) == 0);
 }
 
-void suppress_apply(const char *text, size_t len, const PyFile *py, const AnalyzeOptions *opt, FindingList *l) {
+size_t suppress_apply(const char *text, size_t len, const PyFile *py, const AnalyzeOptions *opt, FindingList *l) {
   SuppressionList sups = {0};
   StrList file_codes = {0};
   suppress__collect(text, len, py, &sups, &file_codes);
@@ -144,7 +144,7 @@ void suppress_apply(const char *text, size_t len, const PyFile *py, const Analyz
   const KbRule *unused = kb_rule("ASC001");
   for (size_t k = 0; k < sups.len; k++) {
     Suppression *s = &sups.items[k];
-    if (opt->report_unused_noqa && !s->used && unused && analyze_code_selected(opt, "ASC001")) {
+    if (opt->report_unused_noqa && !s->used && unused && context_code_selected(opt, "ASC001")) {
       /* only suppressions that name our codes (or none) are ours to judge */
       if (!*s->codes || util_starts_with(s->codes, "ASC")) {
         char *subj = xasprintf("%s", *s->codes ? s->codes : "noqa");
@@ -167,4 +167,5 @@ void suppress_apply(const char *text, size_t len, const PyFile *py, const Analyz
   }
   array_free(&sups);
   strlist_free(&file_codes);
+  return w;
 }

@@ -9,14 +9,16 @@
  * In Python only real comments count (from the PyFile); in other files a
  * `#` or `//` comment on the line. Suppressed findings are removed (and
  * freed). With opt->report_unused_noqa, a line suppression that matched
- * nothing becomes an ASC001 finding. */
+ * nothing becomes an ASC001 finding, appended after the kept ones with its
+ * rows and columns not yet set. Returns how many findings were kept (the
+ * index of the first ASC001 finding). */
 #ifndef ASC_SUPPRESS_H
 #define ASC_SUPPRESS_H
 
-#include "analyzers/engine/analyze.h"
+#include "analyzers/engine/context.h"
 #include "analyzers/python/resolver.h"
 
-void suppress_apply(const char *text, size_t len, const PyFile *py, const AnalyzeOptions *opt, FindingList *l);
+size_t suppress_apply(const char *text, size_t len, const PyFile *py, const AnalyzeOptions *opt, FindingList *l);
 
 /* Parses one comment. Returns 0 none, 1 line suppression, 2 file suppression;
  * *codes gets the comma/space separated code list ("" = all), caller frees. */

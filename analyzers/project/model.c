@@ -1295,8 +1295,8 @@ static bool model__taken(const FindingList *out, uint32_t s, uint32_t e) {
 static void model__emit(const Model *m, const MModule *mm, int32_t owner, const AnalyzeOptions *opt, FindingList *out,
                         int32_t t, const char *detector, PyPos s, PyPos e, bool guarded, bool info) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, detector, opt->user_entries, opt->n_user_entries);
-  const KbRule *rule = row ? analyze_rule(opt, row->code) : NULL;
-  if (!rule || !analyze_code_selected(opt, rule->code)) return;
+  const KbRule *rule = row ? context_rule(opt, row->code) : NULL;
+  if (!rule || !context_code_selected(opt, rule->code)) return;
   /* test code exercises the wrapper as it is: it follows once the wrapper is ported */
   if (rule->not_in_tests && (mm->test || (owner >= 0 && util_starts_with(mm->facts->defs.items[owner].name, "test"))))
     return;

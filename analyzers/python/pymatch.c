@@ -2,7 +2,7 @@
  * node; each node type consults the mapping rows of the match kinds that can
  * apply to it (kb_lookup for single-key kinds, a scan of the few
  * string-argument rows). No API names appear here: they are all in kb.c. */
-#include "analyzers/engine/analyze.h"
+#include "analyzers/python/pymatch.h"
 #include "analyzers/python/resolver.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/pysym.h"
@@ -55,7 +55,7 @@ static bool pymatch__import_row(const Matcher *m, uint32_t row) {
 /* Emits one finding for `e` over node n (deduplicated per start and code,
  * and for glob rows without a fix per line or per file). */
 static Finding *pymatch__emit(Matcher *m, const KbEntry *e, TSNode n, const char *subject) {
-  const KbRule *rule = analyze_rule(m->ctx->opt, e->code);
+  const KbRule *rule = context_rule(m->ctx->opt, e->code);
   if (!rule) return NULL;
   for (size_t i = m->ctx->out->len; i-- > 0;) {
     Finding *f = &m->ctx->out->items[i];
@@ -496,6 +496,7 @@ static bool pymatch__probe_only(const Matcher *m, const PyBinding *b, TSNode stm
   if (!pyfile_in_ranges(m->py->guarded.items, m->py->guarded.len, ts_node_start_byte(stmt))) return false;
   const char *t = m->py->text;
   size_t n = strlen(b->local);
+  context_reads(m->ctx, b->scope_start, b->scope_end); /* uses anywhere in the scope */
   for (uint32_t at = b->scope_start;;) {
     TSNode id = pyfile_next_name(m->py, b->local, n, &at, b->scope_end);
     if (ts_node_is_null(id)) return true;
@@ -678,3 +679,52 @@ bool pymatch_visit(void *state, const PyVisit *v) {
 }
 
 void pymatch_end(void *state) { free(state); }
+
+/* Whether a row is a library glob row (no fix, a '*' in the pattern, not torch.*). */
+static bool pymatch__library_glob(const KbEntry *e) {
+  return e && e->fix_kind == KBFIX_NONE && e->pattern && strchr(e->pattern, '*') && !util_starts_with(e->pattern, "torch.");
+}
+
+static size_t pymatch__unit_of(const uint32_t *starts, size_t n, uint32_t at) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (starts[mid] <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo ? lo - 1 : 0;
+}
+
+typedef struct {
+  const KbEntry *entry;
+  size_t unit; /* the first unit reporting it outside an import line */
+} PymatchFirst;
+
+typedef struct {
+  const uint32_t *starts;
+  size_t n;
+  Array(PymatchFirst) firsts;
+} PymatchOnce;
+
+static bool pymatch__repeated(void *data, const Finding *f) {
+  const PymatchOnce *o = data;
+  if (!pymatch__library_glob(f->entry)) return false;
+  for (size_t i = 0; i < o->firsts.len; i++)
+    if (o->firsts.items[i].entry == f->entry) return pymatch__unit_of(o->starts, o->n, f->start_byte) > o->firsts.items[i].unit;
+  return false;
+}
+
+void pymatch_file_end(AnalyzeCtx *ctx, const PyFile *py, const uint32_t *unit_starts, size_t n_units) {
+  if (n_units < 2) return;
+  PymatchOnce o = {unit_starts, n_units, {0}};
+  Matcher m = {.ctx = ctx, .py = (PyFile *)py};
+  for (size_t i = 0; i < ctx->out->len; i++) {
+    const Finding *f = &ctx->out->items[i];
+    if (!pymatch__library_glob(f->entry) || pymatch__import_row(&m, f->start_row)) continue;
+    bool seen = false;
+    for (size_t k = 0; k < o.firsts.len && !seen; k++) seen = o.firsts.items[k].entry == f->entry;
+    if (!seen) array_push(&o.firsts, ((PymatchFirst){f->entry, pymatch__unit_of(unit_starts, n_units, f->start_byte)}));
+  }
+  if (o.firsts.len) findings_drop_if(ctx->out, pymatch__repeated, &o);
+  array_free(&o.firsts);
+}

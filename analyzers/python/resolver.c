@@ -287,7 +287,7 @@ static void resolver__dead_else(PyFile *py, TSNode stmt) {
   uint32_t nb = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
   TSNode last = nb ? ts_node_named_child(body, nb - 1) : (TSNode){0};
   TSNode outer = ts_node_parent(stmt);
-  if (!resolver__is(last, "return_statement") || !resolver__is(outer, "block")) return;
+  if (ts_node_is_null(last) || !resolver__is(last, "return_statement") || !resolver__is(outer, "block")) return;
   ByteRange r = {ts_node_end_byte(stmt), ts_node_end_byte(outer)};
   array_push(&py->dead, r);
 }

@@ -229,7 +229,7 @@ static DiskCache *cli_common__disk(const CliCommon *c) {
 
 void cli_common_analyze(CliCommon *c, Workspace *ws) {
   DiskCache *disk = cli_common__disk(c);
-  WsRun run = {.threads = c->threads, .disk = disk, .filter = config_filter_findings, .filter_data = &c->config};
+  WsRun run = {.threads = c->threads, .disk = disk, .ignores = config_file_ignore_codes, .ignores_data = &c->config};
   ws_analyze(ws, &c->aopt, &run);
   if (cli_common__any_directory(c)) { /* the disk cache keeps each file's own results, before the model */
     Model *m = ws_model_build(ws, false, true);

@@ -57,9 +57,11 @@ static void cli_fix__text(const CliCommon *c, const char *path, const char *rel,
   r->converged = false;
   for (int round = 0; round < CLI_FIX_ROUNDS; round++) {
     FindingList l = {0};
-    analyze_text(rel ? rel : path, cur, cur_len, NULL, &c->aopt, &l, NULL);
-    if (sibling) analyze_npu_sibling(&c->aopt, sibling, &l);
-    config_filter_findings((void *)&c->config, path, &l);
+    AnalyzeFile file = {.path = rel ? rel : path, .npu_sibling = sibling};
+    const char **ignores = config_file_ignore_codes((void *)&c->config, path, &file.n_file_ignores);
+    file.file_ignores = ignores;
+    analyze_file(&file, cur, cur_len, NULL, &c->aopt, &l, NULL);
+    free(ignores);
     size_t nl;
     FixStats st;
     char *next = fixes_apply(cur, cur_len, &l, unsafe, &nl, &st);

@@ -19,6 +19,7 @@ static void doc__free(Document *d) {
   sb_free(&d->text);
   pos_index_free(&d->index);
   if (d->tree) ts_tree_delete(d->tree);
+  analyze_memo_free(d->memo);
   findings_free(&d->findings);
   analyze_facts_free(&d->facts);
   free(d);
@@ -102,7 +103,7 @@ Document *doc_open(DocStore *s, const char *uri, const char *language_id, int64_
   d->version = version;
   sb_init(&d->text);
   sb_append(&d->text, text, len);
-  d->kind = analyze_file_kind(d->path);
+  d->kind = context_file_kind(d->path);
   if (d->kind == FILE_UNKNOWN && strcmp(d->language_id, "python") == 0) d->kind = FILE_PYTHON;
   d->dirty = true;
   doc__reindex(d);
@@ -159,6 +160,7 @@ void doc_edit_bytes(Document *d, size_t start, size_t end, const char *text, siz
   d->text = nt;
   doc__reindex(d);
   if (d->tree) ts_tree_edit(d->tree, &e);
+  if (d->memo) analyze_memo_edit(d->memo, e.start_byte, e.old_end_byte, e.new_end_byte);
   d->dirty = true;
   d->published = false;
 }
@@ -183,11 +185,13 @@ void doc_set_text(Document *d, const char *text, size_t len) {
     ts_tree_delete(d->tree);
     d->tree = NULL;
   }
+  analyze_memo_free(d->memo); /* nor units */
+  d->memo = NULL;
   d->dirty = true;
   d->published = false;
 }
 
-bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
+bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char *const *ignores, size_t n_ignores) {
   if (!d->dirty) return false;
   d->dirty = false;
   findings_free(&d->findings);
@@ -197,15 +201,23 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
   if (lang && d->text.len < UINT32_MAX / 2) {
     ts_parser_set_language(s->parser, lang);
     TSTree *t = ts_parser_parse_string(s->parser, d->tree, d->text.data, (uint32_t)d->text.len);
+    if (t && d->tree && d->memo) { /* syntax that changed beyond the edits re-runs its units too */
+      uint32_t n = 0;
+      TSRange *r = ts_tree_get_changed_ranges(d->tree, t, &n);
+      analyze_memo_changed(d->memo, r, n);
+      free(r);
+    }
     if (t) {
       if (d->tree) ts_tree_delete(d->tree);
       d->tree = t;
     }
   }
-  /* A NUL (held as RPC_NUL_BYTE) makes the text binary, as for the CLI. */
-  if (d->nul_marks && memchr(d->text.data, RPC_NUL_BYTE, d->text.len)) return true;
-  analyze_text(d->rel ? d->rel : d->path, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings,
+  if (!d->memo && d->kind == FILE_PYTHON && d->tree) d->memo = analyze_memo_new();
+  /* a NUL held as RPC_NUL_BYTE makes the text binary, as for the CLI */
+  AnalyzeFile file = {.path = d->rel ? d->rel : d->path, .npu_sibling = d->npu_sibling, .file_ignores = ignores,
+                      .n_file_ignores = n_ignores, .nul_byte = d->nul_marks ? RPC_NUL_BYTE : 0,
+                      .memo = d->memo};
+  analyze_file(&file, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings,
                d->kind == FILE_PYTHON ? &d->facts : NULL);
-  if (d->npu_sibling) analyze_npu_sibling(opt, d->npu_sibling, &d->findings);
   return true;
 }

@@ -2,8 +2,10 @@
  *
  * Each Document keeps its text, a line index for position conversion, the
  * tree-sitter tree (edited with ts_tree_edit on every change and re-parsed
- * with the old tree before analysis), the version, and the findings of its
- * last analysis. Changes are applied in the client's position encoding and
+ * with the old tree before analysis), the version, the findings of its
+ * last analysis and, for Python, the units of that analysis (AnalyzeMemo):
+ * every edit moves them or marks them touched, the re-parse marks the
+ * units whose syntax changed, and the next analysis re-runs only those. Changes are applied in the client's position encoding and
  * clamped to the document as LSP requires; a change never fails.
  *
  * Ownership: the DocStore owns every Document; pointers returned by
@@ -33,6 +35,7 @@ typedef struct {
   char *rel, *npu_sibling;
   bool located;
   FindingList findings;
+  AnalyzeMemo *memo; /* Python: units of the last analysis; NULL until the first */
   FileFacts facts;        /* of the last analysis, for the project model */
   uint64_t shown_digest;  /* of the findings last shown, with the model's */
 } Document;
@@ -60,8 +63,10 @@ void doc_edit_range(Document *d, LspPosition start, LspPosition end, PosEncoding
 void doc_set_text(Document *d, const char *text, size_t len);
 
 /* Re-parses (incrementally, with the edited old tree) and re-analyzes when
- * dirty; returns whether it did. */
-bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt);
+ * dirty; returns whether it did. `ignores` (borrowed for the call) are the
+ * codes the project's per-file ignores silence in this document. The
+ * findings are final: the analysis applied the NPU twin and the ignores. */
+bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char *const *ignores, size_t n_ignores);
 
 /* "file:///a%20b/c.py" -> "/a b/c.py" (heap); NULL for other schemes. */
 char *doc_uri_to_path(const char *uri);

@@ -104,7 +104,7 @@ static void lsp__report_work(uv_work_t *w) {
     ws_free(&ws);
     return;
   }
-  WsRun run = {.cache = j->s->cache, .filter = config_filter_findings, .filter_data = &j->s->config,
+  WsRun run = {.cache = j->s->cache, .ignores = config_file_ignore_codes, .ignores_data = &j->s->config,
                .progress = lsp__progress, .progress_data = j, .overlay = lsp__overlay, .overlay_data = j,
                .cancel = &j->cancel};
   if (ws_analyze(&ws, &j->s->opt, &run) != 0) {

@@ -74,7 +74,7 @@ static void lsp_model__work(uv_work_t *w) {
     return;
   }
   /* one thread: the editor's own analyses stay responsive */
-  WsRun run = {.threads = 1, .cache = j->s->cache, .filter = config_filter_findings, .filter_data = &j->s->config,
+  WsRun run = {.threads = 1, .cache = j->s->cache, .ignores = config_file_ignore_codes, .ignores_data = &j->s->config,
                .overlay = lsp_model__overlay, .overlay_data = j, .cancel = &j->cancel};
   if (ws_analyze(&ws, &j->s->opt, &run) != 0 || atomic_load(&j->cancel)) {
     j->rc = -ECANCELED;
@@ -235,7 +235,7 @@ bool lsp_model_watched(Session *s, const cJSON *params) {
     int64_t type = 0;
     if (!uri || !lsp_int(ev, "type", &type) || doc_find(&s->docs, uri)) continue; /* open: its text wins */
     char *path = doc_uri_to_path(uri);
-    if (!path || analyze_file_kind(path) != FILE_PYTHON) {
+    if (!path || context_file_kind(path) != FILE_PYTHON) {
       free(path);
       continue;
     }

@@ -41,12 +41,15 @@ static void lsp__locate(const Session *s, Document *d) {
   if (d->kind == FILE_PYTHON) d->npu_sibling = ws_npu_sibling(d->path);
 }
 
-/* Analyzes a changed document with the session's options, then applies the
- * project's per-file ignores exactly as the CLI does. */
+/* Analyzes a changed document with the session's options and the
+ * project's per-file ignores, exactly as the CLI does. */
 void lsp_analyze(Session *s, Document *d) {
   if (!d->located) lsp__locate(s, d);
-  if (!doc_analyze(&s->docs, d, &s->opt)) return;
-  config_filter_findings(&s->config, d->path, &d->findings);
+  if (!d->dirty) return;
+  size_t n = 0;
+  const char **ignores = config_file_ignore_codes(&s->config, d->path, &n);
+  doc_analyze(&s->docs, d, &s->opt, ignores, n);
+  free(ignores);
   /* the project model: this module replaced, then the open documents that
    * depend on it (one level of refresh; their own changes come through here) */
   if (lsp_model_after_analyze(s, d) && !s->model_refreshing) {

@@ -7,6 +7,8 @@
  * (single-character edits; the file returns to its original text every 16
  * edits). BENCH_EDIT_LINE duplicates a random line (inserting a whole line
  * with its indentation) and, on the next edit, deletes the copy again.
+ * BENCH_EDIT_IMPORT does the same with the file's first `import` line: an
+ * edit of the import block, which changes the file's facts.
  * Header-only: everything is static. Positions are given both as byte
  * offsets and as LSP (line, UTF-16 character). */
 #ifndef ASC_BENCH_EDITS_H
@@ -16,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef enum { BENCH_EDIT_CHAR, BENCH_EDIT_LINE } BenchEditMode;
+typedef enum { BENCH_EDIT_CHAR, BENCH_EDIT_LINE, BENCH_EDIT_IMPORT } BenchEditMode;
 
 typedef struct {
   size_t start, end;        /* bytes replaced */
@@ -29,7 +31,7 @@ typedef struct {
 typedef struct {
   BenchEditMode mode;
   uint64_t rng;
-  int phase;        /* CHAR: 0..13; LINE: 0 insert, 1 delete */
+  int phase;        /* CHAR: 0..13; LINE, IMPORT: 0 insert, 1 delete */
   size_t at;        /* CHAR: insertion point; LINE: start of the copy */
   size_t copy_len;  /* LINE: bytes of the inserted copy */
   char buf[4096];
@@ -86,6 +88,20 @@ static inline void bench_edits__pick(BenchEdits *g, const char *t, size_t len, s
   *ls = *le = len;
 }
 
+/* The first line starting with "import " (or the first line). */
+static inline void bench_edits__first_import(const char *t, size_t len, size_t *ls, size_t *le) {
+  size_t s = 0;
+  while (s < len && !(strncmp(t + s, "import ", 7) == 0 && (s == 0 || t[s - 1] == '\n'))) {
+    const char *nl = memchr(t + s, '\n', len - s);
+    s = nl ? (size_t)(nl - t) + 1 : len;
+  }
+  if (s >= len) s = 0;
+  size_t e = s;
+  while (e < len && t[e] != '\n' && e - s < 4000) e++;
+  *ls = s;
+  *le = e;
+}
+
 /* The next edit for the current text t[0, len). */
 static inline void bench_edits_next(BenchEdits *g, const char *t, size_t len, BenchEdit *e) {
   memset(e, 0, sizeof *e);
@@ -111,7 +127,8 @@ static inline void bench_edits_next(BenchEdits *g, const char *t, size_t len, Be
   } else {
     if (g->phase == 0) {
       size_t ls, le;
-      bench_edits__pick(g, t, len, &ls, &le);
+      if (g->mode == BENCH_EDIT_IMPORT) bench_edits__first_import(t, len, &ls, &le);
+      else bench_edits__pick(g, t, len, &ls, &le);
       memcpy(g->buf, t + ls, le - ls);
       g->buf[le - ls] = '\n';
       g->copy_len = le - ls + 1;

@@ -5,8 +5,10 @@
  *                                          of every file, nothing else (N = 0: all cores)
  *   bench-tool prefilter DIR...            which files the byte-level prefilters would
  *                                          skip, and what analyzing them costs
- *   bench-tool edit FILE N                 N edits applied in process: incremental vs
- *                                          full re-parse, and analysis alone, per edit
+ *   bench-tool edit FILE N [char|line|import]
+ *                                          N edits applied in process: incremental vs
+ *                                          full re-parse, the server's incremental
+ *                                          re-analysis, analysis alone, per edit
  *   bench-tool model DIR                   the project model: scan + analysis, model build
  *                                          and link, its memory, and one edit of the most
  *                                          imported module (relink + its dependents' findings)
@@ -32,6 +34,13 @@
  * also builds on trees without it). */
 bool prefilter_may_match(const char *text, size_t len) __attribute__((weak));
 size_t prefilter_fragments(void) __attribute__((weak));
+
+/* CPU time of this thread: on a loaded machine, what the work itself cost. */
+static double bench__cpu(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static double bench__now(void) {
   struct timespec ts;
@@ -278,13 +287,18 @@ static int bench__edit(int argc, char **argv) {
   free(text);
   AnalyzeOptions opt;
   analyze_options_default(&opt);
-  doc_analyze(&s, d, &opt);
+  doc_analyze(&s, d, &opt, NULL, 0);
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, analyze_language(FILE_PYTHON));
   double *t_doc = calloc(n, sizeof *t_doc), *t_inc = calloc(n, sizeof *t_inc), *t_full = calloc(n, sizeof *t_full),
-         *t_an = calloc(n, sizeof *t_an), *t_fulldoc = calloc(n, sizeof *t_fulldoc);
+         *t_an = calloc(n, sizeof *t_an), *t_fulldoc = calloc(n, sizeof *t_fulldoc),
+         *c_doc = calloc(n, sizeof *c_doc), *c_full = calloc(n, sizeof *c_full);
   BenchEdits ed;
-  bench_edits_init(&ed, strcmp(mode, "line") == 0 ? BENCH_EDIT_LINE : BENCH_EDIT_CHAR, 42);
+  bench_edits_init(&ed, strcmp(mode, "line") == 0     ? BENCH_EDIT_LINE
+                        : strcmp(mode, "import") == 0 ? BENCH_EDIT_IMPORT
+                                                      : BENCH_EDIT_CHAR,
+                   42);
+  size_t units_reused = 0, units_ran = 0;
   for (size_t i = 0; i < n; i++) {
     BenchEdit e;
     bench_edits_next(&ed, d->text.data, d->text.len, &e);
@@ -299,15 +313,23 @@ static int bench__edit(int argc, char **argv) {
     ts_tree_delete(old);
     ts_tree_delete(t1);
     /* what the server does: incremental re-parse + analysis */
-    doc_analyze(&s, d, &opt);
+    double cpu0 = bench__cpu();
+    doc_analyze(&s, d, &opt, NULL, 0);
+    c_doc[i] = bench__cpu() - cpu0;
     double dd = bench__now();
+    size_t ur = 0, un = 0;
+    if (d->memo) analyze_memo_stats(d->memo, &ur, &un);
+    units_reused += ur;
+    units_ran += un;
     /* analysis alone, on the parsed tree */
     FindingList out = {0};
     analyze_text(d->path, d->text.data, d->text.len, t2, &opt, &out, NULL);
     double e2 = bench__now();
     findings_free(&out);
     /* full: analyze_text parses from scratch */
+    double cpu1 = bench__cpu();
     analyze_text(d->path, d->text.data, d->text.len, NULL, &opt, &out, NULL);
+    c_full[i] = bench__cpu() - cpu1;
     double f2 = bench__now();
     findings_free(&out);
     ts_tree_delete(t2);
@@ -323,6 +345,12 @@ static int bench__edit(int argc, char **argv) {
   bench__stats("doc_analyze_incremental", t_doc, n);
   bench__stats("analyze_only", t_an, n);
   bench__stats("analyze_full", t_fulldoc, n);
+  bench__stats("doc_analyze_incremental_cpu", c_doc, n);
+  bench__stats("analyze_full_cpu", c_full, n);
+  free(c_doc);
+  free(c_full);
+  /* units the server re-ran per edit, and kept */
+  printf("units_ran_mean %.2f\nunits_reused_mean %.2f\n", (double)units_ran / (double)n, (double)units_reused / (double)n);
   free(t_doc);
   free(t_inc);
   free(t_full);

@@ -184,7 +184,9 @@ int main(int argc, char **argv) {
   long n = atol(argv[4]);
   long warm = argc > 5 ? atol(argv[5]) : 10;
   bool full = strstr(mode, "-full") != NULL;
-  BenchEditMode em = strncmp(mode, "line", 4) == 0 ? BENCH_EDIT_LINE : BENCH_EDIT_CHAR;
+  BenchEditMode em = strncmp(mode, "line", 4) == 0     ? BENCH_EDIT_LINE
+                     : strncmp(mode, "import", 6) == 0 ? BENCH_EDIT_IMPORT
+                                                       : BENCH_EDIT_CHAR;
 
   FILE *fp = fopen(path, "rb");
   if (!fp) {

@@ -1,9 +1,11 @@
 /* fuzz_incremental: differential test of incremental analysis. A random
  * edit script is applied to an open document through doc_edit_bytes (which
- * edits the tree with ts_tree_edit) and doc_analyze (which re-parses with the
- * edited old tree), analyzing after some of the edits as a language server
- * would; the findings of the final version must be exactly those of a
- * from-scratch analyze_text of the final text.
+ * edits the tree with ts_tree_edit and moves or touches the document's
+ * units) and doc_analyze (which re-parses with the edited old tree and, for
+ * Python, re-runs only the units the edits and the changed ranges touched,
+ * keeping the others' findings), analyzing after some of the edits as a
+ * language server would; after every analysis the findings must be exactly
+ * those of a from-scratch analysis of the same text.
  *
  * Input layout:
  *   byte 0        file kind (Python, CUDA, pyproject.toml, requirements.txt)
@@ -36,11 +38,14 @@ static bool fuzz__same(const Finding *a, const Finding *b) {
       a->edits.len != b->edits.len || a->weight != b->weight)
     return false;
   if (!fuzz__str_eq(a->subject, b->subject) || !fuzz__str_eq(a->message, b->message) ||
-      !fuzz__str_eq(a->replacement, b->replacement) || !fuzz__str_eq(a->detail, b->detail))
+      !fuzz__str_eq(a->replacement, b->replacement) || !fuzz__str_eq(a->detail, b->detail) ||
+      !fuzz__str_eq(a->message_zh, b->message_zh) || a->fix_needs_torch_npu != b->fix_needs_torch_npu)
     return false;
   for (size_t i = 0; i < a->edits.len; i++) {
     const TextEdit *x = &a->edits.items[i], *y = &b->edits.items[i];
-    if (x->start != y->start || x->end != y->end || !fuzz__str_eq(x->text, y->text)) return false;
+    if (x->start != y->start || x->end != y->end || x->start_row != y->start_row || x->start_char != y->start_char ||
+        x->end_row != y->end_row || x->end_char != y->end_char || !fuzz__str_eq(x->text, y->text))
+      return false;
   }
   return true;
 }
@@ -52,6 +57,29 @@ static void fuzz__dump(const char *what, const FindingList *l) {
     fprintf(stderr, "  %s [%u,%u) %u:%u-%u:%u %s%s\n", f->rule->code, f->start_byte, f->end_byte, f->start_row,
             f->start_col, f->end_row, f->end_col, f->message, f->guarded ? " (guarded)" : "");
   }
+}
+
+/* Aborts, after printing both, unless the document's findings are those of
+ * a fresh analysis of its text. */
+static void fuzz__check(Document *d, const AnalyzeOptions *opt) {
+  FindingList fresh = {0};
+  analyze_text(d->path, d->text.data, d->text.len, NULL, opt, &fresh, NULL);
+  bool same = fresh.len == d->findings.len;
+  for (size_t i = 0; same && i < fresh.len; i++) same = fuzz__same(&fresh.items[i], &d->findings.items[i]);
+  if (!same) {
+    fprintf(stderr, "fuzz_incremental: incremental findings differ from a fresh analysis of %s\n", d->path);
+    fprintf(stderr, "final text (%zu bytes):\n%.*s\n", d->text.len, (int)(d->text.len > 2000 ? 2000 : d->text.len),
+            d->text.data);
+    fuzz__dump("incremental", &d->findings);
+    fuzz__dump("from scratch", &fresh);
+    if (d->tree) {
+      char *a = ts_node_string(ts_tree_root_node(d->tree));
+      fprintf(stderr, "incremental tree: %.2000s\n", a);
+      free(a);
+    }
+    abort();
+  }
+  findings_free(&fresh);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -66,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   doc_store_init(&s);
   Document *d = doc_open(&s, uri, "python", 1, (const char *)p, L);
   p += L;
-  doc_analyze(&s, d, &opt);
+  doc_analyze(&s, d, &opt, NULL, 0);
   int edits = 0;
   while (end - p >= 5 && edits < 64) {
     uint8_t op = p[0];
@@ -84,28 +112,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     doc_edit_bytes(d, pos, e, (const char *)p, ins);
     p += ins;
     edits++;
-    if (op & 1) doc_analyze(&s, d, &opt);
-  }
-  doc_analyze(&s, d, &opt);
-
-  FindingList fresh = {0};
-  analyze_text(d->path, d->text.data, d->text.len, NULL, &opt, &fresh, NULL);
-  bool same = fresh.len == d->findings.len;
-  for (size_t i = 0; same && i < fresh.len; i++) same = fuzz__same(&fresh.items[i], &d->findings.items[i]);
-  if (!same) {
-    fprintf(stderr, "fuzz_incremental: incremental findings differ from a fresh analysis of %s\n", d->path);
-    fprintf(stderr, "final text (%zu bytes):\n%.*s\n", d->text.len, (int)(d->text.len > 2000 ? 2000 : d->text.len),
-            d->text.data);
-    fuzz__dump("incremental", &d->findings);
-    fuzz__dump("from scratch", &fresh);
-    if (d->tree) {
-      char *a = ts_node_string(ts_tree_root_node(d->tree));
-      fprintf(stderr, "incremental tree: %.2000s\n", a);
-      free(a);
+    if (op & 1) {
+      doc_analyze(&s, d, &opt, NULL, 0);
+      fuzz__check(d, &opt);
     }
-    abort();
   }
-  findings_free(&fresh);
+  doc_analyze(&s, d, &opt, NULL, 0);
+  fuzz__check(d, &opt);
   doc_store_free(&s);
   return 0;
 }
+

@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FileFacts fa = {0};
   analyze_text(path, text, len, NULL, &opt, &a, &fa);
 
-  TSLanguage *lang = analyze_language(analyze_file_kind(path));
+  TSLanguage *lang = analyze_language(context_file_kind(path));
   TSTree *tree = NULL;
   TSParser *parser = NULL;
   if (lang && len < UINT32_MAX / 2) {

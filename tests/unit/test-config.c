@@ -201,10 +201,10 @@ TEST(config_apply_fills_options) {
   ASSERT(o.mindiesd);
   ASSERT_EQ(o.n_select, 2);
   ASSERT(o.report_unused_noqa);
-  ASSERT(analyze_code_selected(&o, "ASC201"));
-  ASSERT(analyze_code_selected(&o, "ASC001"));
-  ASSERT(!analyze_code_selected(&o, "ASC204"));
-  ASSERT(!analyze_code_selected(&o, "ASC601"));
+  ASSERT(context_code_selected(&o, "ASC201"));
+  ASSERT(context_code_selected(&o, "ASC001"));
+  ASSERT(!context_code_selected(&o, "ASC204"));
+  ASSERT(!context_code_selected(&o, "ASC601"));
   ASSERT_EQ(o.n_user_entries, 1);
   ASSERT_EQ(o.n_user_rules, 1);
   config_free(&c);
@@ -330,23 +330,46 @@ TEST(config_load_explicit) {
   ASSERT(rc < 0);
 }
 
-TEST(config_filter_findings_drops_ignored) {
+TEST(config_file_ignore_codes_by_glob) {
   Config c;
   ASSERT(test_config__parse(&c, "[per-file-ignores]\n\"tests\" = [\"ASC2\"]\n\"*_test.py\" = [\"ASC001\"]\n", false));
   c.root = arena_strdup(&c.arena, "/proj"); /* a Config's strings live in its arena */
   c.base = arena_strdup(&c.arena, "/proj");
-  FindingList l = {0};
-  const KbRule *r201 = kb_rule("ASC201"), *r001 = kb_rule("ASC001");
-  kb_emit(&l, r201, NULL, "torch.cuda.x", NULL, 0, 1, 0, 0, 0, 1);
-  kb_emit(&l, r001, NULL, "noqa", NULL, 2, 3, 0, 2, 0, 3);
-  config_filter_findings(&c, "tests/unit/a.py", &l); /* a directory covers what is under it */
-  ASSERT_EQ(l.len, 1);
-  ASSERT_STR_EQ(l.items[0].rule->code, "ASC001");
-  config_filter_findings(&c, "/proj/src/model_test.py", &l); /* bare name globs match the file name */
-  ASSERT_EQ(l.len, 0);
-  findings_free(&l);
+  size_t n = 0;
+  const char **codes = config_file_ignore_codes(&c, "tests/unit/a.py", &n); /* a directory covers what is under it */
+  ASSERT_EQ(n, 1);
+  ASSERT_STR_EQ(codes[0], "ASC2");
+  free(codes);
+  codes = config_file_ignore_codes(&c, "/proj/tests/model_test.py", &n); /* bare name globs match the file name */
+  ASSERT_EQ(n, 2);
+  ASSERT_STR_EQ(codes[0], "ASC2");
+  ASSERT_STR_EQ(codes[1], "ASC001");
+  free(codes);
+  ASSERT(config_file_ignore_codes(&c, "src/tests.py", &n) == NULL);
+  ASSERT_EQ(n, 0);
   ASSERT(!config_file_ignores(&c, "src/tests.py", "ASC201"));
   config_free(&c);
+}
+
+/* The analysis applies per-file ignores itself, after suppressions. */
+TEST(analyze_file_applies_file_ignores) {
+  const char *src = "import torch\ntorch.cuda.synchronize()\nx = torch.randn(2).cuda()\n";
+  AnalyzeOptions o;
+  analyze_options_default(&o);
+  FindingList all = {0}, some = {0};
+  AnalyzeFile file = {.path = "m.py"};
+  analyze_file(&file, src, strlen(src), NULL, &o, &all, NULL);
+  const char *ignores[] = {"ASC2"};
+  file.file_ignores = ignores;
+  file.n_file_ignores = 1;
+  analyze_file(&file, src, strlen(src), NULL, &o, &some, NULL);
+  size_t asc2 = 0;
+  for (size_t i = 0; i < all.len; i++) asc2 += util_starts_with(all.items[i].rule->code, "ASC2");
+  ASSERT(asc2 > 0);
+  ASSERT_EQ(some.len, all.len - asc2);
+  for (size_t i = 0; i < some.len; i++) ASSERT(!util_starts_with(some.items[i].rule->code, "ASC2"));
+  findings_free(&all);
+  findings_free(&some);
 }
 
 /* ---- rule docs for built-in and user rules ------------------------------------------ */

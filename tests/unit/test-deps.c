@@ -3,6 +3,7 @@
  * and fix edits of each file format through analyze_text. */
 #include "tests/unit/test.h"
 #include "analyzers/domains/deps.h"
+#include "analyzers/engine/analyze.h"
 
 #include <stdlib.h>
 

@@ -48,7 +48,7 @@ static void tp_facts(TP *t) {
     }
     t->facts[i].has_main_guard = t->tf[i].main;
     t->facts[i].lines = 10;
-    t->pf[i] = (PhaseFile){t->tf[i].path, analyze_file_kind(t->tf[i].path), &t->facts[i]};
+    t->pf[i] = (PhaseFile){t->tf[i].path, context_file_kind(t->tf[i].path), &t->facts[i]};
   }
 }
 
@@ -643,7 +643,7 @@ static void tr_build(TR *x, const TF *tf, size_t n) {
   x->lists = xcalloc(n, sizeof *x->lists);
   x->files = xcalloc(n, sizeof *x->files);
   for (size_t i = 0; i < n; i++)
-    x->files[i] = (ReportFile){tf[i].path, analyze_file_kind(tf[i].path), &x->lists[i], &x->t.facts[i]};
+    x->files[i] = (ReportFile){tf[i].path, context_file_kind(tf[i].path), &x->lists[i], &x->t.facts[i]};
 }
 
 static void tr_run(TR *x, bool zh) {

@@ -245,3 +245,14 @@ TEST(resolver_attribute_error_fallback_for_old_torch_is_dead) {
   ASSERT_EQ(s.py->dead.items[0].start, (uint32_t)(strstr(s.text, "except AttributeError") - s.text));
   src_close(&s);
 }
+
+/* A torch-version check whose body the parser left empty (the file ends
+ * after the colon) has no else part and no last statement: no dead range. */
+TEST(resolver_version_check_without_body) {
+  Src s;
+  src_open(&s, "import torch\nif torch_version >= 2:\n");
+  size_t dead = s.py->dead.len, bindings = s.py->bindings.len;
+  src_close(&s);
+  ASSERT_EQ(dead, 0);
+  ASSERT_EQ(bindings, 1);
+}

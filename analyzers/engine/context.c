@@ -1,0 +1,44 @@
+/* context: file classification, rule lookup and selection over the shared options (see context.h). */
+#include "analyzers/engine/context.h"
+
+static const char *context__base(const char *path) {
+  const char *b = strrchr(path, '/');
+  return b ? b + 1 : path;
+}
+
+FileKind context_file_kind(const char *path) {
+  const char *b = context__base(path);
+  if (util_ends_with(b, ".py") || util_ends_with(b, ".pyi")) return FILE_PYTHON;
+  if (strcmp(b, "pyproject.toml") == 0) return FILE_PYPROJECT;
+  if (strcmp(b, "setup.cfg") == 0) return FILE_SETUP_CFG;
+  if ((util_starts_with(b, "requirements") || util_starts_with(b, "constraints") ||
+       util_ends_with(b, "-requirements.txt") || util_ends_with(b, ".requirements.txt") ||
+       util_ends_with(b, "_requirements.txt")) &&
+      (util_ends_with(b, ".txt") || util_ends_with(b, ".in")))
+    return FILE_REQUIREMENTS;
+  if (util_starts_with(b, "environment") && (util_ends_with(b, ".yml") || util_ends_with(b, ".yaml")))
+    return FILE_CONDA_ENV;
+  static const char *const cuda_ext[] = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx"};
+  for (size_t i = 0; i < sizeof cuda_ext / sizeof cuda_ext[0]; i++)
+    if (util_ends_with(b, cuda_ext[i])) return FILE_CUDA;
+  if (util_ends_with(b, ".sh") || util_ends_with(b, ".bash")) return FILE_SHELL;
+  if (util_ends_with(b, ".so") || strstr(b, ".so.")) return FILE_ELF;
+  return FILE_UNKNOWN;
+}
+
+static bool context__code_in(const char *const *list, size_t n, const char *code) {
+  for (size_t i = 0; i < n; i++)
+    if (list[i] && *list[i] && util_starts_with(code, list[i])) return true;
+  return false;
+}
+
+const KbRule *context_rule(const AnalyzeOptions *opt, const char *code) {
+  for (size_t i = 0; opt && i < opt->n_user_rules; i++)
+    if (strcmp(opt->user_rules[i].code, code) == 0) return &opt->user_rules[i];
+  return kb_rule(code);
+}
+
+bool context_code_selected(const AnalyzeOptions *opt, const char *code) {
+  if (opt->n_select > 0 && !context__code_in(opt->select, opt->n_select, code)) return false;
+  return !context__code_in(opt->ignore, opt->n_ignore, code);
+}

@@ -1,0 +1,139 @@
+/* context: the types every detector shares, and nothing else.
+ *
+ * A detector (a domain analyzer in analyzers/domains/, the table-driven
+ * matcher in analyzers/python/pymatch.c, the suppression pass) sees one file
+ * through an AnalyzeCtx and writes Findings to ctx->out. This header depends
+ * only on the finding, knowledge-base and node-kind headers, never on the
+ * pipeline that calls the detectors (analyze.h), so the pipeline can include
+ * the detectors without a cycle.
+ *
+ * Ownership: every pointer in AnalyzeOptions and AnalyzeCtx is borrowed from
+ * the caller for the duration of one analysis. context_rule returns a rule
+ * borrowed from the options (user rules) or the static table. */
+#ifndef ASC_CONTEXT_H
+#define ASC_CONTEXT_H
+
+#include <tree_sitter/api.h>
+#include "analyzers/engine/finding.h"
+#include "analyzers/kb/kb.h"
+#include "analyzers/python/pysym.h"
+
+typedef enum {
+  FILE_UNKNOWN = 0,
+  FILE_PYTHON,       /* .py, .pyi (setup.py is also FILE_PYTHON and gets dependency rules) */
+  FILE_CUDA,         /* .cu .cuh .cpp .cc .cxx .c .h .hpp .hh */
+  FILE_REQUIREMENTS, /* requirements*.txt, constraints*.txt, *.requirements.txt */
+  FILE_PYPROJECT,    /* pyproject.toml */
+  FILE_SETUP_CFG,    /* setup.cfg */
+  FILE_CONDA_ENV,    /* environment*.yml / .yaml */
+  FILE_SHELL,        /* .sh .bash */
+  FILE_ELF,          /* .so, .so.N */
+} FileKind;
+
+/* Classifies a path by its name only. */
+FileKind context_file_kind(const char *path);
+
+/* What to report, the same for every file of a run. */
+typedef struct {
+  unsigned chip;            /* CHIP_* (default CHIP_910B) */
+  const char *torch_npu;    /* e.g. "2.7.1" (borrowed) */
+  bool mindiesd;            /* mindiesd available */
+  /* rule selection: prefixes like "ASC2" or codes; NULL/empty select = all */
+  const char *const *select; size_t n_select;
+  const char *const *ignore; size_t n_ignore;
+  const KbEntry *user_entries; size_t n_user_entries; /* extra mapping rows (config) */
+  const KbRule *user_rules; size_t n_user_rules;
+  bool report_unused_noqa;  /* ASC001 */
+} AnalyzeOptions;
+
+/* A Python file is analyzed by units: each top-level function, class or
+ * decorated definition is one, and so is each run of other top-level
+ * statements (imports, assignments, `if __name__ == ...`). A unit's findings
+ * are a function of its text and the file's facts (imports and aliases,
+ * flags; see analyze.h), so a server can keep them while edits elsewhere
+ * leave the unit alone. A detector that reads beyond its unit says so with
+ * context_depends, and the server then re-runs the unit on every version. */
+enum {
+  UNIT_READS_FILE = 1u << 0, /* read the text or tree outside the unit */
+  UNIT_READS_ROWS = 1u << 1, /* a message names an absolute line number */
+  UNIT_COMPILES = 1u << 2,   /* calls torch.compile (the compile detector's file fact) */
+  UNIT_ATTN_LINKS = 1u << 3, /* attention sites or hand-written attention: the
+                                attention detector needs the whole file's calls */
+};
+
+/* A call of a name that may be a function of this file: `f(...)`,
+ * `self.f(...)`, `cls.f(...)`. Units record their calls so that what spans
+ * functions (who calls whom) is computed over the file without walking
+ * units that did not change. */
+typedef struct {
+  char *name;              /* owned: the called name, `f` */
+  bool method;             /* self.f / cls.f */
+  uint32_t start, end;     /* the callee's bytes */
+} UnitCall;
+
+typedef Array(UnitCall) UnitCalls;
+
+typedef struct {
+  uint32_t start, end;     /* bytes of the unit (whole file for other kinds) */
+  unsigned flags;          /* UNIT_* the detectors noted */
+  bool file;               /* the whole file: a file-level pass, not a unit */
+  UnitCalls calls;         /* a unit's calls, in order (the attention detector
+                              fills them); for the file pass, every unit's */
+} AnalyzeUnit;
+
+/* Per-file context handed to each detector. */
+typedef struct PyFile PyFile;
+typedef struct {
+  const char *path;        /* as given (relative or absolute); used for kind and messages */
+  FileKind kind;
+  const char *text;
+  size_t len;
+  TSTree *tree;            /* NULL for kinds parsed without tree-sitter */
+  const PyFile *py;        /* Python facts and names; NULL unless FILE_PYTHON */
+  const AnalyzeOptions *opt;
+  FindingList *out;        /* this detector's findings so far (see analyze.h) */
+  AnalyzeUnit *unit;       /* the unit being analyzed (never NULL) */
+} AnalyzeCtx;
+
+/* Notes a dependency of the current unit's findings (UNIT_* flags). */
+static inline void context_depends(const AnalyzeCtx *ctx, unsigned flags) { ctx->unit->flags |= flags; }
+
+/* Notes UNIT_READS_FILE when [from, to) reaches outside the current unit. */
+static inline void context_reads(const AnalyzeCtx *ctx, uint32_t from, uint32_t to) {
+  if (from < ctx->unit->start || to > ctx->unit->end) ctx->unit->flags |= UNIT_READS_FILE;
+}
+
+typedef void (*AnalyzerFn)(AnalyzeCtx *ctx);
+
+/* One node of the shared walk over a Python file. */
+typedef struct {
+  TSNode node;
+  PySym sym;        /* its kind */
+  TSFieldId field;  /* for identifiers and attributes: their field in the parent
+                       (0: none); compare with pysym_field_id */
+  TSNode parent;
+} PyVisit;
+
+/* Python files are walked once per unit for all detectors: each visitor
+ * sees every node of the unit (in document order) until it declines a
+ * subtree. `begin` returns the visitor's state for this unit, or NULL to
+ * sit it out; `visit` returns false to skip the node's subtree (for this
+ * visitor only); `end` runs after the unit's walk and frees the state.
+ * `file_end` (may be NULL) runs once after every unit, over all of the
+ * file's findings, with the UNIT_* flags of all units or-ed together: the
+ * place for what a detector concludes about the file as a whole. */
+typedef struct {
+  void *(*begin)(AnalyzeCtx *ctx);
+  bool (*visit)(void *state, const PyVisit *v);
+  void (*end)(void *state);
+  void (*file_end)(AnalyzeCtx *ctx, unsigned flags);
+} PyVisitor;
+
+/* The rule of a code: the options' user rules first (codes ASC9xx from the
+ * project configuration), then the built-in table. NULL when unknown. */
+const KbRule *context_rule(const AnalyzeOptions *opt, const char *code);
+
+/* Whether `code` passes the options' select/ignore lists. */
+bool context_code_selected(const AnalyzeOptions *opt, const char *code);
+
+#endif

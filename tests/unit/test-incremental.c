@@ -1,0 +1,202 @@
+/* Incremental analysis by units: seeded random edit scripts over the
+ * Python fixtures are applied to an open document as a language server
+ * applies them (doc_edit_bytes, then doc_analyze after some of the edits,
+ * which re-parses and re-runs only the units the edits touched). After
+ * every analysis the document's findings must be exactly those of a fresh
+ * analysis of the same text: every field, every edit, every message. */
+#include "tests/unit/test.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+
+#include "analyzers/engine/analyze.h"
+#include "server/lsp/docstore.h"
+
+static bool inc_t__str_eq(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
+
+/* Whether two findings are the same in everything a front end shows. */
+static bool inc_t__same(const Finding *a, const Finding *b) {
+  if (a->rule != b->rule || a->entry != b->entry || a->severity != b->severity || a->confidence != b->confidence ||
+      a->start_byte != b->start_byte || a->end_byte != b->end_byte || a->start_row != b->start_row ||
+      a->start_col != b->start_col || a->end_row != b->end_row || a->end_col != b->end_col ||
+      a->start_char != b->start_char || a->end_char != b->end_char || a->guarded != b->guarded ||
+      a->transfer_covered != b->transfer_covered || a->inference_only != b->inference_only || a->fix != b->fix ||
+      a->edits.len != b->edits.len || a->weight != b->weight || a->fix_needs_torch_npu != b->fix_needs_torch_npu)
+    return false;
+  if (!inc_t__str_eq(a->subject, b->subject) || !inc_t__str_eq(a->message, b->message) ||
+      !inc_t__str_eq(a->message_zh, b->message_zh) || !inc_t__str_eq(a->replacement, b->replacement) ||
+      !inc_t__str_eq(a->detail, b->detail))
+    return false;
+  for (size_t i = 0; i < a->edits.len; i++) {
+    const TextEdit *x = &a->edits.items[i], *y = &b->edits.items[i];
+    if (x->start != y->start || x->end != y->end || x->start_row != y->start_row || x->start_char != y->start_char ||
+        x->end_row != y->end_row || x->end_char != y->end_char || !inc_t__str_eq(x->text, y->text))
+      return false;
+  }
+  return true;
+}
+
+static uint64_t inc_t__rand(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+/* A line start at random, or the end of the text. */
+static size_t inc_t__line_start(const Document *d, uint64_t *rng) {
+  size_t line = (size_t)(inc_t__rand(rng) % (d->index.count + 1));
+  return line < d->index.count ? d->index.starts[line] : d->text.len;
+}
+
+static size_t inc_t__line_end(const Document *d, size_t at) {
+  while (at < d->text.len && d->text.data[at] != '\n') at++;
+  return at;
+}
+
+/* One random edit: typing, deleting, duplicating or removing a line,
+ * inserting a line that names CUDA, editing the import block. */
+static void inc_t__edit(Document *d, uint64_t *rng) {
+  static const char *const chars[] = {" ", "x", "(", ")", ":", "\n", "#", "'", "a", "."};
+  static const char *const lines[] = {"    torch.cuda.synchronize()\n", "import torch_npu\n",
+                                      "x = y.cuda()\n", "from flash_attn import flash_attn_func\n",
+                                      "        out = F.scaled_dot_product_attention(q, k, v)\n",
+                                      "def helper(x):\n    return x.to(\"cuda\")\n", "    # noqa\n",
+                                      "if torch.cuda.is_available():\n"};
+  size_t len = d->text.len;
+  switch (inc_t__rand(rng) % 7) {
+  case 0: { /* type a character */
+    size_t at = len ? (size_t)(inc_t__rand(rng) % (len + 1)) : 0;
+    const char *c = chars[inc_t__rand(rng) % (sizeof chars / sizeof *chars)];
+    doc_edit_bytes(d, at, at, c, 1);
+    break;
+  }
+  case 1: { /* delete a few bytes */
+    size_t at = len ? (size_t)(inc_t__rand(rng) % len) : 0;
+    doc_edit_bytes(d, at, at + 1 + inc_t__rand(rng) % 8, "", 0);
+    break;
+  }
+  case 2: { /* duplicate a line */
+    size_t s = inc_t__line_start(d, rng), e = inc_t__line_end(d, s);
+    char *copy = xasprintf("%.*s\n", (int)(e - s), d->text.data + s);
+    doc_edit_bytes(d, s, s, copy, strlen(copy));
+    free(copy);
+    break;
+  }
+  case 3: { /* delete a line */
+    size_t s = inc_t__line_start(d, rng), e = inc_t__line_end(d, s);
+    doc_edit_bytes(d, s, e < len ? e + 1 : e, "", 0);
+    break;
+  }
+  case 4: { /* insert a line that matters */
+    size_t s = inc_t__line_start(d, rng);
+    const char *l = lines[inc_t__rand(rng) % (sizeof lines / sizeof *lines)];
+    doc_edit_bytes(d, s, s, l, strlen(l));
+    break;
+  }
+  case 5: { /* the import block: add or drop an import at the top */
+    bool add = inc_t__rand(rng) & 1;
+    if (add) doc_edit_bytes(d, 0, 0, "import os\n", 10);
+    else if (len >= 10 && memcmp(d->text.data, "import os\n", 10) == 0) doc_edit_bytes(d, 0, 10, "", 0);
+    break;
+  }
+  default: { /* type a word at the end of a line, one character at a time */
+    size_t e = inc_t__line_end(d, inc_t__line_start(d, rng));
+    for (const char *w = " # ok42x"; *w; w++, e++) doc_edit_bytes(d, e, e, w, 1);
+    break;
+  }
+  }
+}
+
+static bool inc_t__matches_fresh(Document *d, const AnalyzeOptions *opt) {
+  FindingList fresh = {0};
+  AnalyzeFile file = {.path = d->path};
+  analyze_file(&file, d->text.data, d->text.len, NULL, opt, &fresh, NULL);
+  bool same = fresh.len == d->findings.len;
+  for (size_t i = 0; same && i < fresh.len; i++) same = inc_t__same(&fresh.items[i], &d->findings.items[i]);
+  if (!same) {
+    fprintf(stderr, "  %s: %zu findings incrementally, %zu fresh; text:\n%.*s\n", d->path, d->findings.len, fresh.len,
+            (int)(d->text.len > 3000 ? 3000 : d->text.len), d->text.data);
+    for (size_t i = 0; i < d->findings.len || i < fresh.len; i++)
+      fprintf(stderr, "    %s@%u %s | %s@%u %s\n", i < d->findings.len ? d->findings.items[i].rule->code : "-",
+              i < d->findings.len ? d->findings.items[i].start_byte : 0,
+              i < d->findings.len ? d->findings.items[i].message : "", i < fresh.len ? fresh.items[i].rule->code : "-",
+              i < fresh.len ? fresh.items[i].start_byte : 0, i < fresh.len ? fresh.items[i].message : "");
+  }
+  findings_free(&fresh);
+  return same;
+}
+
+/* Runs `n` seeded edits over one file; returns the units reused overall
+ * (-1 on a mismatch). */
+static long inc_t__script(const char *path, uint64_t seed, int n, const AnalyzeOptions *opt) {
+  char *text = NULL;
+  size_t len = 0;
+  if (util_read_file(path, 1 << 20, &text, &len) != 0) return -1;
+  DocStore s;
+  doc_store_init(&s);
+  char *uri = xasprintf("file:///w/%s", path);
+  Document *d = doc_open(&s, uri, "python", 1, text, len);
+  free(uri);
+  free(text);
+  uint64_t rng = seed * 2654435761u + 1;
+  long reused = 0;
+  bool ok = true;
+  doc_analyze(&s, d, opt, NULL, 0);
+  for (int i = 0; i < n && ok; i++) {
+    inc_t__edit(d, &rng);
+    if (inc_t__rand(&rng) % 3 == 0) continue; /* a debounced edit: analyzed with the next one */
+    doc_analyze(&s, d, opt, NULL, 0);
+    size_t r = 0, ran = 0;
+    if (d->memo) analyze_memo_stats(d->memo, &r, &ran);
+    reused += (long)r;
+    ok = inc_t__matches_fresh(d, opt);
+  }
+  doc_store_free(&s);
+  return ok ? reused : -1;
+}
+
+static const char *const inc_t__fixtures[] = {
+    "tests/fixtures/dit-model/dit/attention.py", "tests/fixtures/dit-model/dit/parallel.py",
+    "tests/fixtures/dit-model/dit/model.py",     "tests/fixtures/dit-model/dit/sampler.py",
+};
+
+TEST(incremental_edit_scripts_match_fresh_analysis) {
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  for (size_t f = 0; f < sizeof inc_t__fixtures / sizeof *inc_t__fixtures; f++) {
+    long reused = inc_t__script(inc_t__fixtures[f], 7 + f, 150, &opt);
+    if (reused < 0) TEST_FAIL("%s: incremental findings differ from a fresh analysis", inc_t__fixtures[f]);
+    ASSERT(reused > 0); /* the script did take the incremental path */
+  }
+}
+
+/* The same over every Python fixture, fewer edits each, with unused-noqa
+ * reports on (suppressions are file-level). */
+TEST(incremental_edit_scripts_every_fixture) {
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  opt.report_unused_noqa = true;
+  StrList files = {0};
+  StrList stack = {0};
+  array_push(&stack, xstrdup("tests/fixtures"));
+  while (stack.len) {
+    char *dir = stack.items[--stack.len];
+    DIR *dh = opendir(dir);
+    for (struct dirent *e; dh && (e = readdir(dh));) {
+      if (e->d_name[0] == '.') continue;
+      char *p = xasprintf("%s/%s", dir, e->d_name);
+      if (util_ends_with(p, ".py")) array_push(&files, p);
+      else if (e->d_type == DT_DIR) array_push(&stack, p);
+      else free(p);
+    }
+    if (dh) closedir(dh);
+    free(dir);
+  }
+  array_free(&stack);
+  ASSERT(files.len >= 40);
+  for (size_t i = 0; i < files.len; i++)
+    if (inc_t__script(files.items[i], 100 + i, 40, &opt) < 0)
+      TEST_FAIL("%s: incremental findings differ from a fresh analysis", files.items[i]);
+  strlist_free(&files);
+}
