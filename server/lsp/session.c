@@ -46,6 +46,10 @@ static void session__write_fd(const char *p, size_t n) {
 }
 
 void session_send(Session *s, char *body) {
+  if (s->stopped) { /* after exit or the end of input: late callbacks have no one to tell */
+    free(body);
+    return;
+  }
   size_t blen = strlen(body);
   if (!util_utf8_valid(body, blen)) { /* input echoed back (a URI, a method name) may be invalid UTF-8 */
     char *clean = util_utf8_sanitize(body, blen, &blen);
@@ -433,7 +437,8 @@ static void session__init(Session *s, uv_loop_t *loop) {
   memset(s, 0, sizeof *s);
   s->loop = loop;
   s->enc = POS_UTF16;
-  s->set_mindiesd = -1;
+  s->settings.mindiesd = -1;
+  s->applied.from.mindiesd = -1;
   s->exit_code = 1;
   framing_init(&s->framer, FRAMING_DEFAULT_LIMIT);
   doc_store_init(&s->docs);
@@ -450,13 +455,9 @@ static void session__free(Session *s) {
   framing_free(&s->framer);
   doc_store_free(&s->docs);
   config_free(&s->config);
-  strlist_free(&s->set_select);
-  strlist_free(&s->set_ignore);
-  free(s->opt_select);
-  free(s->opt_ignore);
+  session_settings_free(&s->settings);
+  session_applied_free(&s->applied);
   ws_cache_free(s->cache);
-  free(s->set_chip);
-  free(s->set_torch_npu);
   free(s->root);
   free(s->in_buf);
 }

@@ -718,6 +718,99 @@ def cancel_running_report():
         shutil.rmtree(root, ignore_errors=True)
 
 
+def report_tree(files=400, defs=200):
+    """A workspace big enough that a report is still running a second later."""
+    root = tempfile.mkdtemp(prefix="asc-robust-")
+    for i in range(files):
+        os.makedirs(os.path.join(root, "pkg%d" % (i % 20)), exist_ok=True)
+        with open(os.path.join(root, "pkg%d" % (i % 20), "m%d.py" % i), "w") as f:
+            f.write("import torch\n" + "".join("def f%d(x):\n    return x.cuda()\n" % k for k in range(defs)))
+    return root
+
+
+def start_report(s):
+    rid = s.request("workspace/executeCommand", {"command": "ascend.generateReport", "workDoneToken": "rep",
+                                                 "arguments": [{"format": "json", "output": "/dev/null"}]})
+    return rid
+
+
+@test
+def settings_change_during_report():
+    """didChangeConfiguration while a report runs: the new settings are
+    applied when the report ends, and the options in force meanwhile keep
+    their strings (the old ones used to be freed at once: heap use after
+    free in the analysis of the next edit)."""
+    root = report_tree()
+    try:
+        s = Server(BIN)
+        s.initialize(root=root, options={"select": ["ASC2"], "target": {"torchNpu": "2.5.1"}})
+        uri = "file://" + root + "/pkg0/train.py"
+        d = open_doc(s, uri, DOC)
+        check(summary(d) == [("ASC201", 4, 4, 4, 26), ("ASC203", 5, 13, 5, 19)],
+              "select ASC2: want ASC201 and ASC203, got %r" % summary(d))
+        rid = start_report(s)
+        time.sleep(0.3)
+        s.notify("workspace/didChangeConfiguration", {"settings": {"select": ["ASC1"], "target": {"torchNpu": "2.6.0"}}})
+        text = DOC + "torch.cuda.synchronize()\n"
+        change(s, uri, 2, [{"text": text}])
+        d = s.publish(uri, 2, timeout=60)["diagnostics"]
+        m = s.response(rid, timeout=300)
+        check("result" in m, "the report failed: %r" % m)
+        if m["result"]["summary"]["files"] > 0 and not any(x["code"] == "ASC201" for x in d):
+            # the report ended before the edit was analyzed: the new settings were in force
+            check(d == [], "after the report: select ASC1 gives nothing, got %r" % summary(d))
+        else:
+            check(summary(d) == [("ASC201", 4, 4, 4, 26), ("ASC201", 6, 0, 6, 22), ("ASC203", 5, 13, 5, 19)],
+                  "while the report runs the old options (select ASC2) hold: got %r" % summary(d))
+        # once the report is done the new settings are in force
+        d = s.publish(uri, 2, timeout=60)["diagnostics"] if any(x["code"] == "ASC201" for x in d) else d
+        check(d == [], "after the report: select ASC1 gives nothing here, got %r" % summary(d))
+        check(s.shutdown_exit() == 0, "exit status after shutdown")
+        return s
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def exit_during_report(how):
+    root = report_tree()
+    try:
+        s = Server(BIN)
+        s.initialize(root=root)
+        open_doc(s, "file://" + root + "/pkg0/train.py", DOC)
+        start_report(s)
+        s.wait(lambda m: m.get("method") == "$/progress" and m["params"]["value"].get("kind") == "report", 60,
+               "report progress")
+        if how == "shutdown":
+            rid = s.request("shutdown")
+            s.response(rid, timeout=60)
+            s.notify("exit")
+        elif how == "exit":
+            s.notify("exit")
+        s.close_input()
+        rc = s.exit_code(timeout=120)
+        check(rc == (0 if how == "shutdown" else 1),
+              "%s while a report runs: exit status %d%s\n%s" % (how, rc, " (SIGSEGV)" if rc in (-11, 139) else "",
+                                                                s.stderr[-2000:]))
+        return s
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@test
+def exit_during_report_notification():
+    return exit_during_report("exit")
+
+
+@test
+def exit_during_report_eof():
+    return exit_during_report("eof")
+
+
+@test
+def exit_during_report_after_shutdown():
+    return exit_during_report("shutdown")
+
+
 # ---- workspace scans (check CLI) -------------------------------------------------------
 
 
