@@ -1,5 +1,6 @@
 /* workspace: see workspace.h. */
 #include "server/workspace.h"
+#include "analyzers/engine/nesting.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -303,6 +304,8 @@ static void ws__analyze_one(Pool *p, WsFile *f) {
   f->hash = ws_hash(text, len);
   if (f->kind != FILE_ELF && memchr(text, '\0', len)) {
     f->note = xstrdup("skipped, binary content");
+  } else if (nesting_file_too_deep(f->kind, text, len)) {
+    f->note = xstrdup(nesting_note());
   } else if (!p->run->cache || !ws__cache_get(p->run->cache, f)) {
     analyze_text(f->rel ? f->rel : f->path, text, len, NULL, p->aopt, &f->findings, &f->facts);
     if (f->npu_sibling) analyze_npu_sibling(p->aopt, f->npu_sibling, &f->findings);

@@ -1,5 +1,6 @@
 /* analyze: file classification, the domain table and the file-wide passes
  * that follow the domain analyzers (see analyze.h). */
+#include "analyzers/engine/nesting.h"
 #include "analyzers/engine/analyze.h"
 #include "analyzers/engine/prefilter.h"
 #include "analyzers/python/resolver.h"
@@ -349,6 +350,7 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
       strcmp(analyze__base(path), "setup.py") != 0 && !prefilter_may_match(text, len))
     return;
   if (ctx.kind != FILE_ELF && (memchr(text, '\0', len) || len > UINT32_MAX / 2)) return; /* binary */
+  if (nesting_file_too_deep(ctx.kind, text, len)) return; /* the parser's limit (see nesting.h) */
   TSParser *parser = NULL;
   TSLanguage *lang = analyze_language(ctx.kind);
   if (lang) {

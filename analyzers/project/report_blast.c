@@ -9,6 +9,7 @@
  * are parsed, one at a time. Python only: native blockers have no wrappers. */
 #include "analyzers/project/report_priv.h"
 #include "analyzers/python/resolver.h"
+#include "analyzers/engine/nesting.h"
 
 #include <stdlib.h>
 
@@ -59,7 +60,7 @@ typedef struct {
 static bool report_blast__parse(BlastParsed *p, ReportReadFn read, void *data, size_t file) {
   memset(p, 0, sizeof *p);
   p->text = read(data, file, &p->len);
-  if (!p->text || p->len > UINT32_MAX / 2) {
+  if (!p->text || p->len > UINT32_MAX / 2 || nesting_too_deep(p->text, p->len, NESTING_PYTHON)) {
     free(p->text);
     p->text = NULL;
     return false;

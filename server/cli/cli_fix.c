@@ -17,6 +17,7 @@
 #include "server/cli/cli_common.h"
 #include "server/fixes.h"
 #include "server/cli/output.h"
+#include "analyzers/engine/nesting.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -223,7 +224,7 @@ static void cli_fix__file(const CliCommon *c, FixRun *run, const Workspace *ws, 
     run->errors++;
     goto fail;
   }
-  if (!memchr(text, '\0', len)) /* binary: nothing to do */
+  if (!memchr(text, '\0', len) && !nesting_file_too_deep(f->kind, text, len)) /* binary or unparsable: nothing to do */
     cli_fix__text(c, f->path, f->rel, f->npu_sibling, text, len, run->unsafe, &r);
   run->unsafe_left += r.left.unsafe;
   run->unfixable_left += r.left.unfixable;

@@ -27,6 +27,7 @@ typedef struct {
   bool dirty;        /* changed since the last analysis */
   bool published;    /* diagnostics of the current version were sent */
   bool nul_marks;    /* text received with U+0000, held as RPC_NUL_BYTE */
+  bool too_deep;     /* brackets nested past NESTING_MAX_DEPTH: not parsed, no findings */
   /* Where the document sits in its project, set once by the server: the
    * path the analyzers see ("tests/" means the project's tests) and the NPU
    * twin beside a CUDA file. Owned; NULL: the path itself / no twin. */
@@ -58,7 +59,8 @@ void doc_edit_range(Document *d, LspPosition start, LspPosition end, PosEncoding
 void doc_set_text(Document *d, const char *text, size_t len);
 
 /* Re-parses (incrementally, with the edited old tree) and re-analyzes when
- * dirty; returns whether it did. */
+ * dirty; returns whether it did. A text nested too deep for the parser
+ * (nesting.h) is not parsed: no tree, no findings, too_deep set. */
 bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt);
 
 /* "file:///a%20b/c.py" -> "/a b/c.py" (heap); NULL for other schemes. */

@@ -4,6 +4,7 @@
  * every document that changed, so a burst of edits costs one analysis. */
 #include "server/lsp/session_internal.h"
 #include "server/cli/rulesdoc.h"
+#include "analyzers/engine/nesting.h"
 
 #include <stdlib.h>
 
@@ -45,7 +46,9 @@ static void lsp__locate(const Session *s, Document *d) {
  * project's per-file ignores exactly as the CLI does. */
 void lsp_analyze(Session *s, Document *d) {
   if (!d->located) lsp__locate(s, d);
+  bool was_deep = d->too_deep;
   if (doc_analyze(&s->docs, d, &s->opt)) config_filter_findings(&s->config, d->path, &d->findings);
+  if (d->too_deep && !was_deep) session_log(s, 2, "ascend-lsp: %s: %s", d->path, nesting_note());
 }
 
 Document *lsp_document(Session *s, const cJSON *params, bool analyze) {

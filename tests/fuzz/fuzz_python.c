@@ -59,7 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   TSLanguage *lang = analyze_language(analyze_file_kind(path));
   TSTree *tree = NULL;
   TSParser *parser = NULL;
-  if (lang && len < UINT32_MAX / 2) {
+  /* past the nesting limit the runtime's tree delete double-frees: never parsed */
+  if (lang && len < UINT32_MAX / 2 && !nesting_file_too_deep(analyze_file_kind(path), text, len)) {
     parser = ts_parser_new();
     ts_parser_set_language(parser, lang);
     tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);

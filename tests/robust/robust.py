@@ -591,6 +591,69 @@ def text_nested_10000_deep():
     return s
 
 
+DEEP_TEXTS = {
+    "parens.py": "import torch\nx = " + "(" * 100000 + "\ntorch.cuda.synchronize()\n",
+    "mixed.py": "import torch\nx = " + "[{(" * 30000 + "\ntorch.cuda.synchronize()\n",
+    "lines.py": "import torch\n" + "x = " + "(" * 30000 + "\n" + "y = " + "(" * 30000 + "\ntorch.cuda.synchronize()\n",
+    "k.cu": "__global__ void k(float* x) { x[0] = " + "(" * 70000 + "; cudaMalloc(0, 0); }\n",
+}
+DEEP_NOTE = "skipped, brackets nested more than 50000 deep"
+
+
+@test
+def text_nested_past_the_limit():
+    """Brackets open 65,535 deep make the tree-sitter 0.20 runtime free a
+    subtree twice when the tree is deleted (the process aborts on didClose or
+    the next edit). Past 50,000 the document is kept but not parsed: a log
+    note, no diagnostics; back under the limit it is analyzed again."""
+    s = started()
+    for name, text in DEEP_TEXTS.items():
+        uri = "file:///w/deep/" + name
+        d = open_doc(s, uri, text, lang="cuda" if name.endswith(".cu") else "python")
+        check(d == [], "%s: past the nesting limit: want no diagnostics, got %r" % (name, summary(d)))
+        logs = [m["params"]["message"] for m in s.log if m.get("method") == "window/logMessage"]
+        check("ascend-lsp: /w/deep/%s: %s" % (name, DEEP_NOTE) in logs, "%s: no note in the log: %r" % (name, logs[-3:]))
+        change(s, uri, 2, [{"range": rng(1, 0, 1, 0), "text": "(" * 10}])
+        s.publish(uri, 2, timeout=60)
+        s.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        check(s.p.poll() is None, "%s: the server died" % name)
+    # a document that crosses the limit while edited, and comes back under it
+    uri = "file:///w/deep/typing.py"
+    open_doc(s, uri, DOC)
+    change(s, uri, 2, [{"range": rng(0, 0, 0, 0), "text": "x = " + "(" * 70000 + "\n"}])
+    check(s.publish(uri, 2, timeout=60)["diagnostics"] == [], "past the limit: want no diagnostics")
+    change(s, uri, 3, [{"range": rng(0, 0, 1, 0), "text": ""}])
+    d = s.publish(uri, 3, timeout=60)["diagnostics"]
+    check(len(d) == 2, "back under the limit: want the 2 findings again, got %r" % summary(d))
+    expect_state(s, uri, DOC, 3)
+    alive(s)
+    return s
+
+
+@test
+def scan_nested_past_the_limit():
+    root = scan_tree()
+    try:
+        for name, text in DEEP_TEXTS.items():
+            with open(os.path.join(root, "pkg", name), "w") as f:
+                f.write(text)
+        with open(os.path.join(root, "pyproject.toml"), "w") as f:
+            f.write("[project]\nname = \"x\"\nversion = \"1\"\ndependencies = " + "[" * 70000 + "\n")
+        for cmd in ("check", "fix", "report"):
+            p = subprocess.run([BIN, cmd, root], capture_output=True, timeout=120)
+            err = p.stderr.decode("utf-8", "replace")
+            check(p.returncode in (0, 1), "%s: exit status %d%s\n%s" % (cmd, p.returncode, " (abort)" if p.returncode in (-6, 134) else "", err[-1500:]))
+            for mark in SANITIZER_MARKS:
+                check(mark not in err, "%s: sanitizer report:\n%s" % (cmd, err[-3000:]))
+            if cmd == "check":
+                for name in DEEP_TEXTS:
+                    check("note: pkg/%s: %s\n" % (name, DEEP_NOTE) in err, "check: no note for %s:\n%s" % (name, err[-1500:]))
+                check("note: pyproject.toml: %s\n" % DEEP_NOTE in err, "check: no note for pyproject.toml:\n%s" % err[-1500:])
+                check("pkg/train.py" in p.stdout.decode(), "train.py is still analyzed")
+    finally:
+        shutil.rmtree(root)
+
+
 @test
 def text_attribute_chain_10000_long():
     """`x = torch.a.a. ... .a` (10,000 attributes, 20 kB): the server must
