@@ -806,7 +806,7 @@ static void config__search(Config *c, const char *dir) {
       if (rc < 0) {
         memset(c, 0, sizeof *c);
         c->path = xstrdup(f);
-        c->error = xasprintf("cannot read: %s", strerror(-rc));
+        c->error = xasprintf("cannot read: %s", util_strerror(rc));
       }
       free(f);
       if (rc != 0) {

@@ -141,13 +141,14 @@ static bool cli_fix__seen(FixRun *run, const char *real) {
   return false;
 }
 
-/* Reads a regular file without following a final symbolic link. */
+/* Reads a regular file without following a final symbolic link (nor
+ * blocking on a FIFO put in its place). */
 static int cli_fix__read(const char *real, char **text, size_t *len, struct stat *st) {
-  int fd = open(real, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  int fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return -errno;
   int rc = 0;
   if (fstat(fd, st) != 0) rc = -errno;
-  else if (!S_ISREG(st->st_mode)) rc = -EINVAL;
+  else if (!S_ISREG(st->st_mode)) rc = UTIL_ENOTREG;
   else if ((size_t)st->st_size > WS_DEFAULT_MAX_FILE * 4) rc = -EFBIG;
   close(fd);
   if (rc != 0) return rc;
@@ -167,7 +168,7 @@ static void cli_fix__emit(FixRun *run, const char *shown, const char *real, cons
     if (rc != 0) {
       run->errors++;
       fprintf(stderr, "%s: not written: %s\n", shown,
-              rc == -ESTALE ? "the file changed on disk while it was being fixed" : strerror(-rc));
+              rc == -ESTALE ? "the file changed on disk while it was being fixed" : util_strerror(rc));
       return;
     }
   }
@@ -220,7 +221,7 @@ static void cli_fix__file(const CliCommon *c, FixRun *run, const Workspace *ws, 
   if (cli_fix__seen(run, real)) goto fail;
   int rc = cli_fix__read(real, &text, &len, &st);
   if (rc != 0) {
-    fprintf(stderr, "%s: cannot read: %s\n", shown, strerror(-rc));
+    fprintf(stderr, "%s: cannot read: %s\n", shown, util_strerror(rc));
     run->errors++;
     goto fail;
   }

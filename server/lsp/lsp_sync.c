@@ -310,7 +310,7 @@ void session_reload_options(Session *s) {
   s->reload_pending = false;
   Config config;
   int rc = config_load(&config, s->root ? s->root : ".", NULL);
-  if (rc != 0) session_log(s, 2, "ascend-lsp: cannot read the project configuration: %s", strerror(-rc));
+  if (rc != 0) session_log(s, 2, "ascend-lsp: cannot read the project configuration: %s", util_strerror(rc));
   else if (config.error) session_log(s, 2, "ascend-lsp: %s: %s", config.path, config.error);
   SessionApplied applied = {0};
   lsp__settings_copy(&applied.from, &s->settings);

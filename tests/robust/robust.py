@@ -988,6 +988,34 @@ def scan_symlink_loops_and_special_files():
 
 
 @test
+def scan_fifo_and_devices_named_as_sources():
+    """A FIFO named on the command line used to block check and fix
+    forever (opened without O_NONBLOCK, no regular-file check), and
+    /dev/zero linked as a.py was skipped as "Is a directory"."""
+    root = scan_tree()
+    try:
+        fifo = os.path.join(root, "pkg", "f.py")
+        os.mkfifo(fifo)
+        os.symlink("/dev/zero", os.path.join(root, "pkg", "a.py"))
+        for cmd in ("check", "fix"):
+            for args in ([fifo, os.path.join(root, "pkg", "a.py")], [root]):
+                try:
+                    p = subprocess.run([os.path.abspath(BIN), cmd] + args, capture_output=True, timeout=30, cwd=root)
+                except subprocess.TimeoutExpired:
+                    raise AssertionError("%s %s: still blocked after 30 s" % (cmd, " ".join(args)))
+                err = p.stderr.decode("utf-8", "replace")
+                shown = ["pkg/f.py", "pkg/a.py"] if args == [root] else args
+                check("note: %s: skipped, not a regular file (a FIFO)\n" % shown[0] in err,
+                      "%s: no note for the FIFO:\n%s" % (cmd, err[-1500:]))
+                check("note: %s: skipped, not a regular file (a character device)\n" % shown[1] in err,
+                      "%s: no note (or the wrong reason) for /dev/zero:\n%s" % (cmd, err[-1500:]))
+                want = (0,) if args != [root] else (1,) if cmd == "check" else (0, 1)  # fix rewrites train.py
+                check(p.returncode in want, "%s %s: exit %d" % (cmd, args, p.returncode))
+    finally:
+        shutil.rmtree(root)
+
+
+@test
 def scan_unreadable_file():
     root = scan_tree()
     try:
