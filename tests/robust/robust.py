@@ -16,6 +16,7 @@ Prints `ok`/`FAIL`/`skip` per test and ends with `robust: N passed, N failed`.
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -792,8 +793,9 @@ def report_tree(files=400, defs=200):
 
 
 def start_report(s):
+    # the report goes to the workspace folder (never to a device: see report_output_special_files)
     rid = s.request("workspace/executeCommand", {"command": "ascend.generateReport", "workDoneToken": "rep",
-                                                 "arguments": [{"format": "json", "output": "/dev/null"}]})
+                                                 "arguments": [{"format": "json", "output": "report.json"}]})
     return rid
 
 
@@ -1013,6 +1015,79 @@ def scan_fifo_and_devices_named_as_sources():
                 check(p.returncode in want, "%s %s: exit %d" % (cmd, args, p.returncode))
     finally:
         shutil.rmtree(root)
+
+
+@test
+def report_output_special_files():
+    """report -o used to rename its temporary file over whatever the path
+    named: a device node became a regular file, a symbolic link was
+    replaced (so -o /dev/stdout, or -o /dev/null as root, destroyed the
+    node). Devices, FIFOs and terminals are written through, links are
+    followed, the atomic rename is kept for regular files."""
+    proj = scan_tree()
+    out = tempfile.mkdtemp(prefix="asc-out-")
+    try:
+        want = subprocess.run([BIN, "report", proj], capture_output=True, timeout=60).stdout
+        check(len(want) > 100, "report to stdout: %r" % want[:200])
+        dev = os.path.join(out, "null")
+        if os.geteuid() == 0:
+            os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))  # a copy of /dev/null
+        else:
+            os.symlink("/dev/null", dev)
+        links = {"to_file.md": "target.md", "to_dev": "null", "stdout": "/proc/self/fd/1", "dangling.md": "new.md"}
+        for name, target in links.items():
+            os.symlink(target, os.path.join(out, name))
+        with open(os.path.join(out, "target.md"), "w") as f:
+            f.write("old\n")
+
+        def report(path, **kw):
+            return subprocess.run([BIN, "report", proj, "-o", path], capture_output=True, timeout=60, **kw)
+
+        for path in (dev, os.path.join(out, "to_dev")):
+            p = report(path)
+            check(p.returncode == 0, "-o %s: exit %d: %s" % (path, p.returncode, p.stderr[-500:]))
+        st = os.lstat(dev)
+        check(stat.S_ISCHR(st.st_mode) or (os.geteuid() != 0 and stat.S_ISLNK(st.st_mode)),
+              "-o on a character device replaced it (mode %o)" % st.st_mode)
+        check(os.path.islink(os.path.join(out, "to_dev")), "-o on a link to a device replaced the link")
+        p = report(os.path.join(out, "to_file.md"))
+        check(p.returncode == 0 and os.path.islink(os.path.join(out, "to_file.md")), "-o on a link: the link was replaced")
+        check(open(os.path.join(out, "target.md"), "rb").read() == want, "-o on a link: the target does not hold the report")
+        p = report(os.path.join(out, "dangling.md"))
+        check(p.returncode == 0 and os.path.islink(os.path.join(out, "dangling.md")), "-o on a dangling link: replaced")
+        check(open(os.path.join(out, "new.md"), "rb").read() == want, "-o on a dangling link: the target was not created")
+        p = report(os.path.join(out, "stdout"))  # like -o /dev/stdout, on a pipe
+        check(p.returncode == 0 and p.stdout == want, "-o to a link to stdout: exit %d, %d bytes on stdout" % (p.returncode, len(p.stdout)))
+        check(os.path.islink(os.path.join(out, "stdout")), "-o to a link to stdout: the link was replaced")
+        fifo = os.path.join(out, "fifo")
+        os.mkfifo(fifo)
+        p = report(fifo)
+        check(p.returncode == 2 and b"cannot write %s: a FIFO that no process is reading" % fifo.encode() in p.stderr,
+              "-o on a FIFO without a reader: exit %d: %r" % (p.returncode, p.stderr[-300:]))
+        got = []
+        t = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+        t.start()
+        time.sleep(0.2)
+        p = report(fifo)
+        t.join(timeout=30)
+        check(p.returncode == 0 and got == [want], "-o on a FIFO with a reader: exit %d, read %r" % (p.returncode, [len(g) for g in got]))
+        check(stat.S_ISFIFO(os.lstat(fifo).st_mode), "-o on a FIFO replaced it")
+        p = report(out)
+        check(p.returncode == 2 and b"Is a directory" in p.stderr, "-o on a directory: %r" % p.stderr[-300:])
+        # and the server's report command, to a device and through a link
+        s = Server(BIN)
+        s.initialize(root=proj)
+        for path in (dev, os.path.join(out, "to_file.md")):
+            rid = s.request("workspace/executeCommand", {"command": "ascend.generateReport", "arguments": [{"output": path}]})
+            m = s.response(rid, timeout=120)
+            check("result" in m, "report command -> %s: %r" % (path, m))
+        check(stat.S_ISCHR(os.lstat(dev).st_mode) or os.geteuid() != 0, "the report command replaced a device")
+        check(os.path.islink(os.path.join(out, "to_file.md")), "the report command replaced a link")
+        check(s.shutdown_exit() == 0, "exit status after shutdown")
+        return s
+    finally:
+        shutil.rmtree(proj)
+        shutil.rmtree(out)
 
 
 @test
