@@ -33,6 +33,7 @@ typedef struct {
   bool diff, unsafe;
   size_t fixed, files, unsafe_left, unfixable_left, skipped_left, errors;
   size_t blocking_left;
+  size_t refused_files, refused_left; /* files left alone on purpose (a link out of the root), their findings */
   StrList done;   /* real paths already handled (a link and its target are one file) */
 } FixRun;
 
@@ -215,7 +216,14 @@ static void cli_fix__file(const CliCommon *c, FixRun *run, const Workspace *ws, 
   char *real = cli_fix__real(c, f, &why);
   if (!real) {
     fprintf(stderr, "%s: %s\n", shown, why);
-    if (!strstr(why, "symbolic")) run->errors++; /* a link out of the root is refused on purpose */
+    if (!strstr(why, "symbolic")) {
+      run->errors++;
+    } else { /* refused on purpose: its findings are still there */
+      run->refused_files++;
+      run->refused_left += f->findings.len;
+      for (size_t i = 0; i < f->findings.len; i++)
+        if (f->findings.items[i].severity <= SEV_WARNING) run->blocking_left++;
+    }
     goto fail;
   }
   if (cli_fix__seen(run, real)) goto fail;
@@ -243,9 +251,10 @@ static const char *cli_fix__s(size_t n) {
   return n == 1 ? "" : "s";
 }
 
-/* "Fixed 3 findings (2 files); 4 left: 1 unsafe (use --unsafe-fixes), 3 without a fix" */
+/* "Fixed 3 findings (2 files); 4 left: 1 unsafe (use --unsafe-fixes), 3 without a fix",
+ * "Nothing to fix; 2 left: 2 in 1 file not written (see above)" */
 static void cli_fix__summary(FILE *out, const FixRun *run) {
-  size_t left = run->unsafe_left + run->unfixable_left + run->skipped_left;
+  size_t left = run->unsafe_left + run->unfixable_left + run->skipped_left + run->refused_left;
   if (run->fixed)
     fprintf(out, "%s %zu finding%s (%zu file%s)", run->diff ? "Would fix" : "Fixed", run->fixed,
             cli_fix__s(run->fixed), run->files, cli_fix__s(run->files));
@@ -265,7 +274,13 @@ static void cli_fix__summary(FILE *out, const FixRun *run) {
     fprintf(out, "%s%zu without a fix", sep, run->unfixable_left);
     sep = ", ";
   }
-  if (run->skipped_left) fprintf(out, "%s%zu overlapping other fixes", sep, run->skipped_left);
+  if (run->skipped_left) {
+    fprintf(out, "%s%zu overlapping other fixes", sep, run->skipped_left);
+    sep = ", ";
+  }
+  if (run->refused_left)
+    fprintf(out, "%s%zu in %zu file%s not written (see above)", sep, run->refused_left, run->refused_files,
+            cli_fix__s(run->refused_files));
   fputc('\n', out);
 }
 

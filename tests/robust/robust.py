@@ -1091,6 +1091,29 @@ def report_output_special_files():
 
 
 @test
+def fix_link_out_of_the_root():
+    """fix refuses to write through a symbolic link that leads out of the
+    scanned directory; it used to say "Nothing to fix." and exit 0 while
+    check still reported the file's findings."""
+    proj = tempfile.mkdtemp(prefix="asc-fix-")
+    ext = tempfile.mkdtemp(prefix="asc-ext-")
+    try:
+        with open(os.path.join(ext, "ext.py"), "w") as f:
+            f.write(DOC)
+        os.symlink(os.path.join(ext, "ext.py"), os.path.join(proj, "link.py"))
+        p = subprocess.run([BIN, "fix", proj], capture_output=True, text=True, timeout=60)
+        check(p.stdout == "Nothing to fix; 2 left: 2 in 1 file not written (see above)\n",
+              "fix summary: %r" % p.stdout)
+        check(p.stderr == "%s/link.py: not fixed: a symbolic link leads outside the scanned directory\n" % proj,
+              "fix: what was skipped and why: %r" % p.stderr)
+        check(p.returncode == 1, "fix with findings left in a file it did not write: exit %d, want 1" % p.returncode)
+        check(open(os.path.join(ext, "ext.py")).read() == DOC, "the file outside was written")
+    finally:
+        shutil.rmtree(proj)
+        shutil.rmtree(ext)
+
+
+@test
 def scan_unreadable_file():
     root = scan_tree()
     try:
