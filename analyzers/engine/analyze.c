@@ -141,6 +141,46 @@ TSLanguage *analyze_language(FileKind kind) {
   }
 }
 
+typedef struct {
+  const char *text;
+  size_t len;
+  char buf[4096];
+} AnalyzeCrInput;
+
+/* TSInput read: the text from byte `at`, a lone CR given as LF. */
+static const char *analyze__cr_read(void *payload, uint32_t at, TSPoint pt, uint32_t *read) {
+  (void)pt;
+  AnalyzeCrInput *in = payload;
+  if (at >= in->len) {
+    *read = 0;
+    return "";
+  }
+  size_t n = in->len - at < sizeof in->buf ? in->len - at : sizeof in->buf;
+  memcpy(in->buf, in->text + at, n);
+  for (size_t i = 0; i < n; i++)
+    if (in->buf[i] == '\r' && (at + i + 1 >= in->len || in->text[at + i + 1] != '\n')) in->buf[i] = '\n';
+  *read = (uint32_t)n;
+  return in->buf;
+}
+
+static bool analyze__has_lone_cr(const char *text, size_t len) {
+  for (const char *p = memchr(text, '\r', len); p; p = memchr(p + 1, '\r', len - (size_t)(p + 1 - text)))
+    if ((size_t)(p + 1 - text) >= len || p[1] != '\n') return true;
+  return false;
+}
+
+TSTree *analyze_parse(TSParser *parser, TSTree *old, const char *text, size_t len) {
+  if (len > UINT32_MAX / 2) return NULL;
+  if (!analyze__has_lone_cr(text, len)) return ts_parser_parse_string(parser, old, text, (uint32_t)len);
+  AnalyzeCrInput *in = xmalloc(sizeof *in);
+  in->text = text;
+  in->len = len;
+  TSInput input = {in, analyze__cr_read, TSInputEncodingUTF8};
+  TSTree *t = ts_parser_parse(parser, old, input);
+  free(in);
+  return t;
+}
+
 void analyze_options_default(AnalyzeOptions *o) {
   memset(o, 0, sizeof *o);
   o->chip = CHIP_910B;
@@ -359,7 +399,7 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
     } else {
       parser = ts_parser_new();
       ts_parser_set_language(parser, lang);
-      ctx.tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+      ctx.tree = analyze_parse(parser, NULL, text, len);
       if (!ctx.tree) {
         ts_parser_delete(parser);
         return;

@@ -31,6 +31,13 @@ typedef enum {
 FileKind analyze_file_kind(const char *path);
 TSLanguage *analyze_language(FileKind kind); /* NULL for kinds parsed without tree-sitter */
 
+/* Parses text with parser (its language set), reusing old (edited to match)
+ * when not NULL. A lone "\r" is a line break to Python and to editors, not
+ * to the grammars: the parser reads it as "\n" (byte offsets are the same,
+ * the text is not changed). Returns a new tree (caller frees with
+ * ts_tree_delete) or NULL. */
+TSTree *analyze_parse(TSParser *parser, TSTree *old, const char *text, size_t len);
+
 typedef struct {
   unsigned chip;            /* CHIP_* (default CHIP_910B) */
   const char *torch_npu;    /* e.g. "2.7.1" (borrowed) */

@@ -67,7 +67,7 @@ static bool report_blast__parse(BlastParsed *p, ReportReadFn read, void *data, s
   }
   p->parser = ts_parser_new();
   ts_parser_set_language(p->parser, analyze_language(FILE_PYTHON));
-  p->tree = ts_parser_parse_string(p->parser, NULL, p->text, (uint32_t)p->len);
+  p->tree = analyze_parse(p->parser, NULL, p->text, p->len);
   if (!p->tree) {
     ts_parser_delete(p->parser);
     free(p->text);

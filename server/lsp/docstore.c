@@ -200,7 +200,7 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
   }
   if (lang && d->text.len < UINT32_MAX / 2) {
     ts_parser_set_language(s->parser, lang);
-    TSTree *t = ts_parser_parse_string(s->parser, d->tree, d->text.data, (uint32_t)d->text.len);
+    TSTree *t = analyze_parse(s->parser, d->tree, d->text.data, d->text.len);
     if (t) {
       if (d->tree) ts_tree_delete(d->tree);
       d->tree = t;

@@ -544,6 +544,35 @@ def text_crlf_and_lone_cr():
 
 
 @test
+def text_lone_cr_is_a_line_break():
+    """Python breaks lines at a lone CR; the grammar did not, so the call
+    after one was neither reported nor fixed."""
+    text = "import torch\nx = torch.randn(3).cuda()\rtorch.cuda.synchronize()\n"
+    s = started()
+    d = open_doc(s, "file:///w/cr/m.py", text)
+    check(summary(d) == [("ASC201", 2, 0, 2, 22), ("ASC203", 1, 19, 1, 25)], "server: %r" % summary(d))
+    d = open_doc(s, "file:///w/cr/k.cu", "#include <cuda_runtime.h>\rvoid f() { float* p; cudaMalloc(&p, 4); }\n", lang="cuda")
+    check(any(x["code"].startswith("ASC4") and x["range"]["start"]["line"] == 1 for x in d),
+          "server, CUDA after a lone CR: %r" % summary(d))
+    root = tempfile.mkdtemp(prefix="asc-cr-")
+    try:
+        path = os.path.join(root, "m.py")
+        with open(path, "wb") as f:
+            f.write(b"import torch\nx = torch.randn(3).cuda()\rtorch.cuda.synchronize()\n")
+        p = subprocess.run([os.path.abspath(BIN), "check", "m.py"], capture_output=True, text=True, cwd=root, timeout=60)
+        check(p.stdout.startswith("m.py:2:20: warning: ASC203 CUDA-only call .cuda(); on Ascend use .npu()\n"
+                                  "m.py:3:1: warning: ASC201 CUDA-only API torch.cuda.synchronize; on Ascend use "
+                                  "torch.npu.synchronize\n"), "check: %r" % p.stdout)
+        p = subprocess.run([os.path.abspath(BIN), "fix", "m.py"], capture_output=True, text=True, cwd=root, timeout=60)
+        got = open(path, "rb").read()
+        check(got == b"import torch\nimport torch_npu\nx = torch.randn(3).npu()\rtorch.npu.synchronize()\n",
+              "fix: %r (%s)" % (got, p.stdout))
+    finally:
+        shutil.rmtree(root)
+    return s
+
+
+@test
 def text_million_character_line():
     s = started()
     uri = "file:///w/pkg/long.py"
