@@ -322,13 +322,6 @@ static void analyze__facts(const char *text, size_t len, const PyFile *py, FileF
 }
 
 /* Code points between the start of the line holding `at` and `at`. */
-static uint32_t analyze__cp_column(const char *text, uint32_t at, uint32_t byte_col) {
-  uint32_t n = 0;
-  for (uint32_t i = at - byte_col; i < at; i++)
-    if (((unsigned char)text[i] & 0xC0) != 0x80) n++;
-  return n;
-}
-
 typedef Array(uint32_t) LineStarts;
 
 static void analyze__line_starts(const char *text, size_t len, LineStarts *ls) {
@@ -338,16 +331,44 @@ static void analyze__line_starts(const char *text, size_t len, LineStarts *ls) {
       array_push(ls, (uint32_t)i + 1);
 }
 
-/* Row and code-point column of a byte offset. */
-static void analyze__point(const char *text, const LineStarts *ls, uint32_t at, uint32_t *row, uint32_t *col) {
-  size_t lo = 0, hi = ls->len;
-  while (hi - lo > 1) {
-    size_t mid = (lo + hi) / 2;
-    if (ls->items[mid] <= at) lo = mid;
-    else hi = mid;
+/* A byte offset and where its row and code-point column go. */
+typedef struct {
+  uint32_t at;
+  uint32_t *row, *col;
+} AnalyzePos;
+
+typedef Array(AnalyzePos) AnalyzePosList;
+
+static int analyze__pos_cmp(const void *a, const void *b) {
+  uint32_t x = ((const AnalyzePos *)a)->at, y = ((const AnalyzePos *)b)->at;
+  return x < y ? -1 : x > y;
+}
+
+/* Rows and code-point columns of every offset in one sweep: in offset
+ * order, each column continues from the previous offset on its line, so
+ * many findings on one long line cost the line once, not once each. */
+static void analyze__points(const char *text, const LineStarts *ls, AnalyzePosList *p) {
+  if (p->len > 1) qsort(p->items, p->len, sizeof *p->items, analyze__pos_cmp);
+  size_t line = 0;
+  uint32_t from = 0, col = 0;
+  for (size_t i = 0; i < p->len; i++) {
+    uint32_t at = p->items[i].at;
+    size_t before = line;
+    while (line + 1 < ls->len && ls->items[line + 1] <= at) line++;
+    if (line != before) {
+      from = ls->items[line];
+      col = 0;
+    }
+    for (; from < at; from++)
+      if (((unsigned char)text[from] & 0xC0) != 0x80) col++;
+    *p->items[i].row = (uint32_t)line;
+    *p->items[i].col = col;
   }
-  *row = (uint32_t)lo;
-  *col = analyze__cp_column(text, at, at - ls->items[lo]);
+}
+
+static void analyze__want(AnalyzePosList *p, uint32_t at, uint32_t *row, uint32_t *col) {
+  AnalyzePos x = {at, row, col};
+  array_push(p, x);
 }
 
 /* Rows and columns from byte offsets with our own line starts: tree-sitter
@@ -357,22 +378,31 @@ static void analyze__columns(const char *text, size_t len, FindingList *l) {
   if (l->len == 0) return;
   LineStarts ls = {0};
   analyze__line_starts(text, len, &ls);
-  bool bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
+  AnalyzePosList want = {0};
   for (size_t i = 0; i < l->len; i++) {
     Finding *f = &l->items[i];
     for (size_t k = 0; k < f->edits.len; k++) {
       TextEdit *e = &f->edits.items[k];
       if (e->end > len) e->end = (uint32_t)len;
       if (e->start > e->end) e->start = e->end;
-      analyze__point(text, &ls, e->start, &e->start_row, &e->start_char);
-      analyze__point(text, &ls, e->end, &e->end_row, &e->end_char);
-      if (bom && e->start_row == 0 && e->start_char > 0) e->start_char--;
-      if (bom && e->end_row == 0 && e->end_char > 0) e->end_char--;
+      analyze__want(&want, e->start, &e->start_row, &e->start_char);
+      analyze__want(&want, e->end, &e->end_row, &e->end_char);
     }
     if (f->end_byte > len) f->end_byte = (uint32_t)len;
     if (f->start_byte > f->end_byte) f->start_byte = f->end_byte;
-    analyze__point(text, &ls, f->start_byte, &f->start_row, &f->start_char);
-    analyze__point(text, &ls, f->end_byte, &f->end_row, &f->end_char);
+    analyze__want(&want, f->start_byte, &f->start_row, &f->start_char);
+    analyze__want(&want, f->end_byte, &f->end_row, &f->end_char);
+  }
+  analyze__points(text, &ls, &want);
+  array_free(&want);
+  bool bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
+  for (size_t i = 0; i < l->len; i++) {
+    Finding *f = &l->items[i];
+    for (size_t k = 0; k < f->edits.len && bom; k++) {
+      TextEdit *e = &f->edits.items[k];
+      if (e->start_row == 0 && e->start_char > 0) e->start_char--;
+      if (e->end_row == 0 && e->end_char > 0) e->end_char--;
+    }
     f->start_col = f->start_byte - ls.items[f->start_row];
     f->end_col = f->end_byte - ls.items[f->end_row];
     if (bom && f->start_row == 0 && f->start_char > 0) f->start_char--;

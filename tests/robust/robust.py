@@ -702,6 +702,48 @@ def text_attribute_chain_10000_long():
     return s
 
 
+def check_seconds(path):
+    t0 = time.monotonic()
+    p = subprocess.run([BIN, "check", "--format", "json", "--exit-zero", path], capture_output=True, timeout=600)
+    check(p.returncode == 0, "check %s: exit %d" % (path, p.returncode))
+    return time.monotonic() - t0
+
+
+def scaling(name, gen, n):
+    """time(2n) / time(n) of `check` on a generated file (best of 2 each)."""
+    d = tempfile.mkdtemp(prefix="asc-scale-")
+    try:
+        t = {}
+        for k in (n, 2 * n):
+            path = os.path.join(d, "%s%d.py" % (name, k))
+            with open(path, "w") as f:
+                f.write(gen(k))
+            t[k] = min(check_seconds(path) for _ in range(2))
+        return t[2 * n] / t[n], t
+    finally:
+        shutil.rmtree(d)
+
+
+@test
+def text_many_imports_scale_linearly():
+    """Each import statement used to search every binding of the file:
+    40,000 lines of `import torch as tN` took 9.5 s, 200,000 over 2
+    minutes. A linear pass doubles its time when the file doubles (the
+    bench asserts <= 2.2 on a quiet machine; 3 leaves room for load)."""
+    r, t = scaling("imports", lambda n: "".join("import torch as t%d\nx%d = t%d.cuda.current_device()\n" % (i, i, i)
+                                               for i in range(n)), 5000)
+    check(r <= 3.0, "time(10,000 imports) / time(5,000) = %.2f (%.2f s / %.2f s), want <= 3" % (r, t[10000], t[5000]))
+
+
+@test
+def text_many_findings_on_one_line_scale_linearly():
+    """Every finding on one line used to count the line's code points from
+    its start, and every fix looked for the file's first line ending from
+    the start: 20,000 `torch.cuda.synchronize();` on one line took 50 s."""
+    r, t = scaling("oneline", lambda n: "import torch\n" + "torch.cuda.synchronize();" * n + "\n", 6000)
+    check(r <= 3.0, "time(12,000 calls on one line) / time(6,000) = %.2f (%.2f s / %.2f s), want <= 3" % (r, t[12000], t[6000]))
+
+
 @test
 def text_clean_documents():
     """Documents of every kind with nothing to report (but text the byte
