@@ -411,6 +411,22 @@ static void analyze__columns(const char *text, size_t len, FindingList *l) {
   array_free(&ls);
 }
 
+/* Keeps the first ANALYZE_MAX_FINDINGS findings (sorted) and puts one
+ * ASC003 note in place of the rest. */
+static void analyze__cap(FindingList *l) {
+  const KbRule *rule = kb_rule("ASC003");
+  if (l->len <= ANALYZE_MAX_FINDINGS || !rule) return;
+  const Finding first = l->items[ANALYZE_MAX_FINDINGS]; /* position of the first one left out */
+  uint32_t at = first.start_byte, row = first.start_row, col = first.start_col, ch = first.start_char;
+  size_t more = l->len - ANALYZE_MAX_FINDINGS;
+  for (size_t i = ANALYZE_MAX_FINDINGS; i < l->len; i++) finding_free(&l->items[i]);
+  l->len = ANALYZE_MAX_FINDINGS;
+  char subj[32];
+  snprintf(subj, sizeof subj, "%zu", more);
+  Finding *f = kb_emit(l, rule, NULL, subj, NULL, at, at, row, col, row, col);
+  f->start_char = f->end_char = ch;
+}
+
 void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
                   FindingList *out, FileFacts *facts) {
   AnalyzeCtx ctx = {path, analyze_file_kind(path), text, len, NULL, NULL, opt, out};
@@ -451,6 +467,7 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
   suppress_apply(text, len, py, opt, &mine);
   analyze__columns(text, len, &mine); /* and ASC001 findings get their columns */
   findings_sort(&mine);
+  analyze__cap(&mine);
   array_reserve(out, mine.len);
   for (size_t i = 0; i < mine.len; i++) array_push(out, mine.items[i]);
   array_free(&mine);

@@ -27,6 +27,12 @@ typedef enum {
   FILE_ELF,          /* .so, .so.N */
 } FileKind;
 
+/* At most this many findings of one file are kept, the first in position
+ * order; past it one ASC003 finding at the first one left out says how many
+ * more there are. Bounds the memory, the output and the diagnostics of a
+ * file with a finding on every line. */
+#define ANALYZE_MAX_FINDINGS 10000
+
 /* Classifies a path by its name only. */
 FileKind analyze_file_kind(const char *path);
 TSLanguage *analyze_language(FileKind kind); /* NULL for kinds parsed without tree-sitter */

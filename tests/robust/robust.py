@@ -745,6 +745,35 @@ def text_many_findings_on_one_line_scale_linearly():
 
 
 @test
+def text_findings_per_file_limit():
+    """A finding on every line of a huge file used to be kept, printed and
+    published in full (335,000 lines: 1.95 GB, 315 MB of JSON). At most
+    10,000 per file are listed, then one ASC003 note says how many more."""
+    text = "import torch\n" + "torch.cuda.synchronize()\n" * 10005
+    root = tempfile.mkdtemp(prefix="asc-cap-")
+    try:
+        path = os.path.join(root, "gen.py")
+        with open(path, "w") as f:
+            f.write(text)
+        p = subprocess.run([BIN, "check", "--format", "json", path], capture_output=True, timeout=300)
+        out = json.loads(p.stdout)
+        items = out if isinstance(out, list) else out.get("findings") or out.get("results") or []
+        codes = [it.get("code") or it.get("rule") for it in items]
+        check(len(codes) == 10001 and codes[:10000] == ["ASC201"] * 10000 and codes[10000] == "ASC003",
+              "check: %d findings, the last %r" % (len(codes), codes[-2:]))
+        last = items[-1]
+        check(last.get("message") == "5 more findings in this file are not listed (at most 10000 per file)",
+              "the ASC003 note: %r" % last)
+    finally:
+        shutil.rmtree(root)
+    s = started()
+    d = open_doc(s, "file:///w/cap/gen.py", text)
+    check(len(d) == 10001 and d[-1]["code"] == "ASC003" and d[-1]["range"]["start"]["line"] == 10001,
+          "server: %d diagnostics, the last %r" % (len(d), d[-1] if d else None))
+    return s
+
+
+@test
 def text_clean_documents():
     """Documents of every kind with nothing to report (but text the byte
     prefilter lets through) are analyzed to an empty list."""
