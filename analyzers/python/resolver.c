@@ -567,6 +567,25 @@ static void resolver__comments(PyFile *py) {
   }
 }
 
+/* Attaches each method to its innermost class. Functions and classes were
+ * found in document order: one sweep with a stack of the classes open at
+ * each function (the innermost on top). */
+static void resolver__methods(PyFile *py) {
+  Array(const PyClass *) open = {0};
+  size_t k = 0;
+  for (size_t i = 0; i < py->functions.len; i++) {
+    PyFunction *f = &py->functions.items[i];
+    for (; k < py->classes.len && py->classes.items[k].start <= f->start; k++) {
+      const PyClass *c = &py->classes.items[k];
+      while (open.len && open.items[open.len - 1]->end < c->end) open.len--; /* closed before c */
+      array_push(&open, c);
+    }
+    while (open.len && !(f->end <= open.items[open.len - 1]->end)) open.len--;
+    f->class_name = open.len ? xstrdup(open.items[open.len - 1]->name) : NULL;
+  }
+  array_free(&open);
+}
+
 PyFile *pyfile_build(TSTree *tree, const char *text, size_t len) {
   PyFile *py = xcalloc(1, sizeof *py);
   py->text = text;
@@ -605,16 +624,7 @@ PyFile *pyfile_build(TSTree *tree, const char *text, size_t len) {
   ts_tree_cursor_delete(&cur);
   array_free(&frames);
   resolver__comments(py);
-  /* Attach each method to its innermost class. */
-  for (size_t i = 0; i < py->functions.len; i++) {
-    PyFunction *f = &py->functions.items[i];
-    const PyClass *best = NULL;
-    for (size_t k = 0; k < py->classes.len; k++) {
-      const PyClass *c = &py->classes.items[k];
-      if (f->start >= c->start && f->end <= c->end && (!best || c->start >= best->start)) best = c;
-    }
-    f->class_name = best ? xstrdup(best->name) : NULL;
-  }
+  resolver__methods(py);
   return py;
 }
 
