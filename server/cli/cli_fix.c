@@ -201,6 +201,13 @@ static void cli_fix__count_only(FixRun *run, const WsFile *f) {
     if (f->findings.items[i].severity <= SEV_WARNING) run->blocking_left++;
 }
 
+/* Whether f's real file was already counted (two links to one file outside
+ * the root are one file left unfixed). */
+static bool cli_fix__counted(FixRun *run, const WsFile *f) {
+  char buf[PATH_MAX];
+  return realpath(f->abs, buf) && cli_fix__seen(run, buf);
+}
+
 static void cli_fix__file(const CliCommon *c, FixRun *run, const Workspace *ws, const WsFile *f) {
   if (!cli_fix__has_fix(&f->findings, run->unsafe)) {
     cli_fix__count_only(run, f);
@@ -218,7 +225,7 @@ static void cli_fix__file(const CliCommon *c, FixRun *run, const Workspace *ws, 
     fprintf(stderr, "%s: %s\n", shown, why);
     if (!strstr(why, "symbolic")) {
       run->errors++;
-    } else { /* refused on purpose: its findings are still there */
+    } else if (!cli_fix__counted(run, f)) { /* refused on purpose: its findings are still there */
       run->refused_files++;
       run->refused_left += f->findings.len;
       for (size_t i = 0; i < f->findings.len; i++)
