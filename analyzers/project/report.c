@@ -1004,6 +1004,7 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
     const ReportFile *f = &files[i];
     r->n_files++;
     if (f->facts) r->n_lines += f->facts->lines;
+    if (f->facts) r->n_test_findings += f->facts->test_findings;
     if (f->kind == FILE_PYTHON) r->n_python++;
     if (!f->findings) continue;
     for (size_t k = 0; k < f->findings->len; k++) {
@@ -1011,6 +1012,7 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
       if (!fd->rule) continue;
       int d = kb_domain(fd->rule->code);
       if (d == 0) continue; /* meta rules are about the analysis, not the migration */
+      if (d == 8) continue; /* call sites of project code restate a construct counted where it is */
       ReportItem it = {0};
       it.f = fd;
       it.file = i;
@@ -1020,7 +1022,8 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
       it.domain = d;
       if (d == 1) it.phases = fd->subject && *fd->subject ? phases_of_package(&g, fd->subject) : all;
       else it.phases = phases_of_file(&g, i);
-      it.prio = report__prio(it.phases, all);
+      /* code nothing in the project runs (the project model) is not involved */
+      it.prio = fd->unreachable ? PRIO_NONE : report__prio(it.phases, all);
       array_push(&r->items, it);
     }
   }

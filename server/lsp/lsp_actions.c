@@ -185,6 +185,13 @@ void lsp_hover(Session *s, const cJSON *id, const cJSON *params) {
     const Finding *f = &d->findings.items[i];
     if (at < f->start_byte || at > f->end_byte) continue;
     char *md = rulesdoc_hover(f->rule, f);
+    char *chain = lsp_model_chain(s, d, at);
+    if (chain) { /* a call into the project's CUDA-only code: the chain first */
+      char *both = xasprintf("**Chain:** %s\n\n%s", chain, md);
+      free(md);
+      md = both;
+      free(chain);
+    }
     cJSON *r = cJSON_CreateObject();
     cJSON *c = cJSON_AddObjectToObject(r, "contents");
     cJSON_AddStringToObject(c, "kind", "markdown");

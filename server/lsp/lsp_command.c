@@ -297,6 +297,7 @@ void lsp_cancel(Session *s, const cJSON *id, const cJSON *params) {
 }
 
 void lsp_response(Session *s, const char *id, bool ok) {
+  if (lsp_model_response(s, id, ok)) return;
   ReportJob *j = s->report;
   if (!j || !j->create_id || strcmp(j->create_id, id) != 0) return;
   free(j->create_id);

@@ -47,8 +47,17 @@ static void lsp__locate(const Session *s, Document *d) {
 void lsp_analyze(Session *s, Document *d) {
   if (!d->located) lsp__locate(s, d);
   bool was_deep = d->too_deep;
-  if (doc_analyze(&s->docs, d, &s->opt)) config_filter_findings(&s->config, d->path, &d->findings);
+  bool analyzed = doc_analyze(&s->docs, d, &s->opt);
   if (d->too_deep && !was_deep) session_log(s, 2, "ascend-lsp: %s: %s", d->path, nesting_note());
+  if (!analyzed) return;
+  config_filter_findings(&s->config, d->path, &d->findings);
+  /* the project model: this module replaced, then the open documents that
+   * depend on it (one level of refresh; their own changes come through here) */
+  if (lsp_model_after_analyze(s, d) && !s->model_refreshing) {
+    s->model_refreshing = true;
+    lsp_model_refresh_dependents(s, d);
+    s->model_refreshing = false;
+  }
 }
 
 Document *lsp_document(Session *s, const cJSON *params, bool analyze) {
@@ -90,11 +99,40 @@ cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f) {
   cJSON_AddStringToObject(cd, "href", href);
   cJSON_AddStringToObject(o, "source", "ascend-lsp");
   cJSON_AddStringToObject(o, "message", s->lang_zh ? f->message_zh : f->message);
+  if (f->related.len) { /* the sites folded into this finding, or other files' places */
+    cJSON *rel = cJSON_AddArrayToObject(o, "relatedInformation");
+    for (size_t i = 0; i < f->related.len; i++) {
+      const Related *r = &f->related.items[i];
+      cJSON *ri = cJSON_CreateObject(), *loc = cJSON_AddObjectToObject(ri, "location");
+      if (!r->path) {
+        cJSON_AddStringToObject(loc, "uri", d->uri);
+        cJSON_AddItemToObject(loc, "range", lsp_range(s, d, r->start, r->end));
+      } else {
+        char *uri = doc_path_to_uri(r->path);
+        cJSON_AddStringToObject(loc, "uri", uri);
+        free(uri);
+        /* another file is not open: code points stand for UTF-16 units (BMP) and bytes for UTF-8 */
+        cJSON *range = cJSON_AddObjectToObject(loc, "range");
+        cJSON *a = cJSON_AddObjectToObject(range, "start"), *b = cJSON_AddObjectToObject(range, "end");
+        cJSON_AddNumberToObject(a, "line", r->start_row);
+        cJSON_AddNumberToObject(a, "character", s->enc == POS_UTF8 ? r->start_col : r->start_char);
+        cJSON_AddNumberToObject(b, "line", r->end_row);
+        cJSON_AddNumberToObject(b, "character", s->enc == POS_UTF8 ? r->end_col : r->end_char);
+      }
+      cJSON_AddStringToObject(ri, "message", r->message);
+      cJSON_AddItemToArray(rel, ri);
+    }
+  }
   cJSON *data = cJSON_AddObjectToObject(o, "data");
   if (f->replacement) cJSON_AddStringToObject(data, "replacement", f->replacement);
   cJSON_AddStringToObject(data, "confidence", confidence_name(f->confidence));
   cJSON_AddStringToObject(data, "fix", f->fix == FIX_SAFE ? "safe" : f->fix == FIX_UNSAFE ? "unsafe" : "none");
   if (f->guarded) cJSON_AddBoolToObject(data, "guarded", 1);
+  if (f->unreachable) {
+    cJSON_AddBoolToObject(data, "unreachable", 1);
+    cJSON *tags = cJSON_AddArrayToObject(o, "tags");
+    cJSON_AddItemToArray(tags, cJSON_CreateNumber(1)); /* DiagnosticTag.Unnecessary: shown faded */
+  }
   return o;
 }
 
@@ -110,12 +148,14 @@ static void lsp__publish(Session *s, Document *d) {
 
 void lsp_flush(Session *s) {
   if (s->state != SESSION_RUNNING) return;
-  for (size_t i = 0; i < s->docs.docs.len; i++) {
-    Document *d = s->docs.docs.items[i];
-    if (!d->dirty && d->published) continue;
-    lsp_analyze(s, d);
-    lsp__publish(s, d);
-  }
+  /* a second pass publishes the dependents an analysis re-published */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < s->docs.docs.len; i++) {
+      Document *d = s->docs.docs.items[i];
+      if (!d->dirty && d->published) continue;
+      lsp_analyze(s, d);
+      lsp__publish(s, d);
+    }
 }
 
 void lsp_reanalyze_all(Session *s) {
@@ -243,7 +283,7 @@ void lsp_did_change_configuration(Session *s, const cJSON *id, const cJSON *para
 
 void lsp_did_change_watched_files(Session *s, const cJSON *id, const cJSON *params) {
   (void)id;
-  (void)params;
+  lsp_model_watched(s, params); /* files that are not open: their modules */
   session_reload_options(s);
   lsp_reanalyze_all(s);
 }
@@ -303,7 +343,7 @@ static void lsp__apply_settings(AnalyzeOptions *o, SessionApplied *a) {
 /* Options = project config, then client settings on top, built aside and
  * swapped in whole. */
 void session_reload_options(Session *s) {
-  if (s->report) { /* a report thread reads the options: reload when it is done */
+  if (s->report || s->model_job) { /* a scan thread reads the options: reload when it is done */
     s->reload_pending = true;
     return;
   }

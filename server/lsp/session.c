@@ -193,6 +193,7 @@ static void session__initialize(Session *s, const cJSON *id, const cJSON *params
 static void session__initialized(Session *s, const cJSON *id, const cJSON *params) {
   (void)id;
   (void)params;
+  lsp_model_start(s);
   if (!s->client_dynamic_watch) return;
   /* Reload the project configuration when it changes on disk. */
   cJSON *p = cJSON_CreateObject();
@@ -202,8 +203,9 @@ static void session__initialized(Session *s, const cJSON *id, const cJSON *param
   cJSON_AddStringToObject(r, "method", "workspace/didChangeWatchedFiles");
   cJSON *ro = cJSON_AddObjectToObject(r, "registerOptions");
   cJSON *w = cJSON_AddArrayToObject(ro, "watchers");
-  static const char *const globs[] = {"**/pyproject.toml", "**/.ascend-lsp.toml"};
-  for (size_t i = 0; i < 2; i++) {
+  /* Python files: the project model follows creations, changes and deletions */
+  static const char *const globs[] = {"**/pyproject.toml", "**/.ascend-lsp.toml", "**/*.py"};
+  for (size_t i = 0; i < 3; i++) {
     cJSON *g = cJSON_CreateObject();
     cJSON_AddStringToObject(g, "globPattern", globs[i]);
     cJSON_AddItemToArray(w, g);
@@ -216,6 +218,7 @@ static void session__shutdown(Session *s, const cJSON *id, const cJSON *params) 
   (void)params;
   s->state = SESSION_SHUT_DOWN;
   lsp_report_shutdown(s);
+  lsp_model_shutdown(s);
   session_reply(s, id, cJSON_CreateNull());
 }
 
@@ -252,6 +255,7 @@ static const Route session__routes[] = {
     {"textDocument/didOpen", lsp_did_open, SESSION_NOTIFICATION},
     {"textDocument/didSave", lsp_did_save, SESSION_NOTIFICATION},
     {"textDocument/hover", lsp_hover, SESSION_REQUEST},
+    {"window/workDoneProgress/cancel", lsp_model_cancel, SESSION_NOTIFICATION},
     {"workspace/didChangeConfiguration", lsp_did_change_configuration, SESSION_NOTIFICATION},
     {"workspace/didChangeWatchedFiles", lsp_did_change_watched_files, SESSION_NOTIFICATION},
     {"workspace/executeCommand", lsp_execute_command, SESSION_REQUEST},
@@ -466,6 +470,7 @@ static void session__stop(Session *s) {
   s->stopped = true;
   s->exit_requested = true;
   lsp_report_shutdown(s);
+  lsp_model_shutdown(s);
   if (s->in) {
     uv_read_stop(s->in);
     if (!uv_is_closing((uv_handle_t *)s->in)) uv_close((uv_handle_t *)s->in, session__free_handle);
@@ -508,6 +513,7 @@ static void session__free(Session *s) {
   config_free(&s->config);
   session_settings_free(&s->settings);
   session_applied_free(&s->applied);
+  lsp_model_free(s);
   ws_cache_free(s->cache);
   free(s->root);
   free(s->in_buf);
