@@ -463,8 +463,8 @@ static void analyze__columns(const char *text, size_t len, FindingList *l) {
       Related *r = &f->related.items[k];
       if (r->end > len) r->end = (uint32_t)len;
       if (r->start > r->end) r->start = r->end;
-      analyze__point(text, &ls, r->start, &r->start_row, &r->start_char);
-      analyze__point(text, &ls, r->end, &r->end_row, &r->end_char);
+      analyze__want(&want, r->start, &r->start_row, &r->start_char);
+      analyze__want(&want, r->end, &r->end_row, &r->end_char);
     }
     if (f->end_byte > len) f->end_byte = (uint32_t)len;
     if (f->start_byte > f->end_byte) f->start_byte = f->end_byte;
