@@ -548,7 +548,9 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
   analyze__filter(opt, &mine);
   analyze__columns(text, len, &mine); /* suppressions match rows with lone-CR line breaks too */
   suppress_apply(text, len, py, opt, &mine);
-  fold_findings(&ctx, &mine); /* one finding per work item */
+  /* one finding per work item; the folds compare findings pairwise, so a
+   * file past the findings limit keeps them unfolded (then capped below) */
+  if (mine.len <= ANALYZE_MAX_FINDINGS) fold_findings(&ctx, &mine);
   analyze__columns(text, len, &mine); /* and ASC001 findings get their columns */
   findings_sort(&mine);
   analyze__cap(&mine);

@@ -32,6 +32,9 @@ typedef enum {
  * more there are. Bounds the memory, the output and the diagnostics of a
  * file with a finding on every line. */
 #define ANALYZE_MAX_FINDINGS 10000
+/* A file with more findings than ANALYZE_MAX_FINDINGS before folding is not
+ * folded (fold.c compares findings pairwise): its findings are listed one
+ * per site, up to the cap. */
 
 /* Classifies a path by its name only. */
 FileKind analyze_file_kind(const char *path);
