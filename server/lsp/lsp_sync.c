@@ -3,7 +3,7 @@
  * publishing happen once per loop turn (or after the debounce delay) for
  * every document that changed, so a burst of edits costs one analysis. */
 #include "server/lsp/session_internal.h"
-#include "server/cli/rulesdoc.h"
+#include "server/lsp/lsp_docs.h"
 #include "analyzers/engine/nesting.h"
 
 #include <stdlib.h>
@@ -84,19 +84,22 @@ cJSON *lsp_range(Session *s, const Document *d, uint32_t start, uint32_t end) {
   return r;
 }
 
+char *lsp_rule_href(Session *s, const KbRule *r) {
+  if (!s->docs_looked_up) {
+    s->docs_base = lsp_docs_find("/proc/self/exe", getenv("ASCEND_LSP_DOCS_URL"));
+    s->docs_looked_up = true;
+  }
+  return lsp_docs_href(s->docs_base, r);
+}
+
 cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddItemToObject(o, "range", lsp_range(s, d, f->start_byte, f->end_byte));
   cJSON_AddNumberToObject(o, "severity", f->severity);
   cJSON_AddStringToObject(o, "code", f->rule->code);
-  cJSON *cd = cJSON_AddObjectToObject(o, "codeDescription");
-  char href[160];
-  char anchor[16];
-  size_t i = 0;
-  for (; f->rule->code[i] && i < sizeof anchor - 1; i++) anchor[i] = (char)(f->rule->code[i] | 0x20);
-  anchor[i] = '\0';
-  snprintf(href, sizeof href, "%s#%s-%s", RULESDOC_URL, anchor, f->rule->name);
-  cJSON_AddStringToObject(cd, "href", href);
+  char *href = lsp_rule_href(s, f->rule);
+  if (href) cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "codeDescription"), "href", href);
+  free(href);
   cJSON_AddStringToObject(o, "source", "ascend-lsp");
   cJSON_AddStringToObject(o, "message", s->lang_zh ? f->message_zh : f->message);
   if (f->related.len) { /* the sites folded into this finding, or other files' places */

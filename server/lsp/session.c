@@ -124,6 +124,9 @@ static void session__client_caps(Session *s, const cJSON *caps) {
   s->client_apply_edit = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ws, "applyEdit"));
   const cJSON *watch = cJSON_GetObjectItemCaseSensitive(ws, "didChangeWatchedFiles");
   s->client_dynamic_watch = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(watch, "dynamicRegistration"));
+  const cJSON *hover = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(caps, "textDocument"), "hover");
+  const cJSON *fmt0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(hover, "contentFormat"), 0);
+  s->client_hover_plaintext = cJSON_IsString(fmt0) && strcmp(fmt0->valuestring, "plaintext") == 0;
 }
 
 static void session__root(Session *s, const cJSON *params) {
@@ -516,6 +519,7 @@ static void session__free(Session *s) {
   lsp_model_free(s);
   ws_cache_free(s->cache);
   free(s->root);
+  free(s->docs_base);
   free(s->in_buf);
 }
 

@@ -63,6 +63,9 @@ typedef struct Session {
   int exit_code;
   PosEncoding enc;
   bool client_show_document, client_work_done, client_dynamic_watch, client_apply_edit;
+  bool client_hover_plaintext; /* the client's hover prefers plain text to Markdown */
+  char *docs_base;        /* base URL of the rule links (lsp_docs), or NULL */
+  bool docs_looked_up;    /* docs_base was looked for */
   int64_t next_request_id;
   /* analysis */
   DocStore docs;
@@ -116,6 +119,9 @@ void lsp_reanalyze_all(Session *s);
 Document *lsp_document(Session *s, const cJSON *params, bool analyze); /* textDocument.uri */
 cJSON *lsp_range(Session *s, const Document *d, uint32_t start, uint32_t end);
 cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f);
+/* The documentation link of rule r (lsp_docs_href under the base found
+ * once per session), or NULL when there are no docs. Caller frees. */
+char *lsp_rule_href(Session *s, const KbRule *r);
 
 /* lsp_actions.c */
 void lsp_code_action(Session *s, const cJSON *id, const cJSON *params);
