@@ -26,7 +26,7 @@ typedef struct {
 static const DomainAnalyzer analyze__table[] = {
     {1, deps_analyze, NULL},        {2, NULL, &device_visitor},   {3, NULL, &attention_visitor},
     {4, kernels_analyze, NULL},     {5, NULL, &distributed_visitor}, {6, NULL, &precision_visitor},
-    {7, NULL, &compile_visitor},
+    {7, NULL, &compile_visitor},     {2, NULL, &coverage_visitor},
 };
 
 #define ANALYZE__DOMAINS (sizeof analyze__table / sizeof analyze__table[0])
@@ -191,7 +191,10 @@ TSTree *analyze_parse(TSParser *parser, TSTree *old, const char *text, size_t le
 void analyze_options_default(AnalyzeOptions *o) {
   memset(o, 0, sizeof *o);
   o->chip = CHIP_910B;
-  o->torch_npu = "2.7.1";
+  /* the newest torch_npu release the support lists cover: 2.12.0 (TorchNPU
+   * 26.1.0, CANN 9.1.0; Ascend/pytorch COMPATIBILITY.md, the recommended
+   * pairing). The lists also hold 2.13.0, which is not released. */
+  o->torch_npu = "2.12.0";
 }
 
 static bool analyze__code_in(const char *const *list, size_t n, const char *code) {

@@ -135,6 +135,7 @@ typedef struct {
 void deps_analyze(AnalyzeCtx *ctx);       /* ASC1xx: dependency files (and setup.py) */
 void kernels_analyze(AnalyzeCtx *ctx);    /* ASC4xx: CUDA/C++ sources, ELF, Python kernel details */
 extern const PyVisitor device_visitor;      /* ASC2xx */
+extern const PyVisitor coverage_visitor;    /* ASC219-ASC223: operator coverage */
 extern const PyVisitor attention_visitor;   /* ASC3xx */
 extern const PyVisitor distributed_visitor; /* ASC5xx */
 extern const PyVisitor precision_visitor;   /* ASC6xx */

@@ -4,6 +4,7 @@
 #include "analyzers/kb/kb_meta.def"
 #include "analyzers/kb/kb_deps.def"
 #include "analyzers/kb/kb_device.def"
+#include "analyzers/kb/kb_coverage.def"
 #include "analyzers/kb/kb_attention.def"
 #include "analyzers/kb/kb_kernels.def"
 #include "analyzers/kb/kb_distributed.def"

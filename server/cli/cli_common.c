@@ -83,7 +83,7 @@ int cli_common_arg(CliCommon *c, int argc, char **argv, int i) {
     c->chip = config_chip(v);
     c->chip_set = true;
     if (!c->chip) {
-      fprintf(stderr, "ascend-lsp: unknown chip '%s' (910B, A3, 910A, 310P)\n", v);
+      fprintf(stderr, "ascend-lsp: unknown chip '%s' (910B, A3, 950, 910A, 310P)\n", v);
       return -1;
     }
   } else if (strcmp(argv[i], "--isolated") == 0) {
@@ -172,6 +172,9 @@ int cli_common_options(CliCommon *c) {
   if (c->chip_set) o->chip = c->chip;
   if (c->torch_npu_set) o->torch_npu = c->torch_npu;
   if (c->mindiesd_set) o->mindiesd = c->mindiesd;
+  char *notice = config_support_notice(o->torch_npu);
+  if (notice) fprintf(stderr, "ascend-lsp: %s\n", notice);
+  free(notice);
   /* --select starts the selection afresh; an empty selection is every
    * rule, which --extend-select cannot widen */
   const char *const *sel = o->select;

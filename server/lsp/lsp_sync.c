@@ -366,5 +366,10 @@ void session_reload_options(Session *s) {
   s->config = config;
   s->applied = applied;
   s->opt = o;
+  /* said once per version: a reload with the same target says nothing new */
+  char *notice = config_support_notice(s->opt.torch_npu);
+  if (notice && (!s->support_notice || strcmp(notice, s->support_notice) != 0)) session_log(s, 3, "ascend-lsp: %s", notice);
+  free(s->support_notice);
+  s->support_notice = notice;
   if (s->cache) ws_cache_clear(s->cache); /* results depend on the options */
 }

@@ -518,6 +518,7 @@ static void session__free(Session *s) {
   session_applied_free(&s->applied);
   lsp_model_free(s);
   ws_cache_free(s->cache);
+  free(s->support_notice);
   free(s->root);
   free(s->docs_base);
   free(s->in_buf);

@@ -75,6 +75,7 @@ typedef struct Session {
   SessionApplied applied; /* what opt points into besides config */
   struct WsCache *cache;  /* per-file results kept across workspace reports */
   SessionSettings settings; /* as the client last sent them; the only owner */
+  char *support_notice;   /* the torch_npu version notice last logged, or NULL */
   bool lang_zh;
   unsigned debounce_ms;
   ReportJob *report;      /* running report, or NULL */
