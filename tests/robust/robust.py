@@ -571,7 +571,8 @@ def text_lone_cr_is_a_line_break():
     text = "import torch\nx = torch.randn(3).cuda()\rtorch.cuda.synchronize()\n"
     s = started()
     d = open_doc(s, "file:///w/cr/m.py", text)
-    check(summary(d) == [("ASC201", 2, 0, 2, 22), ("ASC203", 1, 19, 1, 25)], "server: %r" % summary(d))
+    mine = [x for x in summary(d) if x[0] in ("ASC201", "ASC203")]  # other rules may see the .cuda() call too
+    check(mine == [("ASC201", 2, 0, 2, 22), ("ASC203", 1, 19, 1, 25)], "server: %r" % summary(d))
     d = open_doc(s, "file:///w/cr/k.cu", "#include <cuda_runtime.h>\rvoid f() { float* p; cudaMalloc(&p, 4); }\n", lang="cuda")
     check(any(x["code"].startswith("ASC4") and x["range"]["start"]["line"] == 1 for x in d),
           "server, CUDA after a lone CR: %r" % summary(d))
@@ -581,9 +582,9 @@ def text_lone_cr_is_a_line_break():
         with open(path, "wb") as f:
             f.write(b"import torch\nx = torch.randn(3).cuda()\rtorch.cuda.synchronize()\n")
         p = subprocess.run([os.path.abspath(BIN), "check", "m.py"], capture_output=True, text=True, cwd=root, timeout=60)
-        check(p.stdout.startswith("m.py:2:20: warning: ASC203 CUDA-only call .cuda(); on Ascend use .npu()\n"
-                                  "m.py:3:1: warning: ASC201 CUDA-only API torch.cuda.synchronize; on Ascend use "
-                                  "torch.npu.synchronize\n"), "check: %r" % p.stdout)
+        check("m.py:2:20: warning: ASC203 CUDA-only call .cuda(); on Ascend use .npu()\n"
+              "m.py:3:1: warning: ASC201 CUDA-only API torch.cuda.synchronize; on Ascend use "
+              "torch.npu.synchronize\n" in p.stdout, "check: %r" % p.stdout)
         p = subprocess.run([os.path.abspath(BIN), "fix", "m.py"], capture_output=True, text=True, cwd=root, timeout=60)
         got = open(path, "rb").read()
         check(got == b"import torch\nimport torch_npu\nx = torch.randn(3).npu()\rtorch.npu.synchronize()\n",
