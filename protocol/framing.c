@@ -226,18 +226,38 @@ static FramingStatus framing__read_headers(Framer *f) {
     return FRAMING_BAD_HEADER;
   }
   if (len > f->limit) {
-    /* The body cannot be skipped without buffering or trusting it, so give
-     * up on the stream; free the buffer since nothing will be read again. */
-    snprintf(f->err, sizeof f->err, "Content-Length %zu exceeds the limit of %zu bytes", len,
+    /* skipped as it arrives; its head is kept to answer it (framing__skip) */
+    snprintf(f->err, sizeof f->err, "Content-Length %zu exceeds the limit of %zu bytes; skipped", len,
              f->limit);
-    f->dead = true;
-    sb_free(&f->buf);
-    f->start = 0;
+    f->skip_left = len;
+    f->head_len = 0;
+    f->head_want = len < FRAMING_HEAD ? len : FRAMING_HEAD;
+    f->head_told = false;
     return FRAMING_TOO_LARGE;
   }
   f->in_body = true;
   f->body_len = len;
   return FRAMING_MESSAGE;
+}
+
+/* Discards what has arrived of an over-limit body, keeping its head.
+ * Returns FRAMING_TOO_LARGE once the head is in, FRAMING_NEED_MORE while
+ * bytes are missing, FRAMING_MESSAGE when the body is gone. */
+static FramingStatus framing__skip(Framer *f, const char **body, size_t *len, const char **err) {
+  size_t avail = f->buf.len - f->start, n = avail < f->skip_left ? avail : f->skip_left;
+  size_t keep = f->head_want - f->head_len < n ? f->head_want - f->head_len : n;
+  memcpy(f->head + f->head_len, f->buf.data + f->start, keep);
+  f->head_len += keep;
+  f->start += n;
+  f->skip_left -= n;
+  if (!f->head_told && f->head_len == f->head_want) {
+    f->head_told = true;
+    *body = f->head;
+    *len = f->head_len;
+    *err = f->err;
+    return FRAMING_TOO_LARGE;
+  }
+  return f->skip_left ? FRAMING_NEED_MORE : FRAMING_MESSAGE;
 }
 
 static FramingStatus framing__step(Framer *f, const char **body, size_t *len, const char **err) {
@@ -246,8 +266,15 @@ static FramingStatus framing__step(Framer *f, const char **body, size_t *len, co
     return FRAMING_DEAD;
   }
   framing__compact(f);
+  if (f->skip_left || (f->head_want && !f->head_told)) {
+    FramingStatus st = framing__skip(f, body, len, err);
+    if (st != FRAMING_MESSAGE) return st;
+    f->head_want = 0;
+    framing__compact(f);
+  }
   if (!f->in_body) {
     FramingStatus st = framing__read_headers(f);
+    if (st == FRAMING_TOO_LARGE) return framing__step(f, body, len, err);
     if (st != FRAMING_MESSAGE) {
       if (st != FRAMING_NEED_MORE) *err = f->err;
       return st;

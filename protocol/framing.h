@@ -8,9 +8,11 @@
  * block over 8 KiB) is reported once as an error and skipped; whatever
  * follows it (the body it announced badly) is skipped up to the next
  * "Content-Length", so the stream is back in sync at the next message. A
- * Content-Length over the
- * framer's limit is fatal: the body cannot be skipped safely, the framer
- * enters the dead state and every later call returns FRAMING_DEAD.
+ * well-formed Content-Length over the framer's limit is skipped too: its
+ * body is discarded as it arrives (never buffered whole), the first
+ * FRAMING_HEAD bytes kept so that the caller can answer the request it held
+ * (FRAMING_TOO_LARGE, once, as soon as they are in), and the next message
+ * is read normally.
  *
  * Ownership: the Framer owns its buffer. Bodies returned by framing_next are
  * borrowed and stay valid until the next framing_feed/framing_next/
@@ -23,13 +25,15 @@
 #include "analyzers/engine/util.h"
 
 #define FRAMING_DEFAULT_LIMIT ((size_t)64 << 20) /* 64 MiB per message */
+#define FRAMING_HEAD 512 /* bytes of a skipped body kept (its "id" and "method" come first) */
 
 typedef enum {
   FRAMING_NEED_MORE = 0, /* no complete message buffered */
   FRAMING_MESSAGE = 1,   /* *body and *len hold one message body */
   FRAMING_BAD_HEADER = -1, /* a header block was malformed and skipped; *err says why */
-  FRAMING_TOO_LARGE = -2,  /* Content-Length over the limit: framer is now dead */
-  FRAMING_DEAD = -3,       /* an earlier fatal error; nothing more will be read */
+  FRAMING_TOO_LARGE = -2,  /* Content-Length over the limit: the body is being skipped;
+                              *body / *len hold its first bytes (at most FRAMING_HEAD) */
+  FRAMING_DEAD = -3,       /* not returned any more; kept for callers that test for it */
 } FramingStatus;
 
 typedef struct {
@@ -40,6 +44,10 @@ typedef struct {
   bool in_body;
   bool dead;
   bool resync;      /* after a bad header block: skip to the next Content-Length */
+  size_t skip_left; /* bytes of an over-limit body still to discard */
+  char head[FRAMING_HEAD]; /* its first bytes */
+  size_t head_len, head_want;
+  bool head_told;   /* FRAMING_TOO_LARGE was returned for it */
   char err[128];    /* last error text */
 } Framer;
 
@@ -53,7 +61,8 @@ void framing_feed(Framer *f, const char *data, size_t len);
 /* Extracts the next event. On FRAMING_MESSAGE, *body and *len point into the
  * framer (borrowed, see above; the body is NOT NUL-terminated). On the error
  * results, *err (borrowed, same lifetime) says what was wrong; otherwise it
- * is NULL. Any of body, len, err may be NULL when the caller doesn't care. */
+ * is NULL. On FRAMING_TOO_LARGE *body and *len are the head of the skipped
+ * body (borrowed, same lifetime). Any of body, len, err may be NULL when the caller doesn't care. */
 FramingStatus framing_next(Framer *f, const char **body, size_t *len, const char **err);
 
 /* Writes "Content-Length: <len>\r\n\r\n" + body into out (appended). */

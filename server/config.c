@@ -7,6 +7,7 @@
  * handled by one small function per top-level key. Inline tables are
  * expanded with an explicit stack, never by recursion. */
 #include "server/config.h"
+#include "analyzers/engine/nesting.h"
 #include "analyzers/engine/arena.h"
 #include "analyzers/engine/toml.h"
 
@@ -523,6 +524,10 @@ bool config_parse(Config *c, const char *text, size_t len, const char *path, boo
   p.text = text + skip;
   p.len = len - skip;
   TSParser *parser = ts_parser_new();
+  if (nesting_too_deep(p.text, p.len, NESTING_TOML)) {
+    config__error(&p, 0, "brackets nested too deep to parse");
+    goto done;
+  }
   ts_parser_set_language(parser, tree_sitter_toml());
   TSTree *tree = ts_parser_parse_string(parser, NULL, p.text, (uint32_t)p.len);
   if (!tree) {
@@ -595,7 +600,7 @@ static void config__search(Config *c, const char *dir) {
       if (rc < 0) {
         memset(c, 0, sizeof *c);
         c->path = arena_strdup(&c->arena, f);
-        c->error = config__keep(c, xasprintf("cannot read: %s", strerror(-rc)));
+        c->error = config__keep(c, xasprintf("cannot read: %s", util_strerror(rc)));
       }
       free(f);
       if (rc != 0) {

@@ -3,6 +3,7 @@
 #include "server/cli/output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,8 +125,33 @@ int reportgen_render(const Workspace *ws, const ReportGenOptions *o, char **out,
   return rc;
 }
 
-int reportgen_write_file(const char *path, const char *data, size_t len) {
-  /* the temporary file sits next to the target so that rename is atomic */
+static int reportgen__write_all(int fd, const char *data, size_t len) {
+  size_t off = 0;
+  while (off < len) {
+    ssize_t w = write(fd, data + off, len - off);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return -errno;
+    }
+    off += (size_t)w;
+  }
+  return 0;
+}
+
+/* An existing file that is not regular: open it as it is (O_NONBLOCK so
+ * that a FIFO without a reader fails instead of blocking) and write. */
+static int reportgen__write_through(const char *path, const char *data, size_t len) {
+  int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return -errno;
+  int fl = fcntl(fd, F_GETFL);
+  if (fl >= 0) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK); /* a reader is there: wait for it as writes do */
+  int rc = reportgen__write_all(fd, data, len);
+  if (close(fd) != 0 && rc == 0) rc = -errno;
+  return rc;
+}
+
+/* A regular file (or a new one): temporary file beside it, atomic rename. */
+static int reportgen__replace(const char *path, const char *data, size_t len) {
   const char *slash = strrchr(path, '/');
   char *dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
   char *tmp = xasprintf("%s/.%s.XXXXXX", dir, slash ? slash + 1 : path);
@@ -136,17 +162,7 @@ int reportgen_write_file(const char *path, const char *data, size_t len) {
     free(tmp);
     return -e;
   }
-  int rc = 0;
-  size_t off = 0;
-  while (off < len) {
-    ssize_t w = write(fd, data + off, len - off);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      rc = -errno;
-      break;
-    }
-    off += (size_t)w;
-  }
+  int rc = reportgen__write_all(fd, data, len);
   /* mkstemp creates 0600; a report is an ordinary file: keep the mode of
    * the file it replaces, else 0644 (umask() would race other threads) */
   struct stat st;
@@ -157,4 +173,31 @@ int reportgen_write_file(const char *path, const char *data, size_t len) {
   if (rc != 0) unlink(tmp);
   free(tmp);
   return rc;
+}
+
+int reportgen_write_file(const char *path, const char *data, size_t len) {
+  struct stat st, lst;
+  if (stat(path, &st) != 0) {
+    if (errno != ENOENT) return -errno;
+    /* nothing there, or a link to nothing: create it where the link points */
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+      int fd = open(path, O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC, 0644);
+      if (fd < 0) return -errno;
+      close(fd);
+      return reportgen_write_file(path, data, len); /* now an existing regular file behind a link */
+    }
+    return reportgen__replace(path, data, len);
+  }
+  if (S_ISDIR(st.st_mode)) return -EISDIR;
+  if (!S_ISREG(st.st_mode)) return reportgen__write_through(path, data, len);
+  if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+    char real[PATH_MAX];
+    if (!realpath(path, real)) return -errno;
+    return reportgen__replace(real, data, len);
+  }
+  return reportgen__replace(path, data, len);
+}
+
+const char *reportgen_write_strerror(int rc) {
+  return rc == -ENXIO ? "a FIFO that no process is reading" : strerror(-rc);
 }

@@ -37,8 +37,15 @@ const char *reportgen_format_ext(ReportGenFormat f);
 int reportgen_render(const Workspace *ws, const ReportGenOptions *o, char **out, size_t *len,
                      ReportSummary *sum) WARN_UNUSED;
 
-/* Writes data to path through a temporary file in the same directory and
- * an atomic rename. Returns 0 or -errno (the target is then untouched). */
+/* Writes data to path. A regular file (or a new one) is replaced through a
+ * temporary file in the same directory and an atomic rename; a symbolic
+ * link is followed and its target replaced, the link kept. Anything else
+ * that exists (a character device, a FIFO, a terminal, /dev/stdout on a
+ * pipe) is written through, never replaced; a FIFO nobody reads gives
+ * -ENXIO instead of blocking, a directory -EISDIR. Returns 0 or -errno
+ * (a replaced target is then untouched). */
 int reportgen_write_file(const char *path, const char *data, size_t len) WARN_UNUSED;
+/* The message for an error of reportgen_write_file (static). */
+const char *reportgen_write_strerror(int rc);
 
 #endif

@@ -1,5 +1,6 @@
 /* workspace: see workspace.h. */
 #include "server/workspace.h"
+#include "analyzers/engine/nesting.h"
 #include "analyzers/python/pyfacts.h"
 #include "analyzers/project/model.h"
 #include "server/resultcodec.h"
@@ -40,6 +41,15 @@ uint64_t ws_hash(const char *text, size_t len) {
 
 static void ws__note(Workspace *ws, const char *path, const char *why) {
   array_push(&ws->notes, xasprintf("%s: %s", path, why));
+}
+
+/* What a file that is not regular is, for the note that skips it. */
+static const char *ws__special(mode_t mode) {
+  if (S_ISFIFO(mode)) return "skipped, not a regular file (a FIFO)";
+  if (S_ISCHR(mode)) return "skipped, not a regular file (a character device)";
+  if (S_ISBLK(mode)) return "skipped, not a regular file (a block device)";
+  if (S_ISSOCK(mode)) return "skipped, not a regular file (a socket)";
+  return "skipped, not a regular file";
 }
 
 static bool ws__excluded(const WsOptions *opt, const char *rel, const char *name) {
@@ -118,6 +128,8 @@ static void ws__walk(Walker *w, const char *root_abs) {
         }
       } else if (S_ISREG(st.st_mode)) {
         ws__add_file(w, crel, cabs, &st);
+      } else if (context_file_kind(crel) != FILE_UNKNOWN) {
+        ws__note(w->ws, crel, ws__special(st.st_mode));
       }
       free(crel);
       free(cabs);
@@ -163,6 +175,8 @@ int ws_collect(Workspace *ws, const char *const *paths, size_t n, const WsOption
         }
     } else if (context_file_kind(paths[i]) == FILE_UNKNOWN) {
       ws__note(ws, paths[i], "not a file kind ascend-lsp analyzes");
+    } else if (!S_ISREG(st.st_mode)) {
+      ws__note(ws, paths[i], ws__special(st.st_mode));
     } else {
       w.explicit = true;
       ws__add_file(&w, paths[i], paths[i], &st);
@@ -338,7 +352,7 @@ static void ws__analyze_one(Pool *p, WsFile *f) {
     int rc = f->kind == FILE_ELF ? util_read_head(f->abs, WS_ELF_HEAD, &text, &len)
                                  : util_read_file(f->abs, WS_DEFAULT_MAX_FILE * 4, &text, &len);
     if (rc != 0) {
-      f->note = xasprintf("not analyzed: %s", strerror(-rc));
+      f->note = xasprintf("not analyzed: %s", util_strerror(rc));
       return;
     }
   }
@@ -346,6 +360,8 @@ static void ws__analyze_one(Pool *p, WsFile *f) {
   f->hash = ws_hash(text, len);
   if (f->kind != FILE_ELF && memchr(text, '\0', len)) {
     f->note = xstrdup("skipped, binary content");
+  } else if (nesting_file_too_deep(f->kind, text, len)) {
+    f->note = xstrdup(nesting_note());
   } else if (!p->run->cache || !ws__cache_get(p->run->cache, f)) {
     AnalyzeFile file = {.path = f->rel ? f->rel : f->path, .npu_sibling = f->npu_sibling};
     const char **ignores = p->run->ignores ? p->run->ignores(p->run->ignores_data, f->path, &file.n_file_ignores) : NULL;

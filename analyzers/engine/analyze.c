@@ -1,6 +1,7 @@
 /* analyze: file classification, the domain table and the refinement stage
  * that follows the detectors (see analyze.h for the order). */
 #include "analyzers/engine/analyze.h"
+#include "analyzers/engine/nesting.h"
 #include "analyzers/domains/domains.h"
 #include "analyzers/engine/fold.h"
 #include "analyzers/engine/prefilter.h"
@@ -202,6 +203,47 @@ TSLanguage *analyze_language(FileKind kind) {
   }
 }
 
+typedef struct {
+  const char *text;
+  size_t len;
+  char buf[4096];
+} AnalyzeCrInput;
+
+/* TSInput read: the text from byte `at`, a lone CR given as LF. */
+static const char *analyze__cr_read(void *payload, uint32_t at, TSPoint pt, uint32_t *read) {
+  (void)pt;
+  AnalyzeCrInput *in = payload;
+  if (at >= in->len) {
+    *read = 0;
+    return "";
+  }
+  size_t n = in->len - at < sizeof in->buf ? in->len - at : sizeof in->buf;
+  memcpy(in->buf, in->text + at, n);
+  for (size_t i = 0; i < n; i++)
+    if (in->buf[i] == '\r' && (at + i + 1 >= in->len || in->text[at + i + 1] != '\n')) in->buf[i] = '\n';
+  *read = (uint32_t)n;
+  return in->buf;
+}
+
+static bool analyze__has_lone_cr(const char *text, size_t len) {
+  for (const char *p = memchr(text, '\r', len); p; p = memchr(p + 1, '\r', len - (size_t)(p + 1 - text)))
+    if ((size_t)(p + 1 - text) >= len || p[1] != '\n') return true;
+  return false;
+}
+
+TSTree *analyze_parse(TSParser *parser, TSTree *old, const char *text, size_t len) {
+  if (len > UINT32_MAX / 2) return NULL;
+  if (!analyze__has_lone_cr(text, len)) return ts_parser_parse_string(parser, old, text, (uint32_t)len);
+  AnalyzeCrInput *in = xmalloc(sizeof *in);
+  in->text = text;
+  in->len = len;
+  TSInput input = {in, analyze__cr_read, TSInputEncodingUTF8};
+  TSTree *t = ts_parser_parse(parser, old, input);
+  free(in);
+  return t;
+}
+
+
 void analyze_options_default(AnalyzeOptions *o) {
   memset(o, 0, sizeof *o);
   o->chip = CHIP_910B;
@@ -392,14 +434,6 @@ static void analyze__facts(const char *text, size_t len, const PyFile *py, FileF
   for (size_t i = 0; i < py->imports.len; i++) array_push(&facts->imports, xstrdup(py->imports.items[i].module));
 }
 
-/* Code points between the start of the line holding `at` and `at`. */
-static uint32_t analyze__cp_column(const char *text, uint32_t at, uint32_t byte_col) {
-  uint32_t n = 0;
-  for (uint32_t i = at - byte_col; i < at; i++)
-    if (((unsigned char)text[i] & 0xC0) != 0x80) n++;
-  return n;
-}
-
 typedef Array(uint32_t) LineStarts;
 
 static void analyze__line_starts(const char *text, size_t len, LineStarts *ls) {
@@ -409,53 +443,107 @@ static void analyze__line_starts(const char *text, size_t len, LineStarts *ls) {
       array_push(ls, (uint32_t)i + 1);
 }
 
-/* Row and code-point column of a byte offset. */
-static void analyze__point(const char *text, const LineStarts *ls, uint32_t at, uint32_t *row, uint32_t *col) {
-  size_t lo = 0, hi = ls->len;
-  while (hi - lo > 1) {
-    size_t mid = (lo + hi) / 2;
-    if (ls->items[mid] <= at) lo = mid;
-    else hi = mid;
+/* A byte offset and where its row and code-point column go. */
+typedef struct {
+  uint32_t at;
+  uint32_t *row, *col;
+} AnalyzePos;
+
+typedef Array(AnalyzePos) AnalyzePosList;
+
+static int analyze__pos_cmp(const void *a, const void *b) {
+  uint32_t x = ((const AnalyzePos *)a)->at, y = ((const AnalyzePos *)b)->at;
+  return x < y ? -1 : x > y;
+}
+
+/* Rows and code-point columns of every offset in one sweep: in offset
+ * order, each column continues from the previous offset on its line, so
+ * many findings on one long line cost the line once, not once each. */
+static void analyze__points(const char *text, const LineStarts *ls, AnalyzePosList *p) {
+  if (p->len > 1) qsort(p->items, p->len, sizeof *p->items, analyze__pos_cmp);
+  size_t line = 0;
+  uint32_t from = 0, col = 0;
+  for (size_t i = 0; i < p->len; i++) {
+    uint32_t at = p->items[i].at;
+    size_t before = line;
+    while (line + 1 < ls->len && ls->items[line + 1] <= at) line++;
+    if (line != before) {
+      from = ls->items[line];
+      col = 0;
+    }
+    for (; from < at; from++)
+      if (((unsigned char)text[from] & 0xC0) != 0x80) col++;
+    *p->items[i].row = (uint32_t)line;
+    *p->items[i].col = col;
   }
-  *row = (uint32_t)lo;
-  *col = analyze__cp_column(text, at, at - ls->items[lo]);
+}
+
+static void analyze__want(AnalyzePosList *p, uint32_t at, uint32_t *row, uint32_t *col) {
+  AnalyzePos x = {at, row, col};
+  array_push(p, x);
 }
 
 /* Rows and columns of findings [from, l->len) from byte offsets with our
  * own line starts (built once per file in *ls): tree-sitter counts rows at
  * "\n" only, LSP and editors also break at a lone "\r". Code-point columns
- * skip a UTF-8 byte-order mark on the first line. */
+ * skip a UTF-8 byte-order mark on the first line. All offsets are placed in
+ * one sweep (analyze__points). */
 static void analyze__columns(const char *text, size_t len, LineStarts *ls, FindingList *l, size_t from) {
   if (l->len <= from) return;
   if (ls->len == 0) analyze__line_starts(text, len, ls);
-  bool bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
+  AnalyzePosList want = {0};
   for (size_t i = from; i < l->len; i++) {
     Finding *f = &l->items[i];
     for (size_t k = 0; k < f->edits.len; k++) {
       TextEdit *e = &f->edits.items[k];
       if (e->end > len) e->end = (uint32_t)len;
       if (e->start > e->end) e->start = e->end;
-      analyze__point(text, ls, e->start, &e->start_row, &e->start_char);
-      analyze__point(text, ls, e->end, &e->end_row, &e->end_char);
-      if (bom && e->start_row == 0 && e->start_char > 0) e->start_char--;
-      if (bom && e->end_row == 0 && e->end_char > 0) e->end_char--;
+      analyze__want(&want, e->start, &e->start_row, &e->start_char);
+      analyze__want(&want, e->end, &e->end_row, &e->end_char);
     }
     for (size_t k = 0; k < f->related.len; k++) {
       Related *r = &f->related.items[k];
       if (r->end > len) r->end = (uint32_t)len;
       if (r->start > r->end) r->start = r->end;
-      analyze__point(text, ls, r->start, &r->start_row, &r->start_char);
-      analyze__point(text, ls, r->end, &r->end_row, &r->end_char);
+      analyze__want(&want, r->start, &r->start_row, &r->start_char);
+      analyze__want(&want, r->end, &r->end_row, &r->end_char);
     }
     if (f->end_byte > len) f->end_byte = (uint32_t)len;
     if (f->start_byte > f->end_byte) f->start_byte = f->end_byte;
-    analyze__point(text, ls, f->start_byte, &f->start_row, &f->start_char);
-    analyze__point(text, ls, f->end_byte, &f->end_row, &f->end_char);
+    analyze__want(&want, f->start_byte, &f->start_row, &f->start_char);
+    analyze__want(&want, f->end_byte, &f->end_row, &f->end_char);
+  }
+  analyze__points(text, ls, &want);
+  array_free(&want);
+  bool bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
+  for (size_t i = from; i < l->len; i++) {
+    Finding *f = &l->items[i];
+    for (size_t k = 0; k < f->edits.len && bom; k++) {
+      TextEdit *e = &f->edits.items[k];
+      if (e->start_row == 0 && e->start_char > 0) e->start_char--;
+      if (e->end_row == 0 && e->end_char > 0) e->end_char--;
+    }
     f->start_col = f->start_byte - ls->items[f->start_row];
     f->end_col = f->end_byte - ls->items[f->end_row];
     if (bom && f->start_row == 0 && f->start_char > 0) f->start_char--;
     if (bom && f->end_row == 0 && f->end_char > 0) f->end_char--;
   }
+}
+
+/* Keeps the first ANALYZE_MAX_FINDINGS findings (sorted) and puts one
+ * ASC003 note in place of the rest. */
+static void analyze__cap(FindingList *l) {
+  const KbRule *rule = kb_rule("ASC003");
+  if (l->len <= ANALYZE_MAX_FINDINGS || !rule) return;
+  const Finding first = l->items[ANALYZE_MAX_FINDINGS]; /* position of the first one left out */
+  uint32_t at = first.start_byte, row = first.start_row, col = first.start_col, ch = first.start_char;
+  size_t more = l->len - ANALYZE_MAX_FINDINGS;
+  for (size_t i = ANALYZE_MAX_FINDINGS; i < l->len; i++) finding_free(&l->items[i]);
+  l->len = ANALYZE_MAX_FINDINGS;
+  char subj[32];
+  snprintf(subj, sizeof subj, "%zu", more);
+  Finding *f = kb_emit(l, rule, NULL, subj, NULL, at, at, row, col, row, col);
+  f->start_char = f->end_char = ch;
 }
 
 /* Step 8: a file with an NPU version beside it (cuda_accelerator.py next to
@@ -508,7 +596,10 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
   LineStarts ls = {0};
   analyze__columns(ctx->text, ctx->len, &ls, mine, 0); /* suppressions match rows with lone-CR line breaks too */
   suppress_apply(ctx->text, ctx->len, py, opt, mine);
-  fold_findings(ctx, mine); /* one finding per work item (needs rows) */
+  /* one finding per work item (needs rows); the folds compare findings
+   * pairwise, so a file past the findings limit keeps them unfolded (then
+   * capped below) */
+  if (mine->len <= ANALYZE_MAX_FINDINGS) fold_findings(ctx, mine);
   /* folds move ranges and add related locations, suppression adds ASC001
    * findings: place them all again with the same line starts */
   analyze__columns(ctx->text, ctx->len, &ls, mine, 0);
@@ -516,6 +607,7 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
   if (file->npu_sibling) analyze__npu_sibling(opt, file->npu_sibling, mine);
   if (file->n_file_ignores) findings_drop_if(mine, analyze__file_ignored, (void *)file);
   findings_sort(mine);
+  analyze__cap(mine);
   return tests;
 }
 
@@ -801,7 +893,8 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, TSTree 
   if (ctx.kind == FILE_PYTHON && !facts && opt->n_user_entries == 0 && !opt->report_unused_noqa &&
       strcmp(analyze__base(path), "setup.py") != 0 && !prefilter_may_match(text, len))
     return;
-  if (analyze__binary(file, ctx.kind, text, len)) {
+  /* binary text, or brackets nested past the parser's limit (nesting.h) */
+  if (analyze__binary(file, ctx.kind, text, len) || (!tree && nesting_file_too_deep(ctx.kind, text, len))) {
     if (file->memo) analyze__memo_clear(file->memo);
     return;
   }
@@ -813,7 +906,7 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, TSTree 
     } else {
       parser = ts_parser_new();
       ts_parser_set_language(parser, lang);
-      ctx.tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+      ctx.tree = analyze_parse(parser, NULL, text, len);
       if (!ctx.tree) {
         ts_parser_delete(parser);
         return;

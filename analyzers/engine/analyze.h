@@ -39,6 +39,21 @@
 
 TSLanguage *analyze_language(FileKind kind); /* NULL for kinds parsed without tree-sitter */
 
+/* At most this many findings of one file are kept, the first in position
+ * order; past it one ASC003 finding at the first one left out says how many
+ * more there are. Bounds the memory, the output and the diagnostics of a
+ * file with a finding on every line. A file with more findings than this
+ * before folding is not folded (fold.c compares findings pairwise): its
+ * findings are listed one per site, up to the cap. */
+#define ANALYZE_MAX_FINDINGS 10000
+
+/* Parses text with parser (its language set), reusing old (edited to match)
+ * when not NULL. A lone "\r" is a line break to Python and to editors, not
+ * to the grammars: the parser reads it as "\n" (byte offsets are the same,
+ * the text is not changed). Returns a new tree (caller frees with
+ * ts_tree_delete) or NULL. */
+TSTree *analyze_parse(TSParser *parser, TSTree *old, const char *text, size_t len);
+
 void analyze_options_default(AnalyzeOptions *o);
 
 /* What the workspace model needs of a file beyond its findings (import

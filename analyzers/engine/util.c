@@ -148,16 +148,28 @@ static int util__read_fd(int fd, size_t cap, size_t max, char **out, size_t *len
   return 0;
 }
 
-int util_read_file(const char *path, size_t max_bytes, char **out, size_t *len) {
-  *out = NULL;
-  *len = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+/* Opens path for reading without blocking on a FIFO and checks what was
+ * opened: a regular file (its stat in st), or an error. */
+static int util__open_regular(const char *path, struct stat *st) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return -errno;
-  struct stat st;
-  int rc = fstat(fd, &st) != 0 ? -errno : !S_ISREG(st.st_mode) ? -EISDIR : (uint64_t)st.st_size > max_bytes ? -EFBIG : 0;
+  int rc = fstat(fd, st) != 0 ? -errno : S_ISDIR(st->st_mode) ? -EISDIR : !S_ISREG(st->st_mode) ? UTIL_ENOTREG : 0;
   if (rc) {
     close(fd);
     return rc;
+  }
+  return fd;
+}
+
+int util_read_file(const char *path, size_t max_bytes, char **out, size_t *len) {
+  *out = NULL;
+  *len = 0;
+  struct stat st;
+  int fd = util__open_regular(path, &st);
+  if (fd < 0) return fd;
+  if ((uint64_t)st.st_size > max_bytes) {
+    close(fd);
+    return -EFBIG;
   }
   return util__read_fd(fd, st.st_size ? (size_t)st.st_size : 64, max_bytes, out, len);
 }
@@ -165,9 +177,14 @@ int util_read_file(const char *path, size_t max_bytes, char **out, size_t *len) 
 int util_read_head(const char *path, size_t max_bytes, char **out, size_t *len) {
   *out = NULL;
   *len = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -errno;
+  struct stat st;
+  int fd = util__open_regular(path, &st);
+  if (fd < 0) return fd;
   return util__read_fd(fd, max_bytes < 65536 ? max_bytes : 65536, max_bytes, out, len);
+}
+
+const char *util_strerror(int rc) {
+  return rc == UTIL_ENOTREG ? "not a regular file (a FIFO, device or socket)" : strerror(-rc);
 }
 
 bool util_glob(const char *p, const char *s) {

@@ -65,15 +65,26 @@ void sb_putc(StrBuf *sb, char c);
 void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *sb_steal(StrBuf *sb);
 
+/* Returned by the readers below for a path that is not a regular file (a
+ * FIFO, device or socket: reading one could block or never end). */
+#define UTIL_ENOTREG (-4096)
+
 /* Reads a whole file. Returns 0 and a heap buffer (caller frees, NUL-
  * terminated, *len excludes the NUL) or a negative errno. Files larger than
- * max_bytes give -EFBIG without reading them. */
+ * max_bytes give -EFBIG without reading them; anything but a regular file
+ * gives UTIL_ENOTREG (-EISDIR for a directory) without blocking: the path is
+ * opened with O_NONBLOCK and the opened descriptor checked, so a file
+ * swapped for a FIFO after a directory walk is refused too. */
 int util_read_file(const char *path, size_t max_bytes, char **out, size_t *len) WARN_UNUSED;
 
-/* Reads at most max_bytes from the start of a file (for formats whose
- * interesting part is near the start, such as ELF headers). Returns 0 and
- * a heap buffer (caller frees, NUL-terminated) or a negative errno. */
+/* Reads at most max_bytes from the start of a regular file (for formats
+ * whose interesting part is near the start, such as ELF headers). Returns 0
+ * and a heap buffer (caller frees, NUL-terminated) or a negative errno, as
+ * util_read_file. */
 int util_read_head(const char *path, size_t max_bytes, char **out, size_t *len) WARN_UNUSED;
+
+/* The message for a negative errno or UTIL_ENOTREG (static). */
+const char *util_strerror(int rc);
 
 /* Shell-style glob on plain strings: '*' any run, '?' one byte. */
 bool util_glob(const char *pattern, const char *s);

@@ -9,6 +9,7 @@
  * are parsed, one at a time. Python only: native blockers have no wrappers. */
 #include "analyzers/project/report_priv.h"
 #include "analyzers/python/resolver.h"
+#include "analyzers/engine/nesting.h"
 
 #include <stdlib.h>
 
@@ -59,14 +60,14 @@ typedef struct {
 static bool report_blast__parse(BlastParsed *p, ReportReadFn read, void *data, size_t file) {
   memset(p, 0, sizeof *p);
   p->text = read(data, file, &p->len);
-  if (!p->text || p->len > UINT32_MAX / 2) {
+  if (!p->text || p->len > UINT32_MAX / 2 || nesting_too_deep(p->text, p->len, NESTING_PYTHON)) {
     free(p->text);
     p->text = NULL;
     return false;
   }
   p->parser = ts_parser_new();
   ts_parser_set_language(p->parser, analyze_language(FILE_PYTHON));
-  p->tree = ts_parser_parse_string(p->parser, NULL, p->text, (uint32_t)p->len);
+  p->tree = analyze_parse(p->parser, NULL, p->text, p->len);
   if (!p->tree) {
     ts_parser_delete(p->parser);
     free(p->text);

@@ -26,6 +26,10 @@ typedef struct {
   size_t *seen;
   size_t n_seen;
   Array(PyRef) bound; /* names assigned or taken as parameters inside definitions */
+  /* the last position asked for (byte, row, code points from its line start):
+   * the next one on that line counts on from it */
+  uint32_t last_byte, last_row, last_chr;
+  bool have_last;
 } PyfBuild;
 
 /* ---- positions ------------------------------------------------------------ */
@@ -36,7 +40,10 @@ static void pyfacts__lines(const char *text, size_t len, PyfLines *ls) {
     if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) array_push(ls, (uint32_t)i + 1);
 }
 
-static PyPos pyfacts__pos(const PyfBuild *b, uint32_t at) {
+/* Row and columns of `at`. Positions come mostly in document order, so the
+ * code-point column continues from the last one on the same line: many
+ * calls on one long line cost the line once, not once each. */
+static PyPos pyfacts__pos(PyfBuild *b, uint32_t at) {
   size_t lo = 0, hi = b->lines.len;
   while (hi - lo > 1) {
     size_t mid = (lo + hi) / 2;
@@ -44,8 +51,18 @@ static PyPos pyfacts__pos(const PyfBuild *b, uint32_t at) {
     else hi = mid;
   }
   PyPos p = {at, (uint32_t)lo, at - b->lines.items[lo], 0};
-  for (uint32_t i = b->lines.items[lo]; i < at; i++)
-    if (((unsigned char)b->py->text[i] & 0xC0) != 0x80) p.chr++;
+  uint32_t from = b->lines.items[lo], chr = 0;
+  if (b->have_last && b->last_row == lo && b->last_byte <= at) {
+    from = b->last_byte;
+    chr = b->last_chr;
+  }
+  for (uint32_t i = from; i < at; i++)
+    if (((unsigned char)b->py->text[i] & 0xC0) != 0x80) chr++;
+  b->last_byte = at;
+  b->last_row = (uint32_t)lo;
+  b->last_chr = chr;
+  b->have_last = true;
+  p.chr = chr;
   if (lo == 0 && b->py->len >= 3 && memcmp(b->py->text, "\xEF\xBB\xBF", 3) == 0 && p.chr > 0) p.chr--;
   return p;
 }
@@ -356,7 +373,7 @@ static void pyfacts__imports(PyfBuild *b) {
 
 PyFacts *pyfacts_build(const PyFile *py) {
   PyFacts *f = xcalloc(1, sizeof *f);
-  PyfBuild b = {py, f, {0}, {0}, NULL, 0, {0}};
+  PyfBuild b = {py, f, {0}, {0}, NULL, 0, {0}, 0, 0, 0, false};
   pyfacts__lines(py->text, py->len, &b.lines);
   /* the main block first: the walk files names under it */
   TSNode root = ts_tree_root_node(py->tree);

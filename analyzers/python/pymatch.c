@@ -513,9 +513,17 @@ static bool pymatch__probe_only(const Matcher *m, const PyBinding *b, TSNode stm
 /* from-imports of names with a mapping row: the import line is a finding too,
  * and its fix renames the module so every use keeps working. */
 static void pymatch__imports(Matcher *m, TSNode stmt) {
-  for (size_t i = 0; i < m->py->bindings.len; i++) {
+  /* bindings are in statement order: the statement's own are found by
+   * binary search, not by a pass over every import of the file */
+  uint32_t at0 = ts_node_start_byte(stmt);
+  size_t lo = 0, hi = m->py->bindings.len;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (m->py->bindings.items[mid].def_byte < at0) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i < m->py->bindings.len && m->py->bindings.items[i].def_byte == at0; i++) {
     const PyBinding *b = &m->py->bindings.items[i];
-    if (b->def_byte != ts_node_start_byte(stmt)) continue;
     TSNode at = ts_node_descendant_for_byte_range(stmt, b->module_start, b->module_end);
     if (pymatch__probe_only(m, b, stmt)) continue;
     char *mod = xstrndup(m->py->text + b->module_start, b->module_end - b->module_start);

@@ -154,7 +154,7 @@ const char *pysyntax_eol(const char *text, size_t len) {
 
 char *pysyntax_import_insertion(const PyFile *py, const char *stmt) {
   uint32_t at = pysyntax_import_point(py);
-  const char *eol = pysyntax_eol(py->text, py->len);
+  const char *eol = py->eol; /* pysyntax_eol once per file: a long first line is not scanned per fix */
   bool need_lead = at > 0 && at == py->len && py->text[at - 1] != '\n' && py->text[at - 1] != '\r';
   return xasprintf("%s%s%s", need_lead ? eol : "", stmt, eol);
 }

@@ -1,7 +1,8 @@
 /* resolver: see resolver.h. One TSTreeCursor walk collects import bindings
- * and file facts; lookups are linear scans over the (few) bindings. */
+ * and file facts; lookups go through an index of the bindings by name. */
 #include "analyzers/python/resolver.h"
 #include "analyzers/python/pysym.h"
+#include "analyzers/python/pysyntax.h"
 #include "analyzers/kb/kb.h"
 
 #include <stdlib.h>
@@ -50,6 +51,51 @@ static bool resolver__text_has(const PyFile *py, TSNode n, const char *needle) {
   return memmem(py->text + s, e - s, needle, strlen(needle)) != NULL;
 }
 
+static unsigned resolver__name_hash(const char *name, size_t n) {
+  unsigned h = 2166136261u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)name[i]) * 16777619u;
+  return h;
+}
+
+/* The slot of a name: where its bindings are, or the empty slot for it. */
+static size_t resolver__name_slot(const PyFile *py, const char *name, size_t n) {
+  size_t mask = py->n_name_slots - 1, i = resolver__name_hash(name, n) & mask;
+  for (;; i = (i + 1) & mask) {
+    uint32_t first = py->name_slots[i].first;
+    if (!first) return i;
+    const char *local = py->bindings.items[first - 1].local;
+    if (strlen(local) == n && memcmp(local, name, n) == 0) return i;
+  }
+}
+
+/* Appends binding `idx` to its name's list (kept in index order). */
+static void resolver__index_add(PyFile *py, size_t idx) {
+  const char *local = py->bindings.items[idx].local;
+  size_t s = resolver__name_slot(py, local, strlen(local));
+  if (py->name_slots[s].first) {
+    py->name_next.items[py->name_slots[s].last - 1] = (uint32_t)idx + 1;
+  } else {
+    py->name_slots[s].first = (uint32_t)idx + 1;
+    py->n_names++;
+  }
+  py->name_slots[s].last = (uint32_t)idx + 1;
+}
+
+static void resolver__index(PyFile *py) {
+  uint32_t none = 0;
+  array_push(&py->name_next, none);
+  if (2 * (py->n_names + 1) > py->n_name_slots) { /* grow: rebuild every list in index order */
+    free(py->name_slots);
+    py->n_name_slots = py->n_name_slots ? 2 * py->n_name_slots : 16;
+    py->name_slots = xcalloc(py->n_name_slots, sizeof *py->name_slots);
+    py->n_names = 0;
+    for (size_t i = 0; i < py->bindings.len; i++) py->name_next.items[i] = 0;
+    for (size_t i = 0; i < py->bindings.len; i++) resolver__index_add(py, i);
+    return;
+  }
+  resolver__index_add(py, py->bindings.len - 1);
+}
+
 static void resolver__bind(PyFile *py, const Frame *f, const char *local, size_t local_len,
                            const char *qual, TSNode stmt, TSNode module, TSNode name, bool from) {
   /* an import in code that never runs with torch_npu binds nothing */
@@ -75,6 +121,7 @@ static void resolver__bind(PyFile *py, const Frame *f, const char *local, size_t
   if (util_starts_with(b.qualname, "torch_npu")) py->imports_torch_npu = true;
   if (kb_pattern_match(kb_template("transfer-to-npu-module"), b.qualname)) py->transfer_to_npu = true;
   array_push(&py->bindings, b);
+  resolver__index(py);
 }
 
 static void resolver__note_import(PyFile *py, const char *module, TSNode stmt) {
@@ -535,6 +582,25 @@ static void resolver__comments(PyFile *py) {
   }
 }
 
+/* Attaches each method to its innermost class. Functions and classes were
+ * found in document order: one sweep with a stack of the classes open at
+ * each function (the innermost on top). */
+static void resolver__methods(PyFile *py) {
+  Array(const PyClass *) open = {0};
+  size_t k = 0;
+  for (size_t i = 0; i < py->functions.len; i++) {
+    PyFunction *f = &py->functions.items[i];
+    for (; k < py->classes.len && py->classes.items[k].start <= f->start; k++) {
+      const PyClass *c = &py->classes.items[k];
+      while (open.len && open.items[open.len - 1]->end < c->end) open.len--; /* closed before c */
+      array_push(&open, c);
+    }
+    while (open.len && !(f->end <= open.items[open.len - 1]->end)) open.len--;
+    f->class_name = open.len ? xstrdup(open.items[open.len - 1]->name) : NULL;
+  }
+  array_free(&open);
+}
+
 PyFile *pyfile_build(TSTree *tree, const char *text, size_t len) {
   PyFile *py = xcalloc(1, sizeof *py);
   py->text = text;
@@ -545,6 +611,7 @@ PyFile *pyfile_build(TSTree *tree, const char *text, size_t len) {
     if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) rows++;
   py->n_rows = rows;
   py->comments = xcalloc(rows, sizeof *py->comments);
+  py->eol = pysyntax_eol(text, len);
 
   TSNode root = ts_tree_root_node(tree);
   Array(Frame) frames = {0};
@@ -573,16 +640,7 @@ PyFile *pyfile_build(TSTree *tree, const char *text, size_t len) {
   array_free(&frames);
   resolver__comments(py);
   pyfile_required_fallbacks(py);
-  /* Attach each method to its innermost class. */
-  for (size_t i = 0; i < py->functions.len; i++) {
-    PyFunction *f = &py->functions.items[i];
-    const PyClass *best = NULL;
-    for (size_t k = 0; k < py->classes.len; k++) {
-      const PyClass *c = &py->classes.items[k];
-      if (f->start >= c->start && f->end <= c->end && (!best || c->start >= best->start)) best = c;
-    }
-    f->class_name = best ? xstrdup(best->name) : NULL;
-  }
+  resolver__methods(py);
   return py;
 }
 
@@ -593,6 +651,8 @@ void pyfile_free(PyFile *py) {
     free(py->bindings.items[i].qualname);
   }
   array_free(&py->bindings);
+  free(py->name_slots);
+  array_free(&py->name_next);
   for (size_t i = 0; i < py->functions.len; i++) {
     free(py->functions.items[i].name);
     free(py->functions.items[i].class_name);
@@ -620,10 +680,10 @@ const PyBinding *pyfile_lookup(const PyFile *py, const char *name, size_t name_l
   unsigned bit = resolver__name_bit(name, name_len);
   if (!(py->name_bloom[bit >> 6] & (1ull << (bit & 63)))) return NULL; /* not an imported name */
   const PyBinding *best = NULL;
-  for (size_t i = 0; i < py->bindings.len; i++) {
-    const PyBinding *b = &py->bindings.items[i];
+  if (!py->n_name_slots) return NULL;
+  for (uint32_t i = py->name_slots[resolver__name_slot(py, name, name_len)].first; i; i = py->name_next.items[i - 1]) {
+    const PyBinding *b = &py->bindings.items[i - 1];
     if (at < b->scope_start || at > b->scope_end) continue;
-    if (strlen(b->local) != name_len || memcmp(b->local, name, name_len) != 0) continue;
     if (!best) {
       best = b;
       continue;

@@ -69,8 +69,15 @@ struct PyFile {
   const char *text;
   size_t len;
   TSTree *tree;
-  Array(PyBinding) bindings;
+  Array(PyBinding) bindings; /* in document order of their statements */
   uint64_t name_bloom[4];    /* bits of the bound local names: most lookups miss */
+  /* Bindings by local name, so that a lookup visits only its name's: open
+   * addressing on the name, each slot the first and last binding of a name
+   * (index + 1, 0 = empty); next[i] is the binding after i with its name. */
+  struct { uint32_t first, last; } *name_slots;
+  size_t n_name_slots, n_names;
+  Array(uint32_t) name_next;
+  const char *eol;           /* the file's first line ending, "\n" when it has none */
   Array(ByteRange) guarded;
   Array(ByteRange) npu_aware; /* branches on a condition that names the NPU: already ported */
   Array(ByteRange) skip_conds; /* conditions of test-skip decorators: where a test runs, not code */

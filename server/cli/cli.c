@@ -145,7 +145,7 @@ int cli_rules(int argc, char **argv) {
   Config cfg;
   int crc = config_load(&cfg, isolated ? NULL : ".", isolated ? NULL : config_path);
   if (crc != 0) {
-    fprintf(stderr, "ascend-lsp: cannot read config %s: %s\n", config_path, strerror(-crc));
+    fprintf(stderr, "ascend-lsp: cannot read config %s: %s\n", config_path, util_strerror(crc));
     return 2;
   }
   int rc = cli__rules(&cfg, code, strcmp(format, "md") == 0);

@@ -161,7 +161,7 @@ int cli_common_options(CliCommon *c) {
   int crc = config_load(&c->config, c->isolated ? NULL : dir, c->isolated ? NULL : c->config_path);
   free(dir);
   if (crc != 0) {
-    fprintf(stderr, "ascend-lsp: cannot read config %s: %s\n", c->config_path ? c->config_path : "", strerror(-crc));
+    fprintf(stderr, "ascend-lsp: cannot read config %s: %s\n", c->config_path ? c->config_path : "", util_strerror(crc));
     return 2;
   }
   config_set_base(&c->config, cli_common_base(c));

@@ -17,6 +17,7 @@
 #include "server/cli/cli_common.h"
 #include "server/fixes.h"
 #include "server/cli/output.h"
+#include "analyzers/engine/nesting.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,7 @@ typedef struct {
   bool diff, unsafe;
   size_t fixed, files, unsafe_left, unfixable_left, skipped_left, errors;
   size_t blocking_left;
+  size_t refused_files, refused_left; /* files left alone on purpose (a link out of the root), their findings */
   StrList done;   /* real paths already handled (a link and its target are one file) */
 } FixRun;
 
@@ -142,13 +144,14 @@ static bool cli_fix__seen(FixRun *run, const char *real) {
   return false;
 }
 
-/* Reads a regular file without following a final symbolic link. */
+/* Reads a regular file without following a final symbolic link (nor
+ * blocking on a FIFO put in its place). */
 static int cli_fix__read(const char *real, char **text, size_t *len, struct stat *st) {
-  int fd = open(real, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  int fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return -errno;
   int rc = 0;
   if (fstat(fd, st) != 0) rc = -errno;
-  else if (!S_ISREG(st->st_mode)) rc = -EINVAL;
+  else if (!S_ISREG(st->st_mode)) rc = UTIL_ENOTREG;
   else if ((size_t)st->st_size > WS_DEFAULT_MAX_FILE * 4) rc = -EFBIG;
   close(fd);
   if (rc != 0) return rc;
@@ -168,7 +171,7 @@ static void cli_fix__emit(FixRun *run, const char *shown, const char *real, cons
     if (rc != 0) {
       run->errors++;
       fprintf(stderr, "%s: not written: %s\n", shown,
-              rc == -ESTALE ? "the file changed on disk while it was being fixed" : strerror(-rc));
+              rc == -ESTALE ? "the file changed on disk while it was being fixed" : util_strerror(rc));
       return;
     }
   }
@@ -200,6 +203,13 @@ static void cli_fix__count_only(FixRun *run, const WsFile *f) {
     if (f->findings.items[i].severity <= SEV_WARNING) run->blocking_left++;
 }
 
+/* Whether f's real file was already counted (two links to one file outside
+ * the root are one file left unfixed). */
+static bool cli_fix__counted(FixRun *run, const WsFile *f) {
+  char buf[PATH_MAX];
+  return realpath(f->abs, buf) && cli_fix__seen(run, buf);
+}
+
 static void cli_fix__file(const CliCommon *c, FixRun *run, const Workspace *ws, const WsFile *f) {
   if (!cli_fix__has_fix(&f->findings, run->unsafe)) {
     cli_fix__count_only(run, f);
@@ -215,17 +225,24 @@ static void cli_fix__file(const CliCommon *c, FixRun *run, const Workspace *ws, 
   char *real = cli_fix__real(c, f, &why);
   if (!real) {
     fprintf(stderr, "%s: %s\n", shown, why);
-    if (!strstr(why, "symbolic")) run->errors++; /* a link out of the root is refused on purpose */
+    if (!strstr(why, "symbolic")) {
+      run->errors++;
+    } else if (!cli_fix__counted(run, f)) { /* refused on purpose: its findings are still there */
+      run->refused_files++;
+      run->refused_left += f->findings.len;
+      for (size_t i = 0; i < f->findings.len; i++)
+        if (f->findings.items[i].severity <= SEV_WARNING) run->blocking_left++;
+    }
     goto fail;
   }
   if (cli_fix__seen(run, real)) goto fail;
   int rc = cli_fix__read(real, &text, &len, &st);
   if (rc != 0) {
-    fprintf(stderr, "%s: cannot read: %s\n", shown, strerror(-rc));
+    fprintf(stderr, "%s: cannot read: %s\n", shown, util_strerror(rc));
     run->errors++;
     goto fail;
   }
-  if (!memchr(text, '\0', len)) /* binary: nothing to do */
+  if (!memchr(text, '\0', len) && !nesting_file_too_deep(f->kind, text, len)) /* binary or unparsable: nothing to do */
     cli_fix__text(c, f->path, f->rel, f->npu_sibling, text, len, run->unsafe, &r);
   run->unsafe_left += r.left.unsafe;
   run->unfixable_left += r.left.unfixable;
@@ -243,9 +260,10 @@ static const char *cli_fix__s(size_t n) {
   return n == 1 ? "" : "s";
 }
 
-/* "Fixed 3 findings (2 files); 4 left: 1 unsafe (use --unsafe-fixes), 3 without a fix" */
+/* "Fixed 3 findings (2 files); 4 left: 1 unsafe (use --unsafe-fixes), 3 without a fix",
+ * "Nothing to fix; 2 left: 2 in 1 file not written (see above)" */
 static void cli_fix__summary(FILE *out, const FixRun *run) {
-  size_t left = run->unsafe_left + run->unfixable_left + run->skipped_left;
+  size_t left = run->unsafe_left + run->unfixable_left + run->skipped_left + run->refused_left;
   if (run->fixed)
     fprintf(out, "%s %zu finding%s (%zu file%s)", run->diff ? "Would fix" : "Fixed", run->fixed,
             cli_fix__s(run->fixed), run->files, cli_fix__s(run->files));
@@ -265,7 +283,13 @@ static void cli_fix__summary(FILE *out, const FixRun *run) {
     fprintf(out, "%s%zu without a fix", sep, run->unfixable_left);
     sep = ", ";
   }
-  if (run->skipped_left) fprintf(out, "%s%zu overlapping other fixes", sep, run->skipped_left);
+  if (run->skipped_left) {
+    fprintf(out, "%s%zu overlapping other fixes", sep, run->skipped_left);
+    sep = ", ";
+  }
+  if (run->refused_left)
+    fprintf(out, "%s%zu in %zu file%s not written (see above)", sep, run->refused_left, run->refused_files,
+            cli_fix__s(run->refused_files));
   fputc('\n', out);
 }
 

@@ -116,7 +116,7 @@ int cli_report(int argc, char **argv) {
   if (output && strcmp(output, "-") != 0) {
     int wrc = reportgen_write_file(output, text, len);
     if (wrc != 0) {
-      fprintf(stderr, "ascend-lsp report: cannot write %s: %s\n", output, strerror(-wrc));
+      fprintf(stderr, "ascend-lsp report: cannot write %s: %s\n", output, reportgen_write_strerror(wrc));
       free(text);
       goto fail;
     }

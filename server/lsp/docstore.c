@@ -1,5 +1,6 @@
 /* docstore: see docstore.h. */
 #include "server/lsp/docstore.h"
+#include "analyzers/engine/nesting.h"
 #include "protocol/jsonrpc.h"
 
 #include <stdio.h>
@@ -198,9 +199,15 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char
   analyze_facts_free(&d->facts);
   memset(&d->facts, 0, sizeof d->facts);
   TSLanguage *lang = analyze_language(d->kind);
+  d->too_deep = lang && nesting_file_too_deep(d->kind, d->text.data, d->text.len);
+  if (d->too_deep) {
+    if (d->tree) ts_tree_delete(d->tree); /* parsed from an earlier, shallower text */
+    d->tree = NULL;
+    return true;
+  }
   if (lang && d->text.len < UINT32_MAX / 2) {
     ts_parser_set_language(s->parser, lang);
-    TSTree *t = ts_parser_parse_string(s->parser, d->tree, d->text.data, (uint32_t)d->text.len);
+    TSTree *t = analyze_parse(s->parser, d->tree, d->text.data, d->text.len);
     if (t && d->tree && d->memo) { /* syntax that changed beyond the edits re-runs its units too */
       uint32_t n = 0;
       TSRange *r = ts_tree_get_changed_ranges(d->tree, t, &n);

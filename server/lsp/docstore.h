@@ -29,6 +29,7 @@ typedef struct {
   bool dirty;        /* changed since the last analysis */
   bool published;    /* diagnostics of the current version were sent */
   bool nul_marks;    /* text received with U+0000, held as RPC_NUL_BYTE */
+  bool too_deep;     /* brackets nested past NESTING_MAX_DEPTH: not parsed, no findings */
   /* Where the document sits in its project, set once by the server: the
    * path the analyzers see ("tests/" means the project's tests) and the NPU
    * twin beside a CUDA file. Owned; NULL: the path itself / no twin. */
@@ -65,7 +66,9 @@ void doc_set_text(Document *d, const char *text, size_t len);
 /* Re-parses (incrementally, with the edited old tree) and re-analyzes when
  * dirty; returns whether it did. `ignores` (borrowed for the call) are the
  * codes the project's per-file ignores silence in this document. The
- * findings are final: the analysis applied the NPU twin and the ignores. */
+ * findings are final: the analysis applied the NPU twin and the ignores. A
+ * text nested too deep for the parser (nesting.h) is not parsed: no tree, no
+ * findings, too_deep set. */
 bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char *const *ignores, size_t n_ignores);
 
 /* "file:///a%20b/c.py" -> "/a b/c.py" (heap); NULL for other schemes. */

@@ -117,7 +117,7 @@ static void lsp__report_work(uv_work_t *w) {
   int rc = reportgen_render(&ws, &j->ro, &out, &len, &j->sum);
   if (rc == 0) {
     rc = reportgen_write_file(j->output, out, len);
-    if (rc != 0) j->error = xasprintf("cannot write %s: %s", j->output, strerror(-rc));
+    if (rc != 0) j->error = xasprintf("cannot write %s: %s", j->output, reportgen_write_strerror(rc));
   }
   j->rc = rc;
   free(out);

@@ -4,6 +4,7 @@
  * every document that changed, so a burst of edits costs one analysis. */
 #include "server/lsp/session_internal.h"
 #include "server/lsp/lsp_docs.h"
+#include "analyzers/engine/nesting.h"
 
 #include <stdlib.h>
 
@@ -46,10 +47,12 @@ static void lsp__locate(const Session *s, Document *d) {
 void lsp_analyze(Session *s, Document *d) {
   if (!d->located) lsp__locate(s, d);
   if (!d->dirty) return;
+  bool was_deep = d->too_deep;
   size_t n = 0;
   const char **ignores = config_file_ignore_codes(&s->config, d->path, &n);
   doc_analyze(&s->docs, d, &s->opt, ignores, n);
   free(ignores);
+  if (d->too_deep && !was_deep) session_log(s, 2, "ascend-lsp: %s: %s", d->path, nesting_note());
   /* the project model: this module replaced, then the open documents that
    * depend on it (one level of refresh; their own changes come through here) */
   if (lsp_model_after_analyze(s, d) && !s->model_refreshing) {
@@ -262,15 +265,16 @@ void lsp_did_change_configuration(Session *s, const cJSON *id, const cJSON *para
   if (cJSON_IsObject(inner)) st = inner;
   if (!cJSON_IsObject(st)) return;
   const cJSON *v;
-  if ((v = cJSON_GetObjectItemCaseSensitive(st, "select"))) lsp__string_list(v, &s->set_select);
-  if ((v = cJSON_GetObjectItemCaseSensitive(st, "ignore"))) lsp__string_list(v, &s->set_ignore);
+  SessionSettings *set = &s->settings; /* nothing in force points here (see SessionApplied) */
+  if ((v = cJSON_GetObjectItemCaseSensitive(st, "select"))) lsp__string_list(v, &set->select);
+  if ((v = cJSON_GetObjectItemCaseSensitive(st, "ignore"))) lsp__string_list(v, &set->ignore);
   const cJSON *target = cJSON_GetObjectItemCaseSensitive(st, "target");
   if (cJSON_IsObject(target)) {
-    if (lsp_str(target, "chip")) lsp__replace(&s->set_chip, lsp_str(target, "chip"));
-    if (lsp_str(target, "torchNpu")) lsp__replace(&s->set_torch_npu, lsp_str(target, "torchNpu"));
-    if (lsp_str(target, "torch-npu")) lsp__replace(&s->set_torch_npu, lsp_str(target, "torch-npu"));
+    if (lsp_str(target, "chip")) lsp__replace(&set->chip, lsp_str(target, "chip"));
+    if (lsp_str(target, "torchNpu")) lsp__replace(&set->torch_npu, lsp_str(target, "torchNpu"));
+    if (lsp_str(target, "torch-npu")) lsp__replace(&set->torch_npu, lsp_str(target, "torch-npu"));
     v = cJSON_GetObjectItemCaseSensitive(target, "mindiesd");
-    if (cJSON_IsBool(v)) s->set_mindiesd = cJSON_IsTrue(v);
+    if (cJSON_IsBool(v)) set->mindiesd = cJSON_IsTrue(v);
   }
   const char *lang = lsp_str(st, "lang");
   if (lang) s->lang_zh = strcmp(lang, "zh") == 0;
@@ -289,46 +293,85 @@ void lsp_did_change_watched_files(Session *s, const cJSON *id, const cJSON *para
   lsp_reanalyze_all(s);
 }
 
-/* Options = project config, then client settings on top (as CLI flags). */
+static void lsp__strlist_copy(StrList *dst, const StrList *src) {
+  for (size_t i = 0; i < src->len; i++) array_push(dst, xstrdup(src->items[i]));
+}
+
+static void lsp__settings_copy(SessionSettings *dst, const SessionSettings *src) {
+  memset(dst, 0, sizeof *dst);
+  lsp__strlist_copy(&dst->select, &src->select);
+  lsp__strlist_copy(&dst->ignore, &src->ignore);
+  dst->chip = src->chip ? xstrdup(src->chip) : NULL;
+  dst->torch_npu = src->torch_npu ? xstrdup(src->torch_npu) : NULL;
+  dst->mindiesd = src->mindiesd;
+}
+
+void session_settings_free(SessionSettings *set) {
+  strlist_free(&set->select);
+  strlist_free(&set->ignore);
+  free(set->chip);
+  free(set->torch_npu);
+  memset(set, 0, sizeof *set);
+  set->mindiesd = -1;
+}
+
+void session_applied_free(SessionApplied *a) {
+  session_settings_free(&a->from);
+  free(a->select);
+  free(a->ignore);
+  a->select = a->ignore = NULL;
+}
+
+/* Client settings act like CLI flags on top of the configuration: select
+ * replaces, ignore extends. o points into a. */
+static void lsp__apply_settings(AnalyzeOptions *o, SessionApplied *a) {
+  const SessionSettings *set = &a->from;
+  if (set->chip && config_chip(set->chip)) o->chip = config_chip(set->chip);
+  if (set->torch_npu) o->torch_npu = set->torch_npu;
+  if (set->mindiesd >= 0) o->mindiesd = set->mindiesd;
+  if (set->select.len) {
+    a->select = xcalloc(set->select.len + 1, sizeof *a->select);
+    for (size_t i = 0; i < set->select.len; i++) a->select[i] = set->select.items[i];
+    o->select = a->select;
+    o->n_select = set->select.len;
+    o->report_unused_noqa = config_names_unused_noqa(o->select, o->n_select);
+  }
+  if (set->ignore.len) {
+    a->ignore = xcalloc(o->n_ignore + set->ignore.len + 1, sizeof *a->ignore);
+    for (size_t i = 0; i < o->n_ignore; i++) a->ignore[i] = o->ignore[i];
+    for (size_t i = 0; i < set->ignore.len; i++) a->ignore[o->n_ignore + i] = set->ignore.items[i];
+    o->ignore = a->ignore;
+    o->n_ignore += set->ignore.len;
+  }
+}
+
+/* Options = project config, then client settings on top, built aside and
+ * swapped in whole. */
 void session_reload_options(Session *s) {
   if (s->report || s->model_job) { /* a scan thread reads the options: reload when it is done */
     s->reload_pending = true;
     return;
   }
   s->reload_pending = false;
+  Config config;
+  int rc = config_load(&config, s->root ? s->root : ".", NULL);
+  if (rc != 0) session_log(s, 2, "ascend-lsp: cannot read the project configuration: %s", util_strerror(rc));
+  else if (config.error) session_log(s, 2, "ascend-lsp: %s: %s", config.path, config.error);
+  SessionApplied applied = {0};
+  lsp__settings_copy(&applied.from, &s->settings);
+  AnalyzeOptions o;
+  analyze_options_default(&o);
+  config_apply(&config, &o);
+  lsp__apply_settings(&o, &applied);
   config_free(&s->config);
-  int rc = config_load(&s->config, s->root ? s->root : ".", NULL);
-  if (rc != 0) session_log(s, 2, "ascend-lsp: cannot read the project configuration: %s", strerror(-rc));
-  else if (s->config.error) session_log(s, 2, "ascend-lsp: %s: %s", s->config.path, s->config.error);
-  AnalyzeOptions *o = &s->opt;
-  analyze_options_default(o);
-  config_apply(&s->config, o);
-  if (s->set_chip && config_chip(s->set_chip)) o->chip = config_chip(s->set_chip);
-  if (s->set_torch_npu) o->torch_npu = s->set_torch_npu;
-  if (s->set_mindiesd >= 0) o->mindiesd = s->set_mindiesd;
+  session_applied_free(&s->applied);
+  s->config = config;
+  s->applied = applied;
+  s->opt = o;
   /* said once per version: a reload with the same target says nothing new */
-  char *notice = config_support_notice(o->torch_npu);
+  char *notice = config_support_notice(s->opt.torch_npu);
   if (notice && (!s->support_notice || strcmp(notice, s->support_notice) != 0)) session_log(s, 3, "ascend-lsp: %s", notice);
   free(s->support_notice);
   s->support_notice = notice;
-  /* client settings act like CLI flags: select replaces, ignore extends */
-  free(s->opt_select);
-  free(s->opt_ignore);
-  s->opt_select = NULL;
-  s->opt_ignore = NULL;
-  if (s->set_select.len) {
-    s->opt_select = xcalloc(s->set_select.len + 1, sizeof *s->opt_select);
-    for (size_t i = 0; i < s->set_select.len; i++) s->opt_select[i] = s->set_select.items[i];
-    o->select = s->opt_select;
-    o->n_select = s->set_select.len;
-    o->report_unused_noqa = config_names_unused_noqa(o->select, o->n_select);
-  }
-  if (s->set_ignore.len) {
-    s->opt_ignore = xcalloc(o->n_ignore + s->set_ignore.len + 1, sizeof *s->opt_ignore);
-    for (size_t i = 0; i < o->n_ignore; i++) s->opt_ignore[i] = o->ignore[i];
-    for (size_t i = 0; i < s->set_ignore.len; i++) s->opt_ignore[o->n_ignore + i] = s->set_ignore.items[i];
-    o->ignore = s->opt_ignore;
-    o->n_ignore += s->set_ignore.len;
-  }
   if (s->cache) ws_cache_clear(s->cache); /* results depend on the options */
 }

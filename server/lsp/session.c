@@ -46,6 +46,10 @@ static void session__write_fd(const char *p, size_t n) {
 }
 
 void session_send(Session *s, char *body) {
+  if (s->stopped) { /* after exit or the end of input: late callbacks have no one to tell */
+    free(body);
+    return;
+  }
   size_t blen = strlen(body);
   if (!util_utf8_valid(body, blen)) { /* input echoed back (a URI, a method name) may be invalid UTF-8 */
     char *clean = util_utf8_sanitize(body, blen, &blen);
@@ -306,6 +310,55 @@ static void session__message(Session *s, const char *body, size_t len) {
   rpc_message_free(&m);
 }
 
+/* The value of a top-level-looking `"key": value` (a number or a string
+ * without escapes) in the first bytes of a message, or NULL. A skipped
+ * message cannot be parsed; clients write "id" and "method" before
+ * "params", so what comes before "params" is trusted. Caller frees. */
+static cJSON *session__peek(const char *head, size_t len, const char *key) {
+  char pat[16];
+  snprintf(pat, sizeof pat, "\"%s\"", key);
+  const char *params = memmem(head, len, "\"params\"", 8);
+  size_t scope = params ? (size_t)(params - head) : len;
+  const char *p = memmem(head, scope, pat, strlen(pat));
+  if (!p) return NULL;
+  const char *end = head + len;
+  for (p += strlen(pat); p < end && (*p == ' ' || *p == ':' || *p == '\t'); p++) {}
+  if (p < end && *p == '"') {
+    const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+    if (!q || memchr(p + 1, '\\', (size_t)(q - p - 1))) return NULL;
+    char *v = xstrndup(p + 1, (size_t)(q - p - 1));
+    cJSON *r = cJSON_CreateString(v);
+    free(v);
+    return r;
+  }
+  char num[32];
+  size_t k = 0;
+  while (p < end && k + 1 < sizeof num && ((*p >= '0' && *p <= '9') || *p == '-')) num[k++] = *p++;
+  num[k] = '\0';
+  return k && (p == end || *p == ',' || *p == '}' || *p == ' ') ? cJSON_CreateNumber(strtod(num, NULL)) : NULL;
+}
+
+/* A message over the size limit is skipped unread: a request gets an
+ * error (with its id when the first bytes show it), anything else a log
+ * line; the session goes on with the next message. */
+static void session__too_large(Session *s, const char *head, size_t len, const char *err) {
+  cJSON *id = session__peek(head, len, "id");
+  cJSON *method = session__peek(head, len, "method");
+  const char *m = cJSON_IsString(method) ? method->valuestring : "a message";
+  fprintf(stderr, "ascend-lsp: %s: %s\n", m, err);
+  if (id) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s: %s", m, err);
+    session_reply_error(s, id, RPC_INVALID_REQUEST, msg);
+  } else {
+    session_log(s, 1, "ascend-lsp: %s: %s%s", m, err,
+                cJSON_IsString(method) && strncmp(m, "textDocument/did", 16) == 0
+                    ? " (the document's text here is out of date: close and reopen it)" : "");
+  }
+  cJSON_Delete(id);
+  cJSON_Delete(method);
+}
+
 static void session__feed(Session *s, const char *data, size_t n) {
   framing_feed(&s->framer, data, n);
   for (;;) {
@@ -319,6 +372,8 @@ static void session__feed(Session *s, const char *data, size_t n) {
     } else if (st == FRAMING_BAD_HEADER) {
       fprintf(stderr, "ascend-lsp: skipped a malformed header: %s\n", err);
       session_log(s, 1, "ascend-lsp: skipped a malformed message header: %s", err);
+    } else if (st == FRAMING_TOO_LARGE) {
+      session__too_large(s, body, len, err);
     } else {
       fprintf(stderr, "ascend-lsp: %s; closing the input\n", err ? err : "framing error");
       s->exit_code = 1;
@@ -441,7 +496,8 @@ static void session__init(Session *s, uv_loop_t *loop) {
   memset(s, 0, sizeof *s);
   s->loop = loop;
   s->enc = POS_UTF16;
-  s->set_mindiesd = -1;
+  s->settings.mindiesd = -1;
+  s->applied.from.mindiesd = -1;
   s->exit_code = 1;
   framing_init(&s->framer, FRAMING_DEFAULT_LIMIT);
   doc_store_init(&s->docs);
@@ -458,14 +514,10 @@ static void session__free(Session *s) {
   framing_free(&s->framer);
   doc_store_free(&s->docs);
   config_free(&s->config);
-  strlist_free(&s->set_select);
-  strlist_free(&s->set_ignore);
-  free(s->opt_select);
-  free(s->opt_ignore);
+  session_settings_free(&s->settings);
+  session_applied_free(&s->applied);
   lsp_model_free(s);
   ws_cache_free(s->cache);
-  free(s->set_chip);
-  free(s->set_torch_npu);
   free(s->support_notice);
   free(s->root);
   free(s->docs_base);

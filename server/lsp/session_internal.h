@@ -23,6 +23,23 @@ typedef struct ReportJob ReportJob;
 typedef struct ModelJob ModelJob;
 struct Model;
 
+/* Client settings (didChangeConfiguration, initializationOptions). */
+typedef struct {
+  StrList select, ignore;
+  char *chip, *torch_npu;
+  int mindiesd;           /* -1 unset */
+} SessionSettings;
+
+/* What the options in force point into besides the Config: a copy of the
+ * settings they were built from, and the merged select/ignore arrays. Built
+ * whole by session_reload_options with a new Config and AnalyzeOptions and
+ * swapped in with them while no report thread reads them, so settings that
+ * arrive meanwhile never free strings in use. */
+typedef struct {
+  SessionSettings from;
+  const char **select, **ignore; /* behind opt.select / opt.ignore when settings override */
+} SessionApplied;
+
 typedef struct Session {
   uv_loop_t *loop;
   /* transport */
@@ -54,11 +71,10 @@ typedef struct Session {
   DocStore docs;
   char *root;             /* workspace folder path, or NULL */
   Config config;          /* from the project's pyproject.toml / .ascend-lsp.toml */
-  AnalyzeOptions opt;     /* derived from config + client settings */
-  const char **opt_select, **opt_ignore; /* owned arrays behind opt when settings override */
+  AnalyzeOptions opt;     /* config, then the client settings on top */
+  SessionApplied applied; /* what opt points into besides config */
   struct WsCache *cache;  /* per-file results kept across workspace reports */
-  StrList set_select, set_ignore; /* client settings */
-  char *set_chip, *set_torch_npu; int set_mindiesd; /* -1 unset */
+  SessionSettings settings; /* as the client last sent them; the only owner */
   char *support_notice;   /* the torch_npu version notice last logged, or NULL */
   bool lang_zh;
   unsigned debounce_ms;
@@ -78,7 +94,13 @@ void session_notify(Session *s, const char *method, cJSON *params);
  * the response can be recognized (see lsp_response). */
 char *session_request(Session *s, const char *method, cJSON *params);
 void session_log(Session *s, int type, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Rebuilds config and opt from the project configuration and the client
+ * settings; while a report runs (its thread reads them) the reload is
+ * deferred to the report's end. */
 void session_reload_options(Session *s);
+/* lsp_sync.c: free the settings (and the options' copy of them). */
+void session_settings_free(SessionSettings *set);
+void session_applied_free(SessionApplied *a);
 void session_schedule(Session *s);
 
 /* Handlers: requests get the id and must answer exactly once (possibly

@@ -18,7 +18,14 @@ Measured (medians of --runs interleaved runs unless said otherwise):
      (incremental vs full parse, analysis alone) from bench-tool edit;
   6. a second report after one file changed (warm) vs cold: the
      `ascend.generateReport` command of one long-lived server when it exists
-     (its content-hash cache lives there), else `ascend-lsp report` runs.
+     (its content-hash cache lives there), else `ascend-lsp report` runs;
+  7. pathological files, each at N and 2N, with the scaling ratio
+     time(2N) / time(N) (linear: about 2; target <= 2.2): N lines of
+     `import torch as tN`, and one line holding N `torch.cuda.synchronize();`;
+     and a huge file just under the size limit (335,000
+     `torch.cuda.synchronize()` lines): time, peak RSS and JSON output size
+     of `check`, and the server's republish latency per edit of a
+     40,000-line document.
 Then a table with the targets, each met or not met. Results also go to
 OUT/results.json and OUT/results.txt.
 """
@@ -115,6 +122,47 @@ def ensure_generated(out, repo):
         if not repo:
             open(stamp, "w").write(stamp_val)
     return (repo or os.path.join(out, "project")), files
+
+
+PATHOLOGICAL = {
+    # name: (N, text of a file at size n)
+    "imports": (20000, lambda n: "".join("import torch as t%d\n" % i for i in range(n))),
+    "one-line-calls": (10000, lambda n: "import torch\n" + "torch.cuda.synchronize();" * n + "\n"),
+}
+HUGE_LINES = 335000  # just under the 8 MiB file limit
+
+
+def pathological(a):
+    d = os.path.join(a.out, "pathological")
+    os.makedirs(d, exist_ok=True)
+    res = {}
+    for name, (n, gen) in PATHOLOGICAL.items():
+        files = {}
+        for k in (n, 2 * n):
+            files[k] = os.path.join(d, "%s-%d.py" % (name, k))
+            if not os.path.exists(files[k]):
+                open(files[k], "w").write(gen(k))
+        log("pathological %s: %d and %d ..." % (name, n, 2 * n))
+        T = timed({k: [a.bin, "check", "--no-cache", "--format", "json", "--exit-zero", f] for k, f in files.items()}, a.runs)
+        res[name] = {"n": n, "t_n": T[n]["median"], "t_2n": T[2 * n]["median"], "ratio": T[2 * n]["median"] / T[n]["median"]}
+    hd = os.path.join(d, "huge")
+    os.makedirs(hd, exist_ok=True)
+    huge = os.path.join(hd, "huge.py")
+    if not os.path.exists(huge):
+        open(huge, "w").write("import torch\n" + "torch.cuda.synchronize()\n" * HUGE_LINES)
+    log("huge file: %d lines ..." % HUGE_LINES)
+    cmd = [a.bin, "check", "--no-cache", "--format", "json", "--exit-zero", huge]
+    T = timed({"huge": cmd}, max(1, a.runs // 2), warmup=0)
+    out = subprocess.run(cmd, capture_output=True).stdout
+    res["huge"] = {"lines": HUGE_LINES, "bytes": os.path.getsize(huge), "seconds": T["huge"]["median"],
+                   "rss_kb": peak_rss_kb(cmd, runs=1), "json_bytes": len(out),
+                   "parse_rss_kb": peak_rss_kb([a.tool, "parse", "--threads", "1", hd], runs=1)}
+    doc = os.path.join(d, "doc40k.py")
+    if not os.path.exists(doc):
+        open(doc, "w").write("import torch\n" + "torch.cuda.synchronize()\n" * 40000)
+    log("republish of a 40,000-line document ...")
+    res["republish"] = run_kv([a.latency, a.bin, doc, "char", "20", "2"])
+    return res
 
 
 def rg_cmd(project, threads):
@@ -292,7 +340,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--edits", type=int, default=200)
     ap.add_argument("--repo")
-    ap.add_argument("--skip", default="", help="comma list of: throughput,rss,prefilter,latency,report,cache")
+    ap.add_argument("--skip", default="", help="comma list of: throughput,rss,prefilter,latency,report,cache,pathological")
     a = ap.parse_args()
     skip = set(filter(None, a.skip.split(",")))
     os.makedirs(a.out, exist_ok=True)
@@ -350,6 +398,8 @@ def main():
     if "cache" not in skip:
         log("disk cache: cold, warm and one file touched ...")
         R["cache"] = disk_cache(a.bin, project, a.runs, a.out)
+    if "pathological" not in skip:
+        R["pathological"] = pathological(a)
     R["load_after"] = os.getloadavg()[0]
     json.dump(R, open(os.path.join(a.out, "results.json"), "w"), indent=1)
     text = table(R, mb, nfiles)
@@ -483,6 +533,25 @@ def table(R, mb, nfiles):
         w("  cold %.2f s, warm %.2f s: warm = %.1f%% of cold" % (W["cold"], W["warm"], 100 * W["warm"] / W["cold"]))
         targets.append(("warm re-report <= 10% of cold", "%.1f%% (%.2f s vs %.2f s)" % (100 * W["warm"] / W["cold"], W["warm"], W["cold"]),
                         W["warm"] <= 0.10 * W["cold"]))
+    if "pathological" in R:
+        P = R["pathological"]
+        w("")
+        w("Pathological files (check --format json, median)        N        t(N) s   t(2N) s   t(2N)/t(N)")
+        for name, label in (("imports", "lines of `import torch as tN`"), ("one-line-calls", "x `torch.cuda.synchronize();` on one line")):
+            X = P[name]
+            w("  %-50s %7d %9.2f %9.2f %9.2f" % (label, X["n"], X["t_n"], X["t_2n"], X["ratio"]))
+            targets.append(("%s scales linearly (t(2N)/t(N) <= 2.2)" % name, "%.2f" % X["ratio"], X["ratio"] <= 2.2))
+        H = P["huge"]
+        w("  huge file, %d lines (%.1f MB): %.2f s, peak RSS %.0f MB (parse-only %.0f MB), JSON output %.1f MB" %
+          (H["lines"], H["bytes"] / 1e6, H["seconds"], H["rss_kb"] / 1024, H["parse_rss_kb"] / 1024, H["json_bytes"] / 1e6))
+        # the syntax tree alone is most of it: the target is relative to the parse-only floor
+        targets.append(("huge file: peak RSS <= 1.5x parse-only", "%.0f MB vs %.0f MB" % (H["rss_kb"] / 1024, H["parse_rss_kb"] / 1024),
+                        H["rss_kb"] <= 1.5 * H["parse_rss_kb"]))
+        targets.append(("huge file: JSON output <= 10 MB", "%.1f MB" % (H["json_bytes"] / 1e6), H["json_bytes"] <= 10e6))
+        X = P["republish"]
+        w("  40,000-line document, 1-char edits: republish median %.1f ms, p99 %.1f ms (%s diagnostics)" %
+          (X["median_ms"], X["p99_ms"], X.get("diagnostics_at_end", "?")))
+        targets.append(("40,000-line document: republish p99 <= 500 ms", "%.1f ms" % X["p99_ms"], X["p99_ms"] <= 500))
     w("")
     w("Targets")
     for name, val, ok in targets:

@@ -59,10 +59,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   TSLanguage *lang = analyze_language(context_file_kind(path));
   TSTree *tree = NULL;
   TSParser *parser = NULL;
-  if (lang && len < UINT32_MAX / 2) {
+  /* past the nesting limit the runtime's tree delete double-frees: never parsed */
+  if (lang && len < UINT32_MAX / 2 && !nesting_file_too_deep(context_file_kind(path), text, len)) {
     parser = ts_parser_new();
     ts_parser_set_language(parser, lang);
-    tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+    tree = analyze_parse(parser, NULL, text, len);
   }
   analyze_text(path, text, len, tree, &opt, &b, NULL);
 

@@ -45,8 +45,9 @@ for t in "$@"; do
   before=$(ls "$arts" | wc -l)
   fork=""
   [ "${FUZZ_KEEP_GOING:-0}" = 1 ] && fork="-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1"
+  # -max_len past 2 x 50,000 brackets: inputs reach the nesting limit (nesting.h)
   # shellcheck disable=SC2086
-  "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+  "$bin" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -max_len=131072 -print_final_stats=1 \
     -artifact_prefix="$arts/" $fork $dict "$work" "$seeds" >"$log" 2>&1
   rc=$?
   after=$(ls "$arts" | wc -l)

@@ -185,9 +185,11 @@ class Server:
 
     # ---- lifecycle helpers -----------------------------------------------------
 
-    def initialize(self, root=None, encodings=None, caps=None):
+    def initialize(self, root=None, encodings=None, caps=None, options=None):
         params = {"processId": os.getpid(), "rootUri": ("file://" + root) if root else None,
                   "capabilities": caps or {}}
+        if options is not None:
+            params["initializationOptions"] = options
         if encodings:
             params["capabilities"].setdefault("general", {})["positionEncodings"] = encodings
         if root:

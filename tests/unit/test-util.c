@@ -1,0 +1,29 @@
+/* Unit tests for the file readers (analyzers/engine/util.c): anything but a
+ * regular file is refused at once, never read, never waited on. */
+#include "tests/unit/test.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyzers/engine/util.h"
+
+TEST(util_read_refuses_fifo_without_blocking) {
+  char dir[] = "/tmp/asc-util-XXXXXX";
+  ASSERT(mkdtemp(dir));
+  char *fifo = xasprintf("%s/swapped.py", dir);
+  ASSERT_EQ(mkfifo(fifo, 0600), 0); /* as if a file were swapped for a FIFO after the walk */
+  char *text = (char *)1;
+  size_t len = 7;
+  ASSERT_EQ(util_read_file(fifo, 1 << 20, &text, &len), UTIL_ENOTREG);
+  ASSERT(text == NULL && len == 0);
+  ASSERT_EQ(util_read_head(fifo, 1 << 20, &text, &len), UTIL_ENOTREG);
+  ASSERT_EQ(util_read_file("/dev/zero", 1 << 20, &text, &len), UTIL_ENOTREG);
+  ASSERT_EQ(util_read_file(dir, 1 << 20, &text, &len), -EISDIR);
+  ASSERT_STR_EQ(util_strerror(UTIL_ENOTREG), "not a regular file (a FIFO, device or socket)");
+  ASSERT_STR_EQ(util_strerror(-ENOENT), "No such file or directory");
+  unlink(fifo);
+  rmdir(dir);
+  free(fifo);
+}
