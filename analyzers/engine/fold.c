@@ -536,8 +536,9 @@ static const char *fold__base(const char *path) {
 }
 
 /* The CUDA internals of a C/C++ source: one ASC418 finding at the first,
- * as severe as the most severe of them. In a file that defines kernels even
- * one internal is part of the file's port; elsewhere it takes two. */
+ * as severe as the most severe of them. In a file that defines kernels a
+ * single internal (one header) is a related site of its first kernel
+ * finding; elsewhere one internal stays a finding of its own. */
 static void fold__internals(Fold *fo) {
   const AnalyzeCtx *ctx = fo->ctx;
   const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-internals", ctx->opt->user_entries, ctx->opt->n_user_entries);
@@ -559,6 +560,13 @@ static void fold__internals(Fold *fo) {
       if (strcmp(l->items[i].rule->code, codes[k]) == 0) per[k] += 1 + l->items[i].related.len;
   }
   if (n == 0 || (n < 2 && !kernels)) return;
+  if (n == 1) { /* one header of a kernel file: a site of the file's kernel port, not an item */
+    for (size_t k = 0; k < l->len; k++)
+      if (!fo->sites[k].gone && strcmp(l->items[k].rule->code, "ASC401") == 0) {
+        fold__gone(fo, k, first, NULL);
+        return;
+      }
+  }
   Finding *c = &l->items[first];
   Finding self = finding_copy(c);
   for (size_t i = 0; i < c->related.len; i++) free(c->related.items[i].message);
