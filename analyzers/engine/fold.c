@@ -113,14 +113,20 @@ static void fold__gone(Fold *fo, size_t into, size_t from, const char *message) 
   fo->sites[from].gone = true;
 }
 
-/* A C/C++ finding inside another's range, of the same domain. */
+/* A finding inside another's range, of the same domain: in C/C++ any
+ * range; in Python one expression (the outer finding on one line, as
+ * `.cuda(torch.cuda.current_device())`), since a Python range spanning
+ * lines is a definition or block whose body holds items of their own. */
 static void fold__nested(Fold *fo) {
   FindingList *l = fo->l;
+  bool python = fo->ctx->kind == FILE_PYTHON;
   for (size_t i = 0; i < l->len; i++) {
     const Finding *in = &l->items[i];
+    if (python && (fo->sites[i].gone || kb_domain(in->rule->code) < 2)) continue;
     for (size_t j = 0; j < l->len; j++) {
       const Finding *out = &l->items[j];
       if (j == i || fo->sites[j].gone || kb_domain(out->rule->code) != kb_domain(in->rule->code)) continue;
+      if (python && out->start_row != out->end_row) continue;
       bool inside = out->start_byte <= in->start_byte && in->end_byte <= out->end_byte &&
                     out->end_byte - out->start_byte > in->end_byte - in->start_byte;
       if (inside) {
@@ -599,7 +605,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   if (l->len == 0) return;
   Fold fo = {ctx, l, xcalloc(l->len, sizeof(FoldSite))};
   for (size_t i = 0; i < l->len; i++) fo.sites[i] = fold__site(ctx, &l->items[i]);
-  if (ctx->kind == FILE_CUDA) fold__nested(&fo);
+  if (ctx->kind == FILE_CUDA || ctx->kind == FILE_PYTHON) fold__nested(&fo);
   if (ctx->kind == FILE_CUDA || ctx->kind == FILE_PYTHON) {
     fold__same_range(&fo);
     fold__repeats(&fo);
