@@ -102,7 +102,7 @@ static const char *analyze__base(const char *path) {
 /* Whether a path is test or benchmark code: under tests/, test/,
  * benchmarks/ or any directory named bench..., test_*.py, *_test.py,
  * benchmark*.py, bench_*.py, conftest.py. */
-static bool analyze__is_test_path(const char *path) {
+bool analyze_is_test_path(const char *path) {
   if (!path) return false;
   const char *base = analyze__base(path);
   if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0 ||
@@ -239,7 +239,7 @@ static bool analyze__main_is_selftest(const PyFile *py) {
  * (at any depth), a method of a Test* class, or the self-test block of a
  * package module. */
 static bool analyze__in_test(const char *path, const PyFile *py, uint32_t at, bool package) {
-  if (analyze__is_test_path(path)) return true;
+  if (analyze_is_test_path(path)) return true;
   for (size_t i = 0; i < py->functions.len; i++) {
     const PyFunction *f = &py->functions.items[i];
     if (f->start <= at && at < f->end &&
@@ -449,7 +449,7 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
   if (py) analyze__cuda_engine(&ctx, py, &mine);
   uint32_t tests = 0;
   if (py) analyze__mark_python(path, py, &mine, &tests);
-  if (ctx.kind == FILE_CUDA && analyze__is_test_path(path)) { /* kernel tests and benchmarks */
+  if (ctx.kind == FILE_CUDA && analyze_is_test_path(path)) { /* kernel tests and benchmarks */
     for (size_t i = 0; i < mine.len; i++) tests += analyze__test_rule(&mine.items[i]);
     findings_drop_if(&mine, analyze__drop_test, NULL);
   }

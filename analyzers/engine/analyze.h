@@ -29,6 +29,9 @@ typedef enum {
 
 /* Classifies a path by its name only. */
 FileKind analyze_file_kind(const char *path);
+/* Whether a path is test or benchmark code (tests/, test/ and bench... directories,
+ * test_*.py, *_test.py, benchmark*.py, bench_*.py, conftest.py). path borrowed. */
+bool analyze_is_test_path(const char *path);
 TSLanguage *analyze_language(FileKind kind); /* NULL for kinds parsed without tree-sitter */
 
 typedef struct {

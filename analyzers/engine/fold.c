@@ -354,6 +354,23 @@ static void fold__function_wrappers(Fold *fo) {
   }
 }
 
+/* In a test file, what is still reported is about the test harness (the
+ * "test-harness-rules" row: GPU skip markers, backend selection): one
+ * construct repeated over the file's tests is one change, at its first
+ * site, the others related. */
+static void fold__test_harness(Fold *fo) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "test-harness-rules", NULL, 0);
+  FindingList *l = fo->l;
+  if (!row || !analyze_is_test_path(fo->ctx->path)) return;
+  for (size_t i = 0; i < l->len; i++) {
+    if (fo->sites[i].gone || !kb_pattern_match(row->arg, l->items[i].rule->code)) continue;
+    for (size_t j = i + 1; j < l->len; j++)
+      if (!fo->sites[j].gone && fold__same_construct(&l->items[i], &l->items[j]) &&
+          strcmp(l->items[i].subject, l->items[j].subject) == 0)
+        fold__gone(fo, i, j, NULL);
+  }
+}
+
 /* A file under a directory or with a name saying it is the NPU version
  * (backends/triton_ascend/, npu/, *_npu.py) is the Ascend port itself:
  * nothing in it is a migration item. Its words are split at '_', '-', '.'. */
@@ -617,6 +634,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__triton_helpers(&fo);
     fold__function_wrappers(&fo);
     fold__own_package(&fo);
+    fold__test_harness(&fo);
   }
   if (ctx->kind == FILE_CUDA) {
     fold__dispatch(&fo);
