@@ -29,7 +29,19 @@ unsigned config_chip(const char *name) {
   if (strcasecmp(name, "910A") == 0 || strcasecmp(name, "910") == 0) return CHIP_910A;
   if (strcasecmp(name, "310P") == 0) return CHIP_310P;
   if (strcasecmp(name, "A3") == 0 || strcasecmp(name, "910C") == 0) return CHIP_A3;
+  if (strcasecmp(name, "950") == 0 || strcasecmp(name, "950DT") == 0 || strcasecmp(name, "950PR") == 0) return CHIP_950;
   return 0;
+}
+
+char *config_support_notice(const char *torch_npu) {
+  bool fallback;
+  int v = kb_support_version(torch_npu, &fallback);
+  size_t n;
+  const KbSupportVersion *vs = kb_support_versions(&n);
+  if (v < 0) return xasprintf("torch_npu '%s' is not a version; operator coverage is off", torch_npu ? torch_npu : "");
+  if (!fallback) return NULL;
+  return xasprintf("torch_npu %s has no support list; operator coverage uses the torch_npu %s list (%s)", torch_npu,
+                   vs[v].version, kb_support_compare(vs[v].version, torch_npu) < 0 ? "the nearest lower one" : "the oldest one");
 }
 
 bool config_code_valid(const char *s) {
@@ -179,7 +191,7 @@ static void config__target(ConfigParser *p, const char *key, TSNode v) {
       c->chip = config_chip(s);
       c->chip_set = true;
     } else if (s) {
-      config__error(p, config__line(v), "target.chip: unknown chip '%s' (910B, A3, 910A, 310P)", s);
+      config__error(p, config__line(v), "target.chip: unknown chip '%s' (910B, A3, 950, 910A, 310P)", s);
     }
     free(s);
   } else if (strcmp(key, "torch-npu") == 0 || strcmp(key, "torch_npu") == 0) {

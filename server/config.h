@@ -104,4 +104,10 @@ bool config_code_valid(const char *s);
 /* Parses a chip name ("910B", "310P", ...) into CHIP_*; 0 when unknown. */
 unsigned config_chip(const char *name);
 
+/* When the torch_npu version has no support list of its own: the sentence
+ * saying which list operator coverage uses instead ("torch_npu 2.5.1 has no
+ * support list; operator coverage uses the torch_npu 2.6.0 list"); NULL when
+ * it has one. Caller frees. */
+char *config_support_notice(const char *torch_npu);
+
 #endif

@@ -13,17 +13,29 @@ static const DepsTorchNpu deps__torch_npu_rows[] = {
 #undef KB_TORCH_NPU_ROWS
 };
 
+static const DepsNpuSince deps__npu_since_rows[] = {
+#define KB_NPU_SINCE_ROWS
+#include "analyzers/kb/kb_deps.def"
+#undef KB_NPU_SINCE_ROWS
+};
+
 /* The status each ASC1xx code stands for (one code per status). */
 static const struct {
   const char *code, *status;
 } deps__statuses[] = {
     {"ASC101", "needs replacement"}, {"ASC102", "unsupported"},       {"ASC103", "compatible"},
-    {"ASC104", "not involved"},      {"ASC105", "needs replacement"},
+    {"ASC104", "not involved"},      {"ASC105", "needs replacement"}, {"ASC108", "needs replacement"},
 };
 
 const char *deps_status(const char *code) {
   for (size_t i = 0; i < sizeof deps__statuses / sizeof deps__statuses[0]; i++)
     if (strcmp(deps__statuses[i].code, code) == 0) return deps__statuses[i].status;
+  return NULL;
+}
+
+const DepsNpuSince *deps_npu_since(const char *name) {
+  for (size_t i = 0; i < sizeof deps__npu_since_rows / sizeof deps__npu_since_rows[0]; i++)
+    if (kb_pattern_match(deps__npu_since_rows[i].package, name)) return &deps__npu_since_rows[i];
   return NULL;
 }
 
@@ -350,7 +362,36 @@ static void deps__emit_status(AnalyzeCtx *ctx, const DepsSite *s, const KbEntry 
   free(name);
 }
 
+/* An exact pin older than the package's first NPU-capable release: ASC108. */
+static void deps__emit_before_npu(AnalyzeCtx *ctx, const DepsSite *s) {
+  const DepsReq *r = &s->req;
+  const DepsNpuSince *since = r->pin.end > r->pin.start ? deps_npu_since(r->name_norm) : NULL;
+  if (!since) return;
+  char *pin = deps__without_local(ctx, r->pin, r->local);
+  const KbEntry *row = kb_support_compare(pin, since->since) < 0 ? deps__detector(ctx, "ASC108", r->name_norm) : NULL;
+  if (row) {
+    char *name = deps__subject_name(ctx, s);
+    char *subject = xasprintf("%s==%s", name, pin);
+    char *repl = xasprintf("%s; pin %s>=%s", since->what_en, name, since->since);
+    Finding *f = deps__emit(ctx, row, subject, repl, r->whole);
+    if (f) {
+      char *repl_zh = xasprintf("%s；请固定为 %s>=%s", since->what_zh, name, since->since);
+      free(f->message_zh);
+      f->message_zh = kb_format(f->rule->msg_zh, subject, repl_zh);
+      f->confidence = since->confidence;
+      f->detail = xasprintf("status: needs replacement; first NPU-capable release %s (source: %s)", since->since,
+                            since->source);
+      free(repl_zh);
+    }
+    free(repl);
+    free(subject);
+    free(name);
+  }
+  free(pin);
+}
+
 static void deps__emit_site(AnalyzeCtx *ctx, const DepsSite *s, const DepsSites *sites) {
+  deps__emit_before_npu(ctx, s);
   const KbEntry *row = kb_lookup(KB_PACKAGE, s->req.name_norm, ctx->opt->user_entries, ctx->opt->n_user_entries);
   if (!row || !analyze_rule(ctx->opt, row->code)) row = deps__detector(ctx, "ASC104", s->req.name_norm);
   if (!row) return;

@@ -128,6 +128,18 @@ typedef struct {
   Confidence confidence;
 } DepsTorchNpu;
 
+/* The first release of a package with an NPU path (kb_deps.def, KB_NPU_SINCE_ROWS). */
+typedef struct {
+  const char *package;  /* normalized name glob */
+  const char *since;    /* first NPU-capable release */
+  const char *what_en, *what_zh;
+  const char *source;
+  Confidence confidence;
+} DepsNpuSince;
+
+/* The NPU-since row of a normalized package name, or NULL. */
+const DepsNpuSince *deps_npu_since(const char *name);
+
 /* The torch-npu version paired with torch version `v`, or NULL. */
 const DepsTorchNpu *deps_torch_npu(const char *v, size_t n);
 

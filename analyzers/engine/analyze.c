@@ -3,6 +3,7 @@
 #include "analyzers/engine/analyze.h"
 #include "analyzers/engine/fold.h"
 #include "analyzers/engine/prefilter.h"
+#include "analyzers/python/pyfacts.h"
 #include "analyzers/python/resolver.h"
 #include "analyzers/engine/suppress.h"
 
@@ -24,7 +25,7 @@ typedef struct {
 static const DomainAnalyzer analyze__table[] = {
     {1, deps_analyze, NULL},        {2, NULL, &device_visitor},   {3, NULL, &attention_visitor},
     {4, kernels_analyze, NULL},     {5, NULL, &distributed_visitor}, {6, NULL, &precision_visitor},
-    {7, NULL, &compile_visitor},
+    {7, NULL, &compile_visitor},     {2, NULL, &coverage_visitor},
 };
 
 #define ANALYZE__DOMAINS (sizeof analyze__table / sizeof analyze__table[0])
@@ -149,7 +150,10 @@ TSLanguage *analyze_language(FileKind kind) {
 void analyze_options_default(AnalyzeOptions *o) {
   memset(o, 0, sizeof *o);
   o->chip = CHIP_910B;
-  o->torch_npu = "2.7.1";
+  /* the newest torch_npu release the support lists cover: 2.12.0 (TorchNPU
+   * 26.1.0, CANN 9.1.0; Ascend/pytorch COMPATIBILITY.md, the recommended
+   * pairing). The lists also hold 2.13.0, which is not released. */
+  o->torch_npu = "2.12.0";
 }
 
 static bool analyze__code_in(const char *const *list, size_t n, const char *code) {
@@ -334,6 +338,8 @@ static void analyze__filter(const AnalyzeOptions *opt, FindingList *out) {
 void analyze_facts_free(FileFacts *f) {
   for (size_t i = 0; i < f->imports.len; i++) free(f->imports.items[i]);
   array_free(&f->imports);
+  pyfacts_free(f->py);
+  f->py = NULL;
 }
 
 static void analyze__facts(const char *text, size_t len, const PyFile *py, FileFacts *facts) {
@@ -344,6 +350,7 @@ static void analyze__facts(const char *text, size_t len, const PyFile *py, FileF
   facts->lines = lines;
   if (!py) return;
   facts->has_main_guard = py->has_main_guard;
+  facts->py = pyfacts_build(py);
   for (size_t i = 0; i < py->imports.len; i++) array_push(&facts->imports, xstrdup(py->imports.items[i].module));
 }
 

@@ -53,6 +53,7 @@ enum {
   CHIP_910A = 1u << 1,
   CHIP_310P = 1u << 2,
   CHIP_A3 = 1u << 3,
+  CHIP_950 = 1u << 4, /* Ascend 950DT / 950PR */
 };
 
 struct KbRule {
@@ -146,5 +147,52 @@ Finding *kb_emit(FindingList *out, const KbRule *rule, const KbEntry *entry,
                  const char *subject, const char *replacement,
                  uint32_t start_byte, uint32_t end_byte,
                  uint32_t start_row, uint32_t start_col, uint32_t end_row, uint32_t end_col);
+
+/* ---------------------------------------------------------------------------
+ * Operator coverage: the torch_npu native-API support lists (kb_support.c,
+ * data generated into kb_support.def by tests/kbgen/gen_support.py). A list
+ * exists per torch_npu version; each row is one fact about one API over a
+ * range of those versions on a set of chips. */
+typedef enum { KBS_SUPPORTED, KBS_UNSUPPORTED } KbSupportStatus;
+
+typedef struct {
+  const char *version;  /* "2.7.1" */
+  const char *ref, *commit, *date, *path; /* where the pages were read (Ascend/pytorch) */
+  unsigned chips;       /* CHIP_* the list covers */
+  unsigned apis;        /* APIs it lists */
+} KbSupportVersion;
+
+typedef struct {
+  const char *api;      /* "torch.linalg.norm", "torch.Tensor.add_" */
+  unsigned char v_from, v_to; /* indexes into kb_support_versions, inclusive */
+  unsigned chips;       /* CHIP_* where this fact holds */
+  KbSupportStatus status;
+  bool cpu_fallback;    /* "may fall back to the CPU" */
+  unsigned char max_dims; /* "at most N dimensions", 0 = no limit stated */
+  bool other;           /* the note says more than dtypes, dimensions and fallback */
+  const char *dtypes;   /* "input:bf16,fp16,fp32;other:fp32" ("*": the input), "" = none */
+  const char *note_en, *note_zh; /* the restriction in words ("" = none) */
+} KbSupport;
+
+/* The listed versions, oldest first. Static. */
+const KbSupportVersion *kb_support_versions(size_t *count);
+
+/* Index of the list for a torch_npu version ("2.7.1.post2" reads as 2.7.1):
+ * the version itself, else the nearest lower listed one, else the oldest.
+ * *fallback is set when it is not the version itself. -1 for a version
+ * that does not read as numbers (NULL, ""). */
+int kb_support_version(const char *torch_npu, bool *fallback);
+
+/* Compares two versions by their leading numbers ("2.7.1.post2" = 2.7.1): <0, 0, >0. */
+int kb_support_compare(const char *a, const char *b);
+
+/* The fact for api in list `version` on `chip`; NULL when the list does not
+ * name the API for that chip. *listed (may be NULL) says whether the list
+ * names the API at all. Binary search over the sorted rows; thread-safe. */
+const KbSupport *kb_support_lookup(const char *api, int version, unsigned chip, bool *listed);
+
+/* Whether a dtype restriction ("input:bf16,fp16;*:fp32") leaves out `dtype`
+ * (bf16, fp16, fp32, fp64, complex64, ...) for some parameter. */
+bool kb_support_excludes(const char *dtypes, const char *dtype);
 
 #endif

@@ -4,9 +4,11 @@
 #include "analyzers/kb/kb_meta.def"
 #include "analyzers/kb/kb_deps.def"
 #include "analyzers/kb/kb_device.def"
+#include "analyzers/kb/kb_coverage.def"
 #include "analyzers/kb/kb_attention.def"
 #include "analyzers/kb/kb_kernels.def"
 #include "analyzers/kb/kb_distributed.def"
 #include "analyzers/kb/kb_precision.def"
 #include "analyzers/kb/kb_compile.def"
+#include "analyzers/kb/kb_project.def"
 #undef NO_FIX

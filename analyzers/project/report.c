@@ -96,6 +96,7 @@ const char *report_chip_name(unsigned chip) {
   case CHIP_A3: return "A3";
   case CHIP_910A: return "910A";
   case CHIP_310P: return "310P";
+  case CHIP_950: return "950";
   default: break;
   }
   return "910B";
@@ -979,7 +980,7 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   r->chip = report_chip_name(o->chip);
   /* torch_npu 2.7.1 is released as 2.7.1.post2 (TorchNPU 7.3.0), the build
    * the official Wan2.2 recipe pins with torch 2.7.1 and CANN 8.5.0 */
-  const char *npu = o->torch_npu && *o->torch_npu ? o->torch_npu : "2.7.1";
+  const char *npu = o->torch_npu && *o->torch_npu ? o->torch_npu : "2.12.0";
   r->torch_npu = xstrdup(strcmp(npu, "2.7.1") == 0 ? "2.7.1.post2" : npu);
   {
     const char *post = strstr(r->torch_npu, ".post");
@@ -989,6 +990,8 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   }
   if (o->cann && *o->cann) r->cann = xstrdup(o->cann);
   else if (util_starts_with(r->torch_npu, "2.7.1")) r->cann = xstrdup("8.5.0");
+  /* TorchNPU 26.1.0 (Ascend/pytorch COMPATIBILITY.md) */
+  else if (util_starts_with(r->torch_npu, "2.12.0") || util_starts_with(r->torch_npu, "2.11.0")) r->cann = xstrdup("9.1.0");
   else r->cann = xstrdup(report_l(r->zh, "(the release paired with this torch_npu)", "（与该 torch_npu 配套的版本）"));
   r->mindiesd = o->mindiesd;
 
@@ -1012,6 +1015,7 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
       if (!fd->rule) continue;
       int d = kb_domain(fd->rule->code);
       if (d == 0) continue; /* meta rules are about the analysis, not the migration */
+      if (d == 8) continue; /* call sites of project code restate a construct counted where it is */
       ReportItem it = {0};
       it.f = fd;
       it.file = i;
@@ -1021,7 +1025,8 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
       it.domain = d;
       if (d == 1) it.phases = fd->subject && *fd->subject ? phases_of_package(&g, fd->subject) : all;
       else it.phases = phases_of_file(&g, i);
-      it.prio = report__prio(it.phases, all);
+      /* code nothing in the project runs (the project model) is not involved */
+      it.prio = fd->unreachable ? PRIO_NONE : report__prio(it.phases, all);
       array_push(&r->items, it);
     }
   }

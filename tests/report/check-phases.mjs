@@ -76,7 +76,7 @@ for (const g of r.matrix) {
 
 if (mode === "select") {
   eq("training minimal files", r.phases[0].minimal_set.files, ["common.py", "pyproject.toml", "src/phasekit/cli.py",
-    "src/phasekit/device.py", "src/phasekit/models/blocks.py", "src/phasekit/train_utils.py"]);
+    "src/phasekit/device.py", "src/phasekit/models/blocks.py", "src/phasekit/train_utils.py", "train.py"]);
   eq("inference minimal files", r.phases[1].minimal_set.files, ["common.py", "pyproject.toml", "src/phasekit/device.py",
     "src/phasekit/models/blocks.py", "src/phasekit/pipeline.py", "src/phasekit/sampler.py", "src/phasekit_ext/hooks.py"]);
   eq("verdict", r.summary.verdict, "需适配");
