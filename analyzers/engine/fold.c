@@ -401,7 +401,8 @@ static char *fold__text(const AnalyzeCtx *ctx, uint32_t s, uint32_t e, size_t ma
     if (blank) sb_putc(&sb, ' ');
     blank = false;
     sb_putc(&sb, c);
-    if (sb.len >= max) {
+    bool inside = i + 1 < e && i + 1 < ctx->len && ((unsigned char)ctx->text[i + 1] & 0xC0) == 0x80; /* UTF-8 */
+    if (sb.len >= max && !inside) {
       sb_puts(&sb, "...");
       break;
     }
