@@ -223,7 +223,7 @@ static void kernels__emit_launch(CudaWalk *w, const CudaLaunch *l) {
     /* the kernel's kind comes from keywords: no op is proposed for its launch */
     repl = xasprintf("launch the AscendC port of %s on an NPU stream", id);
   } else {
-    repl = xasprintf("replace together with kernel %s (defined in another file)", id);
+    repl = xasprintf("replace together with the kernel it launches (`%s` is not defined in this file)", id);
   }
   TSPoint s = ts_node_start_point(l->call), e = ts_node_end_point(l->cfg);
   Finding *f = kb_emit(w->ctx->out, kb_rule("ASC402"), NULL, subject, repl, ts_node_start_byte(l->call),

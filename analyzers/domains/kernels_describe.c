@@ -124,7 +124,9 @@ char *kernels_squash(const char *text, size_t len, size_t max) {
     if (blank) sb_putc(&sb, ' ');
     blank = false;
     sb_putc(&sb, text[i]);
-    if (sb.len >= max) {
+    /* never cut inside a UTF-8 sequence: the output goes into JSON */
+    bool inside = i + 1 < len && ((unsigned char)text[i + 1] & 0xC0) == 0x80;
+    if (sb.len >= max && !inside) {
       sb_puts(&sb, "...");
       break;
     }

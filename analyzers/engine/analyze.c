@@ -176,23 +176,6 @@ static const char *analyze__base(const char *path) {
   return b ? b + 1 : path;
 }
 
-/* Whether a path is test or benchmark code: under tests/, test/,
- * benchmarks/ or any directory named bench..., test_*.py, *_test.py,
- * benchmark*.py, bench_*.py, conftest.py. */
-static bool analyze__is_test_path(const char *path) {
-  if (!path) return false;
-  const char *base = analyze__base(path);
-  if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0 ||
-      util_starts_with(base, "benchmark") || util_starts_with(base, "bench_"))
-    return true;
-  for (const char *d = path; (d = strstr(d, "test")) != NULL; d++) {
-    const char *e = d + 4 + (d[4] == 's');
-    if ((d == path || d[-1] == '/') && *e == '/') return true;
-  }
-  for (const char *d = path; (d = strstr(d, "bench")) != NULL; d++)
-    if ((d == path || d[-1] == '/') && strchr(d, '/')) return true;
-  return false;
-}
 
 TSLanguage *analyze_language(FileKind kind) {
   switch (kind) {
@@ -323,7 +306,7 @@ static bool analyze__main_is_selftest(const PyFile *py) {
  * (at any depth), a method of a Test* class, or the self-test block of a
  * package module. */
 static bool analyze__in_test(const char *path, const PyFile *py, uint32_t at, bool package) {
-  if (analyze__is_test_path(path)) return true;
+  if (context_is_test_path(path)) return true;
   for (size_t i = 0; i < py->functions.len; i++) {
     const PyFunction *f = &py->functions.items[i];
     if (f->start <= at && at < f->end &&
@@ -588,7 +571,7 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
   if (py) analyze__other_device(ctx, py, mine);
   if (py) analyze__cuda_engine(ctx, py, mine);
   if (py) analyze__mark_python(ctx->path, py, mine, &tests);
-  if (ctx->kind == FILE_CUDA && analyze__is_test_path(ctx->path)) { /* kernel tests and benchmarks */
+  if (ctx->kind == FILE_CUDA && context_is_test_path(ctx->path)) { /* kernel tests and benchmarks */
     for (size_t i = 0; i < mine->len; i++) tests += analyze__test_rule(&mine->items[i]);
     findings_drop_if(mine, analyze__drop_test, NULL);
   }

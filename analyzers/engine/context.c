@@ -26,6 +26,24 @@ FileKind context_file_kind(const char *path) {
   return FILE_UNKNOWN;
 }
 
+/* Whether a path is test or benchmark code: under tests/, test/,
+ * benchmarks/ or any directory named bench..., test_*.py, *_test.py,
+ * benchmark*.py, bench_*.py, conftest.py. */
+bool context_is_test_path(const char *path) {
+  if (!path) return false;
+  const char *base = context__base(path);
+  if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0 ||
+      util_starts_with(base, "benchmark") || util_starts_with(base, "bench_"))
+    return true;
+  for (const char *d = path; (d = strstr(d, "test")) != NULL; d++) {
+    const char *e = d + 4 + (d[4] == 's');
+    if ((d == path || d[-1] == '/') && *e == '/') return true;
+  }
+  for (const char *d = path; (d = strstr(d, "bench")) != NULL; d++)
+    if ((d == path || d[-1] == '/') && strchr(d, '/')) return true;
+  return false;
+}
+
 static bool context__code_in(const char *const *list, size_t n, const char *code) {
   for (size_t i = 0; i < n; i++)
     if (list[i] && *list[i] && util_starts_with(code, list[i])) return true;

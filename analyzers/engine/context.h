@@ -129,6 +129,11 @@ typedef struct {
   void (*file_end)(AnalyzeCtx *ctx, unsigned flags);
 } PyVisitor;
 
+/* Whether a path is test or benchmark code (tests/, test/ and bench...
+ * directories, test_*.py, *_test.py, benchmark*.py, bench_*.py,
+ * conftest.py). path borrowed. */
+bool context_is_test_path(const char *path);
+
 /* The rule of a code: the options' user rules first (codes ASC9xx from the
  * project configuration), then the built-in table. NULL when unknown. */
 const KbRule *context_rule(const AnalyzeOptions *opt, const char *code);

@@ -113,14 +113,20 @@ static void fold__gone(Fold *fo, size_t into, size_t from, const char *message) 
   fo->sites[from].gone = true;
 }
 
-/* A C/C++ finding inside another's range, of the same domain. */
+/* A finding inside another's range, of the same domain: in C/C++ any
+ * range; in Python one expression (the outer finding on one line, as
+ * `.cuda(torch.cuda.current_device())`), since a Python range spanning
+ * lines is a definition or block whose body holds items of their own. */
 static void fold__nested(Fold *fo) {
   FindingList *l = fo->l;
+  bool python = fo->ctx->kind == FILE_PYTHON;
   for (size_t i = 0; i < l->len; i++) {
     const Finding *in = &l->items[i];
+    if (python && (fo->sites[i].gone || kb_domain(in->rule->code) < 2)) continue;
     for (size_t j = 0; j < l->len; j++) {
       const Finding *out = &l->items[j];
       if (j == i || fo->sites[j].gone || kb_domain(out->rule->code) != kb_domain(in->rule->code)) continue;
+      if (python && out->start_row != out->end_row) continue;
       bool inside = out->start_byte <= in->start_byte && in->end_byte <= out->end_byte &&
                     out->end_byte - out->start_byte > in->end_byte - in->start_byte;
       if (inside) {
@@ -348,6 +354,23 @@ static void fold__function_wrappers(Fold *fo) {
   }
 }
 
+/* In a test file, what is still reported is about the test harness (the
+ * "test-harness-rules" row: GPU skip markers, backend selection): one
+ * construct repeated over the file's tests is one change, at its first
+ * site, the others related. */
+static void fold__test_harness(Fold *fo) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "test-harness-rules", NULL, 0);
+  FindingList *l = fo->l;
+  if (!row || !context_is_test_path(fo->ctx->path)) return;
+  for (size_t i = 0; i < l->len; i++) {
+    if (fo->sites[i].gone || !kb_pattern_match(row->arg, l->items[i].rule->code)) continue;
+    for (size_t j = i + 1; j < l->len; j++)
+      if (!fo->sites[j].gone && fold__same_construct(&l->items[i], &l->items[j]) &&
+          strcmp(l->items[i].subject, l->items[j].subject) == 0)
+        fold__gone(fo, i, j, NULL);
+  }
+}
+
 /* A file under a directory or with a name saying it is the NPU version
  * (backends/triton_ascend/, npu/, *_npu.py) is the Ascend port itself:
  * nothing in it is a migration item. Its words are split at '_', '-', '.'. */
@@ -378,7 +401,8 @@ static char *fold__text(const AnalyzeCtx *ctx, uint32_t s, uint32_t e, size_t ma
     if (blank) sb_putc(&sb, ' ');
     blank = false;
     sb_putc(&sb, c);
-    if (sb.len >= max) {
+    bool inside = i + 1 < e && i + 1 < ctx->len && ((unsigned char)ctx->text[i + 1] & 0xC0) == 0x80; /* UTF-8 */
+    if (sb.len >= max && !inside) {
       sb_puts(&sb, "...");
       break;
     }
@@ -536,8 +560,9 @@ static const char *fold__base(const char *path) {
 }
 
 /* The CUDA internals of a C/C++ source: one ASC418 finding at the first,
- * as severe as the most severe of them. In a file that defines kernels even
- * one internal is part of the file's port; elsewhere it takes two. */
+ * as severe as the most severe of them. In a file that defines kernels a
+ * single internal (one header) is a related site of its first kernel
+ * finding; elsewhere one internal stays a finding of its own. */
 static void fold__internals(Fold *fo) {
   const AnalyzeCtx *ctx = fo->ctx;
   const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-internals", ctx->opt->user_entries, ctx->opt->n_user_entries);
@@ -559,6 +584,13 @@ static void fold__internals(Fold *fo) {
       if (strcmp(l->items[i].rule->code, codes[k]) == 0) per[k] += 1 + l->items[i].related.len;
   }
   if (n == 0 || (n < 2 && !kernels)) return;
+  if (n == 1) { /* one header of a kernel file: a site of the file's kernel port, not an item */
+    for (size_t k = 0; k < l->len; k++)
+      if (!fo->sites[k].gone && strcmp(l->items[k].rule->code, "ASC401") == 0) {
+        fold__gone(fo, k, first, NULL);
+        return;
+      }
+  }
   Finding *c = &l->items[first];
   Finding self = finding_copy(c);
   for (size_t i = 0; i < c->related.len; i++) free(c->related.items[i].message);
@@ -591,7 +623,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   if (l->len == 0) return;
   Fold fo = {ctx, l, xcalloc(l->len, sizeof(FoldSite))};
   for (size_t i = 0; i < l->len; i++) fo.sites[i] = fold__site(ctx, &l->items[i]);
-  if (ctx->kind == FILE_CUDA) fold__nested(&fo);
+  if (ctx->kind == FILE_CUDA || ctx->kind == FILE_PYTHON) fold__nested(&fo);
   if (ctx->kind == FILE_CUDA || ctx->kind == FILE_PYTHON) {
     fold__same_range(&fo);
     fold__repeats(&fo);
@@ -603,6 +635,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__triton_helpers(&fo);
     fold__function_wrappers(&fo);
     fold__own_package(&fo);
+    fold__test_harness(&fo);
   }
   if (ctx->kind == FILE_CUDA) {
     fold__dispatch(&fo);
