@@ -2,6 +2,7 @@
  * documented in docs/report.md; the numbers live in effort.c. */
 #include "analyzers/project/report.h"
 #include "analyzers/project/report_priv.h"
+#include "analyzers/kb/kb.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -433,8 +434,25 @@ static void report__build_compat(Report *r) {
  * Report - Private: phases
  * ------------------------------------------------------------------------- */
 
+static char *report__fold_text(const PhaseEntry *en, bool zh) {
+  switch (en->fold) {
+  case FOLD_SELFTEST: return xasprintf(kb_text(KBT_FOLD_SELFTEST, zh), en->via ? en->via : "?");
+  case FOLD_SUBSET: return xstrdup(kb_text(KBT_FOLD_SUBSET, zh));
+  case FOLD_SAME_REACH: return xstrdup(kb_text(KBT_FOLD_SAME_REACH, zh));
+  case FOLD_OTHER: return xstrdup(kb_text(KBT_FOLD_OTHER, zh));
+  case FOLD_OVERRIDE: return xstrdup(kb_text(KBT_FOLD_OVERRIDE, zh));
+  case FOLD_API:
+  case FOLD_NAMED: break;
+  }
+  return xstrdup(kb_text(KBT_FOLD_NAMED, zh));
+}
+
 static void report__phase_names(Report *r, const PhaseGraph *g) {
   r->implicit_phase = g->implicit;
+  r->library = g->library;
+  for (size_t t = 0; t < g->tooling.len; t++)
+    array_push(&r->tooling, xasprintf("%s (%s)", g->tooling.items[t].label,
+                                      phases_tool_reason(g->tooling.items[t].reason, r->zh)));
   for (size_t p = 0; p < g->phases.len; p++) {
     const Phase *ph = &g->phases.items[p];
     ReportPhase rp = {0};
@@ -445,7 +463,13 @@ static void report__phase_names(Report *r, const PhaseGraph *g) {
     if (g->implicit) rp.name = xstrdup(report_l(r->zh, "Project", "项目"));
     else rp.name = xstrdup(detected_known ? known : ph->name);
     rp.kind = ph->kind;
-    for (size_t e = 0; e < ph->entries.len; e++) array_push(&rp.entries, xstrdup(g->entries.items[ph->entries.items[e]].label));
+    for (size_t e = 0; e < ph->entries.len; e++) {
+      const PhaseEntry *en = &g->entries.items[ph->entries.items[e]];
+      array_push(&rp.entries, xstrdup(en->label));
+      array_push(&rp.how, report__fold_text(en, r->zh));
+    }
+    for (size_t t = 0; t < ph->tasks.len; t++) array_push(&rp.tasks, xstrdup(ph->tasks.items[t]));
+    rp.multi_device = ph->multi_device;
     rp.n_reached = ph->n_reached;
     for (size_t i = 0; i < g->n_files; i++)
       if (ph->reach[i]) array_push(&rp.reached, xstrdup(g->files[i].path));
@@ -1102,6 +1126,8 @@ void report_free(Report *r) {
     ReportPhase *p = &r->phases.items[i];
     free(p->name);
     strlist_free(&p->entries);
+    strlist_free(&p->how);
+    strlist_free(&p->tasks);
     strlist_free(&p->reached);
     array_free(&p->groups);
     array_free(&p->files);
@@ -1150,6 +1176,7 @@ void report_free(Report *r) {
   }
   array_free(&r->blast);
   strlist_free(&r->notes);
+  strlist_free(&r->tooling);
   memset(r, 0, sizeof *r);
 }
 

@@ -94,6 +94,9 @@ typedef struct {
   char *name;               /* localized for the known kinds */
   PhaseKind kind;
   StrList entries;          /* entry labels */
+  StrList how;              /* per entry: why it is in this phase (localized) */
+  StrList tasks;            /* task choices the entries declare */
+  bool multi_device;        /* an entry runs under torchrun / deepspeed / accelerate */
   size_t n_reached;         /* files reached */
   StrList reached;          /* their paths, in input order */
   Array(size_t) groups;     /* minimal migration set: groups it needs (matrix order) */
@@ -172,6 +175,8 @@ typedef struct {
   Array(ReportGroup) groups;        /* matrix order: P0, P1, not involved; then level, effort */
   Array(ReportPhase) phases;
   bool implicit_phase;              /* no entry point found */
+  bool library;                     /* the phase is a library's public API */
+  StrList tooling;                  /* "label (reason)": entries that are tooling, not phases */
   Array(ReportCompat) compat;       /* domain 1 */
   ReportClassCount classes[5];      /* by DepClass */
   RouteId route;

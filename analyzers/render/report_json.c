@@ -110,6 +110,7 @@ static const char *report_json__phase_kind(PhaseKind k) {
   case PHASE_TRAINING: return "training";
   case PHASE_INFERENCE: return "inference";
   case PHASE_EVALUATION: return "evaluation";
+  case PHASE_API: return "public-api";
   case PHASE_CUSTOM: break;
   }
   return "custom";
@@ -191,6 +192,10 @@ static void report_json__summary(JsonW *w, const Report *r) {
 
 static void report_json__phases(JsonW *w, const Report *r) {
   report_json__bool(w, "implicit_phase", r->implicit_phase);
+  report_json__bool(w, "library", r->library);
+  report_json__open(w, "tooling", '[');
+  for (size_t t = 0; t < r->tooling.len; t++) report_json__str(w, NULL, r->tooling.items[t]);
+  report_json__close(w, ']');
   report_json__open(w, "phases", '[');
   for (size_t p = 0; p < r->phases.len; p++) {
     const ReportPhase *ph = &r->phases.items[p];
@@ -201,6 +206,13 @@ static void report_json__phases(JsonW *w, const Report *r) {
     report_json__open(w, "entries", '[');
     for (size_t e = 0; e < ph->entries.len; e++) report_json__str(w, NULL, ph->entries.items[e]);
     report_json__close(w, ']');
+    report_json__open(w, "derivation", '[');
+    for (size_t e = 0; e < ph->how.len; e++) report_json__str(w, NULL, ph->how.items[e]);
+    report_json__close(w, ']');
+    report_json__open(w, "tasks", '[');
+    for (size_t e = 0; e < ph->tasks.len; e++) report_json__str(w, NULL, ph->tasks.items[e]);
+    report_json__close(w, ']');
+    report_json__bool(w, "multi_device", ph->multi_device);
     report_json__int(w, "files_reached", (long long)ph->n_reached);
     report_json__open(w, "reached", '[');
     for (size_t k = 0; k < ph->reached.len; k++) report_json__str(w, NULL, ph->reached.items[k]);

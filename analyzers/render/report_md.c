@@ -5,6 +5,7 @@
  * route, then Migration Roadmap and Risk Matrix; the acceptance checklist
  * and the effort computation follow. Chinese headings for --lang zh. */
 #include "analyzers/project/report_priv.h"
+#include "analyzers/kb/kb.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -159,6 +160,29 @@ static void report_md__summary(const Report *r, StrBuf *sb) {
   sb_putc(sb, '\n');
 }
 
+/* A phase's entries, one line per reason they are in it, at most 6 named
+ * per line. */
+static void report_md__entries_by_how(StrBuf *sb, const ReportPhase *ph, bool zh) {
+  for (size_t e = 0; e < ph->entries.len && e < ph->how.len; e++) {
+    bool seen = false;
+    for (size_t o = 0; o < e && !seen; o++) seen = strcmp(ph->how.items[o], ph->how.items[e]) == 0;
+    if (seen) continue;
+    sb_puts(sb, "  - ");
+    report_md__text(sb, ph->how.items[e]);
+    sb_puts(sb, report_l(zh, ": ", "："));
+    size_t shown = 0, total = 0;
+    for (size_t k = e; k < ph->entries.len && k < ph->how.len; k++) {
+      if (strcmp(ph->how.items[k], ph->how.items[e]) != 0) continue;
+      total++;
+      if (shown == 6) continue;
+      if (shown++) sb_puts(sb, ", ");
+      report_md__code(sb, ph->entries.items[k]);
+    }
+    if (total > shown) sb_printf(sb, report_l(zh, " and %zu more", " 等另外 %zu 个"), total - shown);
+    sb_putc(sb, '\n');
+  }
+}
+
 static void report_md__matrix(const Report *r, StrBuf *sb) {
   bool zh = r->zh;
   sb_puts(sb, report_l(zh, "## Dependency Matrix (per task phase)\n\n", "## 依赖矩阵（按任务阶段）\n\n"));
@@ -200,14 +224,37 @@ static void report_md__matrix(const Report *r, StrBuf *sb) {
     sb_puts(sb, report_l(zh, "No entry point was found (no `__main__` guard, console script or launch script), so the whole "
                              "project is assessed as one phase.\n\n",
                          "未找到入口（无 `__main__` 判断、控制台脚本或启动脚本），因此整个项目按一个阶段评估。\n\n"));
+  if (!r->implicit_phase) sb_printf(sb, "%s\n\n", kb_text(KBT_PHASES_HOW, zh));
+  if (r->library) sb_printf(sb, "%s.\n\n", kb_text(KBT_PHASE_API, zh));
   for (size_t p = 0; p < r->phases.len; p++) {
     const ReportPhase *ph = &r->phases.items[p];
     sb_printf(sb, "- **%s**", ph->name);
-    sb_printf(sb, report_l(zh, " (reaches %zu files)", "（到达 %zu 个文件）"), ph->n_reached);
-    if (ph->entries.len) sb_puts(sb, report_l(zh, ": ", "："));
-    for (size_t e = 0; e < ph->entries.len; e++) {
-      if (e) sb_puts(sb, "; ");
-      report_md__code(sb, ph->entries.items[e]);
+    sb_printf(sb, report_l(zh, " (reaches %zu files", "（到达 %zu 个文件"), ph->n_reached);
+    if (ph->multi_device) sb_printf(sb, "%s%s", report_l(zh, "; ", "；"), kb_text(KBT_PHASE_MULTI, zh));
+    sb_puts(sb, report_l(zh, ")", "）"));
+    sb_putc(sb, '\n');
+    report_md__entries_by_how(sb, ph, zh);
+    if (ph->tasks.len) {
+      StrBuf t;
+      sb_init(&t);
+      for (size_t k = 0; k < ph->tasks.len; k++) sb_printf(&t, "%s`%s`", k ? ", " : "", ph->tasks.items[k]);
+      char n[16];
+      snprintf(n, sizeof n, "%zu", ph->tasks.len);
+      sb_puts(sb, "  - ");
+      sb_printf(sb, kb_text(KBT_PHASE_TASKS, zh), n, t.data ? t.data : "");
+      sb_putc(sb, '\n');
+      sb_free(&t);
+    }
+  }
+  if (r->tooling.len) {
+    sb_printf(sb, "- %s%s", kb_text(KBT_TOOLING, zh), report_l(zh, ": ", "："));
+    for (size_t t = 0; t < r->tooling.len; t++) {
+      if (t) sb_puts(sb, "; ");
+      if (t == 12) {
+        sb_printf(sb, report_l(zh, "and %zu more", "等另外 %zu 个"), r->tooling.len - t);
+        break;
+      }
+      report_md__text(sb, r->tooling.items[t]);
     }
     sb_putc(sb, '\n');
   }

@@ -49,6 +49,16 @@ for lang in en zh; do
   if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "golden-$lang (exit $rc)"; fi
 done
 
+# --- task phases: tooling, folding by reach, self-tests, declared tasks (device rules only)
+for lang in en zh; do
+  out="$tmp/tasks.$lang.md"
+  "$BIN" report tests/fixtures/task-phases --select ASC2 --lang "$lang" >"$out" 2>/dev/null
+  rc=$?
+  gold="$HERE/golden/task-phases.$lang.md"
+  [ "${UPDATE:-0}" = 1 ] && cp "$out" "$gold"
+  if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "golden-tasks-$lang (exit $rc)"; fi
+done
+
 # --- the seed's headings, in order, on every fixture and both languages
 cat >"$tmp/headings.en" <<'EOF'
 ## Executive Summary
