@@ -1276,10 +1276,11 @@ static const struct {
     [TOOL_DEV] = {"developer tool", "开发工具"},
     [TOOL_DATA] = {"data preparation / checkpoint conversion", "数据准备 / 权重转换"},
     [TOOL_NO_MODEL] = {"imports no ML framework", "不导入任何机器学习框架"},
+    [TOOL_SELFTEST] = {"a module's self-test", "模块自测"},
 };
 
 const char *phases_tool_reason(PhaseToolReason r, bool zh) {
-  if ((unsigned)r > TOOL_NO_MODEL) return "";
+  if ((unsigned)r > TOOL_SELFTEST) return "";
   return zh ? phases__tool_names[r].zh : phases__tool_names[r].en;
 }
 
@@ -1505,7 +1506,19 @@ typedef struct {
   size_t owner;       /* FOLD_SELFTEST: the candidate whose phase it joins */
   PhaseFold fold;
   size_t phase;
+  bool in_package;    /* a __main__ in a module of a package (not __main__.py) */
 } PhaseCand;
+
+/* Whether the entry is a module's own `__main__` inside a package. */
+static bool phases__in_package(const PhaseGraph *g, const RawEntry *e) {
+  if (e->kind != ENTRY_MAIN || e->target >= g->n_files) return false;
+  const char *path = g->files[e->target].path;
+  if (strcmp(phases__basename(path), "__main__.py") == 0) return false;
+  char *dir = phases__dirname(path);
+  bool pkg = phases__dir_is_package(g, dir);
+  free(dir);
+  return pkg;
+}
 
 static bool phases__is_start(const PhaseCand *c, size_t f) {
   for (size_t k = 0; k < c->r->starts.len; k++)
@@ -1628,6 +1641,10 @@ static void phases__assign(PhaseGraph *g, PhaseCand *c, size_t n) {
       c[i].fold = FOLD_SAME_REACH;
       continue;
     }
+    if (c[i].in_package) { /* a module's self-test nothing else runs */
+      c[i].tool = TOOL_SELFTEST;
+      continue;
+    }
     c[i].phase = phases__phase_named(g, c[i].name, PHASE_CUSTOM);
     c[i].fold = FOLD_NAMED;
   }
@@ -1693,6 +1710,23 @@ static bool phases__library_starts(const PhaseGraph *g, const PhaseCand *c, size
   return starts->len > 0;
 }
 
+/* The public API is the product when its packages reach at least half as
+ * many files as the largest task entry (a package whose __init__.py
+ * imports nothing is a namespace, not an API). */
+static bool phases__api_is_product(const PhaseGraph *g, const PhaseCand *c, size_t n, const IdxList *api) {
+  uint8_t *reach = xcalloc(g->n_files ? g->n_files : 1, 1);
+  size_t api_n = 0, most = 0;
+  phases__bfs(g, api, reach, &api_n);
+  free(reach);
+  for (size_t i = 0; i < n; i++) {
+    if (c[i].tool >= 0) continue;
+    size_t k = 0;
+    for (size_t f = 0; f < g->n_files; f++) k += c[i].reach[f];
+    if (k > most) most = k;
+  }
+  return api_n * 2 >= most;
+}
+
 static bool phases__multi_launcher(const char *l) {
   return l && *l && strcmp(l, "python") != 0 && strcmp(l, "python -m") != 0 && strcmp(l, "console script") != 0;
 }
@@ -1712,12 +1746,20 @@ static void phases__fold(PhaseGraph *g, RawEntries *raw, PhaseReadFn read, void 
     c[i].reach = xcalloc(nf ? nf : 1, 1);
     phases__bfs(g, &c[i].r->starts, c[i].reach, NULL);
     phases__name_of(c[i].r, &c[i].kind, &c[i].name);
+    c[i].in_package = phases__in_package(g, c[i].r);
+    if (c[i].in_package && c[i].kind != PHASE_CUSTOM && phases_classify(c[i].r->name_hint) == PHASE_CUSTOM) {
+      /* a module of a package is named by its own file, not by the package
+       * it sits in (cosmos_predict2/... does not predict) */
+      c[i].kind = PHASE_CUSTOM;
+      free(c[i].name);
+      c[i].name = xstrdup(c[i].r->name_fallback ? c[i].r->name_fallback : "entry");
+    }
     c[i].tool = phases__tool_of(g, c[i].r, c[i].kind, c[i].reach, uses_framework);
     c[i].owner = c[i].phase = PHASES_NONE;
   }
   phases__fold_selftests(g, c, n);
   IdxList api = {0};
-  if (phases__library_starts(g, c, n, &api)) {
+  if (phases__library_starts(g, c, n, &api) && phases__api_is_product(g, c, n, &api)) {
     g->library = true;
     phases__phase_named(g, "Public API", PHASE_API);
   }
@@ -1935,6 +1977,14 @@ static bool phases__imports_module(const FileFacts *facts, const char *mod) {
     if (strncmp(im, mod, ml) == 0 && (im[ml] == '\0' || im[ml] == '.')) return true;
   }
   return false;
+}
+
+bool phases_is_environment_dist(const char *dist) {
+  char *norm = phases__normalize_dist(dist);
+  bool env = *norm && kb_pattern_match(phases__environment_dists, norm) && !util_starts_with(norm, "nvidia-ml-py") &&
+             !util_starts_with(norm, "nvidia-dali");
+  free(norm);
+  return env;
 }
 
 uint64_t phases_of_package(const PhaseGraph *g, const char *dist) {

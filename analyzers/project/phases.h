@@ -87,6 +87,7 @@ typedef enum {
   TOOL_DEV,        /* developer tools (tools/, repro, lint, log parsing, tuning searches) */
   TOOL_DATA,       /* data preparation, checkpoint conversion */
   TOOL_NO_MODEL,   /* nothing it reaches imports an ML framework */
+  TOOL_SELFTEST,   /* a module's own __main__ in a package that no task runs */
 } PhaseToolReason;
 
 typedef struct {
@@ -164,6 +165,10 @@ uint64_t phases_of_file(const PhaseGraph *g, size_t file);
  * CUDA environment's own packages (nvidia-* runtime wheels, cudatoolkit,
  * cudnn, nccl, pytorch-cuda) concern the whole environment: every phase. */
 uint64_t phases_of_package(const PhaseGraph *g, const char *dist);
+/* Whether a distribution is part of the CUDA environment itself (nvidia-*
+ * runtime wheels, cudatoolkit, cudnn, nccl, pytorch-cuda): installing CANN
+ * replaces it. */
+bool phases_is_environment_dist(const char *dist);
 /* Mask with every phase set. */
 uint64_t phases_all(const PhaseGraph *g);
 

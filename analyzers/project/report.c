@@ -222,7 +222,12 @@ static VerdictItem report__verdict_item(const ReportItem *it) {
 }
 
 static EffortItem report__effort_item(const ReportItem *it) {
-  EffortItem e = {it->f->rule->effort, it->f->subject, it->f->detail, it->f->weight, it->f->guarded};
+  /* what transfer_to_npu handles at run time (route A) costs nothing */
+  bool transfer = it->f->transfer_covered || (it->f->entry && it->f->entry->transfer_covered);
+  /* a CUDA runtime wheel goes away with the environment (CANN) */
+  if (it->domain == 1 && it->f->subject && phases_is_environment_dist(it->f->subject)) transfer = true;
+  EffortItem e = {it->f->rule->effort, it->f->subject, it->f->detail, it->f->weight, it->f->guarded,
+                  transfer, it->f->rule->code, it->file};
   return e;
 }
 
