@@ -479,6 +479,51 @@ static void phases__extension_edges(PhaseGraph *g, const char *text, EdgeList *e
   }
 }
 
+/* `#include "x.h"` in a native file: an edge to the project file it names,
+ * looked up from the including file's directory, then from each directory
+ * above it (include paths are usually the source root). Angle-bracket
+ * includes are system or library headers. */
+static void phases__include_edges(PhaseGraph *g, size_t from, const char *text, size_t len, EdgeList *edges) {
+  const char *p = text, *end = text + len;
+  char *dir = phases__dirname(g->files[from].path);
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *le = nl ? nl : end;
+    const char *q = p;
+    while (q < le && (*q == ' ' || *q == '\t')) q++;
+    if (q < le && *q == '#') {
+      q++;
+      while (q < le && (*q == ' ' || *q == '\t')) q++;
+      if ((size_t)(le - q) > 8 && strncmp(q, "include", 7) == 0) {
+        q += 7;
+        while (q < le && (*q == ' ' || *q == '\t')) q++;
+        const char *close = q < le && *q == '"' ? memchr(q + 1, '"', (size_t)(le - q - 1)) : NULL;
+        if (close) {
+          char *rel = xstrndup(q + 1, (size_t)(close - q - 1));
+          char *base = xstrdup(dir);
+          for (int up = 0; up < 16; up++) {
+            char *path = phases__join(base, rel);
+            size_t f = path ? phases_find(g, path) : PHASES_NONE;
+            free(path);
+            if (f != PHASES_NONE && f != from) {
+              array_push(edges, ((Edge){from, f}));
+              break;
+            }
+            if (!*base) break;
+            char *parent = phases__dirname(base);
+            free(base);
+            base = parent;
+          }
+          free(base);
+          free(rel);
+        }
+      }
+    }
+    p = le + 1;
+  }
+  free(dir);
+}
+
 static int phases__edge_cmp(const void *a, const void *b) {
   const Edge *x = a, *y = b;
   if (x->from != y->from) return x->from < y->from ? -1 : 1;
@@ -496,6 +541,13 @@ static void phases__build_edges(PhaseGraph *g, PhaseReadFn read, void *data) {
   if (any_native && read) {
     for (size_t i = 0; i < g->n_files; i++) {
       const PhaseFile *f = &g->files[i];
+      if (phases__is_native_source(f)) {
+        size_t len = 0;
+        char *text = read(data, i, &len);
+        if (text) phases__include_edges(g, i, text, len, &edges);
+        free(text);
+        continue;
+      }
       if (!phases__is_python(f)) continue;
       size_t len = 0;
       char *text = read(data, i, &len);

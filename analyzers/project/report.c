@@ -178,6 +178,8 @@ static char *report__project_name(const ReportFile *files, size_t n, const Repor
 
 static bool report__split_by_subject(const ReportItem *it) {
   const KbRule *rule = it->f->rule;
+  /* headers are one row per rule: they go with the code that includes them */
+  if (report_is_include(it->f)) return false;
   if (it->domain == 1 || it->f->severity == SEV_ERROR) return true;
   EffortUnit u = effort_rate(rule->effort)->unit;
   return u == EFFORT_UNIT_SUBJECT || u == EFFORT_UNIT_PATTERN || u == EFFORT_UNIT_KERNEL;
@@ -210,10 +212,25 @@ static ReportPriority report__prio(uint64_t mask, uint64_t all) {
   return (mask & all) == all ? PRIO_P0 : PRIO_P1;
 }
 
+/* Whether a subject's top-level module ("flash_attn" of
+ * "flash_attn.flash_attn_func") is a module of the project itself. */
+static bool report__own_module(const PhaseGraph *g, size_t from, const char *subject) {
+  if (!subject || !*subject || !isalpha((unsigned char)subject[0])) return false;
+  size_t n = strspn(subject, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+  if (n == 0 || (subject[n] != '.' && subject[n] != '\0')) return false;
+  char *top = xstrndup(subject, n);
+  bool own = phases_resolve(g, from, top) != (size_t)-1;
+  free(top);
+  return own;
+}
+
 static VerdictItem report__verdict_item(const ReportItem *it) {
   VerdictItem v;
   v.severity = it->f->severity;
   v.kind = it->f->rule->effort;
+  /* a header include is never what makes a port hard: the code using it is */
+  if (report_is_include(it->f) && v.kind == EFFORT_CUDA_KERNEL) v.kind = EFFORT_NATIVE_LIB;
+  if (it->own_api) v.kind = EFFORT_NONE;
   v.p0 = it->prio == PRIO_P0;
   v.involved = it->prio != PRIO_NONE;
   v.guarded = it->f->guarded;
@@ -226,8 +243,14 @@ static EffortItem report__effort_item(const ReportItem *it) {
   bool transfer = it->f->transfer_covered || (it->f->entry && it->f->entry->transfer_covered);
   /* a CUDA runtime wheel goes away with the environment (CANN) */
   if (it->domain == 1 && it->f->subject && phases_is_environment_dist(it->f->subject)) transfer = true;
+  /* a header changes with the calls and kernels it serves, which are costed */
+  if (report_is_include(it->f)) transfer = true;
+  /* a call of the project's own API (its tests calling flash_attn_func) is
+   * ported with the API itself */
+  if (it->own_api) transfer = true;
   EffortItem e = {it->f->rule->effort, it->f->subject, it->f->detail, it->f->weight, it->f->guarded,
                   transfer, it->f->rule->code, it->file};
+  if (it->family) e.subject = it->family; /* one port per kernel family */
   return e;
 }
 
@@ -261,7 +284,8 @@ static void report__build_groups(Report *r) {
   for (size_t i = 0; i < n; i++) {
     const ReportItem *it = &r->items.items[i];
     char *sub = NULL;
-    if (report__split_by_subject(it))
+    if (it->family) sub = xstrdup(it->family);
+    else if (report__split_by_subject(it))
       sub = it->domain == 1 ? report__package_key(it->f->subject) : xstrdup(it->f->subject ? it->f->subject : "");
     keys[i].key = xasprintf("%s\x1f%s", it->f->rule->code, sub ? sub : "");
     keys[i].item = i;
@@ -331,7 +355,8 @@ static void report__build_groups(Report *r) {
                   ? xstrdup(first->f->subject)
                   : xstrdup(report_l(r->zh, g.rule->title_en, g.rule->title_zh));
     g.prio = report__prio(g.phases, r->phases.len ? (r->phases.len >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << r->phases.len) - 1)) : 0);
-    g.blocker = g.prio != PRIO_NONE && ((g.severity == SEV_ERROR && !g.guarded) || g.level >= VERDICT_DIFFICULT);
+    g.blocker = g.prio != PRIO_NONE && !report_is_include(first->f) &&
+                ((g.severity == SEV_ERROR && !g.guarded) || g.level >= VERDICT_DIFFICULT);
     array_push(&r->groups, g);
     i = j;
   }
@@ -532,14 +557,59 @@ static void report__labels_of(const Report *r, Verdict level, bool p0_only, StrB
   if (total > shown) sb_printf(sb, report_l(r->zh, " and %zu more", " 等另外 %zu 项"), total - shown);
 }
 
+static bool report__has_level(const Report *r, Verdict level, bool p0_only) {
+  for (size_t gi = 0; gi < r->groups.len; gi++)
+    if (r->groups.items[gi].level == level && (!p0_only || r->groups.items[gi].prio == PRIO_P0)) return true;
+  return false;
+}
+
+/* The kernel families of a kernel product are its blockers, in matrix order. */
+static void report__product_blockers(Report *r) {
+  for (size_t k = 0; k < r->families.len; k++) {
+    ReportGroup *g = &r->groups.items[r->families.items[k].group];
+    if (g->prio == PRIO_NONE || g->blocker) continue;
+    g->blocker = true;
+    array_push(&r->blockers, r->families.items[k].group);
+  }
+  for (size_t a = 1; a < r->blockers.len; a++) { /* keep matrix order */
+    size_t v = r->blockers.items[a], b = a;
+    while (b > 0 && r->blockers.items[b - 1] > v) {
+      r->blockers.items[b] = r->blockers.items[b - 1];
+      b--;
+    }
+    r->blockers.items[b] = v;
+  }
+}
+
+/* "`flash_fwd`, `flash_bwd` and 3 more": the families, for the verdict. */
+static void report__family_list(const Report *r, StrBuf *sb, size_t max) {
+  size_t shown = 0;
+  for (size_t k = 0; k < r->families.len; k++) {
+    if (r->groups.items[r->families.items[k].group].prio == PRIO_NONE) continue;
+    if (shown == max) {
+      sb_printf(sb, report_l(r->zh, " and %zu more", " 等另外 %zu 项"), r->families.len - k);
+      break;
+    }
+    sb_printf(sb, "%s`%s`", shown++ ? ", " : "", r->families.items[k].key);
+  }
+}
+
 static void report__verdict(Report *r) {
   Verdict v = VERDICT_FEASIBLE;
   for (size_t gi = 0; gi < r->groups.len; gi++)
     if (r->groups.items[gi].level > v) v = r->groups.items[gi].level;
+  if (r->kernel_product && v < VERDICT_DIFFICULT) v = VERDICT_DIFFICULT;
   r->verdict = v;
   StrBuf sb;
   sb_init(&sb);
   bool zh = r->zh;
+  if (r->kernel_product) {
+    sb_printf(&sb, kb_text(KBT_VERDICT_PRODUCT, zh), r->kernel_lines, r->code_lines,
+              r->library ? kb_text(KBT_VERDICT_PRODUCT_LIB, zh) : "");
+    report__family_list(r, &sb, 8);
+    array_push(&r->verdict_reasons, sb_steal(&sb));
+    sb_init(&sb);
+  }
   switch (v) {
   case VERDICT_INFEASIBLE:
     sb_puts(&sb, report_l(zh, "A dependency on the P0 path has no Ascend path at all: ",
@@ -547,6 +617,7 @@ static void report__verdict(Report *r) {
     report__labels_of(r, VERDICT_INFEASIBLE, true, &sb, 6);
     break;
   case VERDICT_DIFFICULT:
+    if (r->kernel_product && !report__has_level(r, VERDICT_DIFFICULT, true)) break;
     sb_puts(&sb, report_l(zh, "Hand-written kernels, unsupported dependencies or prebuilt CUDA binaries on the P0 path: ",
                           "P0 路径上存在手写内核、不支持的依赖或预编译 CUDA 库："));
     report__labels_of(r, VERDICT_DIFFICULT, true, &sb, 6);
@@ -561,7 +632,8 @@ static void report__verdict(Report *r) {
                           "任务路径上只有机械替换（快速修复、transfer_to_npu）和仅需审查的发现。"));
     break;
   }
-  array_push(&r->verdict_reasons, sb_steal(&sb));
+  if (sb.len) array_push(&r->verdict_reasons, sb_steal(&sb));
+  else sb_free(&sb);
   /* harder items outside P0 do not raise the verdict: say so */
   size_t p1_hard = 0;
   for (size_t gi = 0; gi < r->groups.len; gi++) {
@@ -570,7 +642,7 @@ static void report__verdict(Report *r) {
     bool hard = k == EFFORT_CUDA_KERNEL || k == EFFORT_TRITON || k == EFFORT_DEP_UNSUPPORTED || k == EFFORT_REBUILD;
     if (hard && g->level < VERDICT_DIFFICULT && g->prio != PRIO_NONE) p1_hard++;
   }
-  if (p1_hard)
+  if (p1_hard && !r->kernel_product)
     array_push(&r->verdict_reasons,
                xasprintf(report_l(zh, "%zu kernel or unsupported-dependency item(s) are only on P1 paths or guarded, so they "
                                       "do not make the project difficult.",
@@ -607,6 +679,8 @@ static void report__classes_and_route(Report *r) {
     if (hard) blocked_phase = true;
     else clean_phase = true;
   }
+  /* the kernels are the product: no phase runs without them */
+  if (r->kernel_product) clean_phase = false;
   if (r->verdict == VERDICT_INFEASIBLE || (clean_phase && blocked_phase && r->phases.len > 1)) {
     r->route = ROUTE_C;
     if (r->verdict == VERDICT_INFEASIBLE)
@@ -1050,6 +1124,8 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
       if (d == 1) it.phases = fd->subject && *fd->subject ? phases_of_package(&g, fd->subject) : all;
       else it.phases = phases_of_file(&g, i);
       it.prio = report__prio(it.phases, all);
+      if (report_is_kernel(fd)) it.family = report_kernel_family(fd->subject);
+      it.own_api = d == 3 && report__own_module(&g, i, fd->subject);
       array_push(&r->items, it);
     }
   }
@@ -1099,6 +1175,9 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   }
 
   report__order_groups(r);
+  report_kernels_build(r, files, n);
+  r->kernel_product = report_kernel_product(r);
+  if (r->kernel_product) report__product_blockers(r);
   report__phase_sets(r, n);
   report__verdict(r);
   report__classes_and_route(r);
@@ -1120,7 +1199,17 @@ void report_free(Report *r) {
   free(r->cann);
   strlist_free(&r->verdict_reasons);
   array_free(&r->blockers);
+  for (size_t i = 0; i < r->items.len; i++) free(r->items.items[i].family);
   array_free(&r->items);
+  for (size_t k = 0; k < r->families.len; k++) {
+    ReportFamily *f = &r->families.items[k];
+    free(f->key);
+    free(f->what);
+    free(f->op);
+    free(f->inst_example);
+    strlist_free(&f->kernels);
+  }
+  array_free(&r->families);
   for (size_t i = 0; i < r->groups.len; i++) {
     free(r->groups.items[i].label);
     free(r->groups.items[i].replacement);

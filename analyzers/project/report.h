@@ -69,6 +69,8 @@ typedef struct {
   uint64_t phases;       /* phases that need it (bit = phase index) */
   ReportPriority prio;
   size_t group;          /* index into Report.groups */
+  char *family;          /* kernel family key for kernels (owned), else NULL */
+  bool own_api;          /* an attention call of the project's own module (costs nothing) */
 } ReportItem;
 
 /* A row of the dependency matrix: findings of one rule, split by subject
@@ -115,6 +117,19 @@ typedef struct {
   ReportPriority prio;
   size_t item;
 } ReportCompat;
+
+/* A kernel family: the kernels one port replaces, with the template
+ * instantiation files named after them. */
+typedef struct {
+  char *key;                /* "flash_fwd" */
+  char *what;               /* "attention" (may be NULL) */
+  char *op;                 /* the NPU op that replaces it, or NULL (rewrite) */
+  StrList kernels;          /* distinct kernel names */
+  uint32_t lines;           /* their lines */
+  size_t inst_files;        /* instantiation files of the family */
+  char *inst_example;       /* one of them, or NULL */
+  size_t group;             /* its matrix row */
+} ReportFamily;
 
 typedef struct {
   char *text;
@@ -178,6 +193,9 @@ typedef struct {
   bool library;                     /* the phase is a library's public API */
   StrList tooling;                  /* "label (reason)": entries that are tooling, not phases */
   Array(ReportCompat) compat;       /* domain 1 */
+  Array(ReportFamily) families;     /* kernel inventory, matrix order */
+  size_t kernel_lines, code_lines;  /* kernel code vs all non-test code (lines) */
+  bool kernel_product;              /* the project's kernels are its product */
   ReportClassCount classes[5];      /* by DepClass */
   RouteId route;
   StrList route_reasons;

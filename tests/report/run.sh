@@ -59,6 +59,18 @@ for lang in en zh; do
   if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "golden-tasks-$lang (exit $rc)"; fi
 done
 
+# --- a kernel library: macro-defined kernels, a CUTLASS kernel class, a launch
+# through a pointer, instantiation files folded into their family, the
+# kernel-product verdict with the families as blockers (domain 4 only)
+for lang in en zh; do
+  out="$tmp/kernlib.$lang.md"
+  "$BIN" report tests/fixtures/kernel-lib --select ASC4 --lang "$lang" >"$out" 2>/dev/null
+  rc=$?
+  gold="$HERE/golden/kernel-lib.$lang.md"
+  [ "${UPDATE:-0}" = 1 ] && cp "$out" "$gold"
+  if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "golden-kernel-lib-$lang (exit $rc)"; fi
+done
+
 # --- the seed's headings, in order, on every fixture and both languages
 cat >"$tmp/headings.en" <<'EOF'
 ## Executive Summary
