@@ -20,6 +20,7 @@ typedef struct {
   TSNode name;  /* the declarator's name */
   char *id;     /* its text, without scope or template arguments */
   const KernelKind *kind; /* what it does, set when it is emitted */
+  bool is_class; /* a CUTLASS/CuTe kernel class, not a __global__ function */
 } CudaKernel;
 
 typedef struct {
@@ -215,7 +216,7 @@ static void kernels__class(CudaWalk *w, TSNode cls) {
   }
   if (!threads || !call || !device) return;
   char *full = kernels__name(w->ctx, name);
-  CudaKernel k = {cls, name, xstrdup(kernels__last(full)), NULL};
+  CudaKernel k = {cls, name, xstrdup(kernels__last(full)), NULL, true};
   free(full);
   array_push(&w->kernels, k);
 }
@@ -246,7 +247,7 @@ static void kernels__function(CudaWalk *w, TSNode def) {
   else name = kernels__macro_kernel_name(w, d);
   if (ts_node_is_null(name)) return;
   char *full = kernels__name(w->ctx, name);
-  CudaKernel k = {def, name, xstrdup(kernels__last(full)), NULL};
+  CudaKernel k = {def, name, xstrdup(kernels__last(full)), NULL, false};
   free(full);
   array_push(&w->kernels, k);
 }
@@ -301,7 +302,7 @@ static void kernels__emit_kernel(CudaWalk *w, CudaKernel *k) {
   char *what = kernels_describe(kind, by_name, lines, false);
   StrBuf sb;
   sb_init(&sb);
-  sb_printf(&sb, "kernel: __global__ %s; lines: %u; launches:", sig, lines);
+  sb_printf(&sb, "kernel: %s %s; lines: %u; launches:", k->is_class ? "CUTLASS kernel class" : "__global__", sig, lines);
   kernels__launch_list(w, k->id, &sb);
   sb_printf(&sb, "; %s", what);
   f->detail = sb_steal(&sb);

@@ -176,6 +176,8 @@ static char *report__project_name(const ReportFile *files, size_t n, const Repor
  * Report - Private: items and groups
  * ------------------------------------------------------------------------- */
 
+static void report__patterns(Report *r);
+
 static bool report__split_by_subject(const ReportItem *it) {
   const KbRule *rule = it->f->rule;
   /* headers are one row per rule: they go with the code that includes them */
@@ -1186,13 +1188,52 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   report__checklist(r);
   if (r->blockers.len && o->read) report_blast_build(r, files, n, &g, o->read, o->read_data);
 
+  report__patterns(r);
   for (size_t i = 0; i < g.notes.len; i++) array_push(&r->notes, xstrdup(g.notes.items[i]));
   for (size_t i = 0; i < o->n_notes; i++) array_push(&r->notes, xstrdup(o->notes[i]));
   phases_free(&g);
   free(pf);
 }
 
+/* A replacement long enough to be a pattern, and code: a call whose name
+ * comes before the first blank ("torch_npu.npu_fusion_attention(q, ..."),
+ * not prose that happens to be long. */
+static bool report__is_pattern(const char *s) {
+  if (!s || strlen(s) < REPORT_PATTERN_MIN) return false;
+  const char *paren = strchr(s, '('), *blank = strchr(s, ' ');
+  return paren && (!blank || paren < blank);
+}
+
+long report_pattern_of(const Report *r, const char *s) {
+  if (!report__is_pattern(s)) return -1;
+  for (size_t i = 0; i < r->patterns.len; i++)
+    if (strcmp(r->patterns.items[i], s) == 0) return (long)i;
+  return -1;
+}
+
+/* Adds the pattern parts of a "; "-joined replacement list. */
+static void report__pattern_add(Report *r, const char *s) {
+  while (s && *s) {
+    const char *end = strstr(s, "; ");
+    size_t n = end ? (size_t)(end - s) : strlen(s);
+    char *part = xstrndup(s, n);
+    bool dup = !report__is_pattern(part);
+    for (size_t i = 0; i < r->patterns.len && !dup; i++) dup = strcmp(r->patterns.items[i], part) == 0;
+    if (dup) free(part);
+    else array_push(&r->patterns, part);
+    s += n;
+    if (*s) s += 2;
+  }
+}
+
+/* The long replacements in matrix order, then the findings' own. */
+static void report__patterns(Report *r) {
+  for (size_t gi = 0; gi < r->groups.len; gi++) report__pattern_add(r, r->groups.items[gi].replacement);
+  for (size_t i = 0; i < r->items.len; i++) report__pattern_add(r, r->items.items[i].f->replacement);
+}
+
 void report_free(Report *r) {
+  strlist_free(&r->patterns);
   free(r->project);
   free(r->torch);
   free(r->torch_npu);

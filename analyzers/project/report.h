@@ -213,7 +213,14 @@ typedef struct {
   size_t by_severity[5];            /* index Severity */
   size_t n_p0, n_p1, n_none, n_guarded;
   StrList notes;
+  StrList patterns;                 /* long replacements, printed once in the appendix */
 } Report;
+
+/* Replacements longer than this are printed once, as a pattern of the
+ * appendix, and referenced by name from table cells. */
+#define REPORT_PATTERN_MIN 100
+/* No table cell is longer than this many bytes (text is cut with "..."). */
+#define REPORT_CELL_MAX 200
 
 /* Builds the report. Never fails; unreadable inputs become notes. */
 void report_build(Report *r, const ReportFile *files, size_t n, const ReportOptions *opt);
@@ -235,6 +242,9 @@ typedef struct {
 } ReportSummary;
 
 void report_summary(const Report *r, ReportSummary *s);
+
+/* Index of a long replacement in r->patterns, or -1 when it is short. */
+long report_pattern_of(const Report *r, const char *replacement);
 
 /* Small helpers the renderers share. */
 const char *report_priority_name(ReportPriority p, bool zh); /* "P0", "P1", "not involved"/"不涉及" */

@@ -123,7 +123,7 @@ for dir in tests/fixtures/*/; do
     fi
     # optional sections: other domains' findings and scan notes
     headings "$out" | sed 1d | grep -v -e '^### Other Findings$' -e '^### 其他发现$' \
-      -e '^## Analysis Notes$' -e '^## 分析说明$' >"$tmp/got"
+      -e '^## Analysis Notes$' -e '^## 分析说明$' -e '^## Appendix: Replacement Patterns$' -e '^## 附录：替换模式$' >"$tmp/got"
     title=$(headings "$out" | head -n 1)
     if [ "$lang" = en ]; then tre='^# .+ Ascend NPU Migration Assessment$'; else tre='^# .+ 昇腾 NPU 迁移评估$'; fi
     if diff -u "$tmp/headings.$lang" "$tmp/got" >"$tmp/why" && echo "$title" | grep -Eq "$tre"; then
