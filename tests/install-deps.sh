@@ -2,7 +2,7 @@
 # Install the Debian packages the build and the test suites need, when missing.
 # Uses sudo when not root. Never downloads anything but Debian and npm packages.
 set -eu
-PKGS="build-essential pkg-config libtree-sitter-dev libcjson-dev libuv1-dev openssl neovim emacs-nox elpa-eglot ripgrep hyperfine valgrind clang libclang-rt-14-dev python3"
+PKGS="build-essential pkg-config libtree-sitter-dev libcjson-dev libuv1-dev openssl neovim emacs-nox elpa-eglot ripgrep hyperfine valgrind clang libclang-rt-14-dev python3 chromium"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -16,10 +16,12 @@ if [ -n "$missing" ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
-# Node packages for the editor-client tests (pinned in their package-lock.json).
+# Node packages for the editor-client and report tests (pinned in their
+# package-lock.json), again when the lock file changed since the last install.
 for d in tests/*/ editors/*/; do
   d=${d%/}
-  if [ -f "$d/package-lock.json" ] && [ ! -d "$d/node_modules" ]; then
+  if [ -f "$d/package-lock.json" ] &&
+    { [ ! -d "$d/node_modules" ] || [ "$d/package-lock.json" -nt "$d/node_modules/.package-lock.json" ]; }; then
     (cd "$d" && npm ci --silent --no-audit --no-fund)
   fi
 done

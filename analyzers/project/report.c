@@ -357,7 +357,10 @@ static void report__build_groups(Report *r) {
                   ? xstrdup(first->f->subject)
                   : xstrdup(report_l(r->zh, g.rule->title_en, g.rule->title_zh));
     g.prio = report__prio(g.phases, r->phases.len ? (r->phases.len >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << r->phases.len) - 1)) : 0);
-    g.blocker = g.prio != PRIO_NONE && !report_is_include(first->f) &&
+    /* calls of the project's own API are ported with it: not blockers */
+    bool own = true;
+    for (size_t k = 0; k < g.items.len && own; k++) own = r->items.items[g.items.items[k]].own_api;
+    g.blocker = g.prio != PRIO_NONE && !report_is_include(first->f) && !own &&
                 ((g.severity == SEV_ERROR && !g.guarded) || g.level >= VERDICT_DIFFICULT);
     array_push(&r->groups, g);
     i = j;

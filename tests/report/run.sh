@@ -222,9 +222,10 @@ if cmp -s "$tmp/stdout.md" "$tmp/again.md"; then ok; else bad deterministic; fi
 
 # --- HTML: one self-contained file with inline SVG charts
 "$BIN" report "$FIX" --format html -o "$tmp/r.html" 2>/dev/null
-if [ "$(head -c 15 "$tmp/r.html")" = "<!DOCTYPE html>" ] && [ "$(grep -c '<svg' "$tmp/r.html")" = 2 ] &&
-  tail -n 1 "$tmp/r.html" | grep -q '^</html>$' &&
-  ! grep -Eiq '<script|<link|<img|<iframe|src=|href=|url\(|https?:' "$tmp/r.html" &&
+if [ "$(head -c 15 "$tmp/r.html")" = "<!DOCTYPE html>" ] && [ "$(grep -c '<svg' "$tmp/r.html")" = 3 ] &&
+  tail -n 1 "$tmp/r.html" | grep -q '^</html>$' && [ "$(grep -c '<script>' "$tmp/r.html")" = 1 ] &&
+  ! grep -Eiq '<script [^>]|<link|<img|<iframe|src=|href="[^#]|url\(|https?:|@import|@font-face' "$tmp/r.html" &&
+  grep -q '<section id="overview" class="cards">' "$tmp/r.html" && grep -q '<section id="heatmap">' "$tmp/r.html" &&
   grep -q 'Dependency Matrix (per task phase)' "$tmp/r.html" && grep -q '需适配 (needs adaptation)' "$tmp/r.html"; then
   ok
 else
@@ -233,6 +234,33 @@ fi
 "$BIN" report "$FIX" --format html --lang zh >"$tmp/rz.html" 2>/dev/null
 if grep -q '<html lang="zh">' "$tmp/rz.html" && grep -q '依赖矩阵（按任务阶段）' "$tmp/rz.html" &&
   ! grep -q 'Executive Summary' "$tmp/rz.html"; then ok; else bad html-zh; fi
+
+# --- the dashboard in a real browser (Debian chromium driven by playwright-core):
+# layout width, visible sections and filter row counts, compared with
+# golden/browser.txt and with the JSON reports; screenshots in build/report-browser
+shots="$(dirname "$BIN")/report-browser"
+if [ -x /usr/bin/chromium ] && [ -d "$HERE/node_modules/playwright-core" ]; then
+  set --
+  for spec in phases-project:en phases-project:zh kernel-lib:en task-phases:zh; do
+    fx=${spec%%:*}
+    lang=${spec#*:}
+    "$BIN" report "tests/fixtures/$fx" --format html --lang "$lang" -o "$tmp/b-$fx-$lang.html" 2>/dev/null
+    "$BIN" report "tests/fixtures/$fx" --format json --lang "$lang" -o "$tmp/b-$fx-$lang.json" 2>/dev/null
+    set -- "$@" "$fx.$lang=$tmp/b-$fx-$lang.html=$tmp/b-$fx-$lang.json"
+  done
+  node "$HERE/browser.mjs" "$shots" "$@" >"$tmp/browser.txt" 2>"$tmp/browser.err"
+  rc=$?
+  [ "${UPDATE:-0}" = 1 ] && cp "$tmp/browser.txt" "$HERE/golden/browser.txt"
+  if [ "$rc" = 0 ] && diff -u "$HERE/golden/browser.txt" "$tmp/browser.txt" >"$tmp/why" 2>&1; then
+    ok
+  else
+    cat "$tmp/browser.err" >>"$tmp/why"
+    bad "browser (exit $rc)"
+  fi
+else
+  echo "report: chromium or playwright-core missing: run 'make deps'" >"$tmp/why"
+  bad browser-missing
+fi
 
 # --- SARIF 2.1.0 through the shared writer
 "$BIN" report "$FIX" --format sarif >"$tmp/r.sarif" 2>/dev/null
