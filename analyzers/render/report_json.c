@@ -150,6 +150,31 @@ static void report_json__finding(JsonW *w, const Report *r, size_t i) {
   report_json__close(w, '}');
 }
 
+/* The kernel inventory by family, and the replacement patterns. */
+static void report_json__families(JsonW *w, const Report *r) {
+  report_json__open(w, "kernel_families", '[');
+  for (size_t k = 0; k < r->families.len; k++) {
+    const ReportFamily *f = &r->families.items[k];
+    report_json__open(w, NULL, '{');
+    report_json__str(w, "family", f->key);
+    report_json__str(w, "function", f->what ? f->what : "");
+    report_json__str(w, "replacement", f->op ? f->op : "");
+    report_json__open(w, "kernels", '[');
+    for (size_t i = 0; i < f->kernels.len; i++) report_json__str(w, NULL, f->kernels.items[i]);
+    report_json__close(w, ']');
+    report_json__int(w, "lines", (long long)f->lines);
+    report_json__int(w, "instantiation_files", (long long)f->inst_files);
+    report_json__int(w, "group", (long long)f->group);
+    report_json__close(w, '}');
+  }
+  report_json__close(w, ']');
+  report_json__int(w, "kernel_lines", (long long)r->kernel_lines);
+  report_json__int(w, "code_lines", (long long)r->code_lines);
+  report_json__open(w, "replacement_patterns", '[');
+  for (size_t i = 0; i < r->patterns.len; i++) report_json__str(w, NULL, r->patterns.items[i]);
+  report_json__close(w, ']');
+}
+
 static void report_json__summary(JsonW *w, const Report *r) {
   report_json__open(w, "summary", '{');
   report_json__str(w, "verdict", verdict_zh(r->verdict));
@@ -157,6 +182,17 @@ static void report_json__summary(JsonW *w, const Report *r) {
   report_json__str(w, "verdict_id", verdict_id(r->verdict));
   report_json__weeks(w, "weeks", r->half_weeks);
   report_json__days(w, "person_days", r->effort.total);
+  {
+    int64_t lo, hi;
+    effort_range(r->effort.total, &lo, &hi);
+    report_json__open(w, "range", '{');
+    report_json__days(w, "person_days_low", lo);
+    report_json__days(w, "person_days_high", hi);
+    report_json__weeks(w, "weeks_low", effort_half_weeks(lo));
+    report_json__weeks(w, "weeks_high", effort_half_weeks(hi));
+    report_json__close(w, '}');
+  }
+  report_json__bool(w, "kernel_product", r->kernel_product);
   report_json__open(w, "reasons", '[');
   for (size_t i = 0; i < r->verdict_reasons.len; i++) report_json__str(w, NULL, r->verdict_reasons.items[i]);
   report_json__close(w, ']');
@@ -467,6 +503,7 @@ char *report_json(const Report *r, size_t *len) {
   report_json__summary(&w, r);
   report_json__phases(&w, r);
   report_json__matrix(&w, r);
+  report_json__families(&w, r);
   report_json__domains(&w, r);
   report_json__classes_route(&w, r);
   report_json__blast(&w, r);

@@ -389,6 +389,33 @@ static void report_md__matrix(const Report *r, StrBuf *sb) {
             effort_days_str(r->optional.total, b2, sizeof b2));
 }
 
+/* Domain 4's kernel inventory: one row per family. */
+static void report_md__inventory(const Report *r, StrBuf *sb) {
+  if (!r->families.len) return;
+  bool zh = r->zh;
+  sb_printf(sb, "%s\n\n%s", kb_text(KBT_INVENTORY_TITLE, zh), kb_text(KBT_INVENTORY_HEAD, zh));
+  for (size_t k = 0; k < r->families.len; k++) {
+    const ReportFamily *f = &r->families.items[k];
+    const ReportGroup *g = &r->groups.items[f->group];
+    sb_puts(sb, "| ");
+    report_md__code(sb, f->key);
+    sb_puts(sb, " | ");
+    for (size_t i = 0; i < f->kernels.len && i < 4; i++) {
+      if (i) sb_puts(sb, ", ");
+      report_md__code(sb, f->kernels.items[i]);
+    }
+    if (f->kernels.len > 4) sb_printf(sb, " +%zu", f->kernels.len - 4);
+    sb_printf(sb, " | %zu | %u | ", f->inst_files, f->lines);
+    report_md__text(sb, f->what ? f->what : "—");
+    sb_puts(sb, " | ");
+    report_md__text(sb, f->op ? f->op : kb_text(KBT_INVENTORY_REWRITE, zh));
+    sb_puts(sb, " | ");
+    report_md__priority(r, sb, g->prio, g->phases);
+    sb_puts(sb, " |\n");
+  }
+  sb_putc(sb, '\n');
+}
+
 static void report_md__findings_table(const Report *r, StrBuf *sb, int domain) {
   bool zh = r->zh;
   size_t n = 0;
@@ -752,6 +779,7 @@ char *report_markdown(const Report *r, size_t *len) {
   for (int d = 1; d <= 7; d++) {
     sb_printf(&sb, "### %s\n\n", report_domain_title(d, zh));
     if (d == 1) report_md__compat(r, &sb);
+    if (d == 4) report_md__inventory(r, &sb);
     report_md__findings_table(r, &sb, d);
   }
   bool other = false;

@@ -71,6 +71,21 @@ for lang in en zh; do
   if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "golden-kernel-lib-$lang (exit $rc)"; fi
 done
 
+"$BIN" report tests/fixtures/kernel-lib --format json >"$tmp/kernlib.json" 2>/dev/null
+check kernel-lib-json node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const fam = JSON.stringify(r.kernel_families.map((f) => [f.family, f.kernels, f.instantiation_files, f.function]));
+const want = JSON.stringify([["attn_bwd", ["AttnBwdSm90"], 1, "attention"],
+  ["attn_fwd", ["attn_fwd_kernel", "attn_fwd_splitkv_kernel"], 3, "attention"]]);
+if (fam !== want) { console.log(fam); process.exit(1); }
+if (!r.summary.kernel_product || r.summary.verdict_id !== "difficult" || !r.library) { console.log("not a kernel product"); process.exit(1); }
+const b = JSON.stringify(r.summary.blockers.map((x) => x.code));
+if (b !== JSON.stringify(["ASC401", "ASC401"])) { console.log("blockers", b); process.exit(1); }
+if (JSON.stringify(r.tooling) !== JSON.stringify(["generate_kernels.py (code generation)"])) { console.log(r.tooling); process.exit(1); }
+const launch = r.findings.find((f) => f.code === "ASC401" && f.subject === "attn_fwd_kernel");
+if (!launch || !/launches: line 24 /.test(launch.detail)) { console.log("pointer launch not listed"); process.exit(1); }
+' "$tmp/kernlib.json"
+
 # --- the seed's headings, in order, on every fixture and both languages
 cat >"$tmp/headings.en" <<'EOF'
 ## Executive Summary
