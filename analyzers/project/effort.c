@@ -21,7 +21,7 @@ static const EffortRate effort__rates[EFFORT__COUNT] = {
      "An API without a direct equivalent (capability gates, device selection): a few lines by hand and a check, "
      "one pass per file (the ports change the sites of one file together).",
      "无直接对应的 API（算力判断、设备选择）：手工改几行并验证，每个文件一次（迁移实例中同一文件的各处一起修改）。"},
-    {EFFORT_ATTENTION, EFFORT_UNIT_PATTERN, 100, 0, "Attention rewrite", "注意力改写", "per distinct call pattern", "每种调用模式",
+    {EFFORT_ATTENTION, EFFORT_UNIT_PATTERN, 50, 0, "Attention rewrite", "注意力改写", "per distinct call pattern", "每种调用模式",
      "Per distinct call pattern: port to npu_fusion_attention / npu_fused_infer_attention_score or mindiesd with "
      "the layout change (BSND/BNSD/TND), mask and scale, then compare outputs (one function in the Wan2.2 port).",
      "每种调用模式：改为 npu_fusion_attention / npu_fused_infer_attention_score 或 mindiesd，处理布局"
@@ -30,10 +30,10 @@ static const EffortRate effort__rates[EFFORT__COUNT] = {
      "Per kernel: run it on Triton-Ascend, retune block sizes, replace unsupported intrinsics, verify numerics.",
      "每个内核：在 Triton-Ascend 上运行，重新调整分块大小，替换不支持的内建函数，验证数值。"},
     {EFFORT_CUDA_KERNEL, EFFORT_UNIT_KERNEL, 500, 100, "CUDA kernel rewrite", "CUDA 内核重写", "per kernel + per 100 lines", "每个内核 + 每 100 行",
-     "Per kernel: 5 days plus 1 day per 100 lines to rewrite in Ascend C (tiling, op_host/op_kernel, "
-     "OpPlugin registration) and test precision; no tool translates CUDA C.",
-     "每个内核：5 人日，另加每 100 行 1 人日，用 Ascend C 重写（分块、op_host/op_kernel、OpPlugin 注册）并做精度测试；"
-     "没有工具能自动转换 CUDA C。"},
+     "Per kernel family: 5 days plus 1 day per 100 lines to rewrite in Ascend C (tiling, op_host/op_kernel, "
+     "OpPlugin registration) and test precision; no tool translates CUDA C. A family an NPU op replaces costs 2 days.",
+     "每个内核族：5 人日，另加每 100 行 1 人日，用 Ascend C 重写（分块、op_host/op_kernel、OpPlugin 注册）并做精度测试；"
+     "没有工具能自动转换 CUDA C。已有 NPU 算子可替代的内核族计 2 人日。"},
     {EFFORT_NATIVE_LIB, EFFORT_UNIT_SUBJECT, 50, 0, "CUDA runtime / library call", "CUDA 运行时 / 库调用", "per distinct API", "每个 API",
      "Per distinct API: the ACL / ACLNN / HCCL counterpart has a different signature (aclrtMalloc policy, "
      "aclrtMemcpy destMax, HcclCommInitRootInfo argument order).",
@@ -166,9 +166,13 @@ void effort_compute(const EffortItem *items, size_t n, size_t n_phases, EffortSu
       if (!it->guarded) guarded = false;
       if (it->weight > lines) lines = it->weight; /* the same kernel seen twice is one kernel */
     }
+    bool has_op = false;
+    for (size_t m = i; m < j; m++) has_op |= items[keys[m].index].has_op;
     EffortLine *l = &out->lines[k];
     if (effort__rates[k].unit != EFFORT_UNIT_NONE) {
       int64_t cost = effort_unit_cost(k, lines, guarded);
+      if (has_op && effort__rates[k].unit == EFFORT_UNIT_KERNEL)
+        cost = guarded ? (EFFORT_KERNEL_OP_CD * EFFORT_GUARDED_PERCENT + 99) / 100 : EFFORT_KERNEL_OP_CD;
       l->units++;
       if (guarded) l->guarded_units++;
       l->lines += lines;

@@ -38,8 +38,11 @@ const EffortRate *effort_rates(size_t *count);
 const EffortRate *effort_rate(EffortKind k);
 
 /* Fixed costs, added once per phase and once per project. */
-#define EFFORT_PHASE_VALIDATION_CD 150 /* 1.5 d: an acceptance run per phase (see effort.c) */
+#define EFFORT_PHASE_VALIDATION_CD 100 /* 1 d: an acceptance run per phase (see effort.c) */
 #define EFFORT_ENVIRONMENT_CD 100      /* 1 d: CANN + torch_npu installation and a smoke test (once, when any phase exists) */
+/* A kernel (family) that an existing NPU op replaces costs this instead of
+ * the rewrite rate: bind the op, adapt layouts, test precision. */
+#define EFFORT_KERNEL_OP_CD 200
 /* A guarded finding (a fallback exists) costs this share of its rate. */
 #define EFFORT_GUARDED_PERCENT 50
 
@@ -53,6 +56,7 @@ typedef struct {
   bool transfer;       /* transfer_to_npu makes it work at run time: costs nothing */
   const char *rule;    /* rule code, for EFFORT_UNIT_FILE (may be NULL) */
   size_t file;         /* file index, for EFFORT_UNIT_FILE */
+  bool has_op;         /* EFFORT_UNIT_KERNEL: an NPU op replaces it (EFFORT_KERNEL_OP_CD) */
 } EffortItem;
 
 typedef struct {
@@ -87,8 +91,8 @@ int64_t effort_unit_cost(EffortKind k, uint32_t lines, bool guarded);
 /* The calibrated range of a total: what one engineer needs at the fast
  * and the slow end, from the calibration set's spread (docs/report.md,
  * "Calibration"). Low and high in centidays. */
-#define EFFORT_RANGE_LOW_PERCENT 70
-#define EFFORT_RANGE_HIGH_PERCENT 150
+#define EFFORT_RANGE_LOW_PERCENT 60
+#define EFFORT_RANGE_HIGH_PERCENT 160
 void effort_range(int64_t centidays, int64_t *low, int64_t *high);
 
 /* Weeks in halves: effort_half_weeks(total) / 2.0 weeks, at least one half

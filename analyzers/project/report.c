@@ -251,8 +251,12 @@ static EffortItem report__effort_item(const ReportItem *it) {
    * ported with the API itself */
   if (it->own_api) transfer = true;
   EffortItem e = {it->f->rule->effort, it->f->subject, it->f->detail, it->f->weight, it->f->guarded,
-                  transfer, it->f->rule->code, it->file};
-  if (it->family) e.subject = it->family; /* one port per kernel family */
+                  transfer, it->f->rule->code, it->file, false};
+  if (it->family) { /* one port per kernel family; an NPU op replaces it when the replacement names one */
+    e.subject = it->family;
+    const char *rp = it->f->replacement;
+    e.has_op = rp && *rp && strncmp(rp, "rewrite", 7) != 0;
+  }
   return e;
 }
 

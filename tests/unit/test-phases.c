@@ -503,11 +503,11 @@ TEST(effort_table_and_rounding) {
   ASSERT_EQ(effort_unit_cost(EFFORT_CUDA_KERNEL, 250, true), 375);
   ASSERT_EQ(effort_unit_cost(EFFORT_CUDA_KERNEL, 1, false), 501);
   ASSERT_EQ(effort_unit_cost(EFFORT_MECHANICAL, 0, true), 1); /* half of 2 */
-  ASSERT_EQ(effort_unit_cost(EFFORT_ATTENTION, 0, true), 50);
+  ASSERT_EQ(effort_unit_cost(EFFORT_ATTENTION, 0, true), 25);
   int64_t lo, hi;
   effort_range(1000, &lo, &hi);
-  ASSERT_EQ(lo, 700);
-  ASSERT_EQ(hi, 1500);
+  ASSERT_EQ(lo, 600);
+  ASSERT_EQ(hi, 1600);
   ASSERT_EQ(effort_unit_cost(EFFORT_NONE, 0, false), 0);
   ASSERT_EQ(effort_half_weeks(0), 0);
   ASSERT_EQ(effort_half_weeks(1), 1);
@@ -544,6 +544,9 @@ TEST(effort_distinct_units) {
       {.kind = EFFORT_PRECISION, .subject = "torch.float64", .rule = "ASC601", .file = 3},
       {.kind = EFFORT_PRECISION, .subject = "torch.complex128", .rule = "ASC601", .file = 3},
       {.kind = EFFORT_PRECISION, .subject = "torch.float64", .rule = "ASC601", .file = 4},
+      /* a kernel family an NPU op replaces: bound to the op, whatever its size */
+      {.kind = EFFORT_CUDA_KERNEL, .subject = "flash_fwd", .weight = 900, .has_op = true},
+      {.kind = EFFORT_CUDA_KERNEL, .subject = "flash_fwd", .weight = 300},
   };
 #undef EI
   size_t n = sizeof items / sizeof items[0];
@@ -554,28 +557,28 @@ TEST(effort_distinct_units) {
   ASSERT_EQ(s.lines[EFFORT_MECHANICAL].transfer_units, 1);
   ASSERT_EQ(s.lines[EFFORT_MECHANICAL].centidays, 4);
   ASSERT_EQ(s.lines[EFFORT_ATTENTION].units, 2);
-  ASSERT_EQ(s.lines[EFFORT_ATTENTION].centidays, 200);
-  ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].units, 2);
+  ASSERT_EQ(s.lines[EFFORT_ATTENTION].centidays, 100);
+  ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].units, 3);
   ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].guarded_units, 1);
-  ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].lines, 160);
-  ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].centidays, 620 + 270);
+  ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].lines, 160 + 900);
+  ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].centidays, 620 + 270 + EFFORT_KERNEL_OP_CD);
   ASSERT_EQ(s.lines[EFFORT_DEP_REPLACE].units, 1);
   ASSERT_EQ(s.lines[EFFORT_DEP_REPLACE].centidays, 50);
   ASSERT_EQ(s.lines[EFFORT_PRECISION].units, 2);
   ASSERT_EQ(s.lines[EFFORT_PRECISION].centidays, 50);
   ASSERT_EQ(s.lines[EFFORT_NONE].centidays, 0);
-  ASSERT_EQ(s.findings, 4 + 200 + 890 + 50 + 50);
-  ASSERT_EQ(s.validation, 300);
+  ASSERT_EQ(s.findings, 4 + 100 + 890 + 200 + 50 + 50);
+  ASSERT_EQ(s.validation, 200);
   ASSERT_EQ(s.environment, 100);
-  ASSERT_EQ(s.total, 1194 + 400);
+  ASSERT_EQ(s.total, 1294 + 300);
   /* each unit's cost sits on one finding: the call, not the import */
   int64_t sum = 0;
   for (size_t i = 0; i < n; i++) sum += cost[i];
   ASSERT_EQ(sum, s.findings);
   ASSERT_EQ(cost[2], 0);
-  ASSERT_EQ(cost[3], 100);
+  ASSERT_EQ(cost[3], 50);
   ASSERT_EQ(cost[4], 0);
-  ASSERT_EQ(cost[5], 100);
+  ASSERT_EQ(cost[5], 50);
   ASSERT_EQ(cost[6] + cost[7], 620);
   ASSERT_EQ(cost[12], 0);
   ASSERT_EQ(cost[13] + cost[14], 25);
@@ -767,7 +770,7 @@ TEST(report_places_findings_by_metadata) {
   for (size_t gi = 0; gi < r->groups.len; gi++) rows += r->groups.items[gi].centidays;
   ASSERT_EQ(rows, r->effort.findings);
   ASSERT_EQ(r->effort.lines[EFFORT_CUDA_KERNEL].centidays, 800);
-  ASSERT_EQ(r->effort.total, 4 + 800 + 500 + 25 + 300 + 100);
+  ASSERT_EQ(r->effort.total, 4 + 800 + 500 + 25 + 200 + 100);
   ASSERT_EQ(r->half_weeks, 7);
   tr_free(&x);
 }
