@@ -7,6 +7,7 @@
  * handled by one small function per top-level key. Inline tables are
  * expanded with an explicit stack, never by recursion. */
 #include "server/config.h"
+#include "analyzers/engine/toml.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -20,7 +21,6 @@
 TSLanguage *tree_sitter_toml(void);
 
 #define CONFIG_MAX_FILE ((size_t)1 << 20)
-#define CONFIG_MAX_DEPTH 16 /* nesting of inline tables we follow */
 
 unsigned config_chip(const char *name) {
   if (!name) return 0;
@@ -78,6 +78,7 @@ void config_free(Config *c) {
   free(c->per_file_ignores);
   free(c->torch_npu);
   free(c->cann);
+  free(c->cache_dir);
   free(c->user_entries);
   free(c->user_rules);
   strlist_free(&c->strings);
@@ -104,8 +105,6 @@ typedef struct {
   bool found;          /* a key of ours was seen */
   StrBuf err;
   Array(ConfigRuleDraft) rules;
-  StrList array_names; /* "[[x]]" headers seen, for their index counters */
-  Array(unsigned) array_counts;
 } ConfigParser;
 
 /* A flattened key: path segments (heap strings) and the line of the pair. */
@@ -137,104 +136,7 @@ static uint32_t config__line(TSNode n) {
 
 /* ---- TOML values --------------------------------------------------------------- */
 
-static void config__utf8(StrBuf *sb, unsigned long cp) {
-  if (cp < 0x80) {
-    sb_putc(sb, (char)cp);
-  } else if (cp < 0x800) {
-    sb_putc(sb, (char)(0xC0 | (cp >> 6)));
-    sb_putc(sb, (char)(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    sb_putc(sb, (char)(0xE0 | (cp >> 12)));
-    sb_putc(sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
-    sb_putc(sb, (char)(0x80 | (cp & 0x3F)));
-  } else if (cp <= 0x10FFFF) {
-    sb_putc(sb, (char)(0xF0 | (cp >> 18)));
-    sb_putc(sb, (char)(0x80 | ((cp >> 12) & 0x3F)));
-    sb_putc(sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
-    sb_putc(sb, (char)(0x80 | (cp & 0x3F)));
-  }
-}
-
-/* One escape of a basic string at s (after the backslash); returns the
- * bytes consumed. In multi-line strings a backslash at the end of a line
- * swallows the following whitespace. */
-static size_t config__escape(StrBuf *sb, const char *s, const char *end, bool multiline) {
-  static const char from[] = "btnfr\"\\", to[] = "\b\t\n\f\r\"\\";
-  if (s >= end) return 0;
-  const char *m = strchr(from, *s);
-  if (m && *s) {
-    sb_putc(sb, to[m - from]);
-    return 1;
-  }
-  if (*s == 'u' || *s == 'U') {
-    size_t digits = *s == 'u' ? 4 : 8;
-    if ((size_t)(end - s) <= digits) return 1;
-    char hex[9] = {0};
-    memcpy(hex, s + 1, digits);
-    config__utf8(sb, strtoul(hex, NULL, 16));
-    return digits + 1;
-  }
-  if (multiline && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')) {
-    const char *q = s;
-    while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')) q++;
-    return (size_t)(q - s);
-  }
-  sb_putc(sb, '\\');
-  return 0;
-}
-
-/* The value of a string node (basic, literal, multi-line). Caller frees. */
-static char *config__string(const ConfigParser *p, TSNode n) {
-  const char *s = p->text + ts_node_start_byte(n);
-  size_t len = ts_node_end_byte(n) - ts_node_start_byte(n);
-  size_t d = (len >= 6 && (strncmp(s, "\"\"\"", 3) == 0 || strncmp(s, "'''", 3) == 0)) ? 3 : 1;
-  if (len < 2 * d) return xstrdup("");
-  bool basic = s[0] == '"';
-  const char *b = s + d, *end = s + len - d;
-  if (d == 3 && b < end && *b == '\n') b++;
-  else if (d == 3 && end - b >= 2 && b[0] == '\r' && b[1] == '\n') b += 2;
-  if (!basic) return xstrndup(b, (size_t)(end - b));
-  StrBuf sb;
-  sb_init(&sb);
-  while (b < end) {
-    if (*b == '\\') {
-      b++;
-      b += config__escape(&sb, b, end, d == 3);
-    } else {
-      sb_putc(&sb, *b++);
-    }
-  }
-  return sb_steal(&sb);
-}
-
-/* Text of one key segment (bare or quoted). Caller frees. */
-static char *config__key_text(const ConfigParser *p, TSNode n) {
-  if (config__is(n, "quoted_key")) return config__string(p, n);
-  return xstrndup(p->text + ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
-}
-
-static bool config__is_key(TSNode n) {
-  return config__is(n, "bare_key") || config__is(n, "quoted_key") || config__is(n, "dotted_key");
-}
-
-/* Appends the segments of a (possibly dotted) key, left to right. */
-static void config__key_segs(const ConfigParser *p, TSNode key, StrList *out) {
-  if (!config__is(key, "dotted_key")) {
-    array_push(out, config__key_text(p, key));
-    return;
-  }
-  TSTreeCursor cur = ts_tree_cursor_new(key);
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    if (config__is(n, "dotted_key") && ts_tree_cursor_goto_first_child(&cur)) continue;
-    if (config__is(n, "bare_key") || config__is(n, "quoted_key")) array_push(out, config__key_text(p, n));
-    bool moved = false;
-    while (!(moved = ts_tree_cursor_goto_next_sibling(&cur)))
-      if (!ts_tree_cursor_goto_parent(&cur)) break;
-    if (!moved) break;
-  }
-  ts_tree_cursor_delete(&cur);
-}
+static char *config__string(const ConfigParser *p, TSNode n) { return toml_string(p->text, n); }
 
 /* The strings of a value that must be a string or an array of strings.
  * Returns false (after reporting) when it is neither. */
@@ -373,6 +275,15 @@ static void config__rule_key(ConfigParser *p, const char *index, const char *key
                 key);
 }
 
+/* cache-dir: relative to the configuration file's folder, like every path
+ * the file names. */
+static void config__cache_dir(ConfigParser *p, TSNode v) {
+  char *s = config__one_string(p, v, "cache-dir");
+  if (!s) return;
+  free(p->c->cache_dir);
+  p->c->cache_dir = s; /* made absolute once the file's folder is known (config__try) */
+}
+
 /* One flattened key of ours (the tool.ascend-lsp prefix already removed). */
 static void config__key(ConfigParser *p, char **k, size_t n, TSNode v) {
   Config *c = p->c;
@@ -388,6 +299,7 @@ static void config__key(ConfigParser *p, char **k, size_t n, TSNode v) {
   } else if (n == 2 && strcmp(top, "per-file-ignores") == 0) config__per_file_ignore(p, k[1], v);
   else if (n == 2 && strcmp(top, "target") == 0) config__target(p, k[1], v);
   else if (n == 2 && strcmp(top, "phases") == 0) config__phase(p, k[1], v);
+  else if (n == 1 && strcmp(top, "cache-dir") == 0) config__cache_dir(p, v);
   else if (n == 3 && strcmp(top, "rules") == 0 && k[1][0] == '#') config__rule_key(p, k[1], k[2], v);
   else {
     StrBuf name;
@@ -411,102 +323,18 @@ static void config__route(ConfigParser *p, const StrList *segs, TSNode v) {
 
 /* ---- the document walk ----------------------------------------------------------- */
 
-typedef struct {
-  TSNode table; /* inline_table whose pairs are pending */
-  StrList prefix;
-} ConfigPending;
-
-typedef Array(ConfigPending) ConfigStack;
-
-static void config__copy_segs(StrList *to, const StrList *from) {
-  for (size_t i = 0; i < from->len; i++) array_push(to, xstrdup(from->items[i]));
-}
-
-/* Whether v is an array whose every element is an inline table (the
- * `rules = [{...}, {...}]` spelling of [[rules]]). */
-static bool config__array_of_tables(TSNode v) {
-  if (!config__is(v, "array") || ts_node_named_child_count(v) == 0) return false;
-  for (uint32_t i = 0; i < ts_node_named_child_count(v); i++) {
-    TSNode e = ts_node_named_child(v, i);
-    if (!config__is(e, "inline_table") && !config__is(e, "comment")) return false;
+/* Every value is routed; tables are opened (their pairs are the keys). */
+static bool config__visit(void *data, const TomlItem *it) {
+  ConfigParser *p = data;
+  const StrList *path = it->path;
+  if (ts_node_is_null(it->value)) {
+    if (path->len >= 2 && strcmp(path->items[0], "tool") == 0 && strcmp(path->items[1], "ascend-lsp") == 0)
+      p->found = true;
+    return false;
   }
-  return true;
-}
-
-static void config__pair(ConfigParser *p, const StrList *prefix, TSNode pair, ConfigStack *stack) {
-  /* key, then the value; a trailing comment is a named child too */
-  uint32_t n = ts_node_named_child_count(pair);
-  TSNode key = n ? ts_node_named_child(pair, 0) : (TSNode){0}, v = {0};
-  for (uint32_t i = 1; i < n && ts_node_is_null(v); i++)
-    if (!config__is(ts_node_named_child(pair, i), "comment")) v = ts_node_named_child(pair, i);
-  if (ts_node_is_null(v) || !config__is_key(key)) return;
-  StrList segs = {0};
-  config__copy_segs(&segs, prefix);
-  config__key_segs(p, key, &segs);
-  if (config__is(v, "inline_table") && segs.len < CONFIG_MAX_DEPTH) {
-    ConfigPending pend = {v, segs};
-    array_push(stack, pend);
-    return;
-  }
-  if (config__array_of_tables(v) && segs.len < CONFIG_MAX_DEPTH) {
-    unsigned idx = 0;
-    for (uint32_t i = 0; i < ts_node_named_child_count(v); i++) {
-      TSNode e = ts_node_named_child(v, i);
-      if (!config__is(e, "inline_table")) continue;
-      ConfigPending pend = {e, {0}};
-      config__copy_segs(&pend.prefix, &segs);
-      array_push(&pend.prefix, xasprintf("#%u", idx++));
-      array_push(stack, pend);
-    }
-    strlist_free(&segs);
-    return;
-  }
-  config__route(p, &segs, v);
-  strlist_free(&segs);
-}
-
-/* Drains pending inline tables (each may push more). */
-static void config__drain(ConfigParser *p, ConfigStack *stack) {
-  while (stack->len) {
-    ConfigPending pend = stack->items[--stack->len];
-    for (uint32_t i = 0; i < ts_node_named_child_count(pend.table); i++) {
-      TSNode c = ts_node_named_child(pend.table, i);
-      if (config__is(c, "pair")) config__pair(p, &pend.prefix, c, stack);
-    }
-    strlist_free(&pend.prefix);
-  }
-}
-
-/* The next index of the array table named by segs ("[[a.b]]"). */
-static unsigned config__array_index(ConfigParser *p, const StrList *segs) {
-  StrBuf name;
-  sb_init(&name);
-  for (size_t i = 0; i < segs->len; i++) sb_printf(&name, "%s\x1f", segs->items[i]);
-  for (size_t i = 0; i < p->array_names.len; i++)
-    if (strcmp(p->array_names.items[i], name.data) == 0) {
-      sb_free(&name);
-      return p->array_counts.items[i]++;
-    }
-  array_push(&p->array_names, sb_steal(&name));
-  array_push(&p->array_counts, 1u);
-  return 0;
-}
-
-/* A [table] or [[array table]]: its header, then its pairs. */
-static void config__table(ConfigParser *p, TSNode t, ConfigStack *stack) {
-  StrList prefix = {0};
-  uint32_t n = ts_node_named_child_count(t);
-  uint32_t i = 0;
-  if (n > 0 && config__is_key(ts_node_named_child(t, 0))) config__key_segs(p, ts_node_named_child(t, i++), &prefix);
-  if (config__is(t, "table_array_element")) array_push(&prefix, xasprintf("#%u", config__array_index(p, &prefix)));
-  if (prefix.len >= 2 && strcmp(prefix.items[0], "tool") == 0 && strcmp(prefix.items[1], "ascend-lsp") == 0)
-    p->found = true;
-  for (; i < n; i++) {
-    TSNode c = ts_node_named_child(t, i);
-    if (config__is(c, "pair")) config__pair(p, &prefix, c, stack);
-    config__drain(p, stack);
-  }
-  strlist_free(&prefix);
+  if (toml_is_table(it->value)) return true;
+  config__route(p, path, it->value);
+  return false;
 }
 
 /* The first syntax error's line, or 0. */
@@ -528,19 +356,6 @@ static uint32_t config__syntax_error(TSNode root) {
   }
   ts_tree_cursor_delete(&cur);
   return line;
-}
-
-static void config__document(ConfigParser *p, TSNode root) {
-  ConfigStack stack = {0};
-  StrList none = {0};
-  uint32_t n = ts_node_named_child_count(root);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode c = ts_node_named_child(root, i);
-    if (config__is(c, "pair")) config__pair(p, &none, c, &stack);
-    else if (config__is(c, "table") || config__is(c, "table_array_element")) config__table(p, c, &stack);
-    config__drain(p, &stack);
-  }
-  array_free(&stack);
 }
 
 /* ---- user rules -------------------------------------------------------------------- */
@@ -736,7 +551,7 @@ bool config_parse(Config *c, const char *text, size_t len, const char *path, boo
   }
   TSNode root = ts_tree_root_node(tree);
   uint32_t bad = config__syntax_error(root);
-  config__document(&p, root);
+  toml_walk(root, p.text, config__visit, &p);
   if (bad && (p.found || !pyproject)) config__error(&p, bad, "TOML syntax error; the rest of the file was read");
   config__build_rules(&p);
   config__finish(c);
@@ -744,8 +559,6 @@ bool config_parse(Config *c, const char *text, size_t len, const char *path, boo
 done:
   ts_parser_delete(parser);
   array_free(&p.rules);
-  strlist_free(&p.array_names);
-  array_free(&p.array_counts);
   c->error = p.err.len ? sb_steal(&p.err) : NULL;
   sb_free(&p.err);
   return p.found;
@@ -782,6 +595,11 @@ static int config__try(Config *c, const char *file, bool pyproject) {
   char *abs = config__absolute(file);
   c->root = abs ? config__dirname(abs) : config__dirname(file);
   free(abs);
+  if (c->cache_dir && c->cache_dir[0] != '/') {
+    char *joined = xasprintf("%s/%s", c->root, c->cache_dir);
+    free(c->cache_dir);
+    c->cache_dir = joined;
+  }
   return 1;
 }
 

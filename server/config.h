@@ -46,6 +46,7 @@ typedef struct {
   char *cann;                                   /* target.cann, or NULL (for the report) */
   bool mindiesd; bool mindiesd_set;             /* target.mindiesd */
   char **phases; size_t n_phases;               /* "NAME=GLOB" */
+  char *cache_dir;                              /* cache-dir, absolute (relative to root), or NULL */
   KbEntry *user_entries; size_t n_user_entries; /* one per [[rules]] table */
   KbRule *user_rules; size_t n_user_rules;      /* one per distinct user code */
   StrList strings;                              /* storage behind user rows */

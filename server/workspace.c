@@ -1,5 +1,6 @@
 /* workspace: see workspace.h. */
 #include "server/workspace.h"
+#include "server/resultcodec.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -286,6 +287,42 @@ typedef struct {
   size_t next, done;
 } Pool;
 
+/* What a file's analysis depends on besides the options: its text, the
+ * path the analyzers see, its NPU twin and its kind. */
+static DcKey ws__deps(const WsFile *f, const char *text, size_t len) {
+  DcHasher h;
+  dc_hash_init(&h);
+  dc_hash_str(&h, f->rel ? f->rel : f->path);
+  dc_hash_str(&h, f->npu_sibling);
+  dc_hash_u64(&h, (uint64_t)f->kind);
+  dc_hash_u64(&h, len);
+  dc_hash_bytes(&h, text, len);
+  return dc_hash_final(&h);
+}
+
+/* The disk cache's results for f, unfiltered (the per-file configuration
+ * filter runs after, on cached and fresh results alike). The entry is
+ * recorded again so the next save keeps it. */
+static bool ws__disk_get(Pool *p, WsFile *f, const char *text, size_t len) {
+  const char *data;
+  size_t n;
+  DcKey deps = ws__deps(f, text, len);
+  if (!dc_lookup(p->run->disk, f->path, deps, &data, &n) ||
+      rc_decode(data, n, p->aopt, &f->findings, &f->facts) != 0)
+    return false;
+  dc_note_hit(p->run->disk);
+  dc_record(p->run->disk, f->path, deps, data, n);
+  return true;
+}
+
+static void ws__disk_put(Pool *p, const WsFile *f, const char *text, size_t len) {
+  StrBuf sb;
+  sb_init(&sb);
+  rc_encode(&f->findings, &f->facts, &sb);
+  dc_record(p->run->disk, f->path, ws__deps(f, text, len), sb.data, sb.len);
+  sb_free(&sb);
+}
+
 static void ws__analyze_one(Pool *p, WsFile *f) {
   char *text = NULL;
   size_t len = 0;
@@ -304,8 +341,11 @@ static void ws__analyze_one(Pool *p, WsFile *f) {
   if (f->kind != FILE_ELF && memchr(text, '\0', len)) {
     f->note = xstrdup("skipped, binary content");
   } else if (!p->run->cache || !ws__cache_get(p->run->cache, f)) {
-    analyze_text(f->rel ? f->rel : f->path, text, len, NULL, p->aopt, &f->findings, &f->facts);
-    if (f->npu_sibling) analyze_npu_sibling(p->aopt, f->npu_sibling, &f->findings);
+    if (!p->run->disk || !ws__disk_get(p, f, text, len)) {
+      analyze_text(f->rel ? f->rel : f->path, text, len, NULL, p->aopt, &f->findings, &f->facts);
+      if (f->npu_sibling) analyze_npu_sibling(p->aopt, f->npu_sibling, &f->findings);
+      if (p->run->disk) ws__disk_put(p, f, text, len);
+    }
     if (p->run->filter) p->run->filter(p->run->filter_data, f->path, &f->findings);
     if (p->run->cache) ws__cache_put(p->run->cache, f);
   }
@@ -366,6 +406,44 @@ void ws_free(Workspace *ws) {
   array_free(&ws->notes);
   free(ws->root);
   ws->root = NULL;
+}
+
+static void ws__hash_list(DcHasher *h, const char *const *l, size_t n) {
+  dc_hash_u64(h, n);
+  for (size_t i = 0; i < n; i++) dc_hash_str(h, l[i]);
+}
+
+DcKey ws_scan_identity(const AnalyzeOptions *o, const char *const *paths, size_t n) {
+  DcHasher h;
+  dc_hash_init(&h);
+  DcKey build = dc_build_id();
+  dc_hash_u64(&h, build.lo);
+  dc_hash_u64(&h, build.hi);
+  dc_hash_u64(&h, o->chip);
+  dc_hash_str(&h, o->torch_npu);
+  dc_hash_u64(&h, (uint64_t)o->mindiesd << 1 | o->report_unused_noqa);
+  ws__hash_list(&h, o->select, o->n_select);
+  ws__hash_list(&h, o->ignore, o->n_ignore);
+  for (size_t i = 0; i < o->n_user_rules; i++) {
+    const KbRule *r = &o->user_rules[i];
+    const char *strs[] = {r->code, r->name, r->title_en, r->title_zh, r->msg_en, r->msg_zh};
+    ws__hash_list(&h, strs, 6);
+    dc_hash_u64(&h, (uint64_t)r->severity << 32 | (uint64_t)r->effort << 16 | r->dep_class);
+  }
+  for (size_t i = 0; i < o->n_user_entries; i++) {
+    const KbEntry *e = &o->user_entries[i];
+    const char *strs[] = {e->code, e->pattern, e->arg, e->value, e->replacement, e->fix_from, e->fix_to,
+                          e->msg_en, e->msg_zh};
+    ws__hash_list(&h, strs, 9);
+    dc_hash_u64(&h, (uint64_t)e->match << 32 | (uint64_t)e->confidence << 24 | (uint64_t)e->fix_kind << 16 |
+                        (uint64_t)e->fix_safety << 8 | e->chips);
+  }
+  for (size_t i = 0; i < n; i++) {
+    char *real = realpath(paths[i], NULL);
+    dc_hash_str(&h, real ? real : paths[i]);
+    free(real);
+  }
+  return dc_hash_final(&h);
 }
 
 char *ws_project_relative(const char *path) {

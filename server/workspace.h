@@ -16,6 +16,7 @@
 
 #include <stdatomic.h>
 #include "analyzers/engine/analyze.h"
+#include "server/diskcache.h"
 
 #define WS_DEFAULT_MAX_FILE ((size_t)8 << 20) /* 8 MiB */
 #define WS_ELF_HEAD ((size_t)8 << 20)         /* bytes of a shared library read for its headers */
@@ -71,6 +72,7 @@ void ws_cache_stats(const WsCache *c, size_t *analyzed, size_t *reused);
 typedef struct {
   int threads;           /* 0 = number of cores */
   WsCache *cache;        /* optional */
+  DiskCache *disk;       /* optional: results from and for earlier runs (the CLI) */
   WsFilterFn filter; void *filter_data;
   WsProgressFn progress; void *progress_data;
   WsOverlayFn overlay; void *overlay_data;
@@ -85,6 +87,11 @@ int ws_analyze(Workspace *ws, const AnalyzeOptions *aopt, const WsRun *run);
 void ws_free(Workspace *ws);
 
 uint64_t ws_hash(const char *text, size_t len);
+
+/* The identity of a scan for the disk cache: this build, everything in the
+ * options that changes a finding (target, selection, user rules and rows),
+ * and the scanned paths as the file system resolves them. */
+DcKey ws_scan_identity(const AnalyzeOptions *aopt, const char *const *paths, size_t n);
 
 /* The path of a file inside its project: relative to the nearest enclosing
  * directory holding .git, pyproject.toml, setup.py or setup.cfg, or just its

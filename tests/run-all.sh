@@ -10,7 +10,10 @@ total_pass=0
 total_fail=0
 status=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# every suite's CLI runs share one fresh analysis cache, never the user's
+ASCEND_LSP_CACHE_DIR=$(mktemp -d)
+export ASCEND_LSP_CACHE_DIR
+trap 'rm -f "$log"; rm -rf "$ASCEND_LSP_CACHE_DIR"' EXIT
 run_suite() {
   name=$1
   shift

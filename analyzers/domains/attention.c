@@ -426,35 +426,43 @@ typedef struct {
   char *unmapped; /* first argument the NPU call cannot express, or NULL */
 } AttnArgs;
 
+/* Parameter names by role, and parameters safe to drop: kb_attention.def. */
+static const struct {
+  const char *names;
+  int role;
+} attention__roles[] = {
+#define KB_ATTN_ROLE(names, role) {names, role},
+#define KB_ATTN_ROLE_ROWS
+#include "analyzers/kb/kb_attention.def"
+#undef KB_ATTN_ROLE_ROWS
+#undef KB_ATTN_ROLE
+};
+
+static const struct {
+  const char *names, *values; /* values: '|' alternatives, "*" = any */
+} attention__droppables[] = {
+#define KB_ATTN_DROPPABLE(names, values) {names, values},
+#define KB_ATTN_DROPPABLE_ROWS
+#include "analyzers/kb/kb_attention.def"
+#undef KB_ATTN_DROPPABLE_ROWS
+#undef KB_ATTN_DROPPABLE
+};
+
 static int attention__role(const char *name) {
-  static const struct {
-    const char *names;
-    int role;
-  } roles[] = {
-      {"q|query", ROLE_Q},        {"k|key", ROLE_K},          {"v|value", ROLE_V},
-      {"dropout_p|p", ROLE_DROPOUT}, {"softmax_scale|scale", ROLE_SCALE}, {"causal|is_causal", ROLE_CAUSAL},
-      {"attn_mask|attn_bias", ROLE_MASK}, {"cu_seqlens_q", ROLE_CUQ}, {"cu_seqlens_k", ROLE_CUK},
-  };
-  for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++)
-    if (kb_pattern_match(roles[i].names, name)) return roles[i].role;
+  const size_t n = sizeof attention__roles / sizeof attention__roles[0];
+  for (size_t i = 0; i < n; i++)
+    if (kb_pattern_match(attention__roles[i].names, name)) return attention__roles[i].role;
   return -1;
 }
 
 /* Parameters the NPU call has no use for, harmless at these values. */
 static bool attention__droppable(const Attn *a, const char *name, TSNode v) {
-  static const struct {
-    const char *names, *values; /* values: '|' alternatives, "*" = any */
-  } ok[] = {
-      {"max_seqlen_q|max_seqlen_k|deterministic", "*"},
-      {"window_size", "(-1, -1)|(-1,-1)|None"},
-      {"alibi_slopes|seqused_q|seqused_k|qv|q_descale|k_descale|v_descale|attn_bias|attn_mask", "None"},
-      {"return_attn_probs|return_softmax", "False"},
-      {"softcap", "0|0.0"},
-  };
+  const size_t n = sizeof attention__droppables / sizeof attention__droppables[0];
   char *txt = pyfile_node_text(a->py, v);
   bool r = false;
-  for (size_t i = 0; i < sizeof ok / sizeof ok[0] && !r; i++)
-    r = kb_pattern_match(ok[i].names, name) && (strcmp(ok[i].values, "*") == 0 || kb_pattern_match(ok[i].values, txt));
+  for (size_t i = 0; i < n && !r; i++)
+    r = kb_pattern_match(attention__droppables[i].names, name) &&
+        (strcmp(attention__droppables[i].values, "*") == 0 || kb_pattern_match(attention__droppables[i].values, txt));
   free(txt);
   return r;
 }
@@ -537,90 +545,102 @@ static int attention__head_axis(const char *layout) {
   return strcmp(layout, "BSND") == 0 || strcmp(layout, "BMHK") == 0 ? 2 : 1;
 }
 
+/* The holes every attention template may use (kb_attention.def), filled
+ * for one site. Strings are owned by the struct: attention__vars_free. */
+enum { AV_Q, AV_K, AV_V, AV_HEADS, AV_LAYOUT, AV_VARLEN, AV_SCALE, AV_KEEP_PROB, AV_CAUSAL, AV_INDEX, AV_OPEN,
+       AV_CLOSE, AV_HEAD_FIRST, AV_OP_TYPE, AV__N };
+static const char *const attention__hole[AV__N] = {"q",     "k",         "v",     "heads",  "layout",
+                                                   "varlen", "scale",    "keep_prob", "causal", "index",
+                                                   "open",  "close",     "head_first", "op_type"};
+
+typedef struct {
+  char *value[AV__N];
+} AttnVars;
+
+static void attention__vars_free(AttnVars *av) {
+  for (int i = 0; i < AV__N; i++) free(av->value[i]);
+}
+
+static char *attention__expand(const char *name, const AttnVars *av) {
+  KbVar vars[AV__N];
+  for (int i = 0; i < AV__N; i++) vars[i] = (KbVar){attention__hole[i], av->value[i]};
+  return kb_render(name, vars, AV__N);
+}
+
+/* A template whose holes are one operand expression and q. Caller frees. */
+static char *attention__form(const char *name, const char *hole, const char *text, const char *q) {
+  const KbVar vars[] = {{hole, text}, {"q", q}};
+  return kb_render(name, vars, 2);
+}
+
 /* scale=...: the given one, the default 1/sqrt(d) (npu ops default to 1.0). */
-static void attention__scale(const Attn *a, StrBuf *sb, const AttnArgs *x, const char *q) {
+static char *attention__scale(const Attn *a, const AttnArgs *x, const char *q) {
   TSNode s = x->role[ROLE_SCALE];
-  if (ts_node_is_null(s) || pysyntax_is(s, "none")) {
-    sb_printf(sb, ", scale=%s.shape[-1] ** -0.5", q);
-  } else if (pysyntax_is(s, "float") || pysyntax_is(s, "integer")) {
-    char *t = attention__text(a, s);
-    sb_printf(sb, ", scale=%s", t);
-    free(t);
-  } else {
-    char *t = attention__operand(a, s);
-    sb_printf(sb, ", scale=%s if %s is not None else %s.shape[-1] ** -0.5", t, t, q);
-    free(t);
-  }
+  if (ts_node_is_null(s) || pysyntax_is(s, "none")) return attention__form("attn-scale-default", "scale", NULL, q);
+  bool literal = pysyntax_is(s, "float") || pysyntax_is(s, "integer");
+  char *t = literal ? attention__text(a, s) : attention__operand(a, s);
+  char *r = attention__form(literal ? "attn-scale-literal" : "attn-scale-optional", "scale", t, q);
+  free(t);
+  return r;
 }
 
-/* Causal attention done right: a 2048x2048 upper-triangular mask with
- * sparse_mode=3 (right-down causal); without a mask the op ignores the mode. */
-static void attention__causal(const Attn *a, StrBuf *sb, const AttnArgs *x, const char *q) {
+static char *attention__keep_prob(const Attn *a, const AttnArgs *x) {
+  if (attention__is_zero(a, x->role[ROLE_DROPOUT])) return kb_render("attn-keep-prob", NULL, 0);
+  char *d = attention__operand(a, x->role[ROLE_DROPOUT]);
+  char *r = attention__form("attn-keep-prob-dropout", "dropout", d, NULL);
+  free(d);
+  return r;
+}
+
+/* Causal attention done right: the mask template with sparse_mode=3; "" when
+ * the site is not causal. */
+static char *attention__causal(const Attn *a, const AttnArgs *x, const char *q) {
   TSNode c = x->role[ROLE_CAUSAL];
-  if (ts_node_is_null(c) || pysyntax_is(c, "false")) return;
-  char *mask = xasprintf("torch.triu(torch.ones(2048, 2048, dtype=torch.bool, device=%s.device), diagonal=1)", q);
-  if (pysyntax_is(c, "true")) {
-    sb_printf(sb, ", atten_mask=%s, sparse_mode=3", mask);
-  } else {
-    char *t = attention__operand(a, c);
-    sb_printf(sb, ", atten_mask=%s if %s else None, sparse_mode=3 if %s else 0", mask, t, t);
-    free(t);
-  }
+  if (ts_node_is_null(c) || pysyntax_is(c, "false")) return NULL;
+  char *mask = attention__form("attn-causal-mask", "mask", NULL, q);
+  char *t = pysyntax_is(c, "true") ? NULL : attention__operand(a, c);
+  const KbVar vars[] = {{"mask", mask}, {"causal", t}};
+  char *r = kb_render(t ? "attn-causal-optional" : "attn-causal", vars, 2);
+  free(t);
   free(mask);
+  return r;
 }
 
-static void attention__varlen(const Attn *a, StrBuf *sb, const AttnArgs *x, const char *qname, const char *kname) {
+static char *attention__varlen(const Attn *a, const AttnArgs *x, const char *tmpl) {
   char *cq = attention__operand(a, x->role[ROLE_CUQ]), *ck = attention__operand(a, x->role[ROLE_CUK]);
-  sb_printf(sb, ", %s=tuple(%s[1:].cpu().tolist()), %s=tuple(%s[1:].cpu().tolist())", qname, cq, kname, ck);
+  const KbVar vars[] = {{"cu_q", cq}, {"cu_k", ck}};
+  char *r = kb_render(tmpl, vars, 2);
   free(cq);
   free(ck);
+  return r;
 }
 
-/* torch_npu.npu_fusion_attention(...)[0] for training code. */
-static void attention__build_train(const Attn *a, StrBuf *sb, const AttnArgs *x, const AttnShape *sh,
-                                   const char *q, const char *k, const char *v) {
-  sb_printf(sb, "torch_npu.npu_fusion_attention(%s, %s, %s, %s.shape[%d], input_layout=\"%s\"", q, k, v, q,
-            attention__head_axis(sh->layout), attention__npu_layout(sh->layout));
-  if (strcmp(sh->layout, "TND") == 0) attention__varlen(a, sb, x, "actual_seq_qlen", "actual_seq_kvlen");
-  attention__scale(a, sb, x, q);
-  if (attention__is_zero(a, x->role[ROLE_DROPOUT])) {
-    sb_puts(sb, ", keep_prob=1.0");
-  } else {
-    char *d = attention__operand(a, x->role[ROLE_DROPOUT]);
-    sb_printf(sb, ", keep_prob=1.0 - %s", d);
-    free(d);
-  }
-  attention__causal(a, sb, x, q);
-  sb_puts(sb, sh->tuple_taken ? ")" : ")[0]");
+/* The holes of the training and inference templates. */
+static void attention__fill(const Attn *a, AttnVars *av, const AttnArgs *x, const AttnShape *sh, bool train) {
+  const char *q = av->value[AV_Q];
+  av->value[AV_HEADS] = xasprintf("%d", attention__head_axis(sh->layout));
+  av->value[AV_LAYOUT] = xstrdup(attention__npu_layout(sh->layout));
+  if (strcmp(sh->layout, "TND") == 0)
+    av->value[AV_VARLEN] = attention__varlen(a, x, train ? "attn-varlen-train" : "attn-varlen-infer");
+  av->value[AV_SCALE] = attention__scale(a, x, q);
+  if (train) av->value[AV_KEEP_PROB] = attention__keep_prob(a, x);
+  av->value[AV_CAUSAL] = attention__causal(a, x, q);
+  av->value[AV_INDEX] = xstrdup(sh->tuple_taken ? "" : "[0]");
 }
 
-/* torch_npu.npu_fused_infer_attention_score(...)[0] for inference code. */
-static void attention__build_infer(const Attn *a, StrBuf *sb, const AttnArgs *x, const AttnShape *sh,
-                                   const char *q, const char *k, const char *v) {
-  int h = attention__head_axis(sh->layout);
-  sb_printf(sb,
-            "torch_npu.npu_fused_infer_attention_score(%s, %s, %s, num_heads=%s.shape[%d], "
-            "num_key_value_heads=%s.shape[%d], input_layout=\"%s\"",
-            q, k, v, q, h, k, h, attention__npu_layout(sh->layout));
-  if (strcmp(sh->layout, "TND") == 0) attention__varlen(a, sb, x, "actual_seq_lengths", "actual_seq_lengths_kv");
-  attention__scale(a, sb, x, q);
-  attention__causal(a, sb, x, q);
-  sb_puts(sb, sh->tuple_taken ? ")" : ")[0]");
-}
-
-/* mindiesd.attention_forward(...) (forward only); op_type from the row. */
-static void attention__build_mindiesd(const Attn *a, StrBuf *sb, const AttnArgs *x, const AttnShape *sh,
-                                      const char *op_type, const char *q, const char *k, const char *v) {
-  sb_printf(sb, "%smindiesd.attention_forward(%s, %s, %s", sh->tuple_taken ? "(" : "", q, k, v);
+/* The holes of the MindIE-SD template (forward only); op_type from the row. */
+static void attention__fill_mindiesd(const Attn *a, AttnVars *av, const AttnArgs *x, const AttnShape *sh,
+                                     const char *op_type) {
   TSNode s = x->role[ROLE_SCALE];
   if (!ts_node_is_null(s) && !pysyntax_is(s, "none")) {
     char *t = attention__text(a, s);
-    sb_printf(sb, ", scale=%s", t);
+    av->value[AV_SCALE] = attention__form("attn-scale-literal", "scale", t, NULL);
     free(t);
   }
-  sb_printf(sb, ", head_first=%s, opt_mode=\"manual\", op_type=\"%s\")%s",
-            strcmp(sh->layout, "BNSD") == 0 ? "True" : "False", op_type ? op_type : "fused_attn_score",
-            sh->tuple_taken ? ",)" : "");
+  av->value[AV_OPEN] = xstrdup(sh->tuple_taken ? "(" : "");
+  av->value[AV_CLOSE] = xstrdup(sh->tuple_taken ? ",)" : "");
+  av->value[AV_HEAD_FIRST] = xstrdup(strcmp(sh->layout, "BNSD") == 0 ? "True" : "False");
+  av->value[AV_OP_TYPE] = op_type ? xstrdup(op_type) : kb_render("attn-mindiesd-default-op", NULL, 0);
 }
 
 typedef enum { BUILD_TRAIN, BUILD_INFER, BUILD_MINDIESD } BuildKind;
@@ -662,8 +682,8 @@ static bool attention__torch_bound(const Attn *a, uint32_t at) {
 }
 
 static char *attention__detail(const char *layout) {
-  if (strcmp(layout, "TND") == 0) return xstrdup("layout TND (varlen)");
-  return xasprintf("layout %s", layout);
+  const KbVar vars[] = {{"layout", layout}};
+  return kb_render(strcmp(layout, "TND") == 0 ? "attn-detail-varlen" : "attn-detail", vars, 1);
 }
 
 /* Builds the site's NPU call into *repl; returns true when it is an exact
@@ -676,20 +696,26 @@ static bool attention__build(const Attn *a, const AttnSite *s, bool inference, c
                   attention__torch_bound(a, ts_node_start_byte(s->call))};
   BuildKind kind = attention__build_kind(a, &x, &sh, inference);
   const char *why = attention__inexact(a, &x, &sh, kind);
-  char *q = ts_node_is_null(x.role[ROLE_Q]) ? xstrdup("q") : attention__operand(a, x.role[ROLE_Q]);
-  char *k = ts_node_is_null(x.role[ROLE_K]) ? xstrdup("k") : attention__operand(a, x.role[ROLE_K]);
-  char *v = ts_node_is_null(x.role[ROLE_V]) ? xstrdup("v") : attention__operand(a, x.role[ROLE_V]);
-  StrBuf sb;
-  sb_init(&sb);
-  if (kind == BUILD_TRAIN) attention__build_train(a, &sb, &x, &sh, q, k, v);
-  else if (kind == BUILD_INFER) attention__build_infer(a, &sb, &x, &sh, q, k, v);
-  else attention__build_mindiesd(a, &sb, &x, &sh, s->row->fix_to, q, k, v);
-  if (why) sb_printf(&sb, " (review: %s has no direct mapping)", why);
-  *repl = sb_steal(&sb);
+  AttnVars av = {0};
+  av.value[AV_Q] = ts_node_is_null(x.role[ROLE_Q]) ? xstrdup("q") : attention__operand(a, x.role[ROLE_Q]);
+  av.value[AV_K] = ts_node_is_null(x.role[ROLE_K]) ? xstrdup("k") : attention__operand(a, x.role[ROLE_K]);
+  av.value[AV_V] = ts_node_is_null(x.role[ROLE_V]) ? xstrdup("v") : attention__operand(a, x.role[ROLE_V]);
+  static const char *const tmpl[] = {[BUILD_TRAIN] = "attn-train", [BUILD_INFER] = "attn-infer",
+                                     [BUILD_MINDIESD] = "attn-mindiesd"};
+  if (kind == BUILD_MINDIESD) attention__fill_mindiesd(a, &av, &x, &sh, s->row->fix_to);
+  else attention__fill(a, &av, &x, &sh, kind == BUILD_TRAIN);
+  char *call = attention__expand(tmpl[kind], &av);
+  if (why) {
+    const KbVar vars[] = {{"why", why}};
+    char *note = kb_render("attn-review", vars, 1);
+    *repl = xasprintf("%s%s", call, note);
+    free(note);
+    free(call);
+  } else {
+    *repl = call;
+  }
   *kind_out = kind;
-  free(q);
-  free(k);
-  free(v);
+  attention__vars_free(&av);
   free(x.unmapped);
   return why == NULL;
 }
@@ -708,9 +734,8 @@ static bool attention__chip_override(const Attn *a, const AttnSite *s, Finding *
 
 /* Generic inference text for rows the builder cannot use. */
 static void attention__inference_text(Finding *f, const char *layout) {
-  char *t = xasprintf("torch_npu.npu_fused_infer_attention_score(q, k, v, num_heads=n, input_layout=\"%s\", "
-                      "scale=s)[0] (inference-only code)",
-                      attention__npu_layout(layout));
+  const KbVar vars[] = {{"layout", attention__npu_layout(layout)}};
+  char *t = kb_render("attn-infer-generic", vars, 1);
   attention__set_replacement(f, t);
   free(t);
 }
@@ -770,7 +795,8 @@ static void attention__site(const Attn *a, const AttnSite *s) {
   BuildKind kind;
   bool exact = attention__build(a, s, inference, &text, &kind);
   if (native) {
-    char *t = xasprintf("native; in inference-only code %s is faster", text);
+    const KbVar vars[] = {{"call", text}};
+    char *t = kb_render("attn-native-faster", vars, 1);
     attention__set_replacement(f, t);
     free(t);
   } else {
@@ -836,12 +862,16 @@ static void attention__emit_wrapper_call(const Attn *a, const AttnCall *c, size_
   char *q = pyfile_qualname(a->py, w[fi].site->callee);
   uint32_t line = ts_node_start_point(w[fi].site->call).row + 1;
   char *subj = xasprintf("%s()", f->name);
-  char *repl = w[fi].via == ATTN_NONE
-                   ? xasprintf("%s (line %u); migrating %s() migrates this call", q ? q : "an attention kernel", line,
-                               f->name)
-                   : xasprintf("%s (line %u) through %s() (line %u); migrating that call migrates this one",
-                               q ? q : "an attention kernel", line, a->py->functions.items[w[fi].via].name,
-                               a->py->functions.items[w[fi].via].start_row + 1);
+  char *kernel = q ? xstrdup(q) : kb_render("attn-kernel-unknown", NULL, 0);
+  char *ln = xasprintf("%u", line);
+  const PyFunction *via = w[fi].via == ATTN_NONE ? NULL : &a->py->functions.items[w[fi].via];
+  char *via_ln = via ? xasprintf("%u", via->start_row + 1) : NULL;
+  const KbVar vars[] = {{"kernel", kernel}, {"line", ln}, {"fn", f->name}, {"via", via ? via->name : NULL},
+                        {"via_line", via_ln}};
+  char *repl = kb_render(via ? "attn-wrapper-via" : "attn-wrapper-direct", vars, 5);
+  free(via_ln);
+  free(ln);
+  free(kernel);
   TSPoint sp = ts_node_start_point(c->callee), ep = ts_node_end_point(c->callee);
   Finding *out = kb_emit(a->ctx->out, rule, row, subj, repl, ts_node_start_byte(c->callee),
                          ts_node_end_byte(c->callee), sp.row, sp.column, ep.row, ep.column);
@@ -890,14 +920,15 @@ static void attention__emit_handwritten(const Attn *a, const AttnEvent *qk, cons
                                                                            : ts_node_start_byte(pv->node);
   TSNode first = s == ts_node_start_byte(qk->node) ? qk->node : pv->node;
   char *qs = attention__short(a, qk->node), *ps = attention__short(a, pv->node);
-  char *subj = xasprintf("%s -> softmax -> %s", qs, ps);
+  const KbVar sv[] = {{"qk", qs}, {"pv", ps}};
+  char *subj = kb_render("attn-handwritten-subject", sv, 2);
   char *q = attention__operand(a, qk->a), *k = attention__operand(a, qk->b), *v = attention__operand(a, pv->b);
   bool infer = attention__site_inference(a, qk->node);
   bool flat = strcmp(qk->layout, "(B*N)SD") == 0;
-  char *repl = xasprintf("%s%s(%s, %s, %s, %s, input_layout=\"%s\", scale=<the factor applied to Q*K^T>)[0]",
-                         flat ? "view as [B, N, S, D], then " : "",
-                         infer ? "torch_npu.npu_fused_infer_attention_score" : "torch_npu.npu_fusion_attention", q, k,
-                         v, infer ? "num_heads=N" : "head_num=N", flat ? "BNSD" : qk->layout);
+  char *view = flat ? kb_render("attn-handwritten-flat-view", NULL, 0) : NULL;
+  const KbVar rv[] = {{"view", view}, {"q", q}, {"k", k}, {"v", v}, {"layout", flat ? "BNSD" : qk->layout}};
+  char *repl = kb_render(infer ? "attn-handwritten-infer" : "attn-handwritten-train", rv, 5);
+  free(view);
   TSPoint sp = ts_node_start_point(first), ep = ts_node_end_point(pv->node);
   Finding *f = kb_emit(a->ctx->out, rule, row, subj, repl, s, ts_node_end_byte(pv->node), sp.row, sp.column, ep.row,
                        ep.column);

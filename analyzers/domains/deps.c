@@ -7,14 +7,6 @@
 
 #include <stdlib.h>
 
-#define NO_FIX KBFIX_NONE, FIX_NONE, NULL, NULL
-static const KbEntry deps__detector_rows[] = {
-#define KB_DEPS_DETECTOR_ROWS
-#include "analyzers/kb/kb_deps.def"
-#undef KB_DEPS_DETECTOR_ROWS
-};
-#undef NO_FIX
-
 static const DepsTorchNpu deps__torch_npu_rows[] = {
 #define KB_TORCH_NPU_ROWS
 #include "analyzers/kb/kb_deps.def"
@@ -28,10 +20,6 @@ static const struct {
     {"ASC101", "needs replacement"}, {"ASC102", "unsupported"},       {"ASC103", "compatible"},
     {"ASC104", "not involved"},      {"ASC105", "needs replacement"},
 };
-
-/* Used only if the table loses its catch-all row. */
-static const KbEntry deps__not_involved = {"ASC104", KB_PACKAGE, "*", NULL, NULL, NULL, CONF_HIGH, KBFIX_NONE,
-                                           FIX_NONE, NULL, NULL, false, false, 0, NULL, NULL};
 
 const char *deps_status(const char *code) {
   for (size_t i = 0; i < sizeof deps__statuses / sizeof deps__statuses[0]; i++)
@@ -85,14 +73,16 @@ void deps_site_line(const char *text, size_t len, const DepsReq *req, DepsSpan c
 /* ---- knowledge rows ---------------------------------------------------------------- */
 
 /* First detector row of `code` whose pattern matches s: user rows (KB_DETECTOR
- * with that code) first, then KB_DEPS_DETECTOR_ROWS. */
+ * with that code) first, then kb_side_entries. */
 static const KbEntry *deps__detector(const AnalyzeCtx *ctx, const char *code, const char *s) {
   for (size_t i = 0; i < ctx->opt->n_user_entries; i++) {
     const KbEntry *e = &ctx->opt->user_entries[i];
     if (e->match == KB_DETECTOR && strcmp(e->code, code) == 0 && kb_pattern_match(e->pattern, s)) return e;
   }
-  for (size_t i = 0; i < sizeof deps__detector_rows / sizeof deps__detector_rows[0]; i++) {
-    const KbEntry *e = &deps__detector_rows[i];
+  size_t n;
+  const KbEntry *side = kb_side_entries(&n);
+  for (size_t i = 0; i < n; i++) {
+    const KbEntry *e = &side[i];
     if (strcmp(e->code, code) == 0 && kb_pattern_match(e->pattern, s)) return e;
   }
   return NULL;
@@ -362,7 +352,8 @@ static void deps__emit_status(AnalyzeCtx *ctx, const DepsSite *s, const KbEntry 
 
 static void deps__emit_site(AnalyzeCtx *ctx, const DepsSite *s, const DepsSites *sites) {
   const KbEntry *row = kb_lookup(KB_PACKAGE, s->req.name_norm, ctx->opt->user_entries, ctx->opt->n_user_entries);
-  if (!row || !analyze_rule(ctx->opt, row->code)) row = &deps__not_involved;
+  if (!row || !analyze_rule(ctx->opt, row->code)) row = deps__detector(ctx, "ASC104", s->req.name_norm);
+  if (!row) return;
   const DepsReq *r = &s->req;
   if (r->local.end > r->local.start && analyze_rule(ctx->opt, row->code)->severity == SEV_HINT) {
     char *label = deps__text(ctx, r->local);

@@ -6,6 +6,7 @@
  * inline table whose path matches nothing is opened in place (an explicit
  * work list, no recursion). */
 #include "analyzers/domains/deps.h"
+#include "analyzers/engine/toml.h"
 
 #include <stdlib.h>
 
@@ -39,36 +40,13 @@ static int deps__toml_key(const char *path) {
   return -1;
 }
 
-static bool deps__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
+static bool deps__is(TSNode n, const char *type) { return toml_is(n, type); }
 
 /* Content of a string node (inside its quotes). */
 static DepsSpan deps__toml_content(const AnalyzeCtx *ctx, TSNode str) {
-  uint32_t s = ts_node_start_byte(str), e = ts_node_end_byte(str);
-  uint32_t q = e - s >= 6 && (memcmp(ctx->text + s, "\"\"\"", 3) == 0 || memcmp(ctx->text + s, "'''", 3) == 0) ? 3 : 1;
-  if (e - s < 2 * q) return (DepsSpan){s, s};
-  return (DepsSpan){s + q, e - q};
-}
-
-/* Appends the key node's dotted text to path (quoted keys unquoted). The key
- * is a bare_key, quoted_key or (left-nested) dotted_key: its leaves are
- * visited in order with a cursor. */
-static void deps__toml_key_text(const AnalyzeCtx *ctx, TSNode key, StrBuf *path) {
-  TSTreeCursor cur = ts_tree_cursor_new(key);
-  bool more = true;
-  while (more) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    bool bare = deps__is(n, "bare_key"), quoted = deps__is(n, "quoted_key");
-    if (bare || quoted) {
-      uint32_t s = ts_node_start_byte(n) + (quoted ? 1 : 0), e = ts_node_end_byte(n) - (quoted ? 1 : 0);
-      if (path->len) sb_putc(path, '.');
-      if (e > s) sb_append(path, ctx->text + s, e - s);
-    } else if (ts_tree_cursor_goto_first_child(&cur)) {
-      continue;
-    }
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-      if (!ts_tree_cursor_goto_parent(&cur)) break;
-  }
-  ts_tree_cursor_delete(&cur);
+  DepsSpan sp;
+  toml_string_span(ctx->text, str, &sp.start, &sp.end);
+  return sp;
 }
 
 /* The key span of a pair's last key component (the package name in Poetry). */
@@ -170,75 +148,44 @@ static void deps__toml_poetry(AnalyzeCtx *ctx, TSNode pair, const char *path, De
 /* ---- the walk -------------------------------------------------------------------- */
 
 typedef struct {
-  TSNode pair;
-  char *prefix; /* owned: the dotted path of the enclosing table */
-} DepsTomlWork;
+  AnalyzeCtx *ctx;
+  DepsSites *sites;
+} DepsToml;
 
-typedef Array(DepsTomlWork) DepsTomlQueue;
-
-static void deps__toml_pair(AnalyzeCtx *ctx, TSNode pair, const char *prefix, DepsTomlQueue *work, DepsSites *sites) {
-  TSNode key = ts_node_named_child(pair, 0), value = ts_node_named_child(pair, 1);
-  if (ts_node_is_null(key) || ts_node_is_null(value)) return;
-  StrBuf path;
-  sb_init(&path);
-  sb_puts(&path, prefix);
-  deps__toml_key_text(ctx, key, &path);
-  int k = deps__toml_key(path.data);
-  if (k < 0 && deps__is(value, "inline_table")) {
-    uint32_t n = ts_node_named_child_count(value);
-    for (uint32_t i = 0; i < n; i++) {
-      DepsTomlWork w = {ts_node_named_child(value, i), xstrdup(path.data)};
-      array_push(work, w);
-    }
-  } else if (k >= 0 && deps__toml_keys[k].kind == DEPS_TOML_LIST) {
-    deps__toml_list(ctx, value, path.data, deps__toml_keys[k].no_add, sites);
-  } else if (k >= 0 && deps__toml_keys[k].kind == DEPS_TOML_KEY) {
-    deps__toml_poetry(ctx, pair, path.data, sites);
-  } else if (k >= 0 && deps__toml_keys[k].kind == DEPS_TOML_INDEX) {
-    const char *dot = strrchr(path.data, '.');
-    deps__toml_index(ctx, value, dot ? dot + 1 : path.data);
-  }
-  sb_free(&path);
+/* The dotted path the key table matches: array-table indexes left out
+ * (every [[tool.poetry.source]] has its url). Caller frees. */
+static char *deps__toml_path(const StrList *path) {
+  StrBuf sb;
+  sb_init(&sb);
+  for (size_t i = 0; i < path->len; i++)
+    if (path->items[i][0] != '#') sb_printf(&sb, "%s%s", sb.len ? "." : "", path->items[i]);
+  return sb_steal(&sb);
 }
 
-/* Queues the pairs of a table (or of the document's top level). */
-static void deps__toml_table(const AnalyzeCtx *ctx, TSNode table, DepsTomlQueue *work) {
-  StrBuf prefix;
-  sb_init(&prefix);
-  uint32_t n = ts_node_named_child_count(table);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode c = ts_node_named_child(table, i);
-    if (i == 0 && !deps__is(c, "pair") && !deps__is(c, "comment")) {
-      deps__toml_key_text(ctx, c, &prefix);
-    } else if (deps__is(c, "pair")) {
-      DepsTomlWork w = {c, xstrdup(prefix.data)};
-      array_push(work, w);
-    }
+/* A pair of a dependency key is read; an inline table under no such key is
+ * opened (its pairs may be: `tool = {poetry = {dependencies = ...}}`). */
+static bool deps__toml_visit(void *data, const TomlItem *it) {
+  DepsToml *t = data;
+  if (ts_node_is_null(it->value)) return false;
+  char *path = deps__toml_path(it->path);
+  int k = deps__toml_key(path);
+  bool open = k < 0 && deps__is(it->value, "inline_table");
+  if (k >= 0 && deps__toml_keys[k].kind == DEPS_TOML_LIST) {
+    deps__toml_list(t->ctx, it->value, path, deps__toml_keys[k].no_add, t->sites);
+  } else if (k >= 0 && deps__toml_keys[k].kind == DEPS_TOML_KEY) {
+    deps__toml_poetry(t->ctx, it->pair, path, t->sites);
+  } else if (k >= 0 && deps__toml_keys[k].kind == DEPS_TOML_INDEX) {
+    const char *dot = strrchr(path, '.');
+    deps__toml_index(t->ctx, it->value, dot ? dot + 1 : path);
   }
-  sb_free(&prefix);
+  free(path);
+  return open;
 }
 
 void deps_pyproject(AnalyzeCtx *ctx) {
   DepsSites sites = {0};
-  DepsTomlQueue work = {0};
-  TSNode root = ts_tree_root_node(ctx->tree);
-  uint32_t n = ts_node_named_child_count(root);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode c = ts_node_named_child(root, i);
-    if (deps__is(c, "pair")) {
-      DepsTomlWork w = {c, xstrdup("")};
-      array_push(&work, w);
-    } else if (deps__is(c, "table") || deps__is(c, "table_array_element")) {
-      deps__toml_table(ctx, c, &work);
-    }
-    /* pairs are handled in document order; opened inline tables join the end */
-    for (size_t k = 0; k < work.len; k++) {
-      deps__toml_pair(ctx, work.items[k].pair, work.items[k].prefix, &work, &sites);
-      free(work.items[k].prefix);
-    }
-    work.len = 0;
-  }
-  array_free(&work);
+  DepsToml t = {ctx, &sites};
+  toml_walk(ts_tree_root_node(ctx->tree), ctx->text, deps__toml_visit, &t);
   deps_emit_sites(ctx, &sites);
   array_free(&sites);
 }

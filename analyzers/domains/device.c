@@ -9,16 +9,10 @@
 
 #include <stdlib.h>
 
-/* Identifiers that conventionally hold a device index. */
-#define DEVICE_INDEX_NAMES "local_rank|rank|gpu|gpu_id|device_id|device_index|*.local_rank|*.gpu|*.device_id|LOCAL_RANK"
-
-static const KbEntry device__int_row = {"ASC216", KB_DETECTOR, "int-device-index", NULL, NULL,
-                                        ".to(f\"npu:{i}\")", CONF_MEDIUM, KBFIX_CUSTOM, FIX_UNSAFE, NULL,
-                                        NULL, true, true, 0, NULL, NULL};
-static const KbEntry device__props_row = {"ASC210", KB_DETECTOR, "capability-fields", NULL, NULL,
-                                          "NPU device properties have no major/minor; branch on the device type",
-                                          CONF_HIGH, KBFIX_NONE, FIX_NONE, NULL, NULL, false, false, 0, NULL,
-                                          NULL};
+/* The detector rows of kb_device.def (user rows first). */
+static const KbEntry *device__row(const AnalyzeCtx *ctx, const char *name) {
+  return kb_lookup(KB_DETECTOR, name, ctx->opt->user_entries, ctx->opt->n_user_entries);
+}
 
 /* `.to(0)` / `.to(local_rank)`: an integer device means CUDA. */
 static void device__int_to(AnalyzeCtx *ctx, TSNode call) {
@@ -29,12 +23,13 @@ static void device__int_to(AnalyzeCtx *ctx, TSNode call) {
   uint32_t ns = ts_node_start_byte(name), ne = ts_node_end_byte(name);
   if (ne - ns != 2 || memcmp(ctx->text + ns, "to", 2) != 0) return;
   TSNode a = pysyntax_argument(ctx->py, args, "0|device");
-  if (ts_node_is_null(a)) return;
+  const KbEntry *row = device__row(ctx, "int-device-index");
+  if (ts_node_is_null(a) || !row) return;
   bool is_int = pysyntax_is(a, "integer");
   char *txt = NULL;
   if (!is_int) {
     txt = pysyntax_name_text(ctx->py, a);
-    if (!txt || pysyntax_is(a, "string") || !kb_pattern_match(DEVICE_INDEX_NAMES, txt)) {
+    if (!txt || pysyntax_is(a, "string") || !kb_pattern_match(row->arg, txt)) {
       free(txt);
       return;
     }
@@ -44,7 +39,7 @@ static void device__int_to(AnalyzeCtx *ctx, TSNode call) {
   char *subj = xasprintf(".to(%s)", txt);
   char *repl = xasprintf(".to(f\"npu:{%s}\")", txt);
   TSPoint s = ts_node_start_point(a), e = ts_node_end_point(a);
-  Finding *f = kb_emit(ctx->out, kb_rule("ASC216"), &device__int_row, subj, repl, ts_node_start_byte(a),
+  Finding *f = kb_emit(ctx->out, kb_rule(row->code), row, subj, repl, ts_node_start_byte(a),
                        ts_node_end_byte(a), s.row, s.column, e.row, e.column);
   f->fix = FIX_UNSAFE;
   char *edit = xasprintf("f\"npu:{%s}\"", txt);
@@ -67,15 +62,17 @@ static void device__props_fields(AnalyzeCtx *ctx, TSNode attr) {
   TSNode obj = pysym_child(attr, PYFIELD_OBJECT);
   TSNode name = pysym_child(attr, PYFIELD_ATTRIBUTE);
   if (!pysyntax_is(obj, "call") || ts_node_is_null(name)) return;
+  const KbEntry *row = device__row(ctx, "capability-fields");
   uint32_t ns = ts_node_start_byte(name), ne = ts_node_end_byte(name);
-  bool field = (ne - ns == 5 && memcmp(ctx->text + ns, "major", 5) == 0) ||
-               (ne - ns == 5 && memcmp(ctx->text + ns, "minor", 5) == 0);
-  if (!field) return;
+  char *field = xstrndup(ctx->text + ns, ne - ns);
+  bool hit = row && kb_pattern_match(row->value, field);
+  free(field);
+  if (!hit) return;
   char *q = pyfile_qualname(ctx->py, obj);
-  if (q && strcmp(q, "torch.cuda.get_device_properties") == 0) {
+  if (q && kb_pattern_match(row->arg, q)) {
     char *subj = xasprintf("%s(...).%.*s", q, (int)(ne - ns), ctx->text + ns);
     TSPoint s = ts_node_start_point(name), e = ts_node_end_point(name);
-    kb_emit(ctx->out, kb_rule("ASC210"), &device__props_row, subj, NULL, ns, ne, s.row, s.column, e.row, e.column);
+    kb_emit(ctx->out, kb_rule(row->code), row, subj, NULL, ns, ne, s.row, s.column, e.row, e.column);
     free(subj);
   }
   free(q);

@@ -61,7 +61,9 @@ typedef struct {
 typedef void (*AnalyzerFn)(AnalyzeCtx *ctx);
 
 /* What the workspace model needs of a file beyond its findings (import
- * graph, entry points). Owned by the caller: free with analyze_facts_free. */
+ * graph, entry points). Owned by the caller: free with analyze_facts_free.
+ * The CLI's disk cache stores every field (server/resultcodec.c): a field
+ * added here needs its encoding there too. */
 typedef struct {
   Array(char *) imports;  /* modules imported (Python), relative ones with leading dots */
   bool has_main_guard;    /* if __name__ == "__main__": */

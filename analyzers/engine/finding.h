@@ -3,7 +3,11 @@
  * A Finding carries byte offsets and tree-sitter style (row, byte column)
  * points into the analyzed text; it knows nothing of LSP or UTF-16. All its
  * strings and edits are owned by the finding: finding_free releases them.
- * A FindingList owns its findings: findings_free releases all of them. */
+ * A FindingList owns its findings: findings_free releases all of them.
+ *
+ * The CLI's disk cache stores findings field by field (server/resultcodec.c):
+ * a field added here needs its encoding there too (tests/cache catches a
+ * field that does not survive the cache). */
 #ifndef ASC_FINDING_H
 #define ASC_FINDING_H
 

@@ -30,6 +30,20 @@ static const KbEntry kb__entries[] = {
 #undef KB_FALLBACK_ROWS
 };
 
+/* Rows kept out of kb_lookup: matched by their own readers (deps.c). */
+static const KbEntry kb__side_entries[] = {
+#define NO_FIX KBFIX_NONE, FIX_NONE, NULL, NULL
+#define KB_DEPS_DETECTOR_ROWS
+#include "analyzers/kb/kb_deps.def"
+#undef KB_DEPS_DETECTOR_ROWS
+#undef NO_FIX
+};
+
+const KbEntry *kb_side_entries(size_t *count) {
+  *count = sizeof kb__side_entries / sizeof kb__side_entries[0];
+  return kb__side_entries;
+}
+
 const KbRule *kb_rules(size_t *count) {
   *count = sizeof kb__rules / sizeof kb__rules[0];
   return kb__rules;
@@ -179,21 +193,78 @@ bool kb_pattern_match(const char *pattern, const char *s) {
   return hit;
 }
 
-char *kb_format(const char *tmpl, const char *subject, const char *replacement) {
+static const KbTemplate kb__templates[] = {
+#define KB_TEMPLATE_ROWS
+#include KB_DOMAIN_FILES
+#undef KB_TEMPLATE_ROWS
+};
+
+#define KB__N_TEMPLATES (sizeof kb__templates / sizeof kb__templates[0])
+
+/* Template indexes sorted by name, built once: analyzers look names up on
+ * hot paths (every condition, every call). */
+static size_t kb__template_order[KB__N_TEMPLATES];
+static pthread_once_t kb__template_once = PTHREAD_ONCE_INIT;
+
+static int kb__template_cmp(const void *a, const void *b) {
+  return strcmp(kb__templates[*(const size_t *)a].name, kb__templates[*(const size_t *)b].name);
+}
+
+static void kb__template_index(void) {
+  for (size_t i = 0; i < KB__N_TEMPLATES; i++) kb__template_order[i] = i;
+  qsort(kb__template_order, KB__N_TEMPLATES, sizeof *kb__template_order, kb__template_cmp);
+}
+
+const char *kb_template(const char *name) {
+  pthread_once(&kb__template_once, kb__template_index);
+  size_t lo = 0, hi = KB__N_TEMPLATES;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    int c = strcmp(kb__templates[kb__template_order[mid]].name, name);
+    if (c == 0) return kb__templates[kb__template_order[mid]].text;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return NULL;
+}
+
+/* The var a hole at p ("{name}...") names, or NULL; *len is the hole's length. */
+static const KbVar *kb__hole(const char *p, const KbVar *vars, size_t n, size_t *len) {
+  const char *close = strchr(p + 1, '}');
+  if (!close) return NULL;
+  size_t k = (size_t)(close - p - 1);
+  for (size_t i = 0; i < n; i++)
+    if (strlen(vars[i].name) == k && memcmp(vars[i].name, p + 1, k) == 0) {
+      *len = k + 2;
+      return &vars[i];
+    }
+  return NULL;
+}
+
+char *kb_expand(const char *tmpl, const KbVar *vars, size_t n) {
   StrBuf sb;
   sb_init(&sb);
   for (const char *p = tmpl; *p;) {
-    if (strncmp(p, "{subject}", 9) == 0) {
-      sb_puts(&sb, subject ? subject : "");
-      p += 9;
-    } else if (strncmp(p, "{replacement}", 13) == 0) {
-      sb_puts(&sb, replacement ? replacement : "");
-      p += 13;
+    size_t len = 0;
+    const KbVar *v = *p == '{' ? kb__hole(p, vars, n, &len) : NULL;
+    if (v) {
+      sb_puts(&sb, v->value ? v->value : "");
+      p += len;
     } else {
       sb_putc(&sb, *p++);
     }
   }
   return sb_steal(&sb);
+}
+
+char *kb_render(const char *name, const KbVar *vars, size_t n) {
+  const char *t = kb_template(name);
+  return kb_expand(t ? t : "", vars, n);
+}
+
+char *kb_format(const char *tmpl, const char *subject, const char *replacement) {
+  const KbVar vars[] = {{"subject", subject}, {"replacement", replacement}};
+  return kb_expand(tmpl, vars, 2);
 }
 
 Finding *kb_emit(FindingList *out, const KbRule *rule, const KbEntry *entry, const char *subject,

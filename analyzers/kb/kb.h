@@ -98,6 +98,9 @@ const char *kb_text(KbText id, bool zh);
 /* The static tables. */
 const KbRule *kb_rules(size_t *count);
 const KbEntry *kb_entries(size_t *count);
+/* Rows that kb_lookup never returns, for the readers that match them
+ * themselves (dependency version labels and index URLs). */
+const KbEntry *kb_side_entries(size_t *count);
 /* Rule by code, or NULL. */
 const KbRule *kb_rule(const char *code);
 /* Domain digit of a code ("ASC201" -> 2), 0 when malformed. */
@@ -119,6 +122,32 @@ bool kb_pattern_match(const char *pattern, const char *s);
 
 /* Fills a message template. Caller frees. */
 char *kb_format(const char *tmpl, const char *subject, const char *replacement);
+
+/* Named texts: templates of the code an analyzer generates (the NPU
+ * attention calls and their argument forms) and of prose it assembles, and
+ * name lists a detector reads ('|' alternatives for kb_pattern_match).
+ * Rows sit under KB_TEMPLATE_ROWS in the domain files, so changing what is
+ * generated is a data change; the analyzer only decides which template
+ * applies and fills its holes. A hole is written {name}. */
+typedef struct {
+  const char *name; /* "attn-train" */
+  const char *text;
+} KbTemplate;
+
+/* One hole's value for kb_expand. value NULL expands to "". Both borrowed. */
+typedef struct {
+  const char *name;
+  const char *value;
+} KbVar;
+
+/* The static text of a template, or NULL when no row has that name. */
+const char *kb_template(const char *name);
+/* Fills the {name} holes of tmpl from vars in one pass (values are not
+ * expanded again); a hole no var names is kept as written. Caller frees. */
+char *kb_expand(const char *tmpl, const KbVar *vars, size_t n);
+/* kb_expand of the named template; an unknown name expands to "". Caller
+ * frees. */
+char *kb_render(const char *name, const KbVar *vars, size_t n);
 
 /* Creates the finding for `entry` (or, when entry is NULL, for `rule`) over
  * the given range and appends it to out; returns it for further edits.

@@ -407,14 +407,13 @@ static bool pymatch__qual_is(Matcher *m, TSNode n, const char *pattern) {
   return r;
 }
 
-#define PYMATCH_ENV_CALLS "os.getenv|os.putenv|os.environ.get|os.environ.setdefault"
 
 /* Removing a variable (os.environ.pop, os.unsetenv, del os.environ[...])
  * configures nothing on either stack: only reads and writes are findings. */
 static void pymatch__env_call(Matcher *m, TSNode call) {
   TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
-  if (ts_node_is_null(args) || !pymatch__qual_is(m, fn, PYMATCH_ENV_CALLS)) return;
+  if (ts_node_is_null(args) || !pymatch__qual_is(m, fn, kb_template("env-access-calls"))) return;
   TSNode v = pysyntax_argument(m->py, args, "0|key");
   if (!ts_node_is_null(v)) pymatch__env_name(m, v);
 }

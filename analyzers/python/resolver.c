@@ -2,6 +2,7 @@
  * and file facts; lookups are linear scans over the (few) bindings. */
 #include "analyzers/python/resolver.h"
 #include "analyzers/python/pysym.h"
+#include "analyzers/kb/kb.h"
 
 #include <stdlib.h>
 
@@ -70,7 +71,7 @@ static void resolver__bind(PyFile *py, const Frame *f, const char *local, size_t
   unsigned bit = resolver__name_bit(b.local, strlen(b.local));
   py->name_bloom[bit >> 6] |= 1ull << (bit & 63);
   if (util_starts_with(b.qualname, "torch_npu")) py->imports_torch_npu = true;
-  if (strcmp(b.qualname, "torch_npu.contrib.transfer_to_npu") == 0) py->transfer_to_npu = true;
+  if (kb_pattern_match(kb_template("transfer-to-npu-module"), b.qualname)) py->transfer_to_npu = true;
   array_push(&py->bindings, b);
 }
 
@@ -106,7 +107,7 @@ static void resolver__import(PyFile *py, const Frame *f, TSNode stmt) {
       resolver__bind(py, f, mod, root, rootq, stmt, dotted, (TSNode){0}, false);
       free(rootq);
       /* the submodule itself is imported too (for transfer_to_npu awareness) */
-      if (strcmp(mod, "torch_npu.contrib.transfer_to_npu") == 0) py->transfer_to_npu = true;
+      if (kb_pattern_match(kb_template("transfer-to-npu-module"), mod)) py->transfer_to_npu = true;
     }
     free(mod);
   }
@@ -133,7 +134,7 @@ static void resolver__import_from(PyFile *py, const Frame *f, TSNode stmt) {
     char *nm = pyfile_node_text(py, name);
     bool rel_root = mod[strspn(mod, ".")] == '\0'; /* "from . import x" */
     char *qual = xasprintf("%s%s%s", mod, rel_root ? "" : ".", nm);
-    if (strcmp(qual, "torch_npu.contrib.transfer_to_npu") == 0) py->transfer_to_npu = true;
+    if (kb_pattern_match(kb_template("transfer-to-npu-module"), qual)) py->transfer_to_npu = true;
     char *local = ts_node_is_null(alias) ? xstrdup(nm) : pyfile_node_text(py, alias);
     resolver__bind(py, f, local, strlen(local), qual, stmt, module, name, true);
     /* `from pkg import sub` may import the submodule pkg.sub: the import
@@ -216,9 +217,10 @@ bool pyfile_is_availability(const PyFile *py, TSNode cond) {
    * machine it is False and the CUDA branch is silently skipped (ASC211).
    * Its text holds the needles "is_available" and "_available" once each, so
    * a needle counts only where it occurs more often than that call. */
-  size_t cuda = resolver__count(py, cond, "cuda.is_available");
+  const char *call = kb_template("cuda-availability-call");
+  size_t cuda = call ? resolver__count(py, cond, call) : 0;
   for (size_t i = 0; i < sizeof needles / sizeof needles[0]; i++) {
-    size_t inside = strstr("cuda.is_available", needles[i]) ? cuda : 0;
+    size_t inside = call && strstr(call, needles[i]) ? cuda : 0;
     if (resolver__count(py, cond, needles[i]) > inside) return true;
   }
   return false;
@@ -289,7 +291,8 @@ static bool resolver__else_raises(TSNode stmt) {
  * torch_npu never is, so the branch never runs on Ascend (`is None` / `not`:
  * the else part). */
 static void resolver__cuda_build_check(PyFile *py, TSNode stmt, TSNode cond) {
-  if (!resolver__text_has(py, cond, "version.cuda") || resolver__text_has(py, cond, " or ")) return;
+  const char *build = kb_template("cuda-build-check");
+  if (!build || !resolver__text_has(py, cond, build) || resolver__text_has(py, cond, " or ")) return;
   bool negated = resolver__text_has(py, cond, "is None") || resolver__text_has(py, cond, "not ");
   if (negated && resolver__text_has(py, cond, "is not None")) negated = false;
   if (negated) {
@@ -350,12 +353,6 @@ static void resolver__with(PyFile *py, TSNode stmt) {
 
 typedef enum { SKIP_NONE, SKIP_GUARD, SKIP_DEAD } ResolverSkip;
 
-/* Decorators that run a test only on CUDA or with a CUDA-only package. */
-static const char *const resolver__cuda_gates[] = {
-    "require_torch_gpu", "require_torch_cuda", "require_cuda", "require_gpu", "require_torch_multi_gpu",
-    "require_big_gpu", "require_flash_attn", "require_xformers", "requires_cuda", "skip_if_no_cuda",
-    "skip_if_no_gpu"};
-
 /* What a test decorator says about where the test runs:
  *  - `@unittest.skip(...)`, `@pytest.mark.skip`: nowhere (dead);
  *  - `@require_torch_gpu`, `@skipIf(torch_device != "cuda")`, `@skipIf(not
@@ -371,16 +368,18 @@ static ResolverSkip resolver__skip_kind(PyFile *py, TSNode decorator) {
   const char *last = t ? strrchr(t, '.') : NULL;
   last = last ? last + 1 : t;
   ResolverSkip k = SKIP_NONE;
-  if (last && (strcmp(last, "skip") == 0)) k = SKIP_DEAD;
-  for (size_t i = 0; last && k == SKIP_NONE && i < sizeof resolver__cuda_gates / sizeof *resolver__cuda_gates; i++)
-    if (strcmp(last, resolver__cuda_gates[i]) == 0) k = SKIP_DEAD;
-  bool skip_if = last && (strcmp(last, "skipIf") == 0 || strcmp(last, "skipif") == 0 || strcmp(last, "skipUnless") == 0);
+  /* the decorator names are lists in kb_meta.def */
+  if (last && (kb_pattern_match(kb_template("test-skip-decorators"), last) ||
+               kb_pattern_match(kb_template("test-cuda-gate-decorators"), last)))
+    k = SKIP_DEAD;
+  bool skip_if = last && kb_pattern_match(kb_template("test-skip-if-decorators"), last);
   free(t);
   if (k != SKIP_NONE || !skip_if) return k;
   TSNode args = pysym_child(e, PYFIELD_ARGUMENTS);
   TSNode cond = !ts_node_is_null(args) && ts_node_named_child_count(args) ? ts_node_named_child(args, 0) : (TSNode){0};
   if (ts_node_is_null(cond)) return SKIP_NONE;
-  if (resolver__text_has(py, cond, "cuda.is_available") || resolver__text_has(py, cond, "cuda.device_count"))
+  const char *avail = kb_template("cuda-availability-call"), *count = kb_template("cuda-device-count-call");
+  if ((avail && resolver__text_has(py, cond, avail)) || (count && resolver__text_has(py, cond, count)))
     return SKIP_GUARD;
   if (!pyfile_is_availability(py, cond) && !resolver__text_has(py, cond, "\"cuda\"") &&
       !resolver__text_has(py, cond, "'cuda'"))

@@ -26,7 +26,8 @@ void cli_usage(FILE *out) {
         "Rule selection: --select CODES (replaces the configured selection), --extend-select CODES,\n"
         "--ignore CODES; codes or prefixes, comma-separated (ASC2, ASC201).\n"
         "Common options: --chip 910B|910A|310P|A3, --mindiesd, --torch-npu VERSION, --threads N,\n"
-        "--exclude GLOBS, --config FILE, --isolated (no configuration file). The configuration is\n"
+        "--exclude GLOBS, --config FILE, --isolated (no configuration file), --no-cache,\n"
+        "--cache-dir DIR (the analysis cache; default $XDG_CACHE_HOME/ascend-lsp). The configuration is\n"
         "[tool.ascend-lsp] in pyproject.toml or .ascend-lsp.toml, searched upward from PATH.\n"
         "Exit status: 0 clean, 1 findings (fix: findings left; fix --diff: changes), 2 usage or I/O error.\n",
         out);

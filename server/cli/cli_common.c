@@ -68,6 +68,7 @@ int cli_common_arg(CliCommon *c, int argc, char **argv, int i) {
   else if ((v = cli_common__value(argc, argv, i, "--ignore", &used))) cli_split_codes(v, &c->ignore, &c->n_ignore);
   else if ((v = cli_common__value(argc, argv, i, "--exclude", &used))) cli_split_codes(v, &c->exclude, &c->n_exclude);
   else if ((v = cli_common__value(argc, argv, i, "--config", &used))) c->config_path = v;
+  else if ((v = cli_common__value(argc, argv, i, "--cache-dir", &used))) c->cache_dir = v;
   else if ((v = cli_common__value(argc, argv, i, "--torch-npu", &used))) {
     c->torch_npu = v;
     c->torch_npu_set = true;
@@ -86,6 +87,9 @@ int cli_common_arg(CliCommon *c, int argc, char **argv, int i) {
     }
   } else if (strcmp(argv[i], "--isolated") == 0) {
     c->isolated = true;
+    used = 1;
+  } else if (strcmp(argv[i], "--no-cache") == 0) {
+    c->no_cache = true;
     used = 1;
   } else if (strcmp(argv[i], "--mindiesd") == 0) {
     c->mindiesd = c->mindiesd_set = true;
@@ -196,12 +200,39 @@ int cli_common_collect(CliCommon *c, Workspace *ws) {
   return rc == 0 ? 0 : 1;
 }
 
+/* The disk cache of this scan, or NULL when it is off. --cache-dir wins
+ * over ASCEND_LSP_CACHE_DIR, which wins over the configuration's cache-dir. */
+static DiskCache *cli_common__disk(const CliCommon *c) {
+  const char *off = getenv("ASCEND_LSP_NO_CACHE");
+  if (c->no_cache || (off && *off && strcmp(off, "0") != 0)) return NULL;
+  char *dir = c->cache_dir ? xstrdup(c->cache_dir) : dc_default_dir(c->config.cache_dir);
+  if (!dir) return NULL;
+  DiskCache *dc = dc_load(dir, ws_scan_identity(&c->aopt, (const char *const *)c->paths, c->n_paths));
+  free(dir);
+  return dc;
+}
+
+void cli_common_analyze(CliCommon *c, Workspace *ws) {
+  DiskCache *disk = cli_common__disk(c);
+  WsRun run = {.threads = c->threads, .disk = disk, .filter = config_filter_findings, .filter_data = &c->config};
+  ws_analyze(ws, &c->aopt, &run);
+  const char *stats = getenv("ASCEND_LSP_CACHE_STATS");
+  if (disk && stats && *stats && strcmp(stats, "0") != 0) {
+    size_t hits, recorded;
+    dc_stats(disk, &hits, &recorded);
+    fprintf(stderr, "cache: %zu of %zu files from the cache\n", hits, recorded);
+  }
+  int rc = disk ? dc_save(disk) : 0;
+  if (rc != 0) fprintf(stderr, "note: the analysis cache was not written (%s); use --no-cache to turn it off\n",
+                       strerror(-rc));
+  dc_free(disk);
+  for (size_t i = 0; i < ws->notes.len; i++) fprintf(stderr, "note: %s\n", ws->notes.items[i]);
+}
+
 int cli_common_scan(CliCommon *c, Workspace *ws) {
   if (cli_common_options(c) != 0) return 2;
   int rc = cli_common_collect(c, ws);
-  WsRun run = {.threads = c->threads, .filter = config_filter_findings, .filter_data = &c->config};
-  ws_analyze(ws, &c->aopt, &run);
-  for (size_t i = 0; i < ws->notes.len; i++) fprintf(stderr, "note: %s\n", ws->notes.items[i]);
+  cli_common_analyze(c, ws);
   return rc;
 }
 

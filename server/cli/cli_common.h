@@ -19,6 +19,8 @@ typedef struct {
   int threads;
   const char *config_path; /* --config, borrowed from argv */
   bool isolated;           /* --isolated: no configuration file */
+  bool no_cache;           /* --no-cache: neither read nor write the disk cache */
+  const char *cache_dir;   /* --cache-dir, borrowed from argv */
   Config config;           /* loaded from the project (pyproject.toml / .ascend-lsp.toml) */
   AnalyzeOptions aopt;     /* built by cli_common_scan */
   bool chip_set, mindiesd_set, torch_npu_set;
@@ -42,8 +44,12 @@ int cli_common_options(CliCommon *c);
 /* Collects the paths (with the configured excludes) into ws. Returns 0, or
  * 1 when a path was missing (the others are collected). */
 int cli_common_collect(CliCommon *c, Workspace *ws);
-/* cli_common_options, cli_common_collect, then analyzes every file with
- * the per-file-ignores filter. Returns 0, 1 when a path was missing
+/* Analyzes every collected file with the per-file-ignores filter, through
+ * the disk cache unless it is off (--no-cache); prints the scan's notes.
+ * A cache that cannot be written is said once on stderr, the results are
+ * unaffected. */
+void cli_common_analyze(CliCommon *c, Workspace *ws);
+/* cli_common_options, cli_common_collect, then cli_common_analyze. Returns 0, 1 when a path was missing
  * (others scanned), 2 on fatal error. */
 int cli_common_scan(CliCommon *c, Workspace *ws);
 /* The directory relative workspace paths are relative to: the single

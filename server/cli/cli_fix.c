@@ -288,9 +288,7 @@ int cli_fix(int argc, char **argv) {
   int rc = cli_common_collect(&c, &ws);
   /* a first analysis on every core finds the files that have something
    * to fix; only those are read again and rewritten */
-  WsRun wrun = {.threads = c.threads, .filter = config_filter_findings, .filter_data = &c.config};
-  ws_analyze(&ws, &c.aopt, &wrun);
-  for (size_t i = 0; i < ws.notes.len; i++) fprintf(stderr, "note: %s\n", ws.notes.items[i]);
+  cli_common_analyze(&c, &ws);
   /* files first, then links: a file reached through a link inside the
    * root is fixed once, under its own name */
   for (int links = 0; links < 2; links++)

@@ -3,6 +3,7 @@
 #   make bench                        generated project (2,000 files, ~1M lines)
 #   make bench BENCH_REPO=~/src/proj  any real repository instead
 #   make bench BENCH_RUNS=10 BENCH_EDITS=500
+#   make bench BENCH_SKIP=latency,report   leave sections out
 #
 # Everything generated or measured goes to $(BENCH_OUT); nothing is committed.
 # The figures are medians of BENCH_RUNS runs, taken in one session against
@@ -13,6 +14,7 @@ BENCH_OUT ?= $(BUILD)/bench
 BENCH_RUNS ?= 5
 BENCH_EDITS ?= 200
 BENCH_REPO ?=
+BENCH_SKIP ?=
 BENCH_TOOL := $(BUILD)/tests/bench/bench-tool
 BENCH_LATENCY := $(BUILD)/tests/bench/lsp-latency
 
@@ -28,4 +30,4 @@ $(BENCH_LATENCY): $(BUILD)/tests/bench/lsp_latency.o
 
 bench: $(BIN) bench-tools
 	python3 tests/bench/bench.py --bin $(BIN) --tool $(BENCH_TOOL) --latency $(BENCH_LATENCY) \
-	  --out $(BENCH_OUT) --runs $(BENCH_RUNS) --edits $(BENCH_EDITS) $(if $(BENCH_REPO),--repo "$(BENCH_REPO)")
+	  --out $(BENCH_OUT) --runs $(BENCH_RUNS) --edits $(BENCH_EDITS) $(if $(BENCH_REPO),--repo "$(BENCH_REPO)") $(if $(BENCH_SKIP),--skip $(BENCH_SKIP))

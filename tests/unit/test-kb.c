@@ -2,6 +2,9 @@
 #include "tests/unit/test.h"
 #include "analyzers/kb/kb.h"
 
+#include <dirent.h>
+#include <stdlib.h>
+
 TEST(kb_pattern_alternatives) {
   ASSERT(kb_pattern_match("torch.cuda.*|torch.backends.cudnn", "torch.cuda.synchronize"));
   ASSERT(kb_pattern_match("torch.cuda.*|torch.backends.cudnn", "torch.backends.cudnn"));
@@ -21,4 +24,77 @@ TEST(kb_pattern_exclusion_wins_over_any_alternative) {
   ASSERT(kb_pattern_match("!*ormaliz*|*norm*", "layer_norm"));
   /* exclusions alone match nothing */
   ASSERT(!kb_pattern_match("!foo", "bar"));
+}
+
+TEST(kb_expand_fills_named_holes_once) {
+  const KbVar vars[] = {{"q", "query"}, {"layout", "BSND"}, {"empty", NULL}};
+  char *s = kb_expand("f({q}, layout=\"{layout}\"{empty}) {unknown} {q", vars, 3);
+  ASSERT_STR_EQ(s, "f(query, layout=\"BSND\") {unknown} {q");
+  free(s);
+  /* a value is not expanded again */
+  const KbVar self[] = {{"a", "{b}"}, {"b", "x"}};
+  s = kb_expand("{a}{b}", self, 2);
+  ASSERT_STR_EQ(s, "{b}x");
+  free(s);
+}
+
+TEST(kb_render_attention_templates) {
+  const KbVar vars[] = {{"q", "q"}, {"k", "k"}, {"v", "v"}, {"heads", "2"}, {"layout", "BSND"},
+                        {"scale", ", scale=0.125"}, {"keep_prob", ", keep_prob=1.0"}, {"index", "[0]"},
+                        {"varlen", NULL},  {"causal", NULL}};
+  char *s = kb_render("attn-train", vars, 10);
+  ASSERT_STR_EQ(s, "torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=0.125, "
+                   "keep_prob=1.0)[0]");
+  free(s);
+  ASSERT(kb_template("attn-no-such-template") == NULL);
+  s = kb_render("attn-no-such-template", vars, 8);
+  ASSERT_STR_EQ(s, "");
+  free(s);
+}
+
+/* Every template name the analyzers ask for is a row: a misspelled name
+ * would silently expand to nothing. Reads the sources (tests run from the
+ * repository root). */
+static void kb__check_names(const char *path, const char *call, int *failed, int *seen) {
+  char *text = NULL;
+  size_t len = 0;
+  if (util_read_file(path, (size_t)4 << 20, &text, &len) != 0) return;
+  size_t n = strlen(call);
+  for (const char *p = text; (p = strstr(p, call)) != NULL; p += n) {
+    const char *q = p + n, *e = strchr(q, '"');
+    if (!e) break;
+    char *name = xstrndup(q, (size_t)(e - q));
+    (*seen)++;
+    if (!kb_template(name)) {
+      fprintf(stderr, "  %s: no template row named \"%s\"\n", path, name);
+      *failed = 1;
+    }
+    free(name);
+  }
+  free(text);
+}
+
+TEST(kb_template_names_used_in_sources_exist) {
+  int seen = 0;
+  DIR *top = opendir("analyzers");
+  ASSERT(top != NULL);
+  struct dirent *d;
+  while ((d = readdir(top)) != NULL) {
+    if (d->d_name[0] == '.') continue;
+    char *sub = xasprintf("analyzers/%s", d->d_name);
+    DIR *dir = opendir(sub);
+    struct dirent *f;
+    while (dir && (f = readdir(dir)) != NULL) {
+      if (!util_ends_with(f->d_name, ".c")) continue;
+      char *path = xasprintf("%s/%s", sub, f->d_name);
+      kb__check_names(path, "kb_template(\"", test__failed, &seen);
+      kb__check_names(path, "kb_render(\"", test__failed, &seen);
+      kb__check_names(path, "attention__form(\"", test__failed, &seen);
+      free(path);
+    }
+    if (dir) closedir(dir);
+    free(sub);
+  }
+  closedir(top);
+  ASSERT(seen >= 20);
 }

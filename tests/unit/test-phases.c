@@ -627,15 +627,15 @@ TEST(effort_verdict_rules) {
 /* Rules of domains whose analyzers may not exist yet: the report must place
  * them by their metadata alone. */
 static const KbRule rule_kernel = {"ASC491", "test-kernel", SEV_ERROR, EFFORT_CUDA_KERNEL, DEP_CLASS_KERNEL,
-                                   "Hand-written kernel", "手写内核", "", "", "", "", "", ""};
+                                   "Hand-written kernel", "手写内核", "", "", "", "", "", "", false};
 static const KbRule rule_dep = {"ASC191", "test-dep", SEV_ERROR, EFFORT_DEP_UNSUPPORTED, DEP_CLASS_VENDOR_LIB,
-                                "Unsupported package", "不支持的包", "", "", "", "", "", ""};
+                                "Unsupported package", "不支持的包", "", "", "", "", "", "", false};
 static const KbRule rule_dev = {"ASC291", "test-device", SEV_WARNING, EFFORT_MECHANICAL, DEP_CLASS_FRAMEWORK,
-                                "Device API", "设备 API", "", "", "", "", "", ""};
+                                "Device API", "设备 API", "", "", "", "", "", "", false};
 static const KbRule rule_comm = {"ASC591", "test-comm", SEV_INFO, EFFORT_DISTRIBUTED, DEP_CLASS_FRAMEWORK,
-                                 "Collective", "集合通信", "", "", "", "", "", ""};
+                                 "Collective", "集合通信", "", "", "", "", "", "", false};
 static const KbRule rule_meta = {"ASC091", "test-meta", SEV_WARNING, EFFORT_NONE, DEP_CLASS_NONE,
-                                 "Meta", "元", "", "", "", "", "", ""};
+                                 "Meta", "元", "", "", "", "", "", "", false};
 
 static Finding tr_finding(const KbRule *rule, uint32_t row, const char *subject, const char *replacement,
                           const char *detail, uint32_t weight, bool guarded) {

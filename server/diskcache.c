@@ -1,0 +1,361 @@
+/* diskcache: see diskcache.h.
+ *
+ * File layout (little-endian): "ASCLSPC1", the identity (16 bytes), the
+ * entry count (u32), then per entry its path (u32 length + bytes), its
+ * dependency digest (16) and its payload (u32 length + bytes), and last the
+ * digest of everything before it (16). */
+#include "server/diskcache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef ASCEND_LSP_VERSION
+#define ASCEND_LSP_VERSION "dev"
+#endif
+
+#define DC_MAGIC "ASCLSPC1"
+#define DC_MAX_FILE ((size_t)1 << 30)
+
+/* ---- digests ----------------------------------------------------------------- */
+
+void dc_hash_init(DcHasher *h) {
+  h->a = 0xcbf29ce484222325ull;
+  h->b = 0x84222325cbf29ce4ull;
+}
+
+void dc_hash_bytes(DcHasher *h, const void *p, size_t n) {
+  const unsigned char *s = p;
+  uint64_t a = h->a, b = h->b;
+  for (size_t i = 0; i < n; i++) {
+    a = (a ^ s[i]) * 0x100000001b3ull;
+    b = (b ^ s[i]) * 0x00000100000001b3ull + 0x9e3779b97f4a7c15ull;
+  }
+  h->a = a;
+  h->b = b;
+}
+
+void dc_hash_u64(DcHasher *h, uint64_t v) {
+  unsigned char b[8];
+  for (int i = 0; i < 8; i++) b[i] = (unsigned char)(v >> (8 * i));
+  dc_hash_bytes(h, b, 8);
+}
+
+void dc_hash_str(DcHasher *h, const char *s) {
+  dc_hash_u64(h, s ? strlen(s) : UINT64_MAX);
+  if (s) dc_hash_bytes(h, s, strlen(s));
+}
+
+static uint64_t dc__mix(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+DcKey dc_hash_final(const DcHasher *h) { return (DcKey){dc__mix(h->a ^ dc__mix(h->b)), dc__mix(h->b + h->a)}; }
+
+static pthread_once_t dc__build_once = PTHREAD_ONCE_INIT;
+static DcKey dc__build;
+
+static void dc__build_init(void) {
+  DcHasher h;
+  dc_hash_init(&h);
+  dc_hash_str(&h, ASCEND_LSP_VERSION);
+  char *exe = NULL;
+  size_t len = 0;
+  if (util_read_file("/proc/self/exe", (size_t)256 << 20, &exe, &len) == 0) dc_hash_bytes(&h, exe, len);
+  free(exe);
+  dc__build = dc_hash_final(&h);
+}
+
+DcKey dc_build_id(void) {
+  pthread_once(&dc__build_once, dc__build_init);
+  return dc__build;
+}
+
+char *dc_default_dir(const char *configured) {
+  const char *env = getenv("ASCEND_LSP_CACHE_DIR");
+  if (env && *env) return xstrdup(env);
+  if (configured && *configured) return xstrdup(configured);
+  const char *xdg = getenv("XDG_CACHE_HOME");
+  if (xdg && *xdg == '/') return xasprintf("%s/ascend-lsp", xdg);
+  const char *home = getenv("HOME");
+  if (home && *home == '/') return xasprintf("%s/.cache/ascend-lsp", home);
+  return NULL;
+}
+
+/* ---- the cache --------------------------------------------------------------- */
+
+typedef struct {
+  const char *path; /* into the loaded file's bytes (not NUL-terminated) */
+  uint32_t path_len;
+  DcKey deps;
+  const char *data;
+  uint32_t len;
+} DcLoaded;
+
+typedef struct {
+  char *path;
+  DcKey deps;
+  char *data;
+  size_t len;
+} DcRecord;
+
+struct DiskCache {
+  char *dir, *file;
+  DcKey identity;
+  char *bytes;              /* the loaded file; entries point into it */
+  Array(DcLoaded) loaded;
+  size_t *slots, n_slots;   /* open addressing over loaded: index + 1, 0 = empty */
+  pthread_mutex_t lock;     /* guards records and the counters */
+  Array(DcRecord) records;
+  size_t hits;
+};
+
+static uint64_t dc__path_hash(const char *p, size_t n) {
+  DcHasher h;
+  dc_hash_init(&h);
+  dc_hash_bytes(&h, p, n);
+  return dc_hash_final(&h).lo;
+}
+
+static size_t *dc__slot(DiskCache *dc, const char *path, size_t n) {
+  size_t i = (size_t)dc__path_hash(path, n) & (dc->n_slots - 1);
+  for (; dc->slots[i]; i = (i + 1) & (dc->n_slots - 1)) {
+    const DcLoaded *e = &dc->loaded.items[dc->slots[i] - 1];
+    if (e->path_len == n && memcmp(e->path, path, n) == 0) break;
+  }
+  return &dc->slots[i];
+}
+
+typedef struct {
+  const unsigned char *p, *end;
+  bool bad;
+} DcReader;
+
+static uint32_t dc__u32(DcReader *r) {
+  if (r->bad || r->end - r->p < 4) return r->bad = true, 0;
+  uint32_t v = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 | (uint32_t)r->p[3] << 24;
+  r->p += 4;
+  return v;
+}
+
+static uint64_t dc__u64(DcReader *r) {
+  uint64_t lo = dc__u32(r);
+  return lo | (uint64_t)dc__u32(r) << 32;
+}
+
+static DcKey dc__key(DcReader *r) {
+  DcKey k;
+  k.lo = dc__u64(r);
+  k.hi = dc__u64(r);
+  return k;
+}
+
+static const char *dc__span(DcReader *r, uint32_t *n) {
+  *n = dc__u32(r);
+  if (r->bad || (size_t)(r->end - r->p) < *n) return r->bad = true, NULL;
+  const char *s = (const char *)r->p;
+  r->p += *n;
+  return s;
+}
+
+static bool dc__key_eq(DcKey a, DcKey b) { return a.lo == b.lo && a.hi == b.hi; }
+
+/* Indexes the loaded bytes; false (and nothing indexed) when they do not
+ * check out. */
+static bool dc__parse(DiskCache *dc, size_t len) {
+  if (len < 8 + 16 + 4 + 16 || memcmp(dc->bytes, DC_MAGIC, 8) != 0) return false;
+  DcHasher h;
+  dc_hash_init(&h);
+  dc_hash_bytes(&h, dc->bytes, len - 16);
+  DcReader tail = {(const unsigned char *)dc->bytes + len - 16, (const unsigned char *)dc->bytes + len, false};
+  if (!dc__key_eq(dc_hash_final(&h), dc__key(&tail))) return false;
+  DcReader r = {(const unsigned char *)dc->bytes + 8, (const unsigned char *)dc->bytes + len - 16, false};
+  if (!dc__key_eq(dc__key(&r), dc->identity)) return false;
+  uint32_t n = dc__u32(&r);
+  if (n > len / 28) return false;
+  for (uint32_t i = 0; i < n && !r.bad; i++) {
+    DcLoaded e;
+    e.path = dc__span(&r, &e.path_len);
+    e.deps = dc__key(&r);
+    e.data = dc__span(&r, &e.len);
+    if (!r.bad) array_push(&dc->loaded, e);
+  }
+  if (r.bad || r.p != r.end) {
+    array_free(&dc->loaded);
+    return false;
+  }
+  dc->n_slots = 16;
+  while (dc->n_slots < 2 * (size_t)n + 2) dc->n_slots *= 2;
+  dc->slots = xcalloc(dc->n_slots, sizeof *dc->slots);
+  for (size_t i = 0; i < dc->loaded.len; i++) {
+    size_t *s = dc__slot(dc, dc->loaded.items[i].path, dc->loaded.items[i].path_len);
+    if (!*s) *s = i + 1;
+  }
+  return true;
+}
+
+DiskCache *dc_load(const char *dir, DcKey identity) {
+  DiskCache *dc = xcalloc(1, sizeof *dc);
+  pthread_mutex_init(&dc->lock, NULL);
+  dc->identity = identity;
+  dc->dir = xstrdup(dir);
+  dc->file = xasprintf("%s/%016llx%016llx.cache", dir, (unsigned long long)identity.hi,
+                       (unsigned long long)identity.lo);
+  size_t len = 0;
+  if (util_read_file(dc->file, DC_MAX_FILE, &dc->bytes, &len) == 0 && !dc__parse(dc, len)) {
+    free(dc->bytes);
+    dc->bytes = NULL;
+  }
+  return dc;
+}
+
+bool dc_lookup(DiskCache *dc, const char *path, DcKey deps, const char **data, size_t *len) {
+  if (!dc->n_slots) return false;
+  size_t slot = *dc__slot(dc, path, strlen(path));
+  if (!slot || !dc__key_eq(dc->loaded.items[slot - 1].deps, deps)) return false;
+  *data = dc->loaded.items[slot - 1].data;
+  *len = dc->loaded.items[slot - 1].len;
+  return true;
+}
+
+void dc_note_hit(DiskCache *dc) {
+  pthread_mutex_lock(&dc->lock);
+  dc->hits++;
+  pthread_mutex_unlock(&dc->lock);
+}
+
+void dc_record(DiskCache *dc, const char *path, DcKey deps, const char *data, size_t len) {
+  if (len > UINT32_MAX) return;
+  DcRecord r = {xstrdup(path), deps, xmalloc(len ? len : 1), len};
+  memcpy(r.data, data, len);
+  pthread_mutex_lock(&dc->lock);
+  array_push(&dc->records, r);
+  pthread_mutex_unlock(&dc->lock);
+}
+
+static void dc__put_u32(StrBuf *sb, uint32_t v) {
+  unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                        (unsigned char)(v >> 24)};
+  sb_append(sb, (const char *)b, 4);
+}
+
+static void dc__put_key(StrBuf *sb, DcKey k) {
+  dc__put_u32(sb, (uint32_t)k.lo);
+  dc__put_u32(sb, (uint32_t)(k.lo >> 32));
+  dc__put_u32(sb, (uint32_t)k.hi);
+  dc__put_u32(sb, (uint32_t)(k.hi >> 32));
+}
+
+static int dc__record_cmp(const void *x, const void *y) {
+  return strcmp(((const DcRecord *)x)->path, ((const DcRecord *)y)->path);
+}
+
+/* mkdir -p: each prefix of dir in turn. */
+static int dc__mkdir_p(const char *dir) {
+  if (!*dir) return -EINVAL;
+  char *p = xstrdup(dir);
+  int rc = 0;
+  for (char *s = p + 1; rc == 0; s++) {
+    bool last = *s == '\0';
+    if (*s != '/' && !last) continue;
+    *s = '\0';
+    if (mkdir(p, 0755) != 0 && errno != EEXIST) rc = -errno;
+    if (last) break;
+    *s = '/';
+  }
+  free(p);
+  return rc;
+}
+
+/* The folder and its markers: a CACHEDIR.TAG so backup tools skip it, and
+ * a .gitignore so a cache folder inside a repository is never committed. */
+static int dc__make_dir(const char *dir) {
+  int rc = dc__mkdir_p(dir);
+  if (rc != 0) return rc;
+  static const char *const markers[][2] = {
+      {"CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n# ascend-lsp analysis cache\n"},
+      {".gitignore", "*\n"}};
+  for (size_t i = 0; i < 2; i++) {
+    char *p = xasprintf("%s/%s", dir, markers[i][0]);
+    int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      ssize_t w = write(fd, markers[i][1], strlen(markers[i][1]));
+      (void)w;
+      close(fd);
+    }
+    free(p);
+  }
+  return 0;
+}
+
+static int dc__write_all(int fd, const char *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return -errno;
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+int dc_save(DiskCache *dc) {
+  int rc = dc__make_dir(dc->dir);
+  if (rc != 0) return rc;
+  qsort(dc->records.items, dc->records.len, sizeof *dc->records.items, dc__record_cmp);
+  StrBuf sb;
+  sb_init(&sb);
+  sb_append(&sb, DC_MAGIC, 8);
+  dc__put_key(&sb, dc->identity);
+  dc__put_u32(&sb, (uint32_t)dc->records.len);
+  for (size_t i = 0; i < dc->records.len; i++) {
+    const DcRecord *r = &dc->records.items[i];
+    dc__put_u32(&sb, (uint32_t)strlen(r->path));
+    sb_puts(&sb, r->path);
+    dc__put_key(&sb, r->deps);
+    dc__put_u32(&sb, (uint32_t)r->len);
+    sb_append(&sb, r->data, r->len);
+  }
+  DcHasher h;
+  dc_hash_init(&h);
+  dc_hash_bytes(&h, sb.data, sb.len);
+  dc__put_key(&sb, dc_hash_final(&h));
+  char *tmp = xasprintf("%s.%ld.tmp", dc->file, (long)getpid());
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  rc = fd < 0 ? -errno : dc__write_all(fd, sb.data, sb.len);
+  if (fd >= 0 && close(fd) != 0 && rc == 0) rc = -errno;
+  if (rc == 0 && rename(tmp, dc->file) != 0) rc = -errno;
+  if (rc != 0 && fd >= 0) unlink(tmp);
+  free(tmp);
+  sb_free(&sb);
+  return rc;
+}
+
+void dc_stats(const DiskCache *dc, size_t *hits, size_t *recorded) {
+  *hits = dc->hits;
+  *recorded = dc->records.len;
+}
+
+void dc_free(DiskCache *dc) {
+  if (!dc) return;
+  for (size_t i = 0; i < dc->records.len; i++) {
+    free(dc->records.items[i].path);
+    free(dc->records.items[i].data);
+  }
+  array_free(&dc->records);
+  array_free(&dc->loaded);
+  free(dc->slots);
+  free(dc->bytes);
+  free(dc->file);
+  free(dc->dir);
+  pthread_mutex_destroy(&dc->lock);
+  free(dc);
+}

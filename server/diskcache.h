@@ -1,0 +1,71 @@
+/* diskcache: per-file analysis results kept on disk between CLI runs, so a
+ * second `check`, `fix` or `report` of an unchanged tree analyzes nothing.
+ *
+ * One cache file per scan identity: the build of ascend-lsp (a digest of its
+ * own executable, so any rebuild starts afresh), the analysis options and
+ * the scanned paths. It maps each file's path to the digest of what its
+ * analysis depends on (its text, its project path, its NPU twin, its kind)
+ * and the encoded results (resultcodec). The file is read once at the start
+ * of a scan and replaced at the end through a temporary file and a rename,
+ * so concurrent runs never see a half-written cache (the last one to finish
+ * wins). Anything that does not check out (magic, identity, lengths, the
+ * checksum) makes the whole file a miss; it is rewritten by the next save.
+ *
+ * Ownership: a DiskCache owns its entries; free with dc_free. Lookups and
+ * records are thread-safe (the analyzing threads call them). */
+#ifndef ASC_DISKCACHE_H
+#define ASC_DISKCACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "analyzers/engine/util.h"
+
+/* A 128-bit digest. */
+typedef struct {
+  uint64_t lo, hi;
+} DcKey;
+
+/* Incremental digest over bytes (not cryptographic: the cache trusts no
+ * entry it cannot verify, it only needs distinct inputs to differ). */
+typedef struct {
+  uint64_t a, b;
+} DcHasher;
+void dc_hash_init(DcHasher *h);
+void dc_hash_bytes(DcHasher *h, const void *p, size_t n);
+/* A string with its length, so that ("ab","c") and ("a","bc") differ; NULL
+ * differs from "". */
+void dc_hash_str(DcHasher *h, const char *s);
+void dc_hash_u64(DcHasher *h, uint64_t v);
+DcKey dc_hash_final(const DcHasher *h);
+
+/* The digest of the running executable (/proc/self/exe), computed once per
+ * process; the version string when it cannot be read. */
+DcKey dc_build_id(void);
+
+/* The cache folder to use: ASCEND_LSP_CACHE_DIR, else `configured` (may be
+ * NULL), else $XDG_CACHE_HOME/ascend-lsp, else $HOME/.cache/ascend-lsp;
+ * NULL when none can be formed. Caller frees. */
+char *dc_default_dir(const char *configured);
+
+typedef struct DiskCache DiskCache;
+
+/* Loads the cache file of `identity` from dir (created on save). A missing,
+ * unreadable, foreign or corrupt file gives an empty cache. Never NULL. */
+DiskCache *dc_load(const char *dir, DcKey identity);
+/* The stored payload of path when its dependency digest is `deps`: true
+ * and a borrowed pointer valid until dc_free, else false. */
+bool dc_lookup(DiskCache *dc, const char *path, DcKey deps, const char **data, size_t *len);
+/* Counts a lookup whose payload was used (a payload that does not decode is
+ * a miss for the caller). */
+void dc_note_hit(DiskCache *dc);
+/* Records path's payload for the saved file (copied). */
+void dc_record(DiskCache *dc, const char *path, DcKey deps, const char *data, size_t len);
+/* Writes the recorded entries (nothing else: files gone from the tree drop
+ * out) to the cache file, creating dir. Returns 0 or a negative errno; the
+ * previous file is untouched on failure and no temporary file is left. */
+int dc_save(DiskCache *dc) WARN_UNUSED;
+/* Hits noted and entries recorded, since dc_load. */
+void dc_stats(const DiskCache *dc, size_t *hits, size_t *recorded);
+void dc_free(DiskCache *dc);
+
+#endif

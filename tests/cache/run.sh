@@ -1,0 +1,121 @@
+#!/bin/sh
+# The on-disk analysis cache of check/fix/report: a warm run gives exactly
+# the output of an uncached one; a changed file, a changed option, a corrupt
+# or foreign cache file, concurrent runs and an unwritable cache folder all
+# still give exactly that output, and --no-cache writes nothing.
+set -u
+BIN=${BIN:-build/ascend-lsp}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset ASCEND_LSP_NO_CACHE
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL cache/$1"; }
+# check NAME CACHE_DIR ARGS...: stdout+stderr+exit status of one run
+run() {
+  out=$1; dir=$2; shift 2
+  ASCEND_LSP_CACHE_DIR=$dir "$BIN" "$@" >"$out" 2>"$out.err"
+  echo "exit $?" >>"$out.err"
+}
+same() { cmp -s "$1" "$2" && cmp -s "$1.err" "$2.err"; }
+entries() { ls "$1" 2>/dev/null | grep -c '\.cache$'; }
+
+cp -R tests/fixtures/demo-project "$tmp/proj"
+cp -R tests/fixtures/dit-model "$tmp/proj/dit"
+C="$tmp/c"
+args="check --format json --exit-zero $tmp/proj"
+
+run "$tmp/ref" "$tmp/unused" $args --no-cache
+if [ ! -e "$tmp/unused" ] && grep -q '"ASC' "$tmp/ref"; then ok; else bad no-cache-writes-nothing; fi
+
+run "$tmp/cold" "$C" $args
+if same "$tmp/ref" "$tmp/cold" && [ "$(entries "$C")" = 1 ] && [ -f "$C/CACHEDIR.TAG" ]; then ok; else bad cold-run; fi
+cp "$C"/*.cache "$tmp/saved"
+
+run "$tmp/warm" "$C" $args
+if same "$tmp/ref" "$tmp/warm" && cmp -s "$tmp/saved" "$C"/*.cache; then ok; else bad warm-run; fi
+# a warm run analyzes nothing: every file's results come from the cache
+n=$(ASCEND_LSP_CACHE_STATS=1 ASCEND_LSP_CACHE_DIR=$C "$BIN" $args 2>&1 >/dev/null | grep '^cache:')
+total=$(ASCEND_LSP_CACHE_STATS=1 ASCEND_LSP_CACHE_DIR="$tmp/count" "$BIN" $args 2>&1 >/dev/null | sed -n 's/^cache: 0 of \([0-9]*\) files.*/\1/p')
+if [ -n "$total" ] && [ "$total" -gt 10 ] && [ "$n" = "cache: $total of $total files from the cache" ]; then ok
+else bad warm-run-analyzes-nothing; fi
+
+# one file changed: its new findings, the others' from the cache
+printf '\nimport torch\ntorch.cuda.synchronize()\n' >>"$tmp/proj/train.py"
+run "$tmp/ref2" "$tmp/unused" $args --no-cache
+ASCEND_LSP_CACHE_STATS=1 ASCEND_LSP_CACHE_DIR=$C "$BIN" $args >"$tmp/touched" 2>"$tmp/touched.err"
+echo "exit $?" >>"$tmp/touched.err"
+hit=$(grep '^cache:' "$tmp/touched.err")
+sed -i '/^cache:/d' "$tmp/touched.err"
+if same "$tmp/ref2" "$tmp/touched" && ! cmp -s "$tmp/ref" "$tmp/ref2" &&
+   [ "$hit" = "cache: $((total - 1)) of $total files from the cache" ]; then ok; else bad changed-file; fi
+cp "$C"/*.cache "$tmp/saved2"
+
+# corrupt files: truncated, one byte flipped, garbage, empty
+for how in truncate flip garbage empty; do
+  f=$(ls "$C"/*.cache)
+  case $how in
+    truncate) head -c 100 "$tmp/saved2" >"$f" ;;
+    flip) cp "$tmp/saved2" "$f"; printf 'Z' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null ;;
+    garbage) head -c 5000 /dev/urandom >"$f" ;;
+    empty) : >"$f" ;;
+  esac
+  run "$tmp/corrupt" "$C" $args
+  if same "$tmp/ref2" "$tmp/corrupt" && cmp -s "$tmp/saved2" "$f"; then ok; else bad "corrupt-$how"; fi
+done
+
+# another scan's cache file under this scan's name is not trusted
+D="$tmp/d"
+run "$tmp/other" "$D" check --format json --exit-zero tests/fixtures/not-findings
+cp "$D"/*.cache "$(ls "$C"/*.cache)"
+run "$tmp/foreign" "$C" $args
+if same "$tmp/ref2" "$tmp/foreign" && cmp -s "$tmp/saved2" "$C"/*.cache; then ok; else bad foreign-file; fi
+
+# another target profile is another cache file, with its own results
+run "$tmp/ref310" "$tmp/unused" $args --chip 310P --no-cache
+run "$tmp/c310" "$C" $args --chip 310P
+if same "$tmp/ref310" "$tmp/c310" && [ "$(entries "$C")" = 2 ]; then ok; else bad options-change; fi
+
+# concurrent runs: the same output each, a valid cache after
+E="$tmp/e"
+for i in 1 2 3 4; do run "$tmp/par$i" "$E" $args & done
+wait
+good=1
+for i in 1 2 3 4; do same "$tmp/ref2" "$tmp/par$i" || good=0; done
+run "$tmp/after" "$E" $args
+if [ $good = 1 ] && same "$tmp/ref2" "$tmp/after" && cmp -s "$tmp/saved2" "$E"/*.cache &&
+   [ "$(ls "$E" | grep -c tmp)" = 0 ]; then ok; else bad concurrent-runs; fi
+
+# an unwritable cache folder: a note, the same findings and exit status
+: >"$tmp/notadir"
+ASCEND_LSP_CACHE_DIR="$tmp/notadir/sub" "$BIN" $args >"$tmp/nw" 2>"$tmp/nw.err"
+echo "exit $?" >>"$tmp/nw.err"
+if cmp -s "$tmp/ref2" "$tmp/nw" && grep -q '^note: the analysis cache was not written' "$tmp/nw.err"; then ok
+else bad unwritable-dir; fi
+
+# ASCEND_LSP_NO_CACHE turns it off
+ASCEND_LSP_NO_CACHE=1 ASCEND_LSP_CACHE_DIR="$tmp/off" "$BIN" $args >"$tmp/off.out" 2>/dev/null
+if [ ! -e "$tmp/off" ] && cmp -s "$tmp/ref2" "$tmp/off.out"; then ok; else bad env-off; fi
+
+# cache-dir in the configuration, relative to the file's folder
+cp -R tests/fixtures/phases-project "$tmp/cfg"
+printf '\n[tool.ascend-lsp]\ncache-dir = ".ascend-cache"\n' >>"$tmp/cfg/pyproject.toml"
+(cd "$tmp" && env -u ASCEND_LSP_CACHE_DIR "$BIN" check --exit-zero cfg >/dev/null 2>&1)
+if [ "$(entries "$tmp/cfg/.ascend-cache")" = 1 ] && [ "$(cat "$tmp/cfg/.ascend-cache/.gitignore")" = "*" ]; then ok
+else bad config-cache-dir; fi
+
+# fix through a warm cache rewrites exactly what an uncached fix does
+cp -R tests/fixtures/demo-project "$tmp/fa"
+cp -R tests/fixtures/demo-project "$tmp/fb"
+ASCEND_LSP_CACHE_DIR="$tmp/f" "$BIN" check --exit-zero "$tmp/fa" >/dev/null 2>&1
+ASCEND_LSP_CACHE_DIR="$tmp/f" "$BIN" fix "$tmp/fa" >"$tmp/fa.out" 2>&1
+"$BIN" fix --no-cache "$tmp/fb" >"$tmp/fb.out" 2>&1
+sed "s#$tmp/fa#X#g" "$tmp/fa.out" >"$tmp/fa.norm"
+sed "s#$tmp/fb#X#g" "$tmp/fb.out" >"$tmp/fb.norm"
+if diff -r "$tmp/fa" "$tmp/fb" >/dev/null && cmp -s "$tmp/fa.norm" "$tmp/fb.norm" && ! diff -r tests/fixtures/demo-project "$tmp/fa" >/dev/null
+then ok; else bad fix-through-cache; fi
+
+echo "cache: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
