@@ -15,6 +15,14 @@ static inline const char *report_l(bool zh, const char *en, const char *cn) {
 void report_blast_build(Report *r, const ReportFile *files, size_t n, const PhaseGraph *g, ReportReadFn read,
                         void *data);
 
+/* The site a row is cited at: its first member some phase needs (a blocker
+ * is shown where it blocks), else its first member. Borrowed from r. */
+static inline const ReportItem *report_group_site(const Report *r, const ReportGroup *g) {
+  for (size_t k = 0; k < g->items.len; k++)
+    if (r->items.items[g->items.items[k]].prio != PRIO_NONE) return &r->items.items[g->items.items[k]];
+  return &r->items.items[g->items.items[0]];
+}
+
 /* Kernel families (report_kernels.c). The family key of a kernel name
  * ("flash_fwd_splitkv_kernel" -> "flash_fwd"); caller frees. */
 char *report_kernel_family(const char *name);

@@ -396,7 +396,7 @@ char *report_html(const Report *r, size_t *len) {
     if (i) sb_puts(&sb, "; ");
     report_html__label(&sb, g);
     sb_puts(&sb, " (");
-    report_html__loc(&sb, &r->items.items[g->items.items[0]]);
+    report_html__loc(&sb, report_group_site(r, g));
     sb_puts(&sb, ")");
   }
   sb_puts(&sb, "</li>\n");
@@ -550,7 +550,7 @@ char *report_html(const Report *r, size_t *len) {
     sb_puts(&sb, "<li>");
     report_html__label(&sb, g);
     sb_printf(&sb, " [%s] ", g->rule->code);
-    report_html__loc(&sb, &r->items.items[g->items.items[0]]);
+    report_html__loc(&sb, report_group_site(r, g));
     for (size_t x = 0; x < r->blast.len; x++) {
       if (r->blast.items[x].group != gi) continue;
       sb_puts(&sb, "<ul>\n");

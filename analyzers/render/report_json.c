@@ -199,7 +199,7 @@ static void report_json__summary(JsonW *w, const Report *r) {
   report_json__open(w, "blockers", '[');
   for (size_t i = 0; i < r->blockers.len; i++) {
     const ReportGroup *g = &r->groups.items[r->blockers.items[i]];
-    const ReportItem *it = &r->items.items[g->items.items[0]];
+    const ReportItem *it = report_group_site(r, g);
     report_json__open(w, NULL, '{');
     report_json__int(w, "group", (long long)r->blockers.items[i]);
     report_json__str(w, "dependency", g->label);

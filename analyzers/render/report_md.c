@@ -189,7 +189,7 @@ static void report_md__summary(const Report *r, StrBuf *sb) {
     if (shown++) sb_puts(sb, report_l(zh, "; ", "；"));
     report_md__label(sb, g);
     sb_puts(sb, " (");
-    report_md__loc(sb, &r->items.items[g->items.items[0]]);
+    report_md__loc(sb, report_group_site(r, g));
     sb_puts(sb, ")");
   }
   if (distinct > shown)
