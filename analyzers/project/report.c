@@ -1169,7 +1169,12 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   }
   int64_t *cost = xcalloc(r->items.len ? r->items.len : 1, sizeof *cost);
   effort_compute(inv.items, inv.len, r->phases.len, &r->effort, cost);
-  for (size_t k = 0; k < inv.len; k++) r->groups.items[r->items.items[inv_idx.items[k]].group].centidays += cost[k];
+  for (size_t k = 0; k < inv.len; k++) {
+    const ReportItem *it = &r->items.items[inv_idx.items[k]];
+    r->groups.items[it->group].centidays += cost[k];
+    /* the pie adds up to the total: only what some phase needs */
+    if (it->domain >= 0 && it->domain < 8) r->domain_cd[it->domain] += cost[k];
+  }
   effort_compute(opt.items, opt.len, 0, &r->optional, cost);
   for (size_t k = 0; k < opt.len; k++) r->groups.items[r->items.items[opt_idx.items[k]].group].centidays += cost[k];
   free(cost);
@@ -1178,10 +1183,6 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   array_free(&opt);
   array_free(&inv_idx);
   array_free(&opt_idx);
-  for (size_t gi = 0; gi < r->groups.len; gi++) {
-    const ReportGroup *gr = &r->groups.items[gi];
-    if (gr->prio != PRIO_NONE && gr->domain >= 0 && gr->domain < 8) r->domain_cd[gr->domain] += gr->centidays;
-  }
 
   report__order_groups(r);
   report_kernels_build(r, files, n);
