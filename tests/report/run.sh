@@ -59,6 +59,20 @@ for lang in en zh; do
   if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "golden-tasks-$lang (exit $rc)"; fi
 done
 
+"$BIN" report tests/fixtures/task-phases --format json >"$tmp/tasks.json" 2>/dev/null
+check task-phases-json node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const got = JSON.stringify({tooling: r.tooling, library: r.library,
+  phases: r.phases.map((p) => [p.name, p.kind, p.entries, p.derivation, p.tasks, p.multi_device])});
+const want = JSON.stringify({tooling: [".github/scripts/bump_version.py (CI)", "tools/generate_kernels.py (code generation)"],
+  library: false, phases: [
+    ["Training", "training", ["train.py", "scripts/train.sh:2: torchrun train.py"], ["named by its words", "named by its words"], [], true],
+    ["Inference", "inference", ["apps/t2v_small_gradio.py", "generate.py", "vidgen/utils/prompt.py"],
+     ["reaches a subset of this phase\u0027s modules", "named by its words", "a module\u0027s own `__main__`, imported by generate.py"],
+     ["t2v-small", "i2v-large"], false]]});
+if (got !== want) { console.log(got); console.log(want); process.exit(1); }
+' "$tmp/tasks.json"
+
 # --- a kernel library: macro-defined kernels, a CUTLASS kernel class, a launch
 # through a pointer, instantiation files folded into their family, the
 # kernel-product verdict with the families as blockers (domain 4 only)
