@@ -7,6 +7,7 @@
  * handled by one small function per top-level key. Inline tables are
  * expanded with an explicit stack, never by recursion. */
 #include "server/config.h"
+#include "analyzers/engine/arena.h"
 #include "analyzers/engine/toml.h"
 
 #include <errno.h>
@@ -47,43 +48,17 @@ bool config_names_unused_noqa(const char *const *list, size_t n) {
 
 /* ---- the Config's owned storage --------------------------------------------- */
 
-static char *config__keep(Config *c, char *s) {
-  array_push(&c->strings, s);
-  return s;
-}
+/* Everything a Config holds lives in its arena: config_free releases it at
+ * once. Heap strings from the TOML reader are moved in. */
+static char *config__keep(Config *c, char *s) { return arena_take(&c->arena, s); }
 
-static void config__push(char ***list, size_t *n, char *s) {
-  *list = xrealloc(*list, (*n + 1) * sizeof **list);
-  (*list)[(*n)++] = s;
-}
-
-static void config__free_list(char **l, size_t n) {
-  for (size_t i = 0; i < n; i++) free(l[i]);
-  free(l);
+static void config__push(Config *c, char ***list, size_t *n, char *s) {
+  *list = arena_grow(&c->arena, *list, *n * sizeof **list, (*n + 1) * sizeof **list);
+  (*list)[(*n)++] = config__keep(c, s);
 }
 
 void config_free(Config *c) {
-  free(c->path);
-  free(c->root);
-  free(c->base);
-  config__free_list(c->select, c->n_select);
-  config__free_list(c->extend_select, c->n_extend_select);
-  config__free_list(c->ignore, c->n_ignore);
-  config__free_list(c->exclude, c->n_exclude);
-  config__free_list(c->phases, c->n_phases);
-  for (size_t i = 0; i < c->n_per_file_ignores; i++) {
-    free(c->per_file_ignores[i].glob);
-    config__free_list(c->per_file_ignores[i].codes, c->per_file_ignores[i].n_codes);
-  }
-  free(c->per_file_ignores);
-  free(c->torch_npu);
-  free(c->cann);
-  free(c->cache_dir);
-  free(c->user_entries);
-  free(c->user_rules);
-  strlist_free(&c->strings);
-  free(c->opt_select);
-  free(c->error);
+  arena_free(&c->arena);
   memset(c, 0, sizeof *c);
 }
 
@@ -177,7 +152,7 @@ static void config__codes(ConfigParser *p, TSNode v, const char *key, char ***li
   config__strings(p, v, key, &items);
   for (size_t i = 0; i < items.len; i++) {
     if (config_code_valid(items.items[i])) {
-      config__push(list, n, items.items[i]);
+      config__push(p->c, list, n, items.items[i]);
       items.items[i] = NULL;
     } else {
       config__error(p, config__line(v), "%s: '%s' is not a rule code or prefix (like ASC201 or ASC2)", key,
@@ -188,10 +163,11 @@ static void config__codes(ConfigParser *p, TSNode v, const char *key, char ***li
 }
 
 static void config__per_file_ignore(ConfigParser *p, const char *glob, TSNode v) {
-  ConfigFileIgnore fi = {xstrdup(glob), NULL, 0};
-  config__codes(p, v, "per-file-ignores", &fi.codes, &fi.n_codes);
   Config *c = p->c;
-  c->per_file_ignores = xrealloc(c->per_file_ignores, (c->n_per_file_ignores + 1) * sizeof *c->per_file_ignores);
+  ConfigFileIgnore fi = {arena_strdup(&c->arena, glob), NULL, 0};
+  config__codes(p, v, "per-file-ignores", &fi.codes, &fi.n_codes);
+  size_t n = c->n_per_file_ignores;
+  c->per_file_ignores = arena_grow(&c->arena, c->per_file_ignores, n * sizeof fi, (n + 1) * sizeof fi);
   c->per_file_ignores[c->n_per_file_ignores++] = fi;
 }
 
@@ -208,16 +184,10 @@ static void config__target(ConfigParser *p, const char *key, TSNode v) {
     free(s);
   } else if (strcmp(key, "torch-npu") == 0 || strcmp(key, "torch_npu") == 0) {
     char *s = config__one_string(p, v, "target.torch-npu");
-    if (s) {
-      free(c->torch_npu);
-      c->torch_npu = s;
-    }
+    if (s) c->torch_npu = config__keep(c, s);
   } else if (strcmp(key, "cann") == 0) {
     char *s = config__one_string(p, v, "target.cann");
-    if (s) {
-      free(c->cann);
-      c->cann = s;
-    }
+    if (s) c->cann = config__keep(c, s);
   } else if (strcmp(key, "mindiesd") == 0) {
     if (config__is(v, "boolean")) {
       c->mindiesd = p->text[ts_node_start_byte(v)] == 't';
@@ -234,7 +204,7 @@ static void config__phase(ConfigParser *p, const char *name, TSNode v) {
   StrList globs = {0};
   config__strings(p, v, "phases", &globs);
   for (size_t i = 0; i < globs.len; i++)
-    config__push(&p->c->phases, &p->c->n_phases, xasprintf("%s=%s", name, globs.items[i]));
+    config__push(p->c, &p->c->phases, &p->c->n_phases, xasprintf("%s=%s", name, globs.items[i]));
   strlist_free(&globs);
 }
 
@@ -279,9 +249,7 @@ static void config__rule_key(ConfigParser *p, const char *index, const char *key
  * the file names. */
 static void config__cache_dir(ConfigParser *p, TSNode v) {
   char *s = config__one_string(p, v, "cache-dir");
-  if (!s) return;
-  free(p->c->cache_dir);
-  p->c->cache_dir = s; /* made absolute once the file's folder is known (config__try) */
+  if (s) p->c->cache_dir = config__keep(p->c, s); /* made absolute once the file's folder is known (config__try) */
 }
 
 /* One flattened key of ours (the tool.ascend-lsp prefix already removed). */
@@ -294,7 +262,7 @@ static void config__key(ConfigParser *p, char **k, size_t n, TSNode v) {
   else if (n == 1 && strcmp(top, "exclude") == 0) {
     StrList l = {0};
     config__strings(p, v, top, &l);
-    for (size_t i = 0; i < l.len; i++) config__push(&c->exclude, &c->n_exclude, l.items[i]);
+    for (size_t i = 0; i < l.len; i++) config__push(c, &c->exclude, &c->n_exclude, l.items[i]);
     array_free(&l);
   } else if (n == 2 && strcmp(top, "per-file-ignores") == 0) config__per_file_ignore(p, k[1], v);
   else if (n == 2 && strcmp(top, "target") == 0) config__target(p, k[1], v);
@@ -504,8 +472,8 @@ static KbRule config__rule_doc(ConfigParser *p, const ConfigRuleDraft *d, const 
 static void config__build_rules(ConfigParser *p) {
   Config *c = p->c;
   if (!p->rules.len) return;
-  c->user_entries = xcalloc(p->rules.len, sizeof *c->user_entries);
-  c->user_rules = xcalloc(p->rules.len, sizeof *c->user_rules);
+  c->user_entries = arena_alloc(&c->arena, p->rules.len * sizeof *c->user_entries);
+  c->user_rules = arena_alloc(&c->arena, p->rules.len * sizeof *c->user_rules);
   for (size_t i = 0; i < p->rules.len; i++) {
     const ConfigRuleDraft *d = &p->rules.items[i];
     KbEntry e;
@@ -521,7 +489,7 @@ static void config__build_rules(ConfigParser *p) {
  * means every rule, which extend-select cannot widen. */
 static void config__finish(Config *c) {
   if (c->n_select) {
-    c->opt_select = xcalloc(c->n_select + c->n_extend_select + 1, sizeof *c->opt_select);
+    c->opt_select = arena_alloc(&c->arena, (c->n_select + c->n_extend_select + 1) * sizeof *c->opt_select);
     for (size_t i = 0; i < c->n_select; i++) c->opt_select[c->n_opt_select++] = c->select[i];
     for (size_t i = 0; i < c->n_extend_select; i++) c->opt_select[c->n_opt_select++] = c->extend_select[i];
   }
@@ -531,7 +499,7 @@ static void config__finish(Config *c) {
 
 bool config_parse(Config *c, const char *text, size_t len, const char *path, bool pyproject) {
   memset(c, 0, sizeof *c);
-  c->path = path ? xstrdup(path) : NULL;
+  c->path = arena_strdup(&c->arena, path);
   ConfigParser p;
   memset(&p, 0, sizeof p);
   p.c = c;
@@ -559,7 +527,7 @@ bool config_parse(Config *c, const char *text, size_t len, const char *path, boo
 done:
   ts_parser_delete(parser);
   array_free(&p.rules);
-  c->error = p.err.len ? sb_steal(&p.err) : NULL;
+  c->error = p.err.len ? config__keep(c, sb_steal(&p.err)) : NULL;
   sb_free(&p.err);
   return p.found;
 }
@@ -593,13 +561,9 @@ static int config__try(Config *c, const char *file, bool pyproject) {
     return 0;
   }
   char *abs = config__absolute(file);
-  c->root = abs ? config__dirname(abs) : config__dirname(file);
+  c->root = config__keep(c, abs ? config__dirname(abs) : config__dirname(file));
   free(abs);
-  if (c->cache_dir && c->cache_dir[0] != '/') {
-    char *joined = xasprintf("%s/%s", c->root, c->cache_dir);
-    free(c->cache_dir);
-    c->cache_dir = joined;
-  }
+  if (c->cache_dir && c->cache_dir[0] != '/') c->cache_dir = config__keep(c, xasprintf("%s/%s", c->root, c->cache_dir));
   return 1;
 }
 
@@ -618,8 +582,8 @@ static void config__search(Config *c, const char *dir) {
       int rc = config__is_file(f) ? config__try(c, f, i == 1) : 0;
       if (rc < 0) {
         memset(c, 0, sizeof *c);
-        c->path = xstrdup(f);
-        c->error = xasprintf("cannot read: %s", strerror(-rc));
+        c->path = arena_strdup(&c->arena, f);
+        c->error = config__keep(c, xasprintf("cannot read: %s", strerror(-rc)));
       }
       free(f);
       if (rc != 0) {
@@ -643,8 +607,8 @@ int config_load(Config *c, const char *dir, const char *explicit_path) {
     int rc = config__try(c, explicit_path, strcmp(b, "pyproject.toml") == 0);
     if (rc < 0) return rc;
     if (rc == 0) { /* a pyproject.toml without our section: an empty config, said so */
-      c->path = xstrdup(explicit_path);
-      c->error = xstrdup("no [tool.ascend-lsp] section");
+      c->path = arena_strdup(&c->arena, explicit_path);
+      c->error = arena_strdup(&c->arena, "no [tool.ascend-lsp] section");
     }
   } else if (dir) {
     config__search(c, dir);
@@ -654,8 +618,7 @@ int config_load(Config *c, const char *dir, const char *explicit_path) {
 }
 
 void config_set_base(Config *c, const char *dir) {
-  free(c->base);
-  c->base = config__absolute(dir ? dir : ".");
+  c->base = config__keep(c, config__absolute(dir ? dir : "."));
 }
 
 /* ---- applying it ---------------------------------------------------------------------- */

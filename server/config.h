@@ -15,14 +15,15 @@
  * Config.path) or a plain "message".
  *
  * Ownership: a Config owns everything it holds, including the strings of
- * its user rules (KbEntry/KbRule rows point into Config.strings); free with
- * config_free. Pointers config_apply puts into AnalyzeOptions are borrowed
+ * its user rules, in one arena (Config.arena); free with config_free, which
+ * releases it whole. Pointers config_apply puts into AnalyzeOptions are borrowed
  * from the Config until config_free. Reading a Config from several threads
  * is safe; nothing here keeps global state. */
 #ifndef ASC_CONFIG_H
 #define ASC_CONFIG_H
 
 #include "analyzers/engine/analyze.h"
+#include "analyzers/engine/arena.h"
 
 /* One `per-file-ignores` entry: a glob and the codes (or prefixes) it
  * silences. */
@@ -49,7 +50,7 @@ typedef struct {
   char *cache_dir;                              /* cache-dir, absolute (relative to root), or NULL */
   KbEntry *user_entries; size_t n_user_entries; /* one per [[rules]] table */
   KbRule *user_rules; size_t n_user_rules;      /* one per distinct user code */
-  StrList strings;                              /* storage behind user rows */
+  Arena arena;                                  /* holds every string and array above */
   const char **opt_select; size_t n_opt_select; /* select + extend-select, for config_apply */
   bool report_unused_noqa;                      /* ASC001 named in select/extend-select */
   char *error;  /* problems to report (see above), or NULL */

@@ -333,8 +333,8 @@ TEST(config_load_explicit) {
 TEST(config_filter_findings_drops_ignored) {
   Config c;
   ASSERT(test_config__parse(&c, "[per-file-ignores]\n\"tests\" = [\"ASC2\"]\n\"*_test.py\" = [\"ASC001\"]\n", false));
-  c.root = strdup("/proj");
-  c.base = strdup("/proj");
+  c.root = arena_strdup(&c.arena, "/proj"); /* a Config's strings live in its arena */
+  c.base = arena_strdup(&c.arena, "/proj");
   FindingList l = {0};
   const KbRule *r201 = kb_rule("ASC201"), *r001 = kb_rule("ASC001");
   kb_emit(&l, r201, NULL, "torch.cuda.x", NULL, 0, 1, 0, 0, 0, 1);
