@@ -155,6 +155,11 @@ static void report_html__bars(const Report *r, StrBuf *sb) {
   sb_puts(sb, "</svg>\n");
 }
 
+static const char *report_html__severity(Severity s, bool zh) {
+  static const KbText names[] = {KBT_SEV_ERROR, KBT_SEV_WARNING, KBT_SEV_INFO, KBT_SEV_HINT};
+  return s >= SEV_ERROR && s <= SEV_HINT ? kb_text(names[s - SEV_ERROR], zh) : severity_name(s);
+}
+
 /* One row per finding, with the data the filters read: domain, phases
  * (space-separated indices), severity and file. */
 static void report_html__findings(const Report *r, StrBuf *sb) {
@@ -177,7 +182,8 @@ static void report_html__findings(const Report *r, StrBuf *sb) {
   sb_printf(sb, "<option value=\"none\">%s</option>", report_priority_name(PRIO_NONE, zh));
   sb_printf(sb, "</select></label>\n<label>%s <select id=\"f-severity\"><option value=\"\">%s</option>", kb_text(KBT_HTML_SEVERITY, zh),
             kb_text(KBT_HTML_ALL, zh));
-  for (int v = SEV_ERROR; v <= SEV_HINT; v++) sb_printf(sb, "<option>%s</option>", severity_name((Severity)v));
+  for (int v = SEV_ERROR; v <= SEV_HINT; v++)
+    sb_printf(sb, "<option value=\"%s\">%s</option>", severity_name((Severity)v), report_html__severity((Severity)v, zh));
   sb_printf(sb, "</select></label>\n<label>%s <input id=\"f-file\" type=\"search\"></label>\n", kb_text(KBT_HTML_FILE, zh));
   sb_printf(sb, "<span class=\"count\"><span id=\"f-count\">%zu</span> / %zu</span>\n</div>\n", r->items.len, r->items.len);
   sb_printf(sb, "<table id=\"f-table\"><colgroup><col style=\"width:22%%\"><col style=\"width:7%%\"><col style=\"width:8%%\">"
@@ -200,7 +206,7 @@ static void report_html__findings(const Report *r, StrBuf *sb) {
     report_html__esc(sb, it->path);
     sb_puts(sb, "\"><td>");
     report_html__loc(sb, it);
-    sb_printf(sb, "</td><td>%s</td><td>%s</td><td>", f->rule->code, severity_name(f->severity));
+    sb_printf(sb, "</td><td>%s</td><td>%s</td><td>", f->rule->code, report_html__severity(f->severity, zh));
     report_html__esc(sb, zh && f->message_zh ? f->message_zh : f->message);
     if (f->guarded) sb_puts(sb, report_l(zh, " <em>(guarded)</em>", " <em>（有回退）</em>"));
     if (f->transfer_covered) sb_puts(sb, report_l(zh, " <em>(handled by transfer_to_npu)</em>", " <em>（transfer_to_npu 已覆盖）</em>"));
