@@ -61,6 +61,13 @@ static void rc__finding(StrBuf *out, const Finding *f) {
     for (size_t k = 0; k < 6; k++) rc__u32(out, en[k]);
     rc__str(out, e->text);
   }
+  rc__u32(out, (uint32_t)f->related.len);
+  for (size_t i = 0; i < f->related.len; i++) {
+    const Related *r = &f->related.items[i];
+    const uint32_t rn[] = {r->start, r->end, r->start_row, r->start_char, r->end_row, r->end_char};
+    for (size_t k = 0; k < 6; k++) rc__u32(out, rn[k]);
+    rc__str(out, r->message);
+  }
 }
 
 void rc_encode(const FindingList *findings, const FileFacts *facts, StrBuf *out) {
@@ -68,6 +75,7 @@ void rc_encode(const FindingList *findings, const FileFacts *facts, StrBuf *out)
   for (size_t i = 0; i < findings->len; i++) rc__finding(out, &findings->items[i]);
   rc__u32(out, facts->has_main_guard);
   rc__u32(out, facts->lines);
+  rc__u32(out, facts->test_findings);
   rc__u32(out, (uint32_t)facts->imports.len);
   for (size_t i = 0; i < facts->imports.len; i++) rc__str(out, facts->imports.items[i]);
 }
@@ -164,6 +172,14 @@ static bool rc__get_finding(RcReader *r, const AnalyzeOptions *opt, Finding *f) 
     e = (TextEdit){en[0], en[1], rc__get_str(r), en[2], en[3], en[4], en[5]};
     array_push(&f->edits, e);
   }
+  uint32_t n_related = rc__get_u32(r);
+  for (uint32_t i = 0; !r->bad && i < n_related; i++) {
+    uint32_t rn[6];
+    for (size_t k = 0; k < 6; k++) rn[k] = rc__get_u32(r);
+    Related rel = {rn[0], rn[1], rc__get_str(r), rn[2], rn[3], rn[4], rn[5]};
+    if (!rel.message) r->bad = true;
+    array_push(&f->related, rel);
+  }
   bool ok = !r->bad && f->rule && f->message && f->message_zh && f->severity >= SEV_ERROR &&
             f->severity <= SEV_HINT && f->fix <= FIX_UNSAFE && f->confidence <= CONF_LOW;
   if (!ok) {
@@ -187,6 +203,7 @@ int rc_decode(const char *data, size_t len, const AnalyzeOptions *opt, FindingLi
   }
   ff.has_main_guard = rc__get_u32(&r);
   ff.lines = rc__get_u32(&r);
+  ff.test_findings = rc__get_u32(&r);
   uint32_t n_imports = rc__get_u32(&r);
   if (n_imports > len / 4) r.bad = true;
   for (uint32_t i = 0; !r.bad && i < n_imports; i++) {

@@ -215,6 +215,7 @@ static void ws__copy_results(FindingList *dst, FileFacts *dfacts, const FindingL
   for (size_t i = 0; i < src->len; i++) array_push(dst, finding_copy(&src->items[i]));
   dfacts->has_main_guard = sfacts->has_main_guard;
   dfacts->lines = sfacts->lines;
+  dfacts->test_findings = sfacts->test_findings;
   for (size_t i = 0; i < sfacts->imports.len; i++) array_push(&dfacts->imports, xstrdup(sfacts->imports.items[i]));
 }
 

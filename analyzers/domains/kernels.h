@@ -32,13 +32,17 @@ typedef struct {
  * NULL when nothing matches. *by_name tells which. Static storage. */
 const KernelKind *kernels_classify(const char *name, const StrList *callees, bool *by_name);
 
-/* The replacement text for a kernel of `lines` lines (triton: a Triton
- * kernel, which triton-ascend can run as is). Caller frees. */
-char *kernels_replacement(const KernelKind *k, uint32_t lines, bool triton);
+/* The replacement text for a kernel of `lines` lines. `runner` names what
+ * runs the kernel as it is on Ascend ("triton-ascend (Atlas A2/A3)" for a
+ * Triton kernel), NULL when it must be rewritten. A kind from the table was
+ * recognized from a keyword in the kernel's name or body, not from what it
+ * computes: its op is shown as a candidate to analyse, never as the
+ * replacement. Caller frees. */
+char *kernels_replacement(const KernelKind *k, uint32_t lines, const char *runner);
 
-/* "function: RMS normalization (from its name); replacement: ..." for the
- * finding's detail. Caller frees. */
-char *kernels_describe(const KernelKind *k, bool by_name, uint32_t lines, bool triton);
+/* "function: looks like RMS normalization (a keyword in its name, not
+ * verified); candidates: ..." for the finding's detail. Caller frees. */
+char *kernels_describe(const KernelKind *k, bool by_name, uint32_t lines, const char *runner);
 
 /* Appends the callee name of every call under `node` (its text with blanks
  * removed, e.g. "tl.exp", "__shfl_xor_sync") to out, once each. Works for

@@ -291,7 +291,7 @@ static void kernels__emit_kernel(CudaWalk *w, CudaKernel *k) {
   const KernelKind *kind = kernels_classify(k->id, &callees, &by_name);
   k->kind = kind;
   uint32_t lines = ts_node_end_point(k->def).row - ts_node_start_point(k->def).row + 1;
-  char *repl = kernels_replacement(kind, lines, false);
+  char *repl = kernels_replacement(kind, lines, NULL);
   TSPoint s = ts_node_start_point(k->name), e = ts_node_end_point(k->name);
   Finding *f = kb_emit(w->ctx->out, kb_rule("ASC401"), NULL, k->id, repl, ts_node_start_byte(k->name),
                        ts_node_end_byte(k->name), s.row, s.column, e.row, e.column);
@@ -299,7 +299,7 @@ static void kernels__emit_kernel(CudaWalk *w, CudaKernel *k) {
   f->confidence = kind ? kind->confidence : CONF_HIGH;
   if (ts_node_is_null(decl)) decl = k->name; /* a kernel class: its name */
   char *sig = kernels_squash(w->ctx->text + ts_node_start_byte(decl), ts_node_end_byte(decl) - ts_node_start_byte(decl), 200);
-  char *what = kernels_describe(kind, by_name, lines, false);
+  char *what = kernels_describe(kind, by_name, lines, NULL);
   StrBuf sb;
   sb_init(&sb);
   sb_printf(&sb, "kernel: %s %s; lines: %u; launches:", k->is_class ? "CUTLASS kernel class" : "__global__", sig, lines);
@@ -325,9 +325,8 @@ static void kernels__emit_launch(CudaWalk *w, const CudaLaunch *l) {
   const CudaKernel *k = kernels__kernel_named(w, id);
   char *repl;
   if (k) {
-    const KernelKind *kind = k->kind;
-    repl = kind && kind->op ? xasprintf("call %s instead, or launch the AscendC port of %s", kind->op, id)
-                            : xasprintf("launch the AscendC port of %s on an NPU stream", id);
+    /* the kernel's kind comes from keywords: no op is proposed for its launch */
+    repl = xasprintf("launch the AscendC port of %s on an NPU stream", id);
   } else {
     repl = xasprintf("replace together with kernel %s (defined in another file)", id);
   }

@@ -49,17 +49,22 @@ const KernelKind *kernels_classify(const char *name, const StrList *callees, boo
 
 static const char *kernels__lines(uint32_t n) { return n == 1 ? "line" : "lines"; }
 
-char *kernels_replacement(const KernelKind *k, uint32_t lines, bool triton) {
-  if (triton) return k && k->op ? xasprintf("triton-ascend, or %s", k->op) : xstrdup("triton-ascend (Atlas A2/A3)");
-  if (k && k->op) return xasprintf("%s; otherwise rewrite in AscendC (%u %s)", k->op, lines, kernels__lines(lines));
+char *kernels_replacement(const KernelKind *k, uint32_t lines, const char *runner) {
+  if (runner)
+    return k && k->op ? xasprintf("%s; candidate NPU ops to analyse it against: %s (candidates)", runner, k->op)
+                      : xstrdup(runner);
+  if (k && k->op)
+    return xasprintf("analyse what it computes, then rewrite in AscendC (%u %s) or use an NPU op; candidates: %s "
+                     "(candidates)",
+                     lines, kernels__lines(lines), k->op);
   return xasprintf("rewrite in AscendC or Triton-Ascend (%u %s)", lines, kernels__lines(lines));
 }
 
-char *kernels_describe(const KernelKind *k, bool by_name, uint32_t lines, bool triton) {
-  if (!k) return triton ? xstrdup("function: not recognized; run it with triton-ascend")
+char *kernels_describe(const KernelKind *k, bool by_name, uint32_t lines, const char *runner) {
+  if (!k) return runner ? xasprintf("function: not recognized; run it with %s", runner)
                         : xasprintf("function: not recognized; AscendC rewrite of %u %s", lines, kernels__lines(lines));
-  return xasprintf("function: %s (from its %s); replacement: %s (confidence %s)", k->kind, by_name ? "name" : "body",
-                   k->op ? k->op : "AscendC rewrite", confidence_name(k->confidence));
+  return xasprintf("function: looks like %s (a keyword in its %s, not verified); candidates: %s (confidence %s)",
+                   k->kind, by_name ? "name" : "body", k->op ? k->op : "AscendC rewrite", confidence_name(k->confidence));
 }
 
 static bool kernels__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }

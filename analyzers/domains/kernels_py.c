@@ -23,7 +23,7 @@
 typedef Array(size_t) KernelsPending;
 
 static bool kernels__mine(const Finding *f) {
-  static const char *const codes = "ASC410|ASC411|ASC412|ASC413|ASC417";
+  static const char *const codes = "ASC410|ASC411|ASC412|ASC413|ASC417|ASC421";
   return !f->detail && f->rule && kb_pattern_match(codes, f->rule->code);
 }
 
@@ -69,8 +69,9 @@ static void kernels__list_calls(StrBuf *sb, const StrList *calls) {
 /* ---- Triton and numba.cuda kernels ------------------------------------------------------ */
 
 /* A decorated kernel: its signature, size, decorators and what it does.
- * `triton`: triton-ascend runs it as is; otherwise it must be rewritten. */
-static void kernels__kernel(AnalyzeCtx *ctx, Finding *f, TSNode dd, bool triton) {
+ * `runner`: what runs it on Ascend as it is (triton-ascend), NULL when it
+ * must be rewritten. */
+static void kernels__kernel(AnalyzeCtx *ctx, Finding *f, TSNode dd, const char *runner) {
   TSNode def = pysym_child(dd, PYFIELD_DEFINITION);
   TSNode name = pysym_child(def, PYFIELD_NAME), params = pysym_child(def, PYFIELD_PARAMETERS);
   if (ts_node_is_null(name)) return;
@@ -92,11 +93,11 @@ static void kernels__kernel(AnalyzeCtx *ctx, Finding *f, TSNode dd, bool triton)
     sb_printf(&sb, " @%s", shown);
     free(shown);
   }
-  char *what = kernels_describe(kind, by_name, lines, triton);
+  char *what = kernels_describe(kind, by_name, lines, runner);
   sb_printf(&sb, "; %s", what);
   f->detail = sb_steal(&sb);
   f->weight = lines;
-  char *repl = kernels_replacement(kind, lines, triton);
+  char *repl = kernels_replacement(kind, lines, runner);
   kernels__set_replacement(f, repl);
   free(repl);
   free(what);
@@ -140,8 +141,8 @@ static void kernels__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
   bool by_name = false;
   const KernelKind *kind = kernels_classify(id, &fwd, &by_name);
   if (kind && kind->op) {
-    sb_printf(&sb, "; function: %s (from its %s)", kind->kind, by_name ? "name" : "body");
-    char *repl = xasprintf("%s, or check that every op it calls runs on NPU", kind->op);
+    sb_printf(&sb, "; function: looks like %s (a keyword in its %s, not verified)", kind->kind, by_name ? "name" : "body");
+    char *repl = xasprintf("check that every op it calls runs on NPU; candidate NPU ops: %s (candidates)", kind->op);
     kernels__set_replacement(f, repl);
     free(repl);
   }
@@ -222,9 +223,11 @@ static void kernels__visit(AnalyzeCtx *ctx, const KernelsPending *p, TSNode n) {
   if (strcmp(t, "decorated_definition") == 0) {
     for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
       Finding *f = kernels__pending(ctx, p, "ASC410", ts_node_named_child(n, i));
-      if (f) kernels__kernel(ctx, f, n, true);
+      if (f) kernels__kernel(ctx, f, n, "triton-ascend (Atlas A2/A3)");
       f = kernels__pending(ctx, p, "ASC417", ts_node_named_child(n, i));
-      if (f) kernels__kernel(ctx, f, n, false);
+      if (f) kernels__kernel(ctx, f, n, NULL);
+      f = kernels__pending(ctx, p, "ASC421", ts_node_named_child(n, i));
+      if (f) kernels__kernel(ctx, f, n, "tilelang-ascend (Atlas A2/A3), adapted to the Ascend memory hierarchy");
     }
   } else if (strcmp(t, "class_definition") == 0) {
     Finding *f = kernels__pending(ctx, p, "ASC411", pysym_child(n, PYFIELD_NAME));

@@ -1,10 +1,12 @@
 /* analyze: file classification, the domain table and the file-wide passes
  * that follow the domain analyzers (see analyze.h). */
 #include "analyzers/engine/analyze.h"
+#include "analyzers/engine/fold.h"
 #include "analyzers/engine/prefilter.h"
 #include "analyzers/python/resolver.h"
 #include "analyzers/engine/suppress.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 TSLanguage *tree_sitter_python(void);
@@ -97,17 +99,21 @@ static const char *analyze__base(const char *path) {
   return b ? b + 1 : path;
 }
 
-/* Whether a path is test code: under tests/ or test/, test_*.py, *_test.py,
- * conftest.py. */
+/* Whether a path is test or benchmark code: under tests/, test/,
+ * benchmarks/ or any directory named bench..., test_*.py, *_test.py,
+ * benchmark*.py, bench_*.py, conftest.py. */
 static bool analyze__is_test_path(const char *path) {
   if (!path) return false;
   const char *base = analyze__base(path);
-  if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0)
+  if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0 ||
+      util_starts_with(base, "benchmark") || util_starts_with(base, "bench_"))
     return true;
   for (const char *d = path; (d = strstr(d, "test")) != NULL; d++) {
     const char *e = d + 4 + (d[4] == 's');
     if ((d == path || d[-1] == '/') && *e == '/') return true;
   }
+  for (const char *d = path; (d = strstr(d, "bench")) != NULL; d++)
+    if ((d == path || d[-1] == '/') && strchr(d, '/')) return true;
   return false;
 }
 
@@ -210,29 +216,89 @@ static void analyze__cuda_engine(const AnalyzeCtx *ctx, const PyFile *py, Findin
   if (row && analyze__required_import(py, row->arg, true)) findings_drop_if(out, analyze__in_domain, &device);
 }
 
-/* Test code: the file's path, or a `test*` function. */
-static bool analyze__in_test(const char *path, const PyFile *py, uint32_t at) {
+/* Whether a module's `if __name__ == "__main__":` block is a self-test
+ * rather than the entry point of a script: the module imports relatively
+ * (it lives in a package, run with -m at most), or the block is about
+ * testing (`--test`, unittest.main(), a test_* call). */
+static bool analyze__main_is_selftest(const PyFile *py) {
+  for (size_t i = 0; i < py->imports.len; i++)
+    if (py->imports.items[i].module[0] == '.') return true;
+  for (size_t i = 0; i < py->main_blocks.len; i++) {
+    const ByteRange *r = &py->main_blocks.items[i];
+    for (uint32_t k = r->start; k + 4 <= r->end; k++) {
+      if (memcmp(py->text + k, "test", 4) != 0) continue;
+      char before = k > r->start ? py->text[k - 1] : ' ';
+      bool word = !(before >= 'a' && before <= 'z') || (k >= r->start + 4 && memcmp(py->text + k - 4, "unit", 4) == 0);
+      if (word) return true; /* "test", "--test", "_test", "unittest"; not "latest" */
+    }
+  }
+  return false;
+}
+
+/* Test code: the file's path, a `test*` / `benchmark*` / `bench_*` function
+ * (at any depth), a method of a Test* class, or the self-test block of a
+ * package module. */
+static bool analyze__in_test(const char *path, const PyFile *py, uint32_t at, bool package) {
   if (analyze__is_test_path(path)) return true;
-  const PyFunction *f = pyfile_function_at(py, at);
-  return f && util_starts_with(f->name, "test");
+  for (size_t i = 0; i < py->functions.len; i++) {
+    const PyFunction *f = &py->functions.items[i];
+    if (f->start <= at && at < f->end &&
+        (util_starts_with(f->name, "test") || util_starts_with(f->name, "benchmark") ||
+         util_starts_with(f->name, "bench_") || (f->class_name && util_starts_with(f->class_name, "Test"))))
+      return true;
+  }
+  return package && pyfile_in_ranges(py->main_blocks.items, py->main_blocks.len, at);
+}
+
+/* Whether a finding is dropped from test code: every rule but the meta ones
+ * and those about the test harness itself (the "test-harness-rules" row). */
+static bool analyze__test_rule(const Finding *f) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "test-harness-rules", NULL, 0);
+  return kb_domain(f->rule->code) >= 2 && !(row && kb_pattern_match(row->arg, f->rule->code));
+}
+
+/* A finding in the try body of a None-fallback import that is used without
+ * a check says where (the "required-import" row's note). */
+static void analyze__note_required(const PyFile *py, Finding *f) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "required-import", NULL, 0);
+  for (size_t i = 0; row && i < py->required.len; i++) {
+    const PyRequired *r = &py->required.items[i];
+    if (f->start_byte < r->start || f->start_byte >= r->end) continue;
+    char line[16];
+    snprintf(line, sizeof line, "%u", r->use_row + 1);
+    char *en = kb_format(row->msg_en, r->name, line), *zh = kb_format(row->msg_zh, r->name, line);
+    finding_append_note(f, en, zh);
+    free(en);
+    free(zh);
+    return;
+  }
+}
+
+static bool analyze__drop_test(void *data, const Finding *f) {
+  (void)data;
+  return analyze__test_rule(f);
 }
 
 /* Guarded, inference-only and transfer_to_npu marks come from the Python
  * facts; they change priority, not presence. */
-static void analyze__mark_python(const char *path, const PyFile *py, FindingList *out) {
+static void analyze__mark_python(const char *path, const PyFile *py, FindingList *out, uint32_t *tests) {
   /* Code under a condition that names the NPU already has its Ascend path;
    * the condition of a test-skip decorator is not code to port; skipped
    * tests and torch 1.x fallbacks never run with torch_npu; rules marked
    * not_in_tests do not apply to test code. */
   size_t w = 0;
+  bool package = py->main_blocks.len && analyze__main_is_selftest(py);
   for (size_t i = 0; i < out->len; i++) {
     uint32_t at = out->items[i].start_byte;
+    bool test = analyze__test_rule(&out->items[i]) && analyze__in_test(path, py, at, package);
     if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at) ||
         pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at) ||
-        pyfile_in_ranges(py->dead.items, py->dead.len, at) ||
-        (out->items[i].rule->not_in_tests && analyze__in_test(path, py, at)))
+        pyfile_in_ranges(py->dead.items, py->dead.len, at) || test) {
+      *tests += test;
       finding_free(&out->items[i]);
-    else out->items[w++] = out->items[i];
+    } else {
+      out->items[w++] = out->items[i];
+    }
   }
   out->len = w;
   for (size_t i = 0; i < out->len; i++) {
@@ -244,6 +310,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       f->transfer_covered = true;
       finding_append_note(f, "(handled at run time by transfer_to_npu)", "（运行时由 transfer_to_npu 处理）");
     }
+    analyze__note_required(py, f);
     bool optin = pyfile_in_ranges(py->optin.items, py->optin.len, f->start_byte);
     if (f->guarded && !strstr(f->message, "[guarded")) /* behind an opt-in flag the default path is the fallback */
       finding_append_note(f, optin ? "[guarded: behind an opt-in flag]" : "[guarded: a fallback exists]",
@@ -328,6 +395,13 @@ static void analyze__columns(const char *text, size_t len, FindingList *l) {
       if (bom && e->start_row == 0 && e->start_char > 0) e->start_char--;
       if (bom && e->end_row == 0 && e->end_char > 0) e->end_char--;
     }
+    for (size_t k = 0; k < f->related.len; k++) {
+      Related *r = &f->related.items[k];
+      if (r->end > len) r->end = (uint32_t)len;
+      if (r->start > r->end) r->start = r->end;
+      analyze__point(text, &ls, r->start, &r->start_row, &r->start_char);
+      analyze__point(text, &ls, r->end, &r->end_row, &r->end_char);
+    }
     if (f->end_byte > len) f->end_byte = (uint32_t)len;
     if (f->start_byte > f->end_byte) f->start_byte = f->end_byte;
     analyze__point(text, &ls, f->start_byte, &f->start_row, &f->start_char);
@@ -373,16 +447,23 @@ void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, 
   analyze__domains(&ctx, py);
   if (py) analyze__other_device(&ctx, py, &mine);
   if (py) analyze__cuda_engine(&ctx, py, &mine);
-  if (py) analyze__mark_python(path, py, &mine);
+  uint32_t tests = 0;
+  if (py) analyze__mark_python(path, py, &mine, &tests);
+  if (ctx.kind == FILE_CUDA && analyze__is_test_path(path)) { /* kernel tests and benchmarks */
+    for (size_t i = 0; i < mine.len; i++) tests += analyze__test_rule(&mine.items[i]);
+    findings_drop_if(&mine, analyze__drop_test, NULL);
+  }
   analyze__filter(opt, &mine);
   analyze__columns(text, len, &mine); /* suppressions match rows with lone-CR line breaks too */
   suppress_apply(text, len, py, opt, &mine);
+  fold_findings(&ctx, &mine); /* one finding per work item */
   analyze__columns(text, len, &mine); /* and ASC001 findings get their columns */
   findings_sort(&mine);
   array_reserve(out, mine.len);
   for (size_t i = 0; i < mine.len; i++) array_push(out, mine.items[i]);
   array_free(&mine);
   if (facts) analyze__facts(text, len, py, facts);
+  if (facts) facts->test_findings = tests;
   pyfile_free(py);
   if (parser) {
     ts_tree_delete(ctx.tree);

@@ -68,6 +68,7 @@ typedef struct {
   Array(char *) imports;  /* modules imported (Python), relative ones with leading dots */
   bool has_main_guard;    /* if __name__ == "__main__": */
   uint32_t lines;
+  uint32_t test_findings; /* findings in test and benchmark code, not reported */
 } FileFacts;
 
 void analyze_facts_free(FileFacts *f);

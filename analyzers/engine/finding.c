@@ -12,6 +12,8 @@ void finding_free(Finding *f) {
   free(f->detail);
   for (size_t i = 0; i < f->edits.len; i++) free(f->edits.items[i].text);
   array_free(&f->edits);
+  for (size_t i = 0; i < f->related.len; i++) free(f->related.items[i].message);
+  array_free(&f->related);
 }
 
 void findings_free(FindingList *l) {
@@ -34,7 +36,18 @@ Finding finding_copy(const Finding *f) {
     e.text = xstrdup(e.text);
     array_push(&c.edits, e);
   }
+  memset(&c.related, 0, sizeof c.related);
+  for (size_t i = 0; i < f->related.len; i++) {
+    Related r = f->related.items[i];
+    r.message = xstrdup(r.message);
+    array_push(&c.related, r);
+  }
   return c;
+}
+
+void finding_add_related(Finding *f, uint32_t start, uint32_t end, const char *message) {
+  Related r = {start, end, xstrdup(message), 0, 0, 0, 0};
+  array_push(&f->related, r);
 }
 
 void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text) {

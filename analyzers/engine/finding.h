@@ -2,7 +2,7 @@
  *
  * A Finding carries byte offsets and tree-sitter style (row, byte column)
  * points into the analyzed text; it knows nothing of LSP or UTF-16. All its
- * strings and edits are owned by the finding: finding_free releases them.
+ * strings, edits and related locations are owned by the finding: finding_free releases them.
  * A FindingList owns its findings: findings_free releases all of them.
  *
  * The CLI's disk cache stores findings field by field (server/resultcodec.c):
@@ -53,6 +53,15 @@ typedef struct {
   uint32_t start_row, start_char, end_row, end_char; /* filled by analyze_text (code points) */
 } TextEdit;
 
+/* Another place in the same file that belongs to a finding: a folded
+ * occurrence of the same work (a case of a dispatch switch, a device check
+ * of an extension), with its own message. */
+typedef struct {
+  uint32_t start, end; /* byte range */
+  char *message;       /* owned: English message of the folded occurrence */
+  uint32_t start_row, start_char, end_row, end_char; /* filled by analyze_text (code points) */
+} Related;
+
 typedef struct KbEntry KbEntry;
 typedef struct KbRule KbRule;
 
@@ -76,6 +85,7 @@ typedef struct {
   Array(TextEdit) edits; /* owned; empty when fix == FIX_NONE */
   bool fix_needs_torch_npu; /* applying the fix needs `import torch_npu` */
   uint32_t weight; /* size hint for effort: lines of a kernel, 0 otherwise */
+  Array(Related) related; /* owned; the occurrences folded into this one (fold.h) */
 } Finding;
 
 typedef Array(Finding) FindingList;
@@ -86,6 +96,8 @@ void findings_free(FindingList *l);
 Finding finding_copy(const Finding *f);
 /* Adds an edit to f (text is copied). */
 void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text);
+/* Adds a related location to f (message is copied). */
+void finding_add_related(Finding *f, uint32_t start, uint32_t end, const char *message);
 /* Appends a note to both messages: " <en>" to the English one, <zh> as given
  * to the Chinese one (which carries its own full-width punctuation). */
 void finding_append_note(Finding *f, const char *en, const char *zh);

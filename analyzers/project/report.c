@@ -1116,6 +1116,7 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
     const ReportFile *f = &files[i];
     r->n_files++;
     if (f->facts) r->n_lines += f->facts->lines;
+    if (f->facts) r->n_test_findings += f->facts->test_findings;
     if (f->kind == FILE_PYTHON) r->n_python++;
     if (!f->findings) continue;
     for (size_t k = 0; k < f->findings->len; k++) {

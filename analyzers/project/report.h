@@ -210,6 +210,7 @@ typedef struct {
   int64_t domain_cd[8];             /* effort of involved findings per domain */
 
   size_t n_files, n_lines, n_python;
+  size_t n_test_findings;           /* findings in test and benchmark code, not listed */
   size_t by_severity[5];            /* index Severity */
   size_t n_p0, n_p1, n_none, n_guarded;
   StrList notes;

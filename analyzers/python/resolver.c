@@ -52,6 +52,8 @@ static bool resolver__text_has(const PyFile *py, TSNode n, const char *needle) {
 
 static void resolver__bind(PyFile *py, const Frame *f, const char *local, size_t local_len,
                            const char *qual, TSNode stmt, TSNode module, TSNode name, bool from) {
+  /* an import in code that never runs with torch_npu binds nothing */
+  if (pyfile_in_ranges(py->dead.items, py->dead.len, ts_node_start_byte(stmt))) return;
   PyBinding b = {0};
   b.local = xstrndup(local, local_len);
   b.qualname = xstrdup(qual);
@@ -199,6 +201,17 @@ static void resolver__try(PyFile *py, TSNode stmt) {
   for (uint32_t i = 0; i < n; i++)
     if (resolver__is(ts_node_named_child(stmt, i), "except_clause"))
       resolver__attribute_fallback(py, body, ts_node_named_child(stmt, i));
+  /* `try: from torch.amp import custom_fwd` / `except ImportError: from
+   * torch.cuda.amp import custom_fwd`: the handler is the location of the API
+   * in an older torch than torch_npu runs on */
+  bool torch_body = resolver__text_has(py, body, "from torch") || resolver__text_has(py, body, "import torch");
+  for (uint32_t i = 0; i < n && torch_body; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (resolver__is(c, "except_clause") && resolver__is_import_guard(py, c) && resolver__text_has(py, c, "from torch.")) {
+      ByteRange r = {ts_node_start_byte(c), ts_node_end_byte(c)};
+      array_push(&py->dead, r);
+    }
+  }
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(stmt, i);
     if (resolver__is(c, "except_clause") && resolver__is_import_guard(py, c)) {
@@ -309,8 +322,11 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
   if (ts_node_is_null(cond)) return;
   if (resolver__is(parent->node, "module") && resolver__text_has(py, cond, "__name__") &&
-      resolver__text_has(py, cond, "__main__"))
+      resolver__text_has(py, cond, "__main__")) {
     py->has_main_guard = true;
+    ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
+    array_push(&py->main_blocks, r);
+  }
   /* `if is_x_available(): ... else: raise ...` requires x: no fallback */
   if (pyfile_is_availability(py, cond) && !resolver__else_raises(stmt)) {
     ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
@@ -556,6 +572,7 @@ PyFile *pyfile_build(TSTree *tree, const char *text, size_t len) {
   ts_tree_cursor_delete(&cur);
   array_free(&frames);
   resolver__comments(py);
+  pyfile_required_fallbacks(py);
   /* Attach each method to its innermost class. */
   for (size_t i = 0; i < py->functions.len; i++) {
     PyFunction *f = &py->functions.items[i];
@@ -590,6 +607,9 @@ void pyfile_free(PyFile *py) {
   array_free(&py->skip_conds);
   array_free(&py->dead);
   array_free(&py->optin);
+  array_free(&py->main_blocks);
+  for (size_t i = 0; i < py->required.len; i++) free(py->required.items[i].name);
+  array_free(&py->required);
   array_free(&py->inference);
   for (size_t i = 0; i < py->n_rows; i++) free(py->comments[i]);
   free(py->comments);

@@ -56,6 +56,15 @@ typedef struct {
   uint32_t column;           /* its byte column: 0 at the top level of the module */
 } PyImport;
 
+/* An import guard that is not one: `try: from x import f` / `except
+ * ImportError: f = None`, then `f` used on the default path without a check
+ * of it. Found by pyfile_required_fallbacks (fallback.c). */
+typedef struct {
+  uint32_t start, end;       /* the try body: no longer a guarded range */
+  char *name;                /* the name set to None */
+  uint32_t use_row;          /* 0-based row of its first unchecked use */
+} PyRequired;
+
 struct PyFile {
   const char *text;
   size_t len;
@@ -68,6 +77,8 @@ struct PyFile {
   Array(ByteRange) dead;     /* never runs with torch_npu: skipped tests, torch < 2 fallbacks */
   Array(ByteRange) optin;    /* guarded by an opt-in flag (args.enable_x, USE_X), not by availability */
   Array(ByteRange) inference;
+  Array(ByteRange) main_blocks; /* `if __name__ == "__main__":` statements at the top level */
+  Array(PyRequired) required; /* None-fallback imports used without a check (fallback.c) */
   Array(PyFunction) functions;
   Array(PyClass) classes;
   Array(PyImport) imports;   /* every import, for the project import graph */
@@ -114,6 +125,13 @@ bool pyfile_is_npu_check(const PyFile *py, TSNode cond);
 bool pyfile_is_availability(const PyFile *py, TSNode cond);
 
 bool pyfile_in_ranges(const ByteRange *r, size_t n, uint32_t at);
+
+/* Finds the try/except ImportError guards whose handler sets an imported
+ * name to None while the name is used somewhere without a check of it
+ * (`if f is not None:`, `f and f(x)`, an early `if f is None: raise`, a
+ * flag assigned from `f is not None`): their try bodies stop being guarded
+ * ranges and are recorded in py->required. Called by pyfile_build. */
+void pyfile_required_fallbacks(PyFile *py);
 /* Innermost function containing `at`, or NULL. */
 const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at);
 /* The innermost class whose body holds byte `at`, or NULL. */

@@ -412,6 +412,10 @@ char *report_html(const Report *r, size_t *len) {
     sb_puts(&sb, "</li>\n");
   }
   sb_printf(&sb, report_l(zh, "<li>Recommended route: %s</li>\n", "<li>推荐路线：%s</li>\n"), report_route_name(r->route, zh));
+  if (r->n_test_findings)
+    sb_printf(&sb, report_l(zh, "<li>Test and benchmark code: %zu findings, not listed (tests/, benchmarks/, test_* functions, self-test blocks)</li>\n",
+                            "<li>测试与基准代码：%zu 个发现，未列出（tests/、benchmarks/、test_* 函数、自测代码块）</li>\n"),
+              r->n_test_findings);
   sb_printf(&sb, report_l(zh, "<li>Target: Atlas %s, CANN ", "<li>目标环境：Atlas %s，CANN "), r->chip);
   report_html__esc(&sb, r->cann);
   sb_puts(&sb, ", torch ");

@@ -214,6 +214,7 @@ static void report_json__summary(JsonW *w, const Report *r) {
   report_json__int(w, "files", (long long)r->n_files);
   report_json__int(w, "lines", (long long)r->n_lines);
   report_json__int(w, "findings", (long long)r->items.len);
+  report_json__int(w, "test_code_findings", (long long)r->n_test_findings);
   report_json__int(w, "errors", (long long)r->by_severity[SEV_ERROR]);
   report_json__int(w, "warnings", (long long)r->by_severity[SEV_WARNING]);
   report_json__int(w, "info", (long long)r->by_severity[SEV_INFO]);

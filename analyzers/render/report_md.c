@@ -218,6 +218,10 @@ static void report_md__summary(const Report *r, StrBuf *sb) {
                      "- 范围：%zu 个文件（%zu 行），%zu 个发现：%zu 个错误、%zu 个警告、%zu 个提示信息、%zu 个建议\n"),
             r->n_files, r->n_lines, r->items.len, r->by_severity[SEV_ERROR], r->by_severity[SEV_WARNING],
             r->by_severity[SEV_INFO], r->by_severity[SEV_HINT]);
+  if (r->n_test_findings)
+    sb_printf(sb, report_l(zh, "- Test and benchmark code: %zu findings, not listed (tests/, benchmarks/, test_* functions, self-test blocks)\n",
+                           "- 测试与基准代码：%zu 个发现，未列出（tests/、benchmarks/、test_* 函数、自测代码块）\n"),
+              r->n_test_findings);
   sb_printf(sb, report_l(zh, "- Target: Atlas %s, CANN %s, torch %s + torch_npu %s, mindiesd %s\n",
                          "- 目标环境：Atlas %s，CANN %s，torch %s + torch_npu %s，mindiesd %s\n"),
             r->chip, r->cann, r->torch, r->torch_npu,

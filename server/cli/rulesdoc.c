@@ -172,6 +172,16 @@ static const char *rulesdoc__lang(const KbRule *r, const RulesdocRows *rows) {
 
 /* Why a rule is silent in tests/, test_*.py and test functions. */
 #define RULESDOC_NOT_IN_TESTS "not reported (tests using it are references or scaffolding; they are skipped or stay valid on the NPU)"
+#define RULESDOC_IN_TESTS "reported (it is about the test harness, which has to change)"
+
+/* What the rule does in test and benchmark code (analyze.c): the rules of
+ * the "test-harness-rules" row are reported there, every other rule of
+ * domains 2-7 is not; NULL for dependency and meta rules. */
+static const char *rulesdoc__test_code(const KbRule *r) {
+  if (kb_domain(r->code) < 2 || kb_domain(r->code) > 8) return NULL;
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "test-harness-rules", NULL, 0);
+  return row && kb_pattern_match(row->arg, r->code) ? RULESDOC_IN_TESTS : RULESDOC_NOT_IN_TESTS;
+}
 
 static void rulesdoc__md_body(StrBuf *sb, const KbRule *r, const RulesdocRows *rows) {
   sb_printf(sb, "**%s**<br>%s\n\n", r->title_en, r->title_zh);
@@ -180,7 +190,7 @@ static void rulesdoc__md_body(StrBuf *sb, const KbRule *r, const RulesdocRows *r
   rulesdoc__confidences(sb, rows);
   sb_puts(sb, "\n- Fix: ");
   rulesdoc__fixes(sb, rows);
-  if (r->not_in_tests) sb_printf(sb, "\n- Test code: %s", RULESDOC_NOT_IN_TESTS);
+  if (rulesdoc__test_code(r)) sb_printf(sb, "\n- Test code: %s", rulesdoc__test_code(r));
   sb_printf(sb, "\n\n**Why.** %s\n\n%s\n\n", r->why_en, r->why_zh);
   rulesdoc__md_rows(sb, rows);
   sb_printf(sb, "**Fix safety.** %s\n\n", rulesdoc__fix_advice(rows));
@@ -282,7 +292,7 @@ char *rulesdoc_rule_text(const KbRule *r, const KbEntry *user, size_t n_user) {
   rulesdoc__confidences(&sb, &rows);
   sb_puts(&sb, "\nFix:        ");
   rulesdoc__fixes(&sb, &rows);
-  if (r->not_in_tests) sb_printf(&sb, "\nTest code:  %s", RULESDOC_NOT_IN_TESTS);
+  if (rulesdoc__test_code(r)) sb_printf(&sb, "\nTest code:  %s", rulesdoc__test_code(r));
   sb_printf(&sb, "\n\nWhy:\n  %s\n  %s\n\n", r->why_en, r->why_zh);
   if (rows.len) sb_puts(&sb, "Patterns and replacements:\n");
   for (size_t i = 0; i < rows.len; i++) {

@@ -87,6 +87,16 @@ cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f) {
   cJSON_AddStringToObject(cd, "href", href);
   cJSON_AddStringToObject(o, "source", "ascend-lsp");
   cJSON_AddStringToObject(o, "message", s->lang_zh ? f->message_zh : f->message);
+  if (f->related.len) { /* the sites folded into this finding */
+    cJSON *rel = cJSON_AddArrayToObject(o, "relatedInformation");
+    for (size_t i = 0; i < f->related.len; i++) {
+      cJSON *ri = cJSON_CreateObject(), *loc = cJSON_AddObjectToObject(ri, "location");
+      cJSON_AddStringToObject(loc, "uri", d->uri);
+      cJSON_AddItemToObject(loc, "range", lsp_range(s, d, f->related.items[i].start, f->related.items[i].end));
+      cJSON_AddStringToObject(ri, "message", f->related.items[i].message);
+      cJSON_AddItemToArray(rel, ri);
+    }
+  }
   cJSON *data = cJSON_AddObjectToObject(o, "data");
   if (f->replacement) cJSON_AddStringToObject(data, "replacement", f->replacement);
   cJSON_AddStringToObject(data, "confidence", confidence_name(f->confidence));

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Editor path check: every served file of the cuda-ext fixture is opened in
 the language server, and the ASC1xx/ASC4xx diagnostics it publishes must be
-exactly the findings `check` reports for that file (same lines and codes).
+exactly the findings `check` reports for that file (same lines and codes,
+and the same related locations: the sites folded into a finding are its
+relatedInformation).
 
 usage: lsp_check.py BIN FIXTURE CHECK_JSON
 Prints one line per file ("ok FILE" or "FAIL FILE: ..."); exit status 0.
@@ -16,7 +18,7 @@ import time
 PREFIXES = ("ASC1", "ASC4")
 TIMEOUT = 20.0
 # The document kinds the server serves (the .so is only read by workspace scans).
-SERVED = (".py", ".txt", ".toml", ".cfg", ".yml", ".cu", ".cuh", ".cpp")
+SERVED = (".py", ".txt", ".toml", ".cfg", ".yml", ".cu", ".cuh", ".cpp", ".h")
 
 
 def frame(msg):
@@ -50,7 +52,8 @@ def main():
         rel = f["file"] if os.path.exists(os.path.join(root, f["file"])) else \
             os.path.relpath(os.path.abspath(f["file"]), root)
         if f["code"].startswith(PREFIXES):
-            expected.setdefault(rel, set()).add((f["line"], f["code"]))
+            related = tuple(sorted((r["line"], r["message"]) for r in f.get("related", [])))
+            expected.setdefault(rel, set()).add((f["line"], f["code"], related))
     files = []
     for d, _, names in os.walk(root):
         files += [os.path.relpath(os.path.join(d, n), root) for n in names if n.endswith(SERVED)]
@@ -80,8 +83,10 @@ def main():
             if m is None:
                 break
             if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri:
-                got = {(d["range"]["start"]["line"] + 1, d["code"]) for d in m["params"]["diagnostics"]
-                       if str(d.get("code", "")).startswith(PREFIXES)}
+                got = {(d["range"]["start"]["line"] + 1, d["code"],
+                        tuple(sorted((r["location"]["range"]["start"]["line"] + 1, r["message"])
+                                     for r in d.get("relatedInformation", []))))
+                       for d in m["params"]["diagnostics"] if str(d.get("code", "")).startswith(PREFIXES)}
         want = expected.get(rel, set())
         if got is None:
             print("FAIL %s: no diagnostics published" % rel)

@@ -77,6 +77,15 @@ if command -v "$PY" >/dev/null 2>&1; then
     *) ko "lsp: $line" ;;
     esac
   done <"$tmp/lsp.out"
+  # the folds (dispatch switch, extension internals, calls per function) reach the editor too
+  "$BIN" check tests/fixtures/fused-ext --select "$SELECT" --format json >"$tmp/fused.json" 2>/dev/null
+  "$PY" "$K/lsp_check.py" "$BIN" tests/fixtures/fused-ext "$tmp/fused.json" >"$tmp/lsp-fused.out" 2>&1
+  while IFS= read -r line; do
+    case "$line" in
+    ok\ *) ok ;;
+    *) ko "lsp fused-ext: $line" ;;
+    esac
+  done <"$tmp/lsp-fused.out"
 else
   echo "note: $PY not found, the language-server check is skipped"
 fi

@@ -1,0 +1,619 @@
+/* fold: see fold.h. Each pass marks the findings it absorbs as gone; the
+ * gone ones are freed at the end, so indexes stay valid between passes. */
+#include "analyzers/engine/fold.h"
+
+#include "analyzers/python/resolver.h"
+
+#include <stdio.h>
+#include <ctype.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#define FOLD_NONE UINT32_MAX
+
+typedef struct {
+  uint32_t stmt;  /* start of the enclosing statement, FOLD_NONE when none */
+  uint32_t func;  /* start of the enclosing C function_definition, FOLD_NONE when none */
+  TSNode fn_def;  /* that function_definition (null node when none) */
+  TSNode sw;      /* innermost enclosing switch_statement (null when none) */
+  TSNode case_;   /* innermost enclosing case_statement (null when none) */
+  bool in_import; /* its statement is an import (Python) */
+  bool gone;      /* absorbed by another finding */
+} FoldSite;
+
+typedef struct {
+  const AnalyzeCtx *ctx;
+  FindingList *l;
+  FoldSite *sites;
+} Fold;
+
+static bool fold__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
+
+static bool fold__is_statement(const char *t) {
+  if (strcmp(t, "compound_statement") == 0) return false;
+  return util_ends_with(t, "_statement") || strcmp(t, "declaration") == 0 || strcmp(t, "field_declaration") == 0 ||
+         strcmp(t, "function_definition") == 0 || strcmp(t, "class_definition") == 0 ||
+         strcmp(t, "decorated_definition") == 0 || util_starts_with(t, "preproc_");
+}
+
+/* Where a finding sits: its statement, function, switch and case. One
+ * cursor descends from the root to the finding's range, so the cost is the
+ * depth of the tree, not its square (ts_node_parent walks from the root). */
+static FoldSite fold__site(const AnalyzeCtx *ctx, const Finding *f) {
+  FoldSite s;
+  memset(&s, 0, sizeof s);
+  s.stmt = s.func = FOLD_NONE;
+  if (!ctx->tree || f->end_byte <= f->start_byte) return s;
+  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(ctx->tree));
+  for (bool more = true; more;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (ts_node_start_byte(n) > f->start_byte || ts_node_end_byte(n) < f->end_byte) break;
+    const char *t = ts_node_type(n);
+    if (fold__is_statement(t)) {
+      s.stmt = ts_node_start_byte(n);
+      s.in_import = strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0;
+    }
+    if (ctx->kind == FILE_CUDA) {
+      if (strcmp(t, "function_definition") == 0) {
+        s.func = ts_node_start_byte(n);
+        s.fn_def = n;
+        s.sw = s.case_ = (TSNode){0}; /* a switch outside the function is not its dispatch */
+      } else if (strcmp(t, "case_statement") == 0) {
+        s.case_ = n;
+      } else if (strcmp(t, "switch_statement") == 0) {
+        s.sw = n;
+      }
+    }
+    more = ts_tree_cursor_goto_first_child_for_byte(&cur, f->start_byte) >= 0;
+  }
+  ts_tree_cursor_delete(&cur);
+  return s;
+}
+
+/* Puts a site first among f's related locations (the carrier's own site
+ * before the sites folded into it). */
+static void fold__related_first(Finding *f, uint32_t start, uint32_t end, const char *message) {
+  finding_add_related(f, start, end, message);
+  Related r = f->related.items[f->related.len - 1];
+  memmove(&f->related.items[1], &f->related.items[0], (f->related.len - 1) * sizeof r);
+  f->related.items[0] = r;
+}
+
+static FixSafety fold__fix(FixSafety a, FixSafety b) {
+  if (a == FIX_NONE) return b;
+  if (b == FIX_NONE) return a;
+  return a == FIX_UNSAFE || b == FIX_UNSAFE ? FIX_UNSAFE : FIX_SAFE;
+}
+
+/* Moves what `from` says and edits into `into`: its site (with `message`,
+ * or its own message; none when it is into's own range) and its related
+ * sites become related locations of `into`, its edits join into's fix. */
+static void fold__absorb(Finding *into, Finding *from, const char *message) {
+  /* a finding on the same range is not another site */
+  if (from->start_byte != into->start_byte || from->end_byte != into->end_byte)
+    finding_add_related(into, from->start_byte, from->end_byte, message ? message : from->message);
+  for (size_t i = 0; i < from->related.len; i++)
+    finding_add_related(into, from->related.items[i].start, from->related.items[i].end, from->related.items[i].message);
+  for (size_t i = 0; i < from->edits.len; i++) {
+    const TextEdit *e = &from->edits.items[i];
+    bool dup = false; /* two names of one import statement share its module edit */
+    for (size_t k = 0; k < into->edits.len && !dup; k++)
+      dup = into->edits.items[k].start == e->start && into->edits.items[k].end == e->end &&
+            strcmp(into->edits.items[k].text, e->text) == 0;
+    if (!dup) finding_add_edit(into, e->start, e->end, e->text);
+  }
+  if (from->edits.len) into->fix = fold__fix(into->fix, from->fix);
+  into->fix_needs_torch_npu = into->fix_needs_torch_npu || from->fix_needs_torch_npu;
+  if (from->severity < into->severity) into->severity = from->severity;
+  into->guarded = into->guarded && from->guarded;
+}
+
+static void fold__gone(Fold *fo, size_t into, size_t from, const char *message) {
+  fold__absorb(&fo->l->items[into], &fo->l->items[from], message);
+  fo->sites[from].gone = true;
+}
+
+/* A C/C++ finding inside another's range, of the same domain. */
+static void fold__nested(Fold *fo) {
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    const Finding *in = &l->items[i];
+    for (size_t j = 0; j < l->len; j++) {
+      const Finding *out = &l->items[j];
+      if (j == i || fo->sites[j].gone || kb_domain(out->rule->code) != kb_domain(in->rule->code)) continue;
+      bool inside = out->start_byte <= in->start_byte && in->end_byte <= out->end_byte &&
+                    out->end_byte - out->start_byte > in->end_byte - in->start_byte;
+      if (inside) {
+        fold__gone(fo, j, i, NULL);
+        break;
+      }
+    }
+  }
+}
+
+/* Same construct: one KB row (or, for detector findings, one subject). */
+static bool fold__same_construct(const Finding *a, const Finding *b) {
+  if (kb_domain(a->rule->code) < 2) return false; /* each dependency is its own item */
+  if (strcmp(a->rule->code, b->rule->code) != 0 || a->entry != b->entry) return false;
+  return a->entry || strcmp(a->subject, b->subject) == 0;
+}
+
+/* Findings of one construct in one statement or on one line. */
+static void fold__repeats(Fold *fo) {
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    if (fo->sites[i].gone) continue;
+    for (size_t j = i + 1; j < l->len; j++) {
+      if (fo->sites[j].gone || !fold__same_construct(&l->items[i], &l->items[j])) continue;
+      bool same_stmt = fo->sites[i].stmt != FOLD_NONE && fo->sites[i].stmt == fo->sites[j].stmt;
+      if (same_stmt || l->items[i].start_row == l->items[j].start_row) fold__gone(fo, i, j, NULL);
+    }
+  }
+}
+
+/* Two rules on one range (a "cuda" string that is both a device string and
+ * an autocast device type): the row with the narrower pattern stays. */
+static bool fold__generic(const Finding *f) { return !f->entry || !f->entry->pattern || f->entry->pattern[0] == '*'; }
+
+static void fold__same_range(Fold *fo) {
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    for (size_t j = i + 1; j < l->len && !fo->sites[i].gone; j++) {
+      Finding *a = &l->items[i], *b = &l->items[j];
+      if (fo->sites[j].gone || a->start_byte != b->start_byte || a->end_byte != b->end_byte ||
+          a->end_byte == a->start_byte || kb_domain(a->rule->code) < 2 || kb_domain(b->rule->code) < 2 ||
+          strcmp(a->rule->code, b->rule->code) == 0)
+        continue;
+      if (fold__generic(a) && !fold__generic(b)) fold__gone(fo, j, i, NULL);
+      else fold__gone(fo, i, j, NULL);
+    }
+  }
+}
+
+/* A name imported from a library the finding is about, and its uses: one
+ * item, reported at the first use (where the detail is), with the import
+ * and the other uses as related sites. */
+static void fold__import_uses(Fold *fo) {
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    if (fo->sites[i].gone || !fo->sites[i].in_import) continue;
+    size_t carrier = l->len;
+    for (size_t j = 0; j < l->len; j++) {
+      if (j == i || fo->sites[j].gone || fo->sites[j].in_import || !fold__same_construct(&l->items[i], &l->items[j]) ||
+          strcmp(l->items[i].subject, l->items[j].subject) != 0)
+        continue;
+      if (carrier == l->len) {
+        carrier = j;
+        fold__gone(fo, j, i, NULL);
+      } else {
+        fold__gone(fo, carrier, j, NULL);
+      }
+    }
+  }
+}
+
+/* A kernel defined inside another kernel's definition (a T.prim_func
+ * returned by a @tilelang.jit factory) is part of it. */
+static void fold__inner_kernels(Fold *fo) {
+  const PyFile *py = fo->ctx->py;
+  FindingList *l = fo->l;
+  static const char *const kernel_codes = "ASC410|ASC417|ASC421";
+  for (size_t i = 0; py && i < l->len; i++) {
+    if (fo->sites[i].gone || !kb_pattern_match(kernel_codes, l->items[i].rule->code)) continue;
+    const PyFunction *outer = NULL;
+    for (size_t k = 0; k < py->functions.len && !outer; k++) {
+      const PyFunction *fn = &py->functions.items[k];
+      if (fn->start <= l->items[i].start_byte && l->items[i].start_byte < fn->body_start) outer = fn;
+    }
+    for (size_t j = 0; outer && j < l->len; j++) {
+      const Finding *in = &l->items[j];
+      if (j != i && !fo->sites[j].gone && kb_pattern_match(kernel_codes, in->rule->code) &&
+          in->start_byte >= outer->body_start && in->start_byte < outer->end)
+        fold__gone(fo, i, j, NULL);
+    }
+  }
+}
+
+/* CuTe DSL: the @cute.jit functions of a kernel class (or of a module
+ * without classes) are its host side and helpers; they fold into the
+ * group's first @cute.kernel, or into the group's first function. */
+static void fold__dsl_groups(Fold *fo) {
+  const PyFile *py = fo->ctx->py;
+  const KbEntry *row = kb_lookup(KB_DECORATOR, "cutlass.cute.jit", fo->ctx->opt->user_entries, fo->ctx->opt->n_user_entries);
+  FindingList *l = fo->l;
+  for (size_t i = 0; py && row && i < l->len; i++) {
+    if (fo->sites[i].gone || l->items[i].entry != row) continue;
+    const PyClass *cls = pyfile_class_at(py, l->items[i].start_byte);
+    size_t carrier = l->len;
+    for (size_t j = i; j < l->len && carrier == l->len; j++)
+      if (!fo->sites[j].gone && l->items[j].entry == row && pyfile_class_at(py, l->items[j].start_byte) == cls &&
+          strstr(l->items[j].subject, "cute.kernel"))
+        carrier = j;
+    if (carrier == l->len) carrier = i;
+    for (size_t j = i; j < l->len; j++)
+      if (j != carrier && !fo->sites[j].gone && l->items[j].entry == row &&
+          pyfile_class_at(py, l->items[j].start_byte) == cls)
+        fold__gone(fo, carrier, j, NULL);
+  }
+}
+
+/* Inside a library's own source (the file's first directory is the package
+ * the finding names: flash_attn/modules/mha.py importing flash_attn.ops)
+ * the library is what is being ported: its kernels and extensions are
+ * findings of their own, and its modules calling each other are not
+ * dependencies. Attention-library (ASC3xx) findings about the own package
+ * are dropped. */
+static bool fold__names_package(const char *s, const char *pkg, size_t n) {
+  return s && strncmp(s, pkg, n) == 0 && (s[n] == '.' || s[n] == '\0');
+}
+
+static void fold__own_package(Fold *fo) {
+  const char *path = fo->ctx->path, *slash = path ? strchr(path, '/') : NULL;
+  if (!slash || slash == path) return;
+  size_t n = (size_t)(slash - path);
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    const Finding *f = &l->items[i];
+    if (kb_domain(f->rule->code) != 3) continue;
+    const char *wraps = f->message ? strstr(f->message, " wraps ") : NULL;
+    if (fold__names_package(f->subject, path, n) || (wraps && fold__names_package(wraps + 7, path, n)))
+      fo->sites[i].gone = true;
+  }
+}
+
+/* The function whose definition (decorators included) starts the finding. */
+static const PyFunction *fold__def_at(const PyFile *py, uint32_t at) {
+  for (size_t k = 0; py && k < py->functions.len; k++) {
+    const PyFunction *fn = &py->functions.items[k];
+    if (fn->start <= at && at < fn->body_start) return fn;
+  }
+  return NULL;
+}
+
+static bool fold__word_at(const char *text, size_t len, uint32_t i, size_t n) {
+  bool left = i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_' || text[i - 1] == '.');
+  return left && i + n < len;
+}
+
+/* Whether `name` followed by `next` ("(" a call, "[" a launch) occurs in [from, to). */
+static bool fold__name_then(const char *text, size_t len, const char *name, char next, uint32_t from, uint32_t to) {
+  size_t n = strlen(name);
+  for (uint32_t at = from; at + n < to && at + n < len;) {
+    const char *p = memmem(text + at, to - at, name, n);
+    if (!p) return false;
+    uint32_t i = (uint32_t)(p - text);
+    if (fold__word_at(text, len, i, n) && text[i + n] == next) return true;
+    at = i + 1;
+  }
+  return false;
+}
+
+/* A @triton.jit function that is never launched (`f[grid](...)`) but called
+ * from another kernel of the file is a device helper of that kernel. */
+static void fold__triton_helpers(Fold *fo) {
+  const PyFile *py = fo->ctx->py;
+  FindingList *l = fo->l;
+  for (size_t i = 0; py && i < l->len; i++) {
+    if (fo->sites[i].gone || strcmp(l->items[i].rule->code, "ASC410") != 0) continue;
+    const PyFunction *fn = fold__def_at(py, l->items[i].start_byte);
+    if (!fn || fold__name_then(py->text, py->len, fn->name, '[', 0, (uint32_t)py->len)) continue;
+    for (size_t j = 0; j < l->len; j++) {
+      if (j == i || fo->sites[j].gone || strcmp(l->items[j].rule->code, "ASC410") != 0) continue;
+      const PyFunction *caller = fold__def_at(py, l->items[j].start_byte);
+      if (caller && caller != fn && fold__name_then(py->text, py->len, fn->name, '(', caller->body_start, caller->end)) {
+        fold__gone(fo, j, i, NULL);
+        break;
+      }
+    }
+  }
+}
+
+/* The kernel finding (ASC410/417/421 on a definition) that [from, to)
+ * launches (`k[grid](...)`, or `k(...)` for the DSLs), directly or through
+ * a module-level function of the file that does (up to `depth` calls
+ * deep); l->len when none. */
+static size_t fold__launched_kernel(const Fold *fo, uint32_t from, uint32_t to, int depth) {
+  const PyFile *py = fo->ctx->py;
+  const FindingList *l = fo->l;
+  static const char *const kernel_codes = "ASC410|ASC417|ASC421";
+  for (size_t k = 0; k < l->len; k++) {
+    if (fo->sites[k].gone || !kb_pattern_match(kernel_codes, l->items[k].rule->code)) continue;
+    const PyFunction *fn = fold__def_at(py, l->items[k].start_byte);
+    bool dsl_call = strcmp(l->items[k].rule->code, "ASC410") != 0;
+    if (fn && (fold__name_then(py->text, py->len, fn->name, '[', from, to) ||
+               (dsl_call && fold__name_then(py->text, py->len, fn->name, '(', from, to))))
+      return k;
+  }
+  for (size_t f = 0; depth > 0 && f < py->functions.len; f++) {
+    const PyFunction *fn = &py->functions.items[f];
+    if (fn->class_name || (fn->start < to && fn->end > from)) continue;
+    if (!fold__name_then(py->text, py->len, fn->name, '(', from, to)) continue;
+    size_t k = fold__launched_kernel(fo, fn->body_start, fn->end, depth - 1);
+    if (k < l->len) return k;
+  }
+  return l->len;
+}
+
+/* A custom autograd.Function (ASC411) that launches a kernel of its file is
+ * that kernel's wrapper: porting the kernel is the work. */
+static void fold__function_wrappers(Fold *fo) {
+  const PyFile *py = fo->ctx->py;
+  FindingList *l = fo->l;
+  for (size_t i = 0; py && i < l->len; i++) {
+    if (fo->sites[i].gone || strcmp(l->items[i].rule->code, "ASC411") != 0) continue;
+    const PyClass *cls = pyfile_class_at(py, l->items[i].start_byte + 1);
+    if (!cls) continue;
+    size_t k = fold__launched_kernel(fo, cls->start, cls->end, 2);
+    if (k < l->len) fold__gone(fo, k, i, NULL);
+  }
+}
+
+/* A file under a directory or with a name saying it is the NPU version
+ * (backends/triton_ascend/, npu/, *_npu.py) is the Ascend port itself:
+ * nothing in it is a migration item. Its words are split at '_', '-', '.'. */
+static bool fold__npu_word(const char *s, size_t n) {
+  return (n == 3 && strncasecmp(s, "npu", 3) == 0) || (n >= 6 && strncasecmp(s, "ascend", 6) == 0);
+}
+
+static bool fold__npu_path(const char *path) {
+  for (const char *p = path; p && *p;) {
+    size_t n = strcspn(p, "/_-.");
+    if (fold__npu_word(p, n)) return true;
+    p += n;
+    if (*p) p++;
+  }
+  return false;
+}
+
+static char *fold__text(const AnalyzeCtx *ctx, uint32_t s, uint32_t e, size_t max) {
+  StrBuf sb;
+  sb_init(&sb);
+  bool blank = false;
+  for (uint32_t i = s; i < e && i < ctx->len; i++) {
+    char c = ctx->text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      blank = sb.len > 0;
+      continue;
+    }
+    if (blank) sb_putc(&sb, ' ');
+    blank = false;
+    sb_putc(&sb, c);
+    if (sb.len >= max) {
+      sb_puts(&sb, "...");
+      break;
+    }
+  }
+  return sb_steal(&sb);
+}
+
+/* "case 3" / "default" of a launch inside a switch, or NULL. Caller frees. */
+static char *fold__case_label(const AnalyzeCtx *ctx, TSNode c) {
+  if (ts_node_is_null(c)) return NULL;
+  TSNode v = ts_node_child_by_field_name(c, "value", 5);
+  if (ts_node_is_null(v)) return xstrdup("default");
+  char *t = fold__text(ctx, ts_node_start_byte(v), ts_node_end_byte(v), 60);
+  char *label = xasprintf("case %s", t);
+  free(t);
+  return label;
+}
+
+/* The name of a C function definition (its declarator's declarator). */
+static TSNode fold__fn_name(TSNode def) {
+  TSNode d = ts_node_child_by_field_name(def, "declarator", 10);
+  for (int depth = 0; depth < 8 && !ts_node_is_null(d) && !fold__is(d, "function_declarator"); depth++) {
+    TSNode inner = ts_node_child_by_field_name(d, "declarator", 10);
+    /* a reference_declarator holds its declarator as a plain child */
+    d = ts_node_is_null(inner) && ts_node_named_child_count(d) ? ts_node_named_child(d, ts_node_named_child_count(d) - 1) : inner;
+  }
+  return ts_node_is_null(d) ? d : ts_node_child_by_field_name(d, "declarator", 10);
+}
+
+/* The kernel a launch subject names: "ns::k<T, 3><<<g, b>>>" -> "ns::k". */
+static char *fold__kernel_of(const char *subject) {
+  size_t n = 0;
+  while (subject[n] && subject[n] != '<' && subject[n] != ' ') n++;
+  return xstrndup(subject, n);
+}
+
+static void fold__add_name(StrList *names, const char *s) {
+  for (size_t i = 0; i < names->len; i++)
+    if (strcmp(names->items[i], s) == 0) return;
+  array_push(names, xstrdup(s));
+}
+
+/* The launches of one host function (ASC402): one finding at the switch
+ * they share, else at the function's name, listing each launch. */
+static void fold__dispatch(Fold *fo) {
+  const AnalyzeCtx *ctx = fo->ctx;
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-dispatch", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len && row; i++) {
+    FoldSite *si = &fo->sites[i];
+    if (si->gone || si->func == FOLD_NONE || strcmp(l->items[i].rule->code, "ASC402") != 0) continue;
+    size_t n = 1;
+    bool one_switch = !ts_node_is_null(si->sw);
+    for (size_t j = i + 1; j < l->len; j++) {
+      FoldSite *sj = &fo->sites[j];
+      if (sj->gone || sj->func != si->func || strcmp(l->items[j].rule->code, "ASC402") != 0) continue;
+      n++;
+      one_switch = one_switch && !ts_node_is_null(sj->sw) && ts_node_start_byte(sj->sw) == ts_node_start_byte(si->sw);
+    }
+    if (n < 2) continue;
+    Finding *carrier = &l->items[i];
+    StrList kernels = {0};
+    Finding site = finding_copy(carrier); /* the carrier's own launch becomes its first related site */
+    for (size_t j = i; j < l->len; j++) {
+      FoldSite *sj = &fo->sites[j];
+      if (sj->gone || sj->func != si->func || strcmp(l->items[j].rule->code, "ASC402") != 0) continue;
+      Finding *f = j == i ? &site : &l->items[j];
+      char *k = fold__kernel_of(f->subject);
+      fold__add_name(&kernels, k);
+      free(k);
+      char *label = fold__case_label(ctx, sj->case_);
+      char *msg = label ? xasprintf("%s: %s", label, f->subject) : xstrdup(f->subject);
+      if (j == i) {
+        fold__related_first(carrier, f->start_byte, f->end_byte, msg);
+      } else {
+        fold__gone(fo, i, j, msg);
+      }
+      free(msg);
+      free(label);
+    }
+    finding_free(&site);
+    TSNode at = fold__fn_name(si->fn_def);
+    char *fn = ts_node_is_null(at) ? xstrdup("?") : fold__text(ctx, ts_node_start_byte(at), ts_node_end_byte(at), 80);
+    char *head = NULL;
+    if (one_switch) {
+      TSNode cond = ts_node_child_by_field_name(si->sw, "condition", 9);
+      uint32_t e = ts_node_is_null(cond) ? ts_node_start_byte(si->sw) + 6 : ts_node_end_byte(cond);
+      head = fold__text(ctx, ts_node_start_byte(si->sw), e, 80);
+      carrier->start_byte = ts_node_start_byte(si->sw);
+      carrier->end_byte = e;
+    } else if (!ts_node_is_null(at)) {
+      carrier->start_byte = ts_node_start_byte(at);
+      carrier->end_byte = ts_node_end_byte(at);
+    }
+    StrBuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "%s()%s%s:", fn, head ? " " : "", head ? head : "");
+    for (size_t k = 0; k < kernels.len; k++) sb_printf(&sb, "%s %s", k ? "," : "", kernels.items[k]);
+    sb_printf(&sb, " (x%zu)", n);
+    carrier->entry = row;
+    kb_restate(carrier, sb.data, row->replacement);
+    free(carrier->detail);
+    carrier->detail = xasprintf("%zu launch sites folded into one dispatch", n);
+    sb_free(&sb);
+    free(head);
+    free(fn);
+    strlist_free(&kernels);
+  }
+}
+
+/* CUDA runtime / library calls (ASC403-405) of one row in one function. */
+static void fold__calls(Fold *fo) {
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    FoldSite *si = &fo->sites[i];
+    const char *code = l->items[i].rule->code;
+    bool call = strcmp(code, "ASC403") == 0 || strcmp(code, "ASC404") == 0 || strcmp(code, "ASC405") == 0;
+    if (si->gone || si->func == FOLD_NONE || !call) continue;
+    StrList names = {0};
+    fold__add_name(&names, l->items[i].subject);
+    size_t n = 1;
+    for (size_t j = i + 1; j < l->len; j++) {
+      if (fo->sites[j].gone || fo->sites[j].func != si->func || !fold__same_construct(&l->items[i], &l->items[j]))
+        continue;
+      fold__add_name(&names, l->items[j].subject);
+      fold__gone(fo, i, j, NULL);
+      n++;
+    }
+    if (n > 1) {
+      Finding *c = &l->items[i];
+      fold__related_first(c, c->start_byte, c->end_byte, c->message); /* the carrier's own call */
+      TSNode at = fold__fn_name(si->fn_def);
+      char *fn = ts_node_is_null(at) ? xstrdup("?") : fold__text(fo->ctx, ts_node_start_byte(at), ts_node_end_byte(at), 80);
+      StrBuf subj;
+      sb_init(&subj);
+      for (size_t k = 0; k < names.len && k < 6; k++) sb_printf(&subj, "%s%s", k ? ", " : "", names.items[k]);
+      if (names.len > 6) sb_printf(&subj, ", +%zu", names.len - 6);
+      sb_printf(&subj, " in %s() (x%zu)", fn, n);
+      kb_restate(c, subj.data, NULL);
+      sb_free(&subj);
+      free(fn);
+    }
+    strlist_free(&names);
+  }
+}
+
+static bool fold__internal(const char *code, bool has_kernels) {
+  return strcmp(code, "ASC406") == 0 || strcmp(code, "ASC407") == 0 || strcmp(code, "ASC408") == 0 ||
+         strcmp(code, "ASC409") == 0 || (has_kernels && strcmp(code, "ASC403") == 0);
+}
+
+static const char *fold__base(const char *path) {
+  const char *b = strrchr(path, '/');
+  return b ? b + 1 : path;
+}
+
+/* The CUDA internals of a C/C++ source: one ASC418 finding at the first,
+ * as severe as the most severe of them. In a file that defines kernels even
+ * one internal is part of the file's port; elsewhere it takes two. */
+static void fold__internals(Fold *fo) {
+  const AnalyzeCtx *ctx = fo->ctx;
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-internals", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  const KbRule *rule = row ? analyze_rule(ctx->opt, row->code) : NULL;
+  if (!rule || !analyze_code_selected(ctx->opt, rule->code)) return;
+  FindingList *l = fo->l;
+  bool kernels = false;
+  for (size_t i = 0; i < l->len; i++) kernels = kernels || strcmp(l->items[i].rule->code, "ASC401") == 0;
+  size_t first = l->len, n = 0;
+  static const char *const codes[] = {"ASC403", "ASC406", "ASC407", "ASC408", "ASC409"};
+  size_t per[5] = {0};
+  Severity worst = rule->severity;
+  for (size_t i = 0; i < l->len; i++) {
+    if (fo->sites[i].gone || !fold__internal(l->items[i].rule->code, kernels)) continue;
+    if (first == l->len) first = i;
+    n += 1 + l->items[i].related.len;
+    if (l->items[i].severity < worst) worst = l->items[i].severity;
+    for (size_t k = 0; k < 5; k++)
+      if (strcmp(l->items[i].rule->code, codes[k]) == 0) per[k] += 1 + l->items[i].related.len;
+  }
+  if (n == 0 || (n < 2 && !kernels)) return;
+  Finding *c = &l->items[first];
+  Finding self = finding_copy(c);
+  for (size_t i = 0; i < c->related.len; i++) free(c->related.items[i].message);
+  c->related.len = 0;
+  for (size_t k = 0; k < c->edits.len; k++) free(c->edits.items[k].text);
+  c->edits.len = 0;
+  c->fix = FIX_NONE;
+  finding_add_related(c, self.start_byte, self.end_byte, self.message); /* its own site is the first */
+  fold__absorb(c, &self, NULL);
+  finding_free(&self);
+  for (size_t i = first + 1; i < l->len; i++)
+    if (!fo->sites[i].gone && fold__internal(l->items[i].rule->code, kernels)) fold__gone(fo, first, i, NULL);
+  StrBuf sb;
+  sb_init(&sb);
+  sb_printf(&sb, "%s (%zu sites:", fold__base(ctx->path), n);
+  for (size_t k = 0, m = 0; k < 5; k++)
+    if (per[k]) sb_printf(&sb, "%s %s x%zu", m++ ? "," : "", codes[k], per[k]);
+  sb_puts(&sb, ")");
+  c->rule = rule;
+  c->entry = row;
+  c->severity = worst;
+  c->confidence = row->confidence;
+  kb_restate(c, sb.data, row->replacement);
+  free(c->detail);
+  c->detail = NULL;
+  sb_free(&sb);
+}
+
+void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
+  if (l->len == 0) return;
+  Fold fo = {ctx, l, xcalloc(l->len, sizeof(FoldSite))};
+  for (size_t i = 0; i < l->len; i++) fo.sites[i] = fold__site(ctx, &l->items[i]);
+  if (ctx->kind == FILE_CUDA) fold__nested(&fo);
+  if (ctx->kind == FILE_CUDA || ctx->kind == FILE_PYTHON) {
+    fold__same_range(&fo);
+    fold__repeats(&fo);
+  }
+  if (ctx->kind == FILE_PYTHON) {
+    fold__import_uses(&fo);
+    fold__inner_kernels(&fo);
+    fold__dsl_groups(&fo);
+    fold__triton_helpers(&fo);
+    fold__function_wrappers(&fo);
+    fold__own_package(&fo);
+  }
+  if (ctx->kind == FILE_CUDA) {
+    fold__dispatch(&fo);
+    fold__calls(&fo);
+    fold__internals(&fo);
+  }
+  if (fold__npu_path(ctx->path))
+    for (size_t i = 0; i < l->len; i++) fo.sites[i].gone = fo.sites[i].gone || kb_domain(l->items[i].rule->code) >= 2;
+  bool *drop = xcalloc(l->len + 1, sizeof *drop);
+  for (size_t i = 0; i < l->len; i++) drop[i] = fo.sites[i].gone;
+  findings_drop(l, drop);
+  free(drop);
+  free(fo.sites);
+}

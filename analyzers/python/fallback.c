@@ -1,0 +1,193 @@
+/* fallback: import guards whose fallback is None (see resolver.h,
+ * pyfile_required_fallbacks). A handler binding the imported name to None
+ * makes the import optional only where the code checks the name before
+ * using it; one use on the default path means the program needs the
+ * package after all. */
+#include "analyzers/python/resolver.h"
+#include "analyzers/python/pysym.h"
+
+#include <stdlib.h>
+
+#define FALLBACK_MAX_NAMES 16
+#define FALLBACK_MAX_DEPTH 64
+
+static bool fallback__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
+
+static bool fallback__ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether node n's text names `name` as a whole word. */
+static bool fallback__mentions(const PyFile *py, TSNode n, const char *name) {
+  if (ts_node_is_null(n)) return false;
+  size_t k = strlen(name);
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  for (uint32_t at = s; at + k <= e;) {
+    const char *p = memmem(py->text + at, e - at, name, k);
+    if (!p) return false;
+    uint32_t i = (uint32_t)(p - py->text);
+    bool left = i == s || !fallback__ident_char(py->text[i - 1]);
+    bool right = i + k == e || !fallback__ident_char(py->text[i + k]);
+    if (left && right) return true;
+    at = i + 1;
+  }
+  return false;
+}
+
+static bool fallback__mentions_any(const PyFile *py, TSNode n, const StrList *names) {
+  for (size_t i = 0; i < names->len; i++)
+    if (fallback__mentions(py, n, names->items[i])) return true;
+  return false;
+}
+
+static bool fallback__leaves(TSNode block) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
+    TSNode s = ts_node_named_child(block, i);
+    if (fallback__is(s, "raise_statement") || fallback__is(s, "return_statement")) return true;
+  }
+  return false;
+}
+
+/* An earlier statement of `block` (before `before`) that leaves when the
+ * name is unusable: `if f is None: raise ...`. */
+static bool fallback__early_exit(const PyFile *py, TSNode block, TSNode before, const StrList *names) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
+    TSNode s = ts_node_named_child(block, i);
+    if (ts_node_start_byte(s) >= ts_node_start_byte(before)) break;
+    if (fallback__is(s, "if_statement") && fallback__mentions_any(py, ts_node_child_by_field_name(s, "condition", 9), names) &&
+        fallback__leaves(ts_node_child_by_field_name(s, "consequence", 11)))
+      return true;
+  }
+  return false;
+}
+
+/* Whether the identifier `id` is used behind a check of one of `names`. */
+static bool fallback__checked(const PyFile *py, TSNode id, const StrList *names) {
+  if (pyfile_in_ranges(py->guarded.items, py->guarded.len, ts_node_start_byte(id))) return true;
+  TSNode c = id;
+  int depth = 0; /* ts_node_parent walks from the root: bound the climb in deeply nested code */
+  for (TSNode p = ts_node_parent(c); !ts_node_is_null(p) && depth < FALLBACK_MAX_DEPTH; c = p, p = ts_node_parent(p), depth++) {
+    const char *t = ts_node_type(p);
+    if (strcmp(t, "if_statement") == 0 || strcmp(t, "elif_clause") == 0 || strcmp(t, "while_statement") == 0) {
+      if (fallback__mentions_any(py, ts_node_child_by_field_name(p, "condition", 9), names)) return true;
+    } else if (strcmp(t, "conditional_expression") == 0) {
+      if (ts_node_named_child_count(p) == 3 && fallback__mentions_any(py, ts_node_named_child(p, 1), names)) return true;
+    } else if (strcmp(t, "boolean_operator") == 0) {
+      if (fallback__mentions_any(py, ts_node_child_by_field_name(p, "left", 4), names)) return true;
+    } else if (strcmp(t, "assert_statement") == 0 || strcmp(t, "comparison_operator") == 0) {
+      return true; /* the check itself */
+    } else if (strcmp(t, "block") == 0 || strcmp(t, "module") == 0) {
+      if (fallback__early_exit(py, p, c, names)) return true;
+    }
+  }
+  return false;
+}
+
+/* The names an ImportError handler's block sets to None (`f = None`,
+ * `f = g = None`). */
+static void fallback__none_names(const PyFile *py, TSNode clause, StrList *out) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(clause); i++) {
+    TSNode b = ts_node_named_child(clause, i);
+    if (!fallback__is(b, "block")) continue;
+    for (uint32_t k = 0; k < ts_node_named_child_count(b); k++) {
+      TSNode st = ts_node_named_child(b, k);
+      TSNode a = fallback__is(st, "expression_statement") ? ts_node_named_child(st, 0) : (TSNode){0};
+      while (fallback__is(a, "assignment") && out->len < FALLBACK_MAX_NAMES) {
+        TSNode left = ts_node_child_by_field_name(a, "left", 4), right = ts_node_child_by_field_name(a, "right", 5);
+        TSNode last = right;
+        while (fallback__is(last, "assignment")) last = ts_node_child_by_field_name(last, "right", 5);
+        if (!fallback__is(last, "none")) break;
+        if (fallback__is(left, "identifier")) array_push(out, pyfile_node_text(py, left));
+        a = right;
+      }
+    }
+  }
+}
+
+/* Flags assigned from a check of a name (`HAS_F = f is not None`) check it too. */
+static void fallback__aliases(const PyFile *py, const char *name, StrList *names) {
+  uint32_t at = 0;
+  for (TSNode id; !ts_node_is_null(id = pyfile_next_name(py, name, strlen(name), &at, (uint32_t)py->len));) {
+    TSNode p = ts_node_parent(id);
+    for (int depth = 0; !ts_node_is_null(p) && depth < FALLBACK_MAX_DEPTH && !fallback__is(p, "assignment") &&
+                        !fallback__is(p, "expression_statement");
+         depth++)
+      p = ts_node_parent(p);
+    if (!fallback__is(p, "assignment")) continue;
+    TSNode left = ts_node_child_by_field_name(p, "left", 4), right = ts_node_child_by_field_name(p, "right", 5);
+    if (fallback__is(left, "identifier") && fallback__is(right, "comparison_operator") && names->len < FALLBACK_MAX_NAMES)
+      array_push(names, pyfile_node_text(py, left));
+  }
+}
+
+/* The first use of `name` outside the try statement `stmt` that no check
+ * covers, or a null node. */
+static TSNode fallback__unchecked_use(const PyFile *py, TSNode stmt, const char *name) {
+  StrList names = {0};
+  array_push(&names, xstrdup(name));
+  fallback__aliases(py, name, &names);
+  uint32_t at = 0;
+  TSNode found = {0};
+  for (TSNode id; !ts_node_is_null(id = pyfile_next_name(py, name, strlen(name), &at, (uint32_t)py->len));) {
+    uint32_t s = ts_node_start_byte(id);
+    if (s >= ts_node_start_byte(stmt) && s < ts_node_end_byte(stmt)) continue;
+    TSNode p = ts_node_parent(id);
+    if (fallback__is(p, "assignment") && ts_node_start_byte(ts_node_child_by_field_name(p, "left", 4)) == s) continue;
+    if (fallback__is(p, "global_statement") || fallback__is(p, "nonlocal_statement")) continue;
+    if (!fallback__checked(py, id, &names)) {
+      found = id;
+      break;
+    }
+  }
+  strlist_free(&names);
+  return found;
+}
+
+static bool fallback__import_guard(const PyFile *py, TSNode clause) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(clause); i++) {
+    TSNode c = ts_node_named_child(clause, i);
+    if (fallback__is(c, "block") || fallback__is(c, "comment")) continue;
+    return fallback__mentions(py, c, "ImportError") || fallback__mentions(py, c, "ModuleNotFoundError") ||
+           fallback__mentions(py, c, "Exception");
+  }
+  return true; /* bare except */
+}
+
+static void fallback__try(PyFile *py, TSNode stmt) {
+  TSNode body = ts_node_child_by_field_name(stmt, "body", 4);
+  if (ts_node_is_null(body)) return;
+  ByteRange *guard = NULL;
+  for (size_t i = 0; i < py->guarded.len && !guard; i++)
+    if (py->guarded.items[i].start == ts_node_start_byte(body) && py->guarded.items[i].end == ts_node_end_byte(body))
+      guard = &py->guarded.items[i];
+  if (!guard) return;
+  StrList names = {0};
+  for (uint32_t i = 0; i < ts_node_named_child_count(stmt); i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (fallback__is(c, "except_clause") && fallback__import_guard(py, c)) fallback__none_names(py, c, &names);
+  }
+  for (size_t i = 0; i < names.len; i++) {
+    TSNode use = fallback__unchecked_use(py, stmt, names.items[i]);
+    if (ts_node_is_null(use)) continue;
+    PyRequired r = {guard->start, guard->end, xstrdup(names.items[i]), ts_node_start_point(use).row};
+    array_push(&py->required, r);
+    guard->start = guard->end = 0; /* no longer a guarded range */
+    break;
+  }
+  strlist_free(&names);
+}
+
+void pyfile_required_fallbacks(PyFile *py) {
+  if (!memmem(py->text, py->len, "None", 4)) return;
+  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(py->tree));
+  bool more = true;
+  while (more) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (fallback__is(n, "try_statement")) fallback__try(py, n);
+    bool expr = fallback__is(n, "expression_statement"); /* no try statements inside expressions */
+    if (!expr && ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+      if (!ts_tree_cursor_goto_parent(&cur)) break;
+  }
+  ts_tree_cursor_delete(&cur);
+}
