@@ -254,8 +254,9 @@ static EffortItem report__effort_item(const ReportItem *it) {
                   transfer, it->f->rule->code, it->file, false};
   if (it->family) { /* one port per kernel family; an NPU op replaces it when the replacement names one */
     e.subject = it->family;
-    const char *rp = it->f->replacement;
-    e.has_op = rp && *rp && strncmp(rp, "rewrite", 7) != 0;
+    char *op = report_kernel_op(it->f);
+    e.has_op = op != NULL;
+    free(op);
   }
   return e;
 }
@@ -1187,6 +1188,7 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
 
   report__order_groups(r);
   report_kernels_build(r, files, n);
+  report_kernels_unblock(r);
   r->kernel_product = report_kernel_product(r);
   if (r->kernel_product) report__product_blockers(r);
   report__phase_sets(r, n);

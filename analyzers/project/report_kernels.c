@@ -63,6 +63,8 @@ static void report_kernels__words(const char *name, StrList *out) {
 }
 
 char *report_kernel_family(const char *name) {
+  /* "@triton.jit ssd_chunk_scan": the decorator says how, the name what */
+  if (name && name[0] == '@' && strrchr(name, ' ')) name = strrchr(name, ' ') + 1;
   StrList w = {0};
   report_kernels__words(name ? name : "", &w);
   char *key;
@@ -106,12 +108,19 @@ static char *report_kernels__what(const Finding *f) {
   return n ? xstrndup(d, n) : NULL;
 }
 
-/* The op part of a kernel's replacement ("X; otherwise rewrite ..." -> "X"). */
-static char *report_kernels__op(const Finding *f) {
+/* The NPU op a kernel's replacement names: "... candidates: X (candidates)"
+ * or "X; otherwise rewrite ..."; NULL when only a rewrite fits. Caller frees. */
+char *report_kernel_op(const Finding *f) {
   const char *r = f->replacement;
-  if (!r || !*r) return NULL;
+  if (!r || !*r || strncmp(r, "rewrite", 7) == 0) return NULL;
+  const char *c = strstr(r, "candidates: ");
+  if (c) {
+    c += 12;
+    const char *end = strstr(c, " (candidates)");
+    return end ? xstrndup(c, (size_t)(end - c)) : xstrdup(c);
+  }
   const char *cut = strstr(r, "; otherwise");
-  if (cut == r || strncmp(r, "rewrite", 7) == 0) return NULL;
+  if (cut == r) return NULL;
   return cut ? xstrndup(r, (size_t)(cut - r)) : xstrdup(r);
 }
 
@@ -156,7 +165,7 @@ void report_kernels_build(Report *r, const ReportFile *files, size_t n) {
         fam.lines += it->f->weight;
       }
       if (!fam.what) fam.what = report_kernels__what(it->f);
-      if (!fam.op) fam.op = report_kernels__op(it->f);
+      if (!fam.op) fam.op = report_kernel_op(it->f);
     }
     array_push(&r->families, fam);
   }
@@ -205,6 +214,28 @@ void report_kernels_build(Report *r, const ReportFile *files, size_t n) {
       g->replacement = xstrdup(fam->op);
     }
   }
+}
+
+void report_kernels_unblock(Report *r) {
+  if (!r->families.len) return;
+  uint8_t *kfile = NULL;
+  size_t nf = 0;
+  for (size_t i = 0; i < r->items.len; i++)
+    if (r->items.items[i].file + 1 > nf) nf = r->items.items[i].file + 1;
+  kfile = xcalloc(nf ? nf : 1, 1);
+  for (size_t i = 0; i < r->items.len; i++)
+    if (r->items.items[i].family) kfile[r->items.items[i].file] = 1;
+  size_t w = 0;
+  for (size_t b = 0; b < r->blockers.len; b++) {
+    size_t gi = r->blockers.items[b];
+    ReportGroup *g = &r->groups.items[gi];
+    bool in_kernels = !r->items.items[g->items.items[0]].family;
+    for (size_t k = 0; k < g->items.len && in_kernels; k++) in_kernels = kfile[r->items.items[g->items.items[k]].file];
+    if (in_kernels) g->blocker = false; /* ported with the kernels of its file */
+    else r->blockers.items[w++] = gi;
+  }
+  r->blockers.len = w;
+  free(kfile);
 }
 
 bool report_kernel_product(const Report *r) {

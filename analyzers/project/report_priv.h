@@ -33,6 +33,12 @@ bool report_is_kernel(const Finding *f);
 /* Fills r->families from the kernel groups (items carry their family),
  * counts instantiation files and kernel lines, relabels the groups. */
 void report_kernels_build(Report *r, const ReportFile *files, size_t n);
+/* The NPU op a kernel finding's replacement names, or NULL (a rewrite).
+ * Caller frees. */
+char *report_kernel_op(const Finding *f);
+/* Blockers whose every site is in a file holding kernels are ported with
+ * those kernels: they stop being blockers. */
+void report_kernels_unblock(Report *r);
 /* Whether the project's own kernels are its product (docs/report.md). */
 bool report_kernel_product(const Report *r);
 

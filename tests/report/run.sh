@@ -89,8 +89,8 @@ done
 check kernel-lib-json node -e '
 const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
 const fam = JSON.stringify(r.kernel_families.map((f) => [f.family, f.kernels, f.instantiation_files, f.function]));
-const want = JSON.stringify([["attn_bwd", ["AttnBwdSm90"], 1, "attention"],
-  ["attn_fwd", ["attn_fwd_kernel", "attn_fwd_splitkv_kernel"], 3, "attention"]]);
+const want = JSON.stringify([["attn_bwd", ["AttnBwdSm90"], 1, "looks like attention"],
+  ["attn_fwd", ["attn_fwd_kernel", "attn_fwd_splitkv_kernel"], 3, "looks like attention"]]);
 if (fam !== want) { console.log(fam); process.exit(1); }
 if (!r.summary.kernel_product || r.summary.verdict_id !== "difficult" || !r.library) { console.log("not a kernel product"); process.exit(1); }
 const b = JSON.stringify(r.summary.blockers.map((x) => x.code));
