@@ -214,6 +214,20 @@ static ReportPriority report__prio(uint64_t mask, uint64_t all) {
   return (mask & all) == all ? PRIO_P0 : PRIO_P1;
 }
 
+/* A path's file name (its extension is a noise word of the family key). */
+static const char *report__stem(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* Kernel findings of fd's rule in its file's list. */
+static size_t report__same_rule_kernels(const FindingList *l, const Finding *fd) {
+  size_t n = 0;
+  for (size_t k = 0; k < l->len; k++)
+    if (l->items[k].rule == fd->rule && report_is_kernel(&l->items[k])) n++;
+  return n;
+}
+
 /* Whether a subject's top-level module ("flash_attn" of
  * "flash_attn.flash_attn_func") is a module of the project itself. */
 static bool report__own_module(const PhaseGraph *g, size_t from, const char *subject) {
@@ -1135,7 +1149,13 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
       if (d == 1) it.phases = fd->subject && *fd->subject ? phases_of_package(&g, fd->subject) : all;
       else it.phases = phases_of_file(&g, i);
       it.prio = report__prio(it.phases, all);
-      if (report_is_kernel(fd)) it.family = report_kernel_family(fd->subject);
+      /* Python DSL kernels (CuTe, Triton) of one rule in one module are one
+       * family, named after the module: their own names are often helpers'
+       * (`__call__`, `create`) */
+      if (report_is_kernel(fd))
+        it.family = report_kernel_family(f->kind == FILE_PYTHON && report__same_rule_kernels(f->findings, fd) > 1
+                                             ? report__stem(f->path)
+                                             : fd->subject);
       it.own_api = d == 3 && report__own_module(&g, i, fd->subject);
       array_push(&r->items, it);
     }

@@ -20,7 +20,7 @@
 static const char report_kernels__noise[] =
     "kernel|kernels|attn|attention|cuda|impl|device|global|launch|template|run|mha|"
     "fp16|bf16|fp32|fp8|e4m3|e5m2|half|float|causal|softcap|softcapall|paged|split|packgqa|local|alibi|"
-    "dropout|varlen|hdim|hdimall|hdimdiff|sm|inst";
+    "dropout|varlen|hdim|hdimall|hdimdiff|sm|inst|py|cu|cuh|cpp|cc|cxx|h|hpp";
 
 static bool report_kernels__is_noise(const char *w, size_t n) {
   const char *s = report_kernels__noise;
