@@ -310,7 +310,7 @@ static int dc__write_all(int fd, const char *p, size_t n) {
 int dc_save(DiskCache *dc) {
   int rc = dc__make_dir(dc->dir);
   if (rc != 0) return rc;
-  qsort(dc->records.items, dc->records.len, sizeof *dc->records.items, dc__record_cmp);
+  if (dc->records.len) qsort(dc->records.items, dc->records.len, sizeof *dc->records.items, dc__record_cmp);
   StrBuf sb;
   sb_init(&sb);
   sb_append(&sb, DC_MAGIC, 8);

@@ -1,6 +1,7 @@
 /* resultcodec: see resultcodec.h. Little-endian fixed-width integers;
  * strings as a u32 length (RC_NULL for NULL) and their bytes. */
 #include "server/resultcodec.h"
+#include "analyzers/python/pyfacts.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -70,6 +71,62 @@ static void rc__finding(StrBuf *out, const Finding *f) {
   }
 }
 
+static void rc__pos(StrBuf *out, PyPos p) {
+  rc__u32(out, p.byte);
+  rc__u32(out, p.row);
+  rc__u32(out, p.col);
+  rc__u32(out, p.chr);
+}
+
+static void rc__strs(StrBuf *out, char *const *s, size_t n) {
+  rc__u32(out, (uint32_t)n);
+  for (size_t i = 0; i < n; i++) rc__str(out, s[i]);
+}
+
+/* The project model's facts of a Python file (pyfacts.h); a leading 0 for none. */
+static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
+  rc__u32(out, f ? 1 : 0);
+  if (!f) return;
+  rc__u32(out, (uint32_t)f->defs.len);
+  for (size_t i = 0; i < f->defs.len; i++) {
+    const PyDef *d = &f->defs.items[i];
+    rc__str(out, d->name);
+    const uint32_t nums[] = {d->kind, (uint32_t)d->cls, d->start, d->end, d->decorated};
+    for (size_t k = 0; k < 5; k++) rc__u32(out, nums[k]);
+    rc__pos(out, d->at);
+    rc__strs(out, d->bases.items, d->bases.len);
+  }
+  rc__u32(out, (uint32_t)f->calls.len);
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const PyCall *c = &f->calls.items[i];
+    rc__str(out, c->callee);
+    const uint32_t nums[] = {c->kind, (uint32_t)c->owner, c->in_main, c->flags};
+    for (size_t k = 0; k < 4; k++) rc__u32(out, nums[k]);
+    rc__pos(out, c->start);
+    rc__pos(out, c->end);
+  }
+  rc__u32(out, (uint32_t)f->imports.len);
+  for (size_t i = 0; i < f->imports.len; i++) {
+    const PyFactImport *im = &f->imports.items[i];
+    rc__str(out, im->local);
+    rc__str(out, im->qualname);
+    rc__str(out, im->module);
+    rc__u32(out, (uint32_t)im->from_import | (uint32_t)im->guarded << 1 | (uint32_t)im->top << 2);
+    rc__pos(out, im->start);
+    rc__pos(out, im->end);
+  }
+  rc__u32(out, (uint32_t)f->refs.len);
+  for (size_t i = 0; i < f->refs.len; i++) {
+    rc__str(out, f->refs.items[i].name);
+    rc__u32(out, (uint32_t)f->refs.items[i].owner);
+  }
+  rc__strs(out, f->star_imports.items, f->star_imports.len);
+  rc__strs(out, f->dynamic_imports.items, f->dynamic_imports.len);
+  rc__strs(out, f->all.items, f->all.len);
+  const uint32_t flags[] = {f->dynamic_unknown, f->has_all, f->has_main, f->main_start, f->main_end};
+  for (size_t k = 0; k < 5; k++) rc__u32(out, flags[k]);
+}
+
 void rc_encode(const FindingList *findings, const FileFacts *facts, StrBuf *out) {
   rc__u32(out, (uint32_t)findings->len);
   for (size_t i = 0; i < findings->len; i++) rc__finding(out, &findings->items[i]);
@@ -78,6 +135,7 @@ void rc_encode(const FindingList *findings, const FileFacts *facts, StrBuf *out)
   rc__u32(out, facts->test_findings);
   rc__u32(out, (uint32_t)facts->imports.len);
   for (size_t i = 0; i < facts->imports.len; i++) rc__str(out, facts->imports.items[i]);
+  rc__pyfacts(out, facts->py);
 }
 
 /* ---- decoding ---------------------------------------------------------------- */
@@ -176,7 +234,7 @@ static bool rc__get_finding(RcReader *r, const AnalyzeOptions *opt, Finding *f) 
   for (uint32_t i = 0; !r->bad && i < n_related; i++) {
     uint32_t rn[6];
     for (size_t k = 0; k < 6; k++) rn[k] = rc__get_u32(r);
-    Related rel = {rn[0], rn[1], rc__get_str(r), rn[2], rn[3], rn[4], rn[5]};
+    Related rel = {rn[0], rn[1], rc__get_str(r), rn[2], rn[3], rn[4], rn[5], NULL, 0, 0}; /* same file */
     if (!rel.message) r->bad = true;
     array_push(&f->related, rel);
   }
@@ -187,6 +245,107 @@ static bool rc__get_finding(RcReader *r, const AnalyzeOptions *opt, Finding *f) 
     finding_free(f);
   }
   return ok;
+}
+
+static PyPos rc__get_pos(RcReader *r) {
+  PyPos p;
+  p.byte = rc__get_u32(r);
+  p.row = rc__get_u32(r);
+  p.col = rc__get_u32(r);
+  p.chr = rc__get_u32(r);
+  return p;
+}
+
+/* A count of items that each take at least `min` bytes: past what is left, corrupt. */
+static uint32_t rc__get_count(RcReader *r, size_t min) {
+  uint32_t n = rc__get_u32(r);
+  if ((size_t)(r->end - r->p) / min < n) r->bad = true;
+  return r->bad ? 0 : n;
+}
+
+/* Appends the next list of strings to arr (an Array(char *)). */
+#define RC__GET_STRS(r, arr)                                        \
+  do {                                                             \
+    uint32_t n_ = rc__get_count((r), 4);                           \
+    for (uint32_t i_ = 0; !(r)->bad && i_ < n_; i_++) {            \
+      char *s_ = rc__get_str(r);                                   \
+      if (s_) array_push((arr), s_);                               \
+      else (r)->bad = true;                                        \
+    }                                                              \
+  } while (0)
+
+/* Decodes rc__pyfacts; indexes (owners, classes) must fall inside the
+ * definitions, kinds inside their enums. NULL for none or on error. */
+static PyFacts *rc__get_pyfacts(RcReader *r) {
+  if (!rc__get_u32(r) || r->bad) return NULL;
+  PyFacts *f = xcalloc(1, sizeof *f);
+  uint32_t n = rc__get_count(r, 44);
+  for (uint32_t i = 0; !r->bad && i < n; i++) {
+    PyDef d = {0};
+    d.name = rc__get_str(r);
+    uint32_t nums[5];
+    for (size_t k = 0; k < 5; k++) nums[k] = rc__get_u32(r);
+    d.kind = (PyDefKind)nums[0];
+    d.cls = (int32_t)nums[1];
+    d.start = nums[2];
+    d.end = nums[3];
+    d.decorated = nums[4] != 0;
+    d.at = rc__get_pos(r);
+    RC__GET_STRS(r, &d.bases);
+    if (!d.name || nums[0] > PYDEF_METHOD || d.cls < -1 || d.cls >= (int32_t)i) r->bad = true;
+    array_push(&f->defs, d);
+  }
+  n = rc__get_count(r, 52);
+  for (uint32_t i = 0; !r->bad && i < n; i++) {
+    PyCall c = {0};
+    c.callee = rc__get_str(r);
+    uint32_t nums[4];
+    for (size_t k = 0; k < 4; k++) nums[k] = rc__get_u32(r);
+    c.kind = (PyCallKind)nums[0];
+    c.owner = (int32_t)nums[1];
+    c.in_main = nums[2] != 0;
+    c.flags = nums[3];
+    c.start = rc__get_pos(r);
+    c.end = rc__get_pos(r);
+    if (!c.callee || nums[0] > PYCALL_SUPER || c.owner < -1 || c.owner >= (int32_t)f->defs.len) r->bad = true;
+    array_push(&f->calls, c);
+  }
+  n = rc__get_count(r, 48);
+  for (uint32_t i = 0; !r->bad && i < n; i++) {
+    PyFactImport im = {0};
+    im.local = rc__get_str(r);
+    im.qualname = rc__get_str(r);
+    im.module = rc__get_str(r);
+    uint32_t fl = rc__get_u32(r);
+    im.from_import = fl & 1;
+    im.guarded = (fl >> 1) & 1;
+    im.top = (fl >> 2) & 1;
+    im.start = rc__get_pos(r);
+    im.end = rc__get_pos(r);
+    if (!im.local || !im.qualname || !im.module) r->bad = true;
+    array_push(&f->imports, im);
+  }
+  n = rc__get_count(r, 8);
+  for (uint32_t i = 0; !r->bad && i < n; i++) {
+    PyRef ref = {rc__get_str(r), (int32_t)rc__get_u32(r)};
+    if (!ref.name || ref.owner < PYREF_MAIN || ref.owner >= (int32_t)f->defs.len) r->bad = true;
+    array_push(&f->refs, ref);
+  }
+  RC__GET_STRS(r, &f->star_imports);
+  RC__GET_STRS(r, &f->dynamic_imports);
+  RC__GET_STRS(r, &f->all);
+  uint32_t flags[5];
+  for (size_t k = 0; k < 5; k++) flags[k] = rc__get_u32(r);
+  f->dynamic_unknown = flags[0];
+  f->has_all = flags[1];
+  f->has_main = flags[2];
+  f->main_start = flags[3];
+  f->main_end = flags[4];
+  if (r->bad) {
+    pyfacts_free(f);
+    return NULL;
+  }
+  return f;
 }
 
 int rc_decode(const char *data, size_t len, const AnalyzeOptions *opt, FindingList *findings,
@@ -211,6 +370,7 @@ int rc_decode(const char *data, size_t len, const AnalyzeOptions *opt, FindingLi
     if (s) array_push(&ff.imports, s);
     else r.bad = true;
   }
+  ff.py = rc__get_pyfacts(&r);
   if (r.bad || r.p != r.end) {
     findings_free(&fl);
     analyze_facts_free(&ff);

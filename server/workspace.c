@@ -1,5 +1,7 @@
 /* workspace: see workspace.h. */
 #include "server/workspace.h"
+#include "analyzers/python/pyfacts.h"
+#include "analyzers/project/model.h"
 #include "server/resultcodec.h"
 
 #include <dirent.h>
@@ -217,6 +219,7 @@ static void ws__copy_results(FindingList *dst, FileFacts *dfacts, const FindingL
   dfacts->lines = sfacts->lines;
   dfacts->test_findings = sfacts->test_findings;
   for (size_t i = 0; i < sfacts->imports.len; i++) array_push(&dfacts->imports, xstrdup(sfacts->imports.items[i]));
+  dfacts->py = pyfacts_copy(sfacts->py);
 }
 
 static void ws__entry_free(WsCacheEntry *e) {
@@ -483,4 +486,40 @@ char *ws_npu_sibling(const char *path) {
     free(sib);
   }
   return NULL;
+}
+
+/* ---- project model ----------------------------------------------------------- */
+
+static bool ws__launcher(const WsFile *f) {
+  const char *b = strrchr(f->path, '/');
+  b = b ? b + 1 : f->path;
+  return f->kind == FILE_SHELL || f->kind == FILE_PYPROJECT || f->kind == FILE_SETUP_CFG || strcmp(b, "setup.py") == 0;
+}
+
+Model *ws_model_build(Workspace *ws, bool abs_ids, bool take_facts) {
+  Model *m = model_new();
+  for (size_t i = 0; i < ws->files.len; i++) {
+    WsFile *f = &ws->files.items[i];
+    const char *id = abs_ids ? f->abs : f->path;
+    if (f->kind == FILE_PYTHON && f->facts.py && take_facts) model_take_module(m, id, f->rel ? f->rel : f->path, &f->facts, &f->findings);
+    else if (f->kind == FILE_PYTHON && f->facts.py) model_set_module(m, id, f->rel ? f->rel : f->path, &f->facts, &f->findings);
+    if (!ws__launcher(f)) continue;
+    char *text = NULL;
+    size_t len = 0;
+    if (util_read_file(f->abs, WS_DEFAULT_MAX_FILE, &text, &len) != 0) continue; /* vanished: no entry points */
+    model_set_launcher(m, id, text, len);
+    free(text);
+  }
+  model_link(m);
+  return m;
+}
+
+void ws_model_apply(Workspace *ws, Model *m, bool abs_ids, const AnalyzeOptions *aopt, WsFilterFn filter,
+                    void *filter_data) {
+  for (size_t i = 0; i < ws->files.len; i++) {
+    WsFile *f = &ws->files.items[i];
+    if (f->kind != FILE_PYTHON) continue; /* a module the model does not know is left as it is */
+    model_apply(m, abs_ids ? f->abs : f->path, aopt, &f->findings);
+    if (filter) filter(filter_data, f->path, &f->findings);
+  }
 }

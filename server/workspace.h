@@ -88,6 +88,17 @@ void ws_free(Workspace *ws);
 
 uint64_t ws_hash(const char *text, size_t len);
 
+/* The project model of an analyzed workspace (model.h): every Python file
+ * as a module (id = its absolute path when `abs_ids`, else its path), the
+ * shell scripts and packaging files as launchers (read from disk; one that
+ * cannot be read is left out). With `take_facts` the model takes each
+ * file's facts.py (left NULL in ws). Caller frees with model_free. */
+struct Model *ws_model_build(Workspace *ws, bool abs_ids, bool take_facts);
+/* Adds the model's findings to every Python file of ws and marks its
+ * unreachable ones (model_apply), then runs `filter` (may be NULL) on the
+ * files it changed, like ws_analyze does. */
+void ws_model_apply(Workspace *ws, struct Model *m, bool abs_ids, const AnalyzeOptions *aopt, WsFilterFn filter,
+                    void *filter_data);
 /* The identity of a scan for the disk cache: this build, everything in the
  * options that changes a finding (target, selection, user rules and rows),
  * and the scanned paths as the file system resolves them. */

@@ -17,9 +17,11 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
 # Node packages for the editor-client and report tests (pinned in their
-# package-lock.json), again when the lock file changed since the last install.
+# package-lock.json), again when a lockfile changed since. tests/e2e installs
+# its own, under build/ (tests/e2e/install.sh, run by `make test-e2e`).
 for d in tests/*/ editors/*/; do
   d=${d%/}
+  [ "$d" != tests/e2e ] || continue
   if [ -f "$d/package-lock.json" ] &&
     { [ ! -d "$d/node_modules" ] || [ "$d/package-lock.json" -nt "$d/node_modules/.package-lock.json" ]; }; then
     (cd "$d" && npm ci --silent --no-audit --no-fund)

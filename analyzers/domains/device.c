@@ -134,34 +134,174 @@ static bool device__conditional(AnalyzeCtx *ctx, const Finding *g, TSNode site) 
   return true;
 }
 
+/* Folds g into every other finding with a fix inside [from, to): each fix
+ * of the guarded code, applied alone or with the others, changes the guard
+ * too. */
+static void device__fold_range(FindingList *out, const Finding *g, uint32_t from, uint32_t to) {
+  for (size_t i = 0; i < out->len; i++) {
+    Finding *f = &out->items[i];
+    if (f != g && f->fix != FIX_NONE && f->edits.len && f->start_byte >= from && f->end_byte <= to) device__fold(f, g);
+  }
+}
+
+/* Whether site is negated (`not ...`) on its way up to the condition cond. */
+static bool device__negated(TSNode site, TSNode cond) {
+  for (TSNode n = site; !ts_node_is_null(n) && !ts_node_eq(n, cond); n = ts_node_parent(n))
+    if (pysyntax_is(n, "not_operator")) return true;
+  return pysyntax_is(cond, "not_operator");
+}
+
+/* The else branch of an if statement, or a null node. */
+static TSNode device__else_body(TSNode stmt) {
+  for (uint32_t i = 0; i < ts_node_named_child_count(stmt); i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (pysyntax_is(c, "else_clause")) return ts_node_child_by_field_name(c, "body", 4);
+  }
+  return (TSNode){0};
+}
+
+/* Whether a block ends by leaving it (return, raise, continue, break). */
+static bool device__exits(TSNode block) {
+  uint32_t n = ts_node_named_child_count(block);
+  TSNode last = n ? ts_node_named_child(block, n - 1) : (TSNode){0};
+  return pysyntax_is(last, "return_statement") || pysyntax_is(last, "raise_statement") ||
+         pysyntax_is(last, "continue_statement") || pysyntax_is(last, "break_statement");
+}
+
+/* `@skipIf(not torch.cuda.is_available(), ...)` (unittest's, pytest's
+ * skipif) or `@skipUnless(torch.cuda.is_available(), ...)` above a test:
+ * the decorated definition, or a null node. `call` is the is_available()
+ * call. */
+static TSNode device__skipped_test(AnalyzeCtx *ctx, TSNode call) {
+  TSNode n = call, args = ts_node_parent(call);
+  while (pysyntax_is(args, "not_operator") || pysyntax_is(args, "boolean_operator")) n = args, args = ts_node_parent(args);
+  TSNode deco = pysyntax_is(args, "argument_list") ? ts_node_parent(args) : (TSNode){0};
+  if (!pysyntax_is(deco, "call") || !ts_node_eq(ts_node_named_child(args, 0), n) ||
+      !pysyntax_is(ts_node_parent(deco), "decorator"))
+    return (TSNode){0};
+  TSNode def = ts_node_parent(ts_node_parent(deco));
+  char *fn = pyfile_node_text(ctx->py, pysym_child(deco, PYFIELD_FUNCTION));
+  bool negated = device__negated(call, n);
+  bool runs_if_cuda = fn && ((negated && (util_ends_with(fn, "skipIf") || util_ends_with(fn, "skipif"))) ||
+                             (!negated && util_ends_with(fn, "skipUnless")));
+  free(fn);
+  return runs_if_cuda && pysyntax_is(def, "decorated_definition") ? def : (TSNode){0};
+}
+
+/* The code that runs only when the torch.cuda.is_available() call at site
+ * is True, as a byte range: the branch of `if ...:` (or the else of
+ * `if not ...:`, or what follows `if not ...: return`), or the right side
+ * of `... and x`, or a test skipped without CUDA. False when site guards
+ * nothing. */
+static bool device__guarded_range(AnalyzeCtx *ctx, TSNode site, uint32_t *from, uint32_t *to) {
+  TSNode call = site, up = ts_node_parent(site);
+  while (pysyntax_is(up, "call") || pysyntax_is(up, "attribute")) call = up, up = ts_node_parent(up);
+  TSNode test = device__skipped_test(ctx, call);
+  if (!ts_node_is_null(test)) {
+    *from = ts_node_start_byte(test);
+    *to = ts_node_end_byte(test);
+    return true;
+  }
+  if (pysyntax_is(up, "boolean_operator") && ts_node_eq(ts_node_child_by_field_name(up, "left", 4), call) &&
+      strcmp(ts_node_type(ts_node_child(up, 1)), "and") == 0) {
+    TSNode right = ts_node_child_by_field_name(up, "right", 5);
+    *from = ts_node_start_byte(right);
+    *to = ts_node_end_byte(right);
+    return !ts_node_is_null(right);
+  }
+  TSNode stmt = device__guarding_if(site);
+  if (ts_node_is_null(stmt)) return false;
+  TSNode body = ts_node_child_by_field_name(stmt, "consequence", 11);
+  if (!device__negated(site, ts_node_child_by_field_name(stmt, "condition", 9))) {
+    if (ts_node_is_null(body)) return false;
+    *from = ts_node_start_byte(body);
+    *to = ts_node_end_byte(body);
+    return true;
+  }
+  TSNode other = device__else_body(stmt);
+  if (!ts_node_is_null(other)) {
+    *from = ts_node_start_byte(other);
+    *to = ts_node_end_byte(other);
+    return true;
+  }
+  TSNode block = ts_node_parent(stmt);
+  if (ts_node_is_null(body) || ts_node_is_null(block) || !device__exits(body)) return false;
+  *from = ts_node_end_byte(stmt);
+  *to = ts_node_end_byte(block);
+  return true;
+}
+
+/* What a plain guard (an if without elif/else, not negated) holds: only
+ * TF32/cuDNN flags (*flags: right to skip on the NPU), or only statements
+ * with findings (*calls). */
+static void device__guard_body(AnalyzeCtx *ctx, TSNode site, bool *flags, bool *calls) {
+  *flags = *calls = false;
+  TSNode stmt = device__guarding_if(site);
+  TSNode body = ts_node_is_null(stmt) ? stmt : ts_node_child_by_field_name(stmt, "consequence", 11);
+  if (ts_node_is_null(body) || ts_node_named_child_count(stmt) > 2) return; /* with elif/else: a selection */
+  if (device__negated(site, ts_node_child_by_field_name(stmt, "condition", 9))) return;
+  uint32_t n = ts_node_named_child_count(body);
+  *flags = *calls = n > 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode st = ts_node_named_child(body, i);
+    char *t = pyfile_node_text(ctx->py, st);
+    *flags = *flags && t && util_starts_with(t, "torch.backends.");
+    free(t);
+    *calls = *calls && pysyntax_is(st, "expression_statement") && device__finding_in(ctx->out, st);
+  }
+}
+
+/* `use_cuda = torch.cuda.is_available()` (or `... and torch.cuda.is_available()`):
+ * the name is the guard, and each `if use_cuda:` or `x if use_cuda else y`
+ * in the same function (or file) guards its branch. */
+static void device__fold_flag(AnalyzeCtx *ctx, const Finding *g, TSNode site) {
+  TSNode a = site;
+  while (!ts_node_is_null(a) && !pysyntax_is(a, "assignment") && !pysyntax_is(a, "block") && !pysyntax_is(a, "module"))
+    a = ts_node_parent(a);
+  TSNode name = pysyntax_is(a, "assignment") ? pysym_child(a, PYFIELD_LEFT) : (TSNode){0};
+  TSNode value = ts_node_is_null(name) ? name : pysym_child(a, PYFIELD_RIGHT);
+  if (!pysyntax_is(name, "identifier") || ts_node_is_null(value) || device__negated(site, value)) return;
+  const PyFunction *fn = pyfile_function_at(ctx->py, g->start_byte);
+  uint32_t end = fn ? fn->end : (uint32_t)ctx->len;
+  uint32_t ns = ts_node_start_byte(name), nl = ts_node_end_byte(name) - ns;
+  for (uint32_t at = ts_node_end_byte(a);;) {
+    TSNode u = pyfile_next_name(ctx->py, ctx->text + ns, nl, &at, end);
+    if (ts_node_is_null(u)) return;
+    uint32_t from, to;
+    TSNode c = ts_node_parent(u);
+    if (pysyntax_is(c, "conditional_expression") && ts_node_named_child_count(c) == 3 &&
+        ts_node_eq(ts_node_named_child(c, 1), u)) {
+      TSNode yes = ts_node_named_child(c, 0);
+      device__fold_range(ctx->out, g, ts_node_start_byte(yes), ts_node_end_byte(yes));
+    } else if (device__guarded_range(ctx, u, &from, &to)) {
+      device__fold_range(ctx->out, g, from, to);
+    }
+  }
+}
+
 /* `if torch.cuda.is_available(): torch.backends.cuda.matmul.allow_tf32 = True`
  * is right to skip on the NPU (the flags mean nothing there): no finding.
  * `if torch.cuda.is_available(): torch.cuda.empty_cache()` is one change: the
- * guard's edit joins the finding of the call it guards. Returns whether the
- * guard finding is to be dropped. */
+ * guard's edit joins the finding of the call it guards. In any other form
+ * (with an else, around other statements, negated, `... and call()`) the
+ * guard stays a finding, and still each fix of what it guards changes it:
+ * a rewritten call behind an unchanged CUDA test would never run on the
+ * NPU. Returns whether the guard finding is to be dropped. */
 static bool device__guard(AnalyzeCtx *ctx, const Finding *g) {
   TSNode root = ts_tree_root_node(ctx->tree);
   TSNode site = ts_node_descendant_for_byte_range(root, g->start_byte, g->end_byte);
   if (device__conditional(ctx, g, site)) return true;
-  TSNode stmt = device__guarding_if(site);
-  TSNode body = ts_node_is_null(stmt) ? stmt : ts_node_child_by_field_name(stmt, "consequence", 11);
-  if (ts_node_is_null(body) || ts_node_named_child_count(stmt) > 2) return false; /* with elif/else: a selection */
-  uint32_t n = ts_node_named_child_count(body);
-  bool flags = n > 0, calls = n > 0;
-  Finding *first = NULL;
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode st = ts_node_named_child(body, i);
-    char *t = pyfile_node_text(ctx->py, st);
-    flags = flags && t && util_starts_with(t, "torch.backends.");
-    free(t);
-    Finding *f = device__finding_in(ctx->out, st);
-    calls = calls && pysyntax_is(st, "expression_statement") && f;
-    if (f && !first) first = f;
-  }
+  bool flags, calls;
+  device__guard_body(ctx, site, &flags, &calls);
   if (flags) return true;
-  if (!calls || !first || !g->edits.len) return false;
-  device__fold(first, g);
-  return true;
+  if (!g->edits.len) return false;
+  uint32_t from, to;
+  if (!device__guarded_range(ctx, site, &from, &to)) {
+    device__fold_flag(ctx, g, site);
+    return false;
+  }
+  device__fold_range(ctx->out, g, from, to);
+  return calls;
 }
 
 static bool device__drop_guard(void *data, const Finding *f) {

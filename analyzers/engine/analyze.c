@@ -3,6 +3,7 @@
 #include "analyzers/engine/analyze.h"
 #include "analyzers/engine/fold.h"
 #include "analyzers/engine/prefilter.h"
+#include "analyzers/python/pyfacts.h"
 #include "analyzers/python/resolver.h"
 #include "analyzers/engine/suppress.h"
 
@@ -334,6 +335,8 @@ static void analyze__filter(const AnalyzeOptions *opt, FindingList *out) {
 void analyze_facts_free(FileFacts *f) {
   for (size_t i = 0; i < f->imports.len; i++) free(f->imports.items[i]);
   array_free(&f->imports);
+  pyfacts_free(f->py);
+  f->py = NULL;
 }
 
 static void analyze__facts(const char *text, size_t len, const PyFile *py, FileFacts *facts) {
@@ -344,6 +347,7 @@ static void analyze__facts(const char *text, size_t len, const PyFile *py, FileF
   facts->lines = lines;
   if (!py) return;
   facts->has_main_guard = py->has_main_guard;
+  facts->py = pyfacts_build(py);
   for (size_t i = 0; i < py->imports.len; i++) array_push(&facts->imports, xstrdup(py->imports.items[i].module));
 }
 

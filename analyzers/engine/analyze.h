@@ -64,10 +64,13 @@ typedef void (*AnalyzerFn)(AnalyzeCtx *ctx);
  * graph, entry points). Owned by the caller: free with analyze_facts_free.
  * The CLI's disk cache stores every field (server/resultcodec.c): a field
  * added here needs its encoding there too. */
+typedef struct PyFacts PyFacts;
 typedef struct {
   Array(char *) imports;  /* modules imported (Python), relative ones with leading dots */
   bool has_main_guard;    /* if __name__ == "__main__": */
   uint32_t lines;
+  PyFacts *py;            /* owned: definitions, calls and names for the project model
+                             (pyfacts.h); NULL unless Python */
   uint32_t test_findings; /* findings in test and benchmark code, not reported */
 } FileFacts;
 

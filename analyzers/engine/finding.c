@@ -12,7 +12,10 @@ void finding_free(Finding *f) {
   free(f->detail);
   for (size_t i = 0; i < f->edits.len; i++) free(f->edits.items[i].text);
   array_free(&f->edits);
-  for (size_t i = 0; i < f->related.len; i++) free(f->related.items[i].message);
+  for (size_t i = 0; i < f->related.len; i++) {
+    free(f->related.items[i].path);
+    free(f->related.items[i].message);
+  }
   array_free(&f->related);
 }
 
@@ -37,17 +40,20 @@ Finding finding_copy(const Finding *f) {
     array_push(&c.edits, e);
   }
   memset(&c.related, 0, sizeof c.related);
-  for (size_t i = 0; i < f->related.len; i++) {
-    Related r = f->related.items[i];
-    r.message = xstrdup(r.message);
-    array_push(&c.related, r);
-  }
+  for (size_t i = 0; i < f->related.len; i++) finding_add_related_at(&c, &f->related.items[i]);
   return c;
 }
 
 void finding_add_related(Finding *f, uint32_t start, uint32_t end, const char *message) {
-  Related r = {start, end, xstrdup(message), 0, 0, 0, 0};
+  Related r = {start, end, xstrdup(message), 0, 0, 0, 0, NULL, 0, 0};
   array_push(&f->related, r);
+}
+
+void finding_add_related_at(Finding *f, const Related *r) {
+  Related c = *r;
+  c.path = r->path ? xstrdup(r->path) : NULL;
+  c.message = xstrdup(r->message ? r->message : "");
+  array_push(&f->related, c);
 }
 
 void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text) {

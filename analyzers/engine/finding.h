@@ -53,13 +53,17 @@ typedef struct {
   uint32_t start_row, start_char, end_row, end_char; /* filled by analyze_text (code points) */
 } TextEdit;
 
-/* Another place in the same file that belongs to a finding: a folded
- * occurrence of the same work (a case of a dispatch switch, a device check
- * of an extension), with its own message. */
+/* Another place that belongs to a finding, with its own message: a folded
+ * occurrence of the same work in the same file (a case of a dispatch
+ * switch, a device check of an extension), or a place in another file (the
+ * wrapper a call goes through and the CUDA-only construct inside it, from
+ * the project model). Owns its strings. */
 typedef struct {
   uint32_t start, end; /* byte range */
-  char *message;       /* owned: English message of the folded occurrence */
-  uint32_t start_row, start_char, end_row, end_char; /* filled by analyze_text (code points) */
+  char *message;       /* owned: English message of that place */
+  uint32_t start_row, start_char, end_row, end_char; /* code points; filled by analyze_text for the same file */
+  char *path;          /* owned; NULL: the finding's own file; else the file as the model was given it */
+  uint32_t start_col, end_col; /* byte columns (another file: for UTF-8 clients) */
 } Related;
 
 typedef struct KbEntry KbEntry;
@@ -85,7 +89,8 @@ typedef struct {
   Array(TextEdit) edits; /* owned; empty when fix == FIX_NONE */
   bool fix_needs_torch_npu; /* applying the fix needs `import torch_npu` */
   uint32_t weight; /* size hint for effort: lines of a kernel, 0 otherwise */
-  Array(Related) related; /* owned; the occurrences folded into this one (fold.h) */
+  bool unreachable;  /* in code nothing in the project runs (the project model): a hint, not involved */
+  Array(Related) related; /* owned; the occurrences folded into this one (fold.h), or other files' places */
 } Finding;
 
 typedef Array(Finding) FindingList;
@@ -98,6 +103,8 @@ Finding finding_copy(const Finding *f);
 void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text);
 /* Adds a related location to f (message is copied). */
 void finding_add_related(Finding *f, uint32_t start, uint32_t end, const char *message);
+/* Adds a copy of r (path and message duplicated) to f. */
+void finding_add_related_at(Finding *f, const Related *r);
 /* Appends a note to both messages: " <en>" to the English one, <zh> as given
  * to the Chinese one (which carries its own full-width punctuation). */
 void finding_append_note(Finding *f, const char *en, const char *zh);

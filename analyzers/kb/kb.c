@@ -83,10 +83,10 @@ const char *kb_text(KbText id, bool zh) {
 const char *kb_domain_name(int domain, bool zh) {
   static const char *const en[] = {"Meta", "Third-Party Dependencies", "Device Layer", "Attention Mechanism",
                                    "Custom Operators", "Distributed Communication", "Precision Strategy",
-                                   "Compilation and Graphs"};
+                                   "Compilation and Graphs", "Project Model"};
   static const char *const cn[] = {"元规则", "第三方依赖", "设备层", "注意力机制", "自定义算子", "分布式通信",
-                                   "精度策略", "编译与图模式"};
-  if (domain < 0 || domain > 7) return zh ? "其他" : "Other";
+                                   "精度策略", "编译与图模式", "项目模型"};
+  if (domain < 0 || domain > 8) return zh ? "其他" : "Other";
   return zh ? cn[domain] : en[domain];
 }
 

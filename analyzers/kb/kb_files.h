@@ -9,4 +9,5 @@
 #include "analyzers/kb/kb_distributed.def"
 #include "analyzers/kb/kb_precision.def"
 #include "analyzers/kb/kb_compile.def"
+#include "analyzers/kb/kb_project.def"
 #undef NO_FIX

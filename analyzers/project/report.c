@@ -1139,6 +1139,7 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
       if (!fd->rule) continue;
       int d = kb_domain(fd->rule->code);
       if (d == 0) continue; /* meta rules are about the analysis, not the migration */
+      if (d == 8) continue; /* call sites of project code restate a construct counted where it is */
       ReportItem it = {0};
       it.f = fd;
       it.file = i;
@@ -1148,7 +1149,8 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
       it.domain = d;
       if (d == 1) it.phases = fd->subject && *fd->subject ? phases_of_package(&g, fd->subject) : all;
       else it.phases = phases_of_file(&g, i);
-      it.prio = report__prio(it.phases, all);
+      /* code nothing in the project runs (the project model) is not involved */
+      it.prio = fd->unreachable ? PRIO_NONE : report__prio(it.phases, all);
       /* Python DSL kernels (CuTe, Triton) of one rule in one module are one
        * family, named after the module: their own names are often helpers'
        * (`__call__`, `create`) */

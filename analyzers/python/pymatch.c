@@ -667,6 +667,8 @@ bool pymatch_visit(void *state, const PyVisit *v) {
     return false;
   case PYSYM_COMMENT:
     return false;
+  case PYSYM_TYPE: /* an annotation (`x: torch.cuda.Event = None`) names a type; it uses nothing */
+    return false;
   case PYSYM_OTHER:
     return true;
   default:

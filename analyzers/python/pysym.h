@@ -27,7 +27,7 @@
   X(SUBSCRIPT, "subscript") X(TRY_STATEMENT, "try_statement")                                    \
   X(TYPED_DEFAULT_PARAMETER, "typed_default_parameter") X(WHILE_STATEMENT, "while_statement")     \
   X(WITH_STATEMENT, "with_statement") X(CASE_CLAUSE, "case_clause") X(TUPLE, "tuple") X(LIST, "list")        \
-  X(SET, "set")
+  X(SET, "set") X(TYPE, "type")
 
 typedef enum {
   PYSYM_OTHER = 0,

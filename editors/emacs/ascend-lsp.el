@@ -19,8 +19,9 @@
 ;;
 ;; Diagnostics appear through flymake, quick fixes through
 ;; `eglot-code-actions'.  M-x ascend-lsp-report writes the migration report
-;; of the project and opens it; M-x ascend-lsp-fix-all applies every safe
-;; fix of the buffer.
+;; of the project and shows it in another window, leaving point in the
+;; source; M-x ascend-lsp-fix-all applies every safe fix of the buffer (in
+;; the report's buffer: of the buffer the report was made from).
 ;;
 ;; Eglot (up to Emacs 29) runs one server per buffer: in the modes of
 ;; `ascend-lsp-modes', ascend-lsp replaces the default Python/C++ server.
@@ -89,10 +90,13 @@ A plist such as (:target (:chip \"910B\" :torchNpu \"2.7.1\" :mindiesd
   (let ((server (eglot-current-server)))
     (and server (object-of-class-p server 'ascend-lsp-server) server)))
 
+(defvar-local ascend-lsp--report-source nil
+  "In a report buffer, the buffer `ascend-lsp-report' was run from.")
+
 (defun ascend-lsp--server-or-lose ()
   "The ascend-lsp server of the buffer, after sending it the pending edits."
   (let ((server (or (ascend-lsp--server)
-                    (user-error "No ascend-lsp server manages this buffer (M-x eglot first)"))))
+                    (user-error "No ascend-lsp server manages %s (M-x eglot first)" (buffer-name)))))
     ;; eglot sends didChange from an idle timer: flush it so that the
     ;; server works on the text shown.
     (when (fboundp 'eglot--signal-textDocument/didChange)
@@ -116,14 +120,28 @@ argument, ask for it.  Returns the server's result (a plist with
     (unless path
       (error "ascend-lsp: the report command returned no path"))
     (when (called-interactively-p 'any)
-      (find-file-other-window path))
+      ;; shown, not selected: point stays in the source, where the
+      ;; commands (fix-all, code actions) work
+      (let ((source (current-buffer))
+            (report (find-file-noselect path)))
+        (with-current-buffer report
+          (setq ascend-lsp--report-source source))
+        (display-buffer report '(nil (inhibit-same-window . t)))))
     (message "ascend-lsp: migration report %s" path)
     result))
 
 ;;;###autoload
 (defun ascend-lsp-fix-all ()
-  "Apply every safe Ascend fix of the current buffer."
+  "Apply every safe Ascend fix of the current buffer.
+In a report opened by `ascend-lsp-report', fix the buffer the report
+was made from."
   (interactive)
+  (if (and (not (ascend-lsp--server)) (buffer-live-p ascend-lsp--report-source))
+      (with-current-buffer ascend-lsp--report-source (ascend-lsp--fix-all))
+    (ascend-lsp--fix-all)))
+
+(defun ascend-lsp--fix-all ()
+  "Apply every safe Ascend fix of the current buffer."
   (let* ((server (ascend-lsp--server-or-lose))
          ;; The user asked for these edits: no confirmation.
          (eglot-confirm-server-initiated-edits nil)

@@ -1,5 +1,6 @@
 /* cli_common: see cli_common.h. */
 #include "server/cli/cli_common.h"
+#include "analyzers/project/model.h"
 #include "server/cli/cli.h"
 
 #include <errno.h>
@@ -200,6 +201,17 @@ int cli_common_collect(CliCommon *c, Workspace *ws) {
   return rc == 0 ? 0 : 1;
 }
 
+/* The project model needs a project: a directory among the paths. Files
+ * named alone are analyzed alone, as before (their callers and callees in
+ * other files are not scanned). */
+static bool cli_common__any_directory(const CliCommon *c) {
+  for (size_t i = 0; i < c->n_paths; i++) {
+    struct stat st;
+    if (stat(c->paths[i], &st) == 0 && S_ISDIR(st.st_mode)) return true;
+  }
+  return false;
+}
+
 /* The disk cache of this scan, or NULL when it is off. --cache-dir wins
  * over ASCEND_LSP_CACHE_DIR, which wins over the configuration's cache-dir. */
 static DiskCache *cli_common__disk(const CliCommon *c) {
@@ -216,6 +228,11 @@ void cli_common_analyze(CliCommon *c, Workspace *ws) {
   DiskCache *disk = cli_common__disk(c);
   WsRun run = {.threads = c->threads, .disk = disk, .filter = config_filter_findings, .filter_data = &c->config};
   ws_analyze(ws, &c->aopt, &run);
+  if (cli_common__any_directory(c)) { /* the disk cache keeps each file's own results, before the model */
+    Model *m = ws_model_build(ws, false, true);
+    ws_model_apply(ws, m, false, &c->aopt, config_filter_findings, &c->config);
+    model_free(m);
+  }
   const char *stats = getenv("ASCEND_LSP_CACHE_STATS");
   if (disk && stats && *stats && strcmp(stats, "0") != 0) {
     size_t hits, recorded;

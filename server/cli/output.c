@@ -92,11 +92,13 @@ cJSON *output_finding_json(const Finding *f, const char *file) {
   cJSON_AddBoolToObject(o, "transfer_covered", f->transfer_covered);
   cJSON_AddStringToObject(o, "subject", f->subject);
   if (f->detail) cJSON_AddStringToObject(o, "detail", f->detail);
+  if (f->unreachable) cJSON_AddBoolToObject(o, "unreachable", true);
   if (f->related.len) {
     cJSON *rel = cJSON_AddArrayToObject(o, "related");
     for (size_t i = 0; i < f->related.len; i++) {
       const Related *r = &f->related.items[i];
       cJSON *jr = cJSON_CreateObject();
+      if (r->path) cJSON_AddStringToObject(jr, "file", r->path); /* another file of the project */
       cJSON_AddNumberToObject(jr, "line", r->start_row + 1);
       cJSON_AddNumberToObject(jr, "column", r->start_char + 1);
       cJSON_AddNumberToObject(jr, "end_line", r->end_row + 1);

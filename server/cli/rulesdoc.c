@@ -184,7 +184,9 @@ static const char *rulesdoc__test_code(const KbRule *r) {
 }
 
 static void rulesdoc__md_body(StrBuf *sb, const KbRule *r, const RulesdocRows *rows) {
-  sb_printf(sb, "**%s**<br>%s\n\n", r->title_en, r->title_zh);
+  /* two paragraphs, not an HTML break: hovers are Markdown that clients
+   * (Neovim's among them) show without rendering HTML */
+  sb_printf(sb, "**%s**\n\n%s\n\n", r->title_en, r->title_zh);
   sb_printf(sb, "- Domain: %d, %s\n- Severity: %s\n- Effort class: %s\n- Confidence: ", kb_domain(r->code),
             rulesdoc_domain_name(kb_domain(r->code), false), severity_name(r->severity), effort_name(r->effort));
   rulesdoc__confidences(sb, rows);
@@ -281,30 +283,35 @@ char *rulesdoc_rule_line(const KbRule *r) {
   return xasprintf("%s  %-8s %-30s %s", r->code, severity_name(r->severity), r->name, r->title_en);
 }
 
+/* The plain-text explanation of r over rows, without the link. */
+static void rulesdoc__text_body(StrBuf *sb, const KbRule *r, const RulesdocRows *rows) {
+  sb_printf(sb, "%s (%s): %s\n  %s\n\n", r->code, r->name, r->title_en, r->title_zh);
+  sb_printf(sb, "Domain:     %d, %s\nSeverity:   %s\nEffort:     %s\nConfidence: ", kb_domain(r->code),
+            rulesdoc_domain_name(kb_domain(r->code), false), severity_name(r->severity), effort_name(r->effort));
+  rulesdoc__confidences(sb, rows);
+  sb_puts(sb, "\nFix:        ");
+  rulesdoc__fixes(sb, rows);
+  if (rulesdoc__test_code(r)) sb_printf(sb, "\nTest code:  %s", rulesdoc__test_code(r));
+  sb_printf(sb, "\n\nWhy:\n  %s\n  %s\n\n", r->why_en, r->why_zh);
+  if (rows->len) sb_puts(sb, "Patterns and replacements:\n");
+  for (size_t i = 0; i < rows->len; i++) {
+    const KbEntry *e = rows->items[i];
+    char *pat = rulesdoc_pattern(e);
+    sb_printf(sb, "  %s -> %s  (confidence %s, fix %s)\n", pat, e->replacement ? e->replacement : "-",
+              confidence_name(e->confidence), rulesdoc_fix_name(e));
+    free(pat);
+  }
+  if (rows->len) sb_putc(sb, '\n');
+  sb_printf(sb, "Fix safety:\n  %s\n\n", rulesdoc__fix_advice(rows));
+  sb_printf(sb, "Example:\n  before:  %s\n  after:   %s\n\n", r->before, r->after);
+}
+
 char *rulesdoc_rule_text(const KbRule *r, const KbEntry *user, size_t n_user) {
   StrBuf sb;
   sb_init(&sb);
   RulesdocRows rows = {0};
   rulesdoc__rows(r->code, user, n_user, &rows);
-  sb_printf(&sb, "%s (%s): %s\n  %s\n\n", r->code, r->name, r->title_en, r->title_zh);
-  sb_printf(&sb, "Domain:     %d, %s\nSeverity:   %s\nEffort:     %s\nConfidence: ", kb_domain(r->code),
-            rulesdoc_domain_name(kb_domain(r->code), false), severity_name(r->severity), effort_name(r->effort));
-  rulesdoc__confidences(&sb, &rows);
-  sb_puts(&sb, "\nFix:        ");
-  rulesdoc__fixes(&sb, &rows);
-  if (rulesdoc__test_code(r)) sb_printf(&sb, "\nTest code:  %s", rulesdoc__test_code(r));
-  sb_printf(&sb, "\n\nWhy:\n  %s\n  %s\n\n", r->why_en, r->why_zh);
-  if (rows.len) sb_puts(&sb, "Patterns and replacements:\n");
-  for (size_t i = 0; i < rows.len; i++) {
-    const KbEntry *e = rows.items[i];
-    char *pat = rulesdoc_pattern(e);
-    sb_printf(&sb, "  %s -> %s  (confidence %s, fix %s)\n", pat, e->replacement ? e->replacement : "-",
-              confidence_name(e->confidence), rulesdoc_fix_name(e));
-    free(pat);
-  }
-  if (rows.len) sb_putc(&sb, '\n');
-  sb_printf(&sb, "Fix safety:\n  %s\n\n", rulesdoc__fix_advice(&rows));
-  sb_printf(&sb, "Example:\n  before:  %s\n  after:   %s\n\n", r->before, r->after);
+  rulesdoc__text_body(&sb, r, &rows);
   char *url = rulesdoc_url(r);
   sb_printf(&sb, "More: %s\n", url);
   free(url);
@@ -314,22 +321,37 @@ char *rulesdoc_rule_text(const KbRule *r, const KbEntry *user, size_t n_user) {
 
 /* ---- hover ------------------------------------------------------------------------ */
 
-char *rulesdoc_hover(const KbRule *r, const Finding *f) {
+/* The finding's replacement line and the rows to explain: only the
+ * pattern f matched (a rule like ASC201 has dozens, which the linked page
+ * lists), or all of the rule's when f has no row. */
+static void rulesdoc__hover_head(StrBuf *sb, const KbRule *r, const Finding *f, bool md, RulesdocRows *rows) {
+  if (f && f->replacement)
+    sb_printf(sb, md ? "**Ascend replacement:** `%s` (confidence %s, fix %s)\n\n" : "Ascend replacement: %s (confidence %s, fix %s)\n\n",
+              f->replacement, confidence_name(f->confidence),
+              f->fix == FIX_SAFE ? "safe" : f->fix == FIX_UNSAFE ? "unsafe" : "none");
+  if (f && f->entry) array_push(rows, f->entry);
+  else rulesdoc__rows(r->code, NULL, 0, rows);
+}
+
+char *rulesdoc_hover(const KbRule *r, const Finding *f, const char *url) {
   StrBuf sb;
   sb_init(&sb);
-  if (f && f->replacement)
-    sb_printf(&sb, "**Ascend replacement:** `%s` (confidence %s, fix %s)\n\n", f->replacement,
-              confidence_name(f->confidence), f->fix == FIX_SAFE ? "safe" : f->fix == FIX_UNSAFE ? "unsafe" : "none");
-  /* the rule's section, with only the pattern this finding matched: a
-   * rule like ASC201 has dozens, which the linked page lists */
   RulesdocRows rows = {0};
-  if (f && f->entry) array_push(&rows, f->entry);
-  else rulesdoc__rows(r->code, NULL, 0, &rows);
+  rulesdoc__hover_head(&sb, r, f, true, &rows);
   sb_printf(&sb, "### %s %s\n\n", r->code, r->name);
   rulesdoc__md_body(&sb, r, &rows);
   array_free(&rows);
-  char *url = rulesdoc_url(r);
-  sb_printf(&sb, "[%s documentation](%s)\n", r->code, url);
-  free(url);
+  if (url) sb_printf(&sb, "[%s documentation](%s)\n", r->code, url);
+  return sb_steal(&sb);
+}
+
+char *rulesdoc_hover_text(const KbRule *r, const Finding *f, const char *url) {
+  StrBuf sb;
+  sb_init(&sb);
+  RulesdocRows rows = {0};
+  rulesdoc__hover_head(&sb, r, f, false, &rows);
+  rulesdoc__text_body(&sb, r, &rows);
+  array_free(&rows);
+  if (url) sb_printf(&sb, "More: %s\n", url);
   return sb_steal(&sb);
 }

@@ -1,7 +1,6 @@
 /* rulesdoc: the rule reference, one text for every place a rule is
  * explained: `rules CODE` (plain text), `rules --format md` (docs/rules.md),
- * SARIF help (text and Markdown), the link in each diagnostic's
- * codeDescription and the hover.
+ * SARIF help (text and Markdown) and the hover.
  *
  * Each rule is explained from the knowledge base: what it flags (title and
  * the patterns of its mapping rows), why, the Ascend replacement, the
@@ -38,8 +37,9 @@ char *rulesdoc_rule_line(const KbRule *r);
  * dash and the rule name ("asc201-torch-cuda-api"), as GitHub derives it
  * from the heading. Caller frees. */
 char *rulesdoc_anchor(const KbRule *r);
-/* The documentation link of a rule (codeDescription.href, SARIF helpUri):
- * RULESDOC_URL#anchor, or the user-rules section of the configuration
+/* The web documentation link of a rule in the CLI's outputs (JSON url,
+ * SARIF helpUri, `rules CODE`; the server links to local docs instead, see
+ * server/lsp/lsp_docs.h): RULESDOC_URL#anchor, or the user-rules section of the configuration
  * reference for ASC9xx codes. Caller frees. */
 char *rulesdoc_url(const KbRule *r);
 
@@ -55,8 +55,11 @@ const char *rulesdoc_fix_name(const KbEntry *e);
 
 /* Markdown explanation of one rule for hover: the finding's replacement,
  * confidence and fix safety (when f is given), then the rule's section as
- * in docs/rules.md with only the pattern f matched, and the link to the
- * full section. Caller frees. */
-char *rulesdoc_hover(const KbRule *r, const Finding *f);
+ * in docs/rules.md with only the pattern f matched, and the link `url` to
+ * the full section (borrowed; none when NULL). Caller frees. */
+char *rulesdoc_hover(const KbRule *r, const Finding *f, const char *url);
+/* The same in plain text (the `rules CODE` text with only the pattern f
+ * matched), for clients that show hovers as plain text. Caller frees. */
+char *rulesdoc_hover_text(const KbRule *r, const Finding *f, const char *url);
 
 #endif

@@ -20,6 +20,7 @@ static void doc__free(Document *d) {
   pos_index_free(&d->index);
   if (d->tree) ts_tree_delete(d->tree);
   findings_free(&d->findings);
+  analyze_facts_free(&d->facts);
   free(d);
 }
 
@@ -190,6 +191,8 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
   if (!d->dirty) return false;
   d->dirty = false;
   findings_free(&d->findings);
+  analyze_facts_free(&d->facts);
+  memset(&d->facts, 0, sizeof d->facts);
   TSLanguage *lang = analyze_language(d->kind);
   if (lang && d->text.len < UINT32_MAX / 2) {
     ts_parser_set_language(s->parser, lang);
@@ -201,7 +204,8 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt) {
   }
   /* A NUL (held as RPC_NUL_BYTE) makes the text binary, as for the CLI. */
   if (d->nul_marks && memchr(d->text.data, RPC_NUL_BYTE, d->text.len)) return true;
-  analyze_text(d->rel ? d->rel : d->path, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings, NULL);
+  analyze_text(d->rel ? d->rel : d->path, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings,
+               d->kind == FILE_PYTHON ? &d->facts : NULL);
   if (d->npu_sibling) analyze_npu_sibling(opt, d->npu_sibling, &d->findings);
   return true;
 }

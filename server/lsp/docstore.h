@@ -33,6 +33,8 @@ typedef struct {
   char *rel, *npu_sibling;
   bool located;
   FindingList findings;
+  FileFacts facts;        /* of the last analysis, for the project model */
+  uint64_t shown_digest;  /* of the findings last shown, with the model's */
 } Document;
 
 typedef struct {

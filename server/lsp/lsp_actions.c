@@ -184,10 +184,19 @@ void lsp_hover(Session *s, const cJSON *id, const cJSON *params) {
   for (size_t i = 0; i < d->findings.len; i++) {
     const Finding *f = &d->findings.items[i];
     if (at < f->start_byte || at > f->end_byte) continue;
-    char *md = rulesdoc_hover(f->rule, f);
+    char *href = lsp_rule_href(s, f->rule);
+    char *md = s->client_hover_plaintext ? rulesdoc_hover_text(f->rule, f, href) : rulesdoc_hover(f->rule, f, href);
+    free(href);
+    char *chain = lsp_model_chain(s, d, at);
+    if (chain) { /* a call into the project's CUDA-only code: the chain first */
+      char *both = xasprintf(s->client_hover_plaintext ? "Chain: %s\n\n%s" : "**Chain:** %s\n\n%s", chain, md);
+      free(md);
+      md = both;
+      free(chain);
+    }
     cJSON *r = cJSON_CreateObject();
     cJSON *c = cJSON_AddObjectToObject(r, "contents");
-    cJSON_AddStringToObject(c, "kind", "markdown");
+    cJSON_AddStringToObject(c, "kind", s->client_hover_plaintext ? "plaintext" : "markdown");
     cJSON_AddStringToObject(c, "value", md);
     cJSON_AddItemToObject(r, "range", lsp_range(s, d, f->start_byte, f->end_byte));
     free(md);

@@ -1,8 +1,9 @@
 /* lsp_command: workspace/executeCommand. `ascend.generateReport` scans the
  * workspace on the libuv thread pool (open documents contribute their
  * unsaved text), reports `$/progress`, honours `$/cancelRequest`, writes the
- * report file and answers with its path and summary; `ascend.fixAll` asks
- * the client to apply every safe fix of a document. */
+ * report file, asks the client to show it (window/showDocument, before the
+ * answer) and answers with its path and summary; `ascend.fixAll` asks the
+ * client to apply every safe fix of a document. */
 #include "server/lsp/session_internal.h"
 #include "server/reportgen.h"
 #include "server/workspace.h"
@@ -27,6 +28,10 @@ struct ReportJob {
   char *create_id;      /* our window/workDoneProgress/create request, until answered */
   bool token_ready;     /* the client knows the token */
   bool ended;
+  bool finished;        /* the work is done; the answer waits for the create response */
+  int work_status;      /* its uv status, for then */
+  uv_timer_t wait;      /* ... at most LSP_CREATE_WAIT_MS */
+  int open_handles;     /* progress and wait, until closed */
   atomic_int cancel;
   atomic_size_t done, total;
   size_t reported_pct;
@@ -151,10 +156,23 @@ static cJSON *lsp__summary_json(const ReportSummary *m) {
   return o;
 }
 
-static void lsp__async_closed(uv_handle_t *h) { lsp__job_free(h->data); }
+/* How long a finished report waits for the client to accept the progress
+ * token it created before answering anyway (a client that never answers
+ * must not hang the command). */
+#define LSP_CREATE_WAIT_MS 2000
 
-static void lsp__report_done(uv_work_t *w, int status) {
-  ReportJob *j = w->data;
+static void lsp__handle_closed(uv_handle_t *h) {
+  ReportJob *j = h->data;
+  if (--j->open_handles == 0) lsp__job_free(j);
+}
+
+static void lsp__job_close(ReportJob *j) {
+  uv_close((uv_handle_t *)&j->progress, lsp__handle_closed);
+  uv_close((uv_handle_t *)&j->wait, lsp__handle_closed);
+}
+
+/* Ends the job: the last progress, then the answer (and showDocument). */
+static void lsp__report_finish(ReportJob *j, int status) {
   Session *s = j->s;
   if (s->report == j) s->report = NULL;
   bool cancelled = status == UV_ECANCELED || j->rc == -ECANCELED || atomic_load(&j->cancel);
@@ -169,25 +187,49 @@ static void lsp__report_done(uv_work_t *w, int status) {
   } else if (j->rc != 0) {
     session_reply_error(s, j->id, RPC_REQUEST_FAILED, j->error ? j->error : "the report failed");
   } else {
-    cJSON *r = cJSON_CreateObject();
-    cJSON_AddStringToObject(r, "path", j->output);
     char *uri = doc_path_to_uri(j->output);
-    cJSON_AddStringToObject(r, "uri", uri);
-    cJSON_AddItemToObject(r, "summary", lsp__summary_json(&j->sum));
-    session_reply(s, j->id, r);
+    /* showDocument goes out before the answer: a client that opens the
+     * report itself when its request returns (the VS Code extension) can
+     * tell this one from others while its request is still in flight */
     if (s->client_show_document) {
       cJSON *p = cJSON_CreateObject();
       cJSON_AddStringToObject(p, "uri", uri);
       cJSON_AddBoolToObject(p, "takeFocus", 0);
       free(session_request(s, "window/showDocument", p));
     }
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "path", j->output);
+    cJSON_AddStringToObject(r, "uri", uri);
+    cJSON_AddItemToObject(r, "summary", lsp__summary_json(&j->sum));
+    session_reply(s, j->id, r);
     free(uri);
   }
-  uv_close((uv_handle_t *)&j->progress, lsp__async_closed);
+  lsp__job_close(j);
   if (s->reload_pending && !s->exit_requested) {
     session_reload_options(s);
     lsp_reanalyze_all(s);
   }
+}
+
+/* The client did not answer the create request in time: answer without
+ * the progress (a late answer finds no report and is ignored). */
+static void lsp__wait_cb(uv_timer_t *t) {
+  ReportJob *j = t->data;
+  if (j->finished) lsp__report_finish(j, j->work_status);
+}
+
+static void lsp__report_done(uv_work_t *w, int status) {
+  ReportJob *j = w->data;
+  /* the client has not yet accepted the progress token we created: its
+   * begin and end go out once it has (lsp_response), then the answer, so
+   * that the progress it was told of always ends */
+  if (j->create_id && !j->s->exit_requested) {
+    j->finished = true;
+    j->work_status = status;
+    uv_timer_start(&j->wait, lsp__wait_cb, LSP_CREATE_WAIT_MS, 0);
+    return;
+  }
+  lsp__report_finish(j, status);
 }
 
 /* Arguments: optional [{format, output, lang}]; the token comes from the
@@ -246,13 +288,16 @@ static void lsp__generate_report(Session *s, const cJSON *id, const cJSON *args,
   }
   uv_async_init(s->loop, &j->progress, lsp__async_cb);
   j->progress.data = j;
+  uv_timer_init(s->loop, &j->wait);
+  j->wait.data = j;
+  j->open_handles = 2;
   j->work.data = j;
   s->report = j;
   lsp__progress_send(j, "begin", "scanning the workspace", 0);
   if (uv_queue_work(s->loop, &j->work, lsp__report_work, lsp__report_done) != 0) {
     s->report = NULL;
     session_reply_error(s, id, RPC_INTERNAL_ERROR, "cannot start the report");
-    uv_close((uv_handle_t *)&j->progress, lsp__async_closed);
+    lsp__job_close(j);
   }
 }
 
@@ -297,15 +342,20 @@ void lsp_cancel(Session *s, const cJSON *id, const cJSON *params) {
 }
 
 void lsp_response(Session *s, const char *id, bool ok) {
+  if (lsp_model_response(s, id, ok)) return;
   ReportJob *j = s->report;
   if (!j || !j->create_id || strcmp(j->create_id, id) != 0) return;
   free(j->create_id);
   j->create_id = NULL;
-  if (!ok || j->ended) return;
-  j->token_ready = true;
-  lsp__progress_send(j, "begin", "scanning the workspace", 0);
+  if (ok && !j->ended) {
+    j->token_ready = true;
+    lsp__progress_send(j, "begin", "scanning the workspace", 0);
+  }
+  if (j->finished) lsp__report_finish(j, j->work_status);
 }
 
 void lsp_report_shutdown(Session *s) {
-  if (s->report) atomic_store(&s->report->cancel, 1);
+  if (!s->report) return;
+  atomic_store(&s->report->cancel, 1);
+  if (s->report->finished) lsp__report_finish(s->report, s->report->work_status);
 }

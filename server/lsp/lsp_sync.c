@@ -3,7 +3,7 @@
  * publishing happen once per loop turn (or after the debounce delay) for
  * every document that changed, so a burst of edits costs one analysis. */
 #include "server/lsp/session_internal.h"
-#include "server/cli/rulesdoc.h"
+#include "server/lsp/lsp_docs.h"
 
 #include <stdlib.h>
 
@@ -45,7 +45,15 @@ static void lsp__locate(const Session *s, Document *d) {
  * project's per-file ignores exactly as the CLI does. */
 void lsp_analyze(Session *s, Document *d) {
   if (!d->located) lsp__locate(s, d);
-  if (doc_analyze(&s->docs, d, &s->opt)) config_filter_findings(&s->config, d->path, &d->findings);
+  if (!doc_analyze(&s->docs, d, &s->opt)) return;
+  config_filter_findings(&s->config, d->path, &d->findings);
+  /* the project model: this module replaced, then the open documents that
+   * depend on it (one level of refresh; their own changes come through here) */
+  if (lsp_model_after_analyze(s, d) && !s->model_refreshing) {
+    s->model_refreshing = true;
+    lsp_model_refresh_dependents(s, d);
+    s->model_refreshing = false;
+  }
 }
 
 Document *lsp_document(Session *s, const cJSON *params, bool analyze) {
@@ -72,28 +80,45 @@ cJSON *lsp_range(Session *s, const Document *d, uint32_t start, uint32_t end) {
   return r;
 }
 
+char *lsp_rule_href(Session *s, const KbRule *r) {
+  if (!s->docs_looked_up) {
+    s->docs_base = lsp_docs_find("/proc/self/exe", getenv("ASCEND_LSP_DOCS_URL"));
+    s->docs_looked_up = true;
+  }
+  return lsp_docs_href(s->docs_base, r);
+}
+
 cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddItemToObject(o, "range", lsp_range(s, d, f->start_byte, f->end_byte));
   cJSON_AddNumberToObject(o, "severity", f->severity);
   cJSON_AddStringToObject(o, "code", f->rule->code);
-  cJSON *cd = cJSON_AddObjectToObject(o, "codeDescription");
-  char href[160];
-  char anchor[16];
-  size_t i = 0;
-  for (; f->rule->code[i] && i < sizeof anchor - 1; i++) anchor[i] = (char)(f->rule->code[i] | 0x20);
-  anchor[i] = '\0';
-  snprintf(href, sizeof href, "%s#%s-%s", RULESDOC_URL, anchor, f->rule->name);
-  cJSON_AddStringToObject(cd, "href", href);
+  char *href = lsp_rule_href(s, f->rule);
+  if (href) cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "codeDescription"), "href", href);
+  free(href);
   cJSON_AddStringToObject(o, "source", "ascend-lsp");
   cJSON_AddStringToObject(o, "message", s->lang_zh ? f->message_zh : f->message);
-  if (f->related.len) { /* the sites folded into this finding */
+  if (f->related.len) { /* the sites folded into this finding, or other files' places */
     cJSON *rel = cJSON_AddArrayToObject(o, "relatedInformation");
     for (size_t i = 0; i < f->related.len; i++) {
+      const Related *r = &f->related.items[i];
       cJSON *ri = cJSON_CreateObject(), *loc = cJSON_AddObjectToObject(ri, "location");
-      cJSON_AddStringToObject(loc, "uri", d->uri);
-      cJSON_AddItemToObject(loc, "range", lsp_range(s, d, f->related.items[i].start, f->related.items[i].end));
-      cJSON_AddStringToObject(ri, "message", f->related.items[i].message);
+      if (!r->path) {
+        cJSON_AddStringToObject(loc, "uri", d->uri);
+        cJSON_AddItemToObject(loc, "range", lsp_range(s, d, r->start, r->end));
+      } else {
+        char *uri = doc_path_to_uri(r->path);
+        cJSON_AddStringToObject(loc, "uri", uri);
+        free(uri);
+        /* another file is not open: code points stand for UTF-16 units (BMP) and bytes for UTF-8 */
+        cJSON *range = cJSON_AddObjectToObject(loc, "range");
+        cJSON *a = cJSON_AddObjectToObject(range, "start"), *b = cJSON_AddObjectToObject(range, "end");
+        cJSON_AddNumberToObject(a, "line", r->start_row);
+        cJSON_AddNumberToObject(a, "character", s->enc == POS_UTF8 ? r->start_col : r->start_char);
+        cJSON_AddNumberToObject(b, "line", r->end_row);
+        cJSON_AddNumberToObject(b, "character", s->enc == POS_UTF8 ? r->end_col : r->end_char);
+      }
+      cJSON_AddStringToObject(ri, "message", r->message);
       cJSON_AddItemToArray(rel, ri);
     }
   }
@@ -102,6 +127,11 @@ cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f) {
   cJSON_AddStringToObject(data, "confidence", confidence_name(f->confidence));
   cJSON_AddStringToObject(data, "fix", f->fix == FIX_SAFE ? "safe" : f->fix == FIX_UNSAFE ? "unsafe" : "none");
   if (f->guarded) cJSON_AddBoolToObject(data, "guarded", 1);
+  if (f->unreachable) {
+    cJSON_AddBoolToObject(data, "unreachable", 1);
+    cJSON *tags = cJSON_AddArrayToObject(o, "tags");
+    cJSON_AddItemToArray(tags, cJSON_CreateNumber(1)); /* DiagnosticTag.Unnecessary: shown faded */
+  }
   return o;
 }
 
@@ -117,12 +147,14 @@ static void lsp__publish(Session *s, Document *d) {
 
 void lsp_flush(Session *s) {
   if (s->state != SESSION_RUNNING) return;
-  for (size_t i = 0; i < s->docs.docs.len; i++) {
-    Document *d = s->docs.docs.items[i];
-    if (!d->dirty && d->published) continue;
-    lsp_analyze(s, d);
-    lsp__publish(s, d);
-  }
+  /* a second pass publishes the dependents an analysis re-published */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < s->docs.docs.len; i++) {
+      Document *d = s->docs.docs.items[i];
+      if (!d->dirty && d->published) continue;
+      lsp_analyze(s, d);
+      lsp__publish(s, d);
+    }
 }
 
 void lsp_reanalyze_all(Session *s) {
@@ -249,14 +281,14 @@ void lsp_did_change_configuration(Session *s, const cJSON *id, const cJSON *para
 
 void lsp_did_change_watched_files(Session *s, const cJSON *id, const cJSON *params) {
   (void)id;
-  (void)params;
+  lsp_model_watched(s, params); /* files that are not open: their modules */
   session_reload_options(s);
   lsp_reanalyze_all(s);
 }
 
 /* Options = project config, then client settings on top (as CLI flags). */
 void session_reload_options(Session *s) {
-  if (s->report) { /* a report thread reads the options: reload when it is done */
+  if (s->report || s->model_job) { /* a scan thread reads the options: reload when it is done */
     s->reload_pending = true;
     return;
   }

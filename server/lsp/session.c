@@ -120,6 +120,9 @@ static void session__client_caps(Session *s, const cJSON *caps) {
   s->client_apply_edit = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ws, "applyEdit"));
   const cJSON *watch = cJSON_GetObjectItemCaseSensitive(ws, "didChangeWatchedFiles");
   s->client_dynamic_watch = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(watch, "dynamicRegistration"));
+  const cJSON *hover = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(caps, "textDocument"), "hover");
+  const cJSON *fmt0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(hover, "contentFormat"), 0);
+  s->client_hover_plaintext = cJSON_IsString(fmt0) && strcmp(fmt0->valuestring, "plaintext") == 0;
 }
 
 static void session__root(Session *s, const cJSON *params) {
@@ -189,6 +192,7 @@ static void session__initialize(Session *s, const cJSON *id, const cJSON *params
 static void session__initialized(Session *s, const cJSON *id, const cJSON *params) {
   (void)id;
   (void)params;
+  lsp_model_start(s);
   if (!s->client_dynamic_watch) return;
   /* Reload the project configuration when it changes on disk. */
   cJSON *p = cJSON_CreateObject();
@@ -198,8 +202,9 @@ static void session__initialized(Session *s, const cJSON *id, const cJSON *param
   cJSON_AddStringToObject(r, "method", "workspace/didChangeWatchedFiles");
   cJSON *ro = cJSON_AddObjectToObject(r, "registerOptions");
   cJSON *w = cJSON_AddArrayToObject(ro, "watchers");
-  static const char *const globs[] = {"**/pyproject.toml", "**/.ascend-lsp.toml"};
-  for (size_t i = 0; i < 2; i++) {
+  /* Python files: the project model follows creations, changes and deletions */
+  static const char *const globs[] = {"**/pyproject.toml", "**/.ascend-lsp.toml", "**/*.py"};
+  for (size_t i = 0; i < 3; i++) {
     cJSON *g = cJSON_CreateObject();
     cJSON_AddStringToObject(g, "globPattern", globs[i]);
     cJSON_AddItemToArray(w, g);
@@ -212,6 +217,7 @@ static void session__shutdown(Session *s, const cJSON *id, const cJSON *params) 
   (void)params;
   s->state = SESSION_SHUT_DOWN;
   lsp_report_shutdown(s);
+  lsp_model_shutdown(s);
   session_reply(s, id, cJSON_CreateNull());
 }
 
@@ -248,6 +254,7 @@ static const Route session__routes[] = {
     {"textDocument/didOpen", lsp_did_open, SESSION_NOTIFICATION},
     {"textDocument/didSave", lsp_did_save, SESSION_NOTIFICATION},
     {"textDocument/hover", lsp_hover, SESSION_REQUEST},
+    {"window/workDoneProgress/cancel", lsp_model_cancel, SESSION_NOTIFICATION},
     {"workspace/didChangeConfiguration", lsp_did_change_configuration, SESSION_NOTIFICATION},
     {"workspace/didChangeWatchedFiles", lsp_did_change_watched_files, SESSION_NOTIFICATION},
     {"workspace/executeCommand", lsp_execute_command, SESSION_REQUEST},
@@ -411,6 +418,7 @@ static void session__stop(Session *s) {
   s->stopped = true;
   s->exit_requested = true;
   lsp_report_shutdown(s);
+  lsp_model_shutdown(s);
   if (s->in) {
     uv_read_stop(s->in);
     if (!uv_is_closing((uv_handle_t *)s->in)) uv_close((uv_handle_t *)s->in, session__free_handle);
@@ -454,10 +462,12 @@ static void session__free(Session *s) {
   strlist_free(&s->set_ignore);
   free(s->opt_select);
   free(s->opt_ignore);
+  lsp_model_free(s);
   ws_cache_free(s->cache);
   free(s->set_chip);
   free(s->set_torch_npu);
   free(s->root);
+  free(s->docs_base);
   free(s->in_buf);
 }
 

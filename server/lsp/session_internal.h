@@ -20,6 +20,8 @@
 typedef enum { SESSION_STARTING, SESSION_RUNNING, SESSION_SHUT_DOWN } SessionState;
 
 typedef struct ReportJob ReportJob;
+typedef struct ModelJob ModelJob;
+struct Model;
 
 typedef struct Session {
   uv_loop_t *loop;
@@ -44,6 +46,9 @@ typedef struct Session {
   int exit_code;
   PosEncoding enc;
   bool client_show_document, client_work_done, client_dynamic_watch, client_apply_edit;
+  bool client_hover_plaintext; /* the client's hover prefers plain text to Markdown */
+  char *docs_base;        /* base URL of the rule links (lsp_docs), or NULL */
+  bool docs_looked_up;    /* docs_base was looked for */
   int64_t next_request_id;
   /* analysis */
   DocStore docs;
@@ -58,6 +63,9 @@ typedef struct Session {
   unsigned debounce_ms;
   ReportJob *report;      /* running report, or NULL */
   bool reload_pending;    /* options changed while a report was running */
+  struct Model *model;    /* the project model, NULL until built (lsp_model.c) */
+  ModelJob *model_job;    /* its background build, or NULL */
+  bool model_refreshing;  /* dependents of a change are being analyzed again */
 } Session;
 
 /* session.c */
@@ -89,6 +97,9 @@ void lsp_reanalyze_all(Session *s);
 Document *lsp_document(Session *s, const cJSON *params, bool analyze); /* textDocument.uri */
 cJSON *lsp_range(Session *s, const Document *d, uint32_t start, uint32_t end);
 cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f);
+/* The documentation link of rule r (lsp_docs_href under the base found
+ * once per session), or NULL when there are no docs. Caller frees. */
+char *lsp_rule_href(Session *s, const KbRule *r);
 
 /* lsp_actions.c */
 void lsp_code_action(Session *s, const cJSON *id, const cJSON *params);
@@ -101,6 +112,20 @@ void lsp_cancel(Session *s, const cJSON *id, const cJSON *params);
 void lsp_report_shutdown(Session *s);
 /* A response to one of our requests arrived (ok: no error member). */
 void lsp_response(Session *s, const char *id, bool ok);
+
+/* lsp_model.c */
+void lsp_model_start(Session *s);           /* after initialized: build in the background */
+bool lsp_model_response(Session *s, const char *id, bool ok); /* true: it was ours */
+void lsp_model_cancel(Session *s, const cJSON *id, const cJSON *params); /* window/workDoneProgress/cancel */
+void lsp_model_shutdown(Session *s);
+void lsp_model_free(Session *s);
+/* After d was analyzed: its module replaced, the model's findings added
+ * to d->findings. Returns whether the model changed. */
+bool lsp_model_after_analyze(Session *s, Document *d);
+void lsp_model_refresh_dependents(Session *s, const Document *changed);
+/* Watched-file events for files that are not open; true when the model changed. */
+bool lsp_model_watched(Session *s, const cJSON *params);
+char *lsp_model_chain(Session *s, const Document *d, uint32_t at); /* caller frees; NULL: none */
 
 /* JSON helpers */
 const char *lsp_str(const cJSON *o, const char *key);

@@ -7,6 +7,9 @@
  *                                          skip, and what analyzing them costs
  *   bench-tool edit FILE N                 N edits applied in process: incremental vs
  *                                          full re-parse, and analysis alone, per edit
+ *   bench-tool model DIR                   the project model: scan + analysis, model build
+ *                                          and link, its memory, and one edit of the most
+ *                                          imported module (relink + its dependents' findings)
  *
  * Output is `key value` lines (one per figure) that tests/bench/bench.py reads.
  * Timings use CLOCK_MONOTONIC. */
@@ -20,6 +23,9 @@
 #include "analyzers/engine/analyze.h"
 #include "server/lsp/docstore.h"
 #include "server/workspace.h"
+#include "analyzers/project/model.h"
+#include "analyzers/python/pyfacts.h"
+#include <sys/resource.h>
 #include "tests/bench/bench_edits.h"
 
 /* The analyzer's own prefilter, when this tree has one (weak: the tool
@@ -328,9 +334,112 @@ static int bench__edit(int argc, char **argv) {
   return 0;
 }
 
+/* ---- model ---------------------------------------------------------------------- */
+
+static long bench__rss_kb(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  long kb = 0;
+  while (f && fgets(line, sizeof line, f))
+    if (strncmp(line, "VmRSS:", 6) == 0) kb = strtol(line + 6, NULL, 10);
+  if (f) fclose(f);
+  return kb;
+}
+
+/* The module most others import: the edit that touches the most dependents. */
+static size_t bench__most_imported(const Workspace *ws, size_t *importers) {
+  size_t best = 0, best_n = 0;
+  for (size_t i = 0; i < ws->files.len; i++) {
+    const WsFile *f = &ws->files.items[i];
+    if (f->kind != FILE_PYTHON || !f->facts.py) continue;
+    const char *b = strrchr(f->rel, '/');
+    char *stem = xstrdup(b ? b + 1 : f->rel);
+    char *dot = strrchr(stem, '.');
+    if (dot) *dot = '\0';
+    size_t n = 0;
+    for (size_t k = 0; k < ws->files.len && strcmp(stem, "__init__") != 0; k++) {
+      const FileFacts *ff = &ws->files.items[k].facts;
+      for (size_t m = 0; m < ff->imports.len; m++) {
+        const char *im = ff->imports.items[m], *last = strrchr(im, '.');
+        if (strcmp(last ? last + 1 : im, stem) == 0) {
+          n++;
+          break;
+        }
+      }
+    }
+    free(stem);
+    if (n > best_n) {
+      best_n = n;
+      best = i;
+    }
+  }
+  *importers = best_n;
+  return best;
+}
+
+static int bench__model(int argc, char **argv) {
+  Workspace ws = {0};
+  double t0 = bench__now();
+  if (bench__collect(&ws, argc, argv) != 0) return 2;
+  AnalyzeOptions o;
+  analyze_options_default(&o);
+  WsRun run = {0};
+  ws_analyze(&ws, &o, &run);
+  double t1 = bench__now();
+  long rss0 = bench__rss_kb();
+  Model *m = ws_model_build(&ws, false, false);
+  double t2 = bench__now();
+  long rss1 = bench__rss_kb();
+  ModelStats st;
+  model_stats(m, &st);
+  printf("scan_analyze_s %.3f\nmodel_build_s %.3f\nmodel_rss_mb %.1f\nprocess_rss_mb %.1f\n", t1 - t0, t2 - t1,
+         (double)(rss1 - rss0) / 1024.0, (double)rss1 / 1024.0);
+  printf("modules %zu\ndefs %zu\ncalls %zu\nresolved_calls %zu\nneeds_cuda %zu\nunreachable_defs %zu\n"
+         "broken_modules %zu\n", st.modules, st.defs, st.calls, st.resolved_calls, st.needs_cuda, st.unreachable_defs,
+         st.broken_modules);
+  /* one edit of the most imported module: a CUDA call added at its end */
+  size_t importers = 0, e = bench__most_imported(&ws, &importers);
+  WsFile *f = &ws.files.items[e];
+  char *text = NULL;
+  size_t len = 0;
+  if (util_read_file(f->abs, WS_DEFAULT_MAX_FILE, &text, &len) == 0) {
+    char *edited = xasprintf("%.*s\nimport torch\n\n\ndef bench_edit():\n    torch.cuda.synchronize()\n", (int)len, text);
+    double a = bench__now();
+    FindingList l = {0};
+    FileFacts facts = {0};
+    analyze_text(f->rel, edited, strlen(edited), NULL, &o, &l, &facts);
+    model_set_module(m, f->path, f->rel, &facts, &l);
+    double b = bench__now();
+    model_link(m);
+    double c = bench__now();
+    /* the dependents' findings, as the server computes them for open documents */
+    size_t deps = 0;
+    for (size_t i = 0; i < ws.files.len && deps < 20; i++) {
+      WsFile *g = &ws.files.items[i];
+      if (g->kind != FILE_PYTHON || !g->facts.py || i == e) continue;
+      if (!model_imports_reach(m, g->path, f->path)) continue;
+      FindingList copy = {0};
+      for (size_t k = 0; k < g->findings.len; k++) array_push(&copy, finding_copy(&g->findings.items[k]));
+      model_apply(m, g->path, &o, &copy);
+      findings_free(&copy);
+      deps++;
+    }
+    double d = bench__now();
+    printf("edit_module %s\nedit_importers %zu\nedit_analyze_ms %.2f\nedit_relink_ms %.2f\nedit_20_dependents_ms %.2f\n"
+           "edit_total_ms %.2f\n", f->path, importers, (b - a) * 1e3, (c - b) * 1e3, (d - c) * 1e3, (d - a) * 1e3);
+    findings_free(&l);
+    analyze_facts_free(&facts);
+    free(edited);
+    free(text);
+  }
+  model_free(m);
+  ws_free(&ws);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fputs("usage: bench-tool list|parse|prefilter|edit ...\n", stderr);
+    fputs("usage: bench-tool list|parse|prefilter|edit|model ...\n", stderr);
     return 2;
   }
   const char *cmd = argv[1];
@@ -338,6 +447,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "parse") == 0) return bench__parse(argc - 2, argv + 2);
   if (strcmp(cmd, "prefilter") == 0) return bench__prefilter(argc - 2, argv + 2);
   if (strcmp(cmd, "edit") == 0) return bench__edit(argc - 2, argv + 2);
+  if (strcmp(cmd, "model") == 0) return bench__model(argc - 2, argv + 2);
   fprintf(stderr, "bench-tool: unknown mode %s\n", cmd);
   return 2;
 }

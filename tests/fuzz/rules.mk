@@ -16,7 +16,7 @@
 FUZZ_SECONDS ?= 60
 FUZZ_CI_SECONDS ?= 20
 FUZZ_CC ?= clang
-FUZZ_ALL := fuzz_framing fuzz_jsonrpc fuzz_python fuzz_position fuzz_incremental \
+FUZZ_ALL := fuzz_framing fuzz_jsonrpc fuzz_python fuzz_position fuzz_incremental fuzz_model \
             $(if $(wildcard analyzers/domains/elf.h),fuzz_elf)
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 # FUZZ_NO_SANITIZE=check,...: leave out UBSan checks whose known, reported

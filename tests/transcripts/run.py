@@ -7,7 +7,8 @@ Each cases/NAME.jsonl line is a message to send (JSON), a comment (#...), or
 messages one by one and, after a request, waits for its response, so output
 order is deterministic with --sync. Output messages are written one per line
 as canonical JSON (sorted keys) to compare with cases/NAME.out; the workspace
-path is replaced by $ROOT. UPDATE=1 rewrites the goldens. Prints
+path is replaced by $ROOT and the repository's (where the rule links point:
+docs/rules.md beside build/) by $REPO. UPDATE=1 rewrites the goldens. Prints
 "transcripts: N passed, N failed".
 """
 import json
@@ -19,6 +20,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "workspace")
+REPO = os.path.realpath(os.path.join(HERE, "..", ".."))
 BIN = os.path.abspath(os.environ.get("BIN", "build/ascend-lsp"))
 TIMEOUT = 20.0
 
@@ -97,7 +99,7 @@ def intermediate_progress(msg):
 
 
 def normalize(msg):
-    return json.dumps(msg, sort_keys=True, ensure_ascii=False).replace(ROOT, "$ROOT")
+    return json.dumps(msg, sort_keys=True, ensure_ascii=False).replace(ROOT, "$ROOT").replace(REPO, "$REPO")
 
 
 def run_case(path):

@@ -371,12 +371,22 @@ TEST(rulesdoc_hover_and_links) {
   FindingList l = {0};
   Finding *f = kb_emit(&l, r, e, e->pattern, NULL, 0, 1, 0, 0, 0, 1);
   f->fix = FIX_SAFE;
-  char *md = rulesdoc_hover(r, f);
+  char *url0 = rulesdoc_url(r);
+  char *md = rulesdoc_hover(r, f, url0);
   ASSERT(strstr(md, "### ASC201 torch-cuda-api\n") != NULL);
   ASSERT(strstr(md, "**Ascend replacement:**") != NULL);
   ASSERT_EQ(test_config__count(md, "\n| `"), 1); /* only the matched pattern */
   ASSERT(strstr(md, "docs/rules.md#asc201-torch-cuda-api") != NULL);
+  ASSERT(strstr(md, "<br>") == NULL); /* clients show hover Markdown without HTML */
+  ASSERT(strstr(md, "**torch.cuda API with a torch.npu equivalent**\n\n存在 torch.npu 对应接口的 torch.cuda API\n") != NULL);
   free(md);
+  char *txt0 = rulesdoc_hover_text(r, f, NULL);
+  ASSERT(strstr(txt0, "\n\nASC201 (torch-cuda-api): torch.cuda API with a torch.npu equivalent\n") != NULL);
+  ASSERT(strstr(txt0, "**") == NULL && strstr(txt0, "<br>") == NULL);
+  ASSERT_EQ(test_config__count(txt0, " -> "), 1);
+  ASSERT(strstr(txt0, "More:") == NULL); /* no docs: no link */
+  free(txt0);
+  free(url0);
   findings_free(&l);
   char *full = rulesdoc_rule_markdown(r, NULL, 0);
   ASSERT(test_config__count(full, "\n| `") > 1);

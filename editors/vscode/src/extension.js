@@ -83,7 +83,9 @@ async function startClient() {
     middleware: {
       window: {
         // The report command opens its result in the Markdown preview; the
-        // server's window/showDocument for it would open the source too.
+        // server's window/showDocument for it (sent before its answer, so
+        // while the command is in flight) would open the report a second
+        // time, in the source's editor group.
         showDocument: async (params, next) => {
           if (reportsInFlight > 0 && REPORT_FILES.test(params.uri)) return { success: true };
           return next(params);
@@ -182,8 +184,9 @@ async function generateReport() {
     return undefined;
   }
   const uri = result.uri ? vscode.Uri.parse(result.uri) : vscode.Uri.file(result.path);
-  if (/\.md$/i.test(uri.path)) await vscode.commands.executeCommand('markdown.showPreview', uri);
-  else await vscode.commands.executeCommand('vscode.open', uri);
+  // Beside the source, which keeps its tab and the focus.
+  if (/\.md$/i.test(uri.path)) await vscode.commands.executeCommand('markdown.showPreviewToSide', uri);
+  else await vscode.commands.executeCommand('vscode.open', uri, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
   output.appendLine(`[report] ${result.path || uri.toString()}`);
   return result;
 }
@@ -231,6 +234,9 @@ async function activate(context) {
       // Other settings reach the running server through didChangeConfiguration.
       if (e.affectsConfiguration(`${SECTION}.path`)) restart();
     }),
+    // In Restricted Mode the folder's ascend-lsp.path is ignored (package.json
+    // restrictedConfigurations); once trusted it may name another binary.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => restart()),
   );
   await restart();
 }

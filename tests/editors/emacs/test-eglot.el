@@ -165,6 +165,27 @@ idle timers never fire in batch mode, so do both as the timers would."
                 (unless (looking-at "# ")
                   (error "The report starts with %S" (buffer-substring (point) (line-end-position)))))))
 
+          (ascend-test-check "M-x ascend-lsp-report shows the report and leaves point in the source"
+            (let ((source (current-buffer)))
+              (goto-char (point-max))
+              (insert "th.cuda.synchronize()\n")
+              (call-interactively #'ascend-lsp-report)
+              (ascend-test--eq (window-buffer (selected-window)) source "buffer of the selected window")
+              (ascend-test--eq (current-buffer) source "current buffer")
+              (let ((report (get-file-buffer (expand-file-name "ascend-migration-report.md" root))))
+                (unless (and report (get-buffer-window report))
+                  (error "The report is not shown: %S" (mapcar #'window-buffer (window-list))))
+                ;; in the report's window, fix-all still acts on the source
+                (select-window (get-buffer-window report))
+                (ascend-test--eq (ascend-lsp-fix-all) t "ascend-lsp-fix-all from the report")
+                (with-current-buffer source
+                  (ascend-test--wait-for (lambda () (member "th.npu.synchronize()" (ascend-test--lines)))
+                                         "the fix in the source")
+                  (ascend-test--eq (last (ascend-test--lines) 2) '("th.npu.synchronize()" "")
+                                   "last lines of the source"))
+                (select-window (get-buffer-window source))
+                (with-current-buffer source (save-buffer)))))
+
           (ascend-test-check "eglot-shutdown stops the server"
             (let ((proc (jsonrpc--process server)))
               ;; eglot-shutdown signals when `shutdown' is not answered with a result

@@ -5,7 +5,8 @@
 // waits are bounded and the server is killed when a test ends.
 const cp = require('node:child_process');
 const path = require('node:path');
-const { pathToFileURL } = require('node:url');
+const fs = require('node:fs');
+const { pathToFileURL, fileURLToPath } = require('node:url');
 const rpc = require('vscode-jsonrpc/node');
 const lsp = require('vscode-languageserver-protocol');
 
@@ -111,9 +112,11 @@ class Session {
     // vscode-jsonrpc routes $/progress to progress handlers, never to
     // onNotification; tokens without a handler arrive here.
     this.conn.onUnhandledProgress((params) => this._record({ method: '$/progress', params }));
-    this.conn.onRequest((method, params) => {
+    this.answerDelay = {}; // method -> ms before the answer to a server request
+    this.conn.onRequest(async (method, params) => {
       this.requests.push({ method, params });
       this._record({ method, params, request: true });
+      if (this.answerDelay[method]) await new Promise((r) => setTimeout(r, this.answerDelay[method]));
       if (method === 'workspace/applyEdit') return { applied: true };
       if (method === 'window/showDocument') return { success: true };
       if (method === 'workspace/configuration') return (params.items || []).map(() => null);
@@ -209,4 +212,22 @@ function brief(diags) {
   return diags.map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${d.code}`);
 }
 
-module.exports = { BIN, Session, vscodeCapabilities, fileUri, applyEdits, brief, withTimeout, lsp };
+/** The anchor GitHub and VS Code's Markdown preview give a heading. */
+function headingAnchor(h) {
+  return h.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+}
+
+/** Where a rule link (codeDescription.href) leads: { file, heading } when it
+ * is a file URI of a readable Markdown file with a heading of its anchor
+ * (heading: that heading's text), else { file, heading: undefined }. */
+function resolveRuleLink(href) {
+  const u = new URL(href);
+  if (u.protocol !== 'file:') return { file: undefined, heading: undefined };
+  const file = fileURLToPath(u);
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const heading = text.split('\n').filter((l) => /^#{1,6} /.test(l)).map((l) => l.replace(/^#+ /, ''))
+    .find((h) => headingAnchor(h) === decodeURIComponent(u.hash.slice(1)));
+  return { file, heading };
+}
+
+module.exports = { BIN, Session, vscodeCapabilities, fileUri, applyEdits, brief, withTimeout, lsp, resolveRuleLink };

@@ -8,9 +8,10 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { Session, vscodeCapabilities, fileUri, applyEdits, brief, lsp } = require('./lsp-client');
+const { Session, vscodeCapabilities, fileUri, applyEdits, brief, lsp, resolveRuleLink } = require('./lsp-client');
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
+const RULES_MD = path.resolve(__dirname, '..', '..', '..', 'docs', 'rules.md');
 const TIMEOUT = { timeout: 60000 };
 
 function workspace() {
@@ -48,11 +49,11 @@ test('VS Code-like session: sync, diagnostics, quick fix, settings, report, shut
     assert.deepEqual(r.serverInfo, { name: 'ascend-lsp', version: '0.1.0' });
   });
 
-  await t.test('initialized: the server registers its config-file watchers dynamically', async () => {
+  await t.test('initialized: the server registers its config-file and Python-file watchers dynamically', async () => {
     const reg = await s.waitFor((m) => m.request && m.method === 'client/registerCapability', 'client/registerCapability');
     const watchers = reg.params.registrations[0].registerOptions.watchers.map((w) => w.globPattern);
     assert.equal(reg.params.registrations[0].method, 'workspace/didChangeWatchedFiles');
-    assert.deepEqual(watchers, ['**/pyproject.toml', '**/.ascend-lsp.toml']);
+    assert.deepEqual(watchers, ['**/pyproject.toml', '**/.ascend-lsp.toml', '**/*.py']);
   });
 
   await t.test('didOpen publishes the exact diagnostics with the document version', async () => {
@@ -63,7 +64,11 @@ test('VS Code-like session: sync, diagnostics, quick fix, settings, report, shut
     assert.equal(d.source, 'ascend-lsp');
     assert.equal(d.severity, lsp.DiagnosticSeverity.Warning);
     assert.equal(d.message, 'CUDA-only API torch.cuda.synchronize; on Ascend use torch.npu.synchronize');
-    assert.match(d.codeDescription.href, /^https:\/\/.*#asc201-/);
+    // Rule links lead to the rule's section of the docs beside the binary.
+    assert.deepEqual(resolveRuleLink(d.codeDescription.href), { file: RULES_MD, heading: 'ASC201 torch-cuda-api' });
+    for (const x of p.diagnostics) {
+      assert.equal(resolveRuleLink(x.codeDescription.href).heading, `${x.code} ${x.codeDescription.href.split('#')[1].slice(7)}`);
+    }
   });
 
   await t.test('incremental didChange: diagnostics move with the new version', async () => {
@@ -272,7 +277,9 @@ test('generateReport without a token: server-created progress, json format to an
     { command: 'ascend.generateReport', arguments: [{ format: 'json', output: out }] }, 30000);
   assert.equal(result.path, out);
   assert.equal(result.uri, fileUri(out));
-  const create = await s.waitFor((m) => m.request && m.method === 'window/workDoneProgress/create', 'window/workDoneProgress/create');
+  // (the project model's build at startup has its own token)
+  const create = await s.waitFor((m) => m.request && m.method === 'window/workDoneProgress/create' &&
+    m.params.token.startsWith('ascend-report'), 'window/workDoneProgress/create');
   const token = create.params.token;
   await s.waitFor((m) => m.method === '$/progress' && m.params.token === token && m.params.value.kind === 'end', 'progress end');
   const kinds = s.notifications.filter((m) => m.method === '$/progress' && m.params.token === token).map((m) => m.params.value.kind);
@@ -281,6 +288,26 @@ test('generateReport without a token: server-created progress, json format to an
   const report = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.equal(typeof report, 'object');
   assert.equal(s.requests.some((r) => r.method === 'window/showDocument'), false);
+  const { code } = await s.shutdown();
+  assert.equal(code, 0);
+});
+
+test('generateReport: the progress the server created ends even when the client accepts it late', TIMEOUT, async (t) => {
+  const dir = workspace();
+  const s = new Session();
+  t.after(() => { s.kill(); fs.rmSync(dir, { recursive: true, force: true }); });
+  await s.initialize(dir, vscodeCapabilities(['utf-16']));
+  // The report of this small project is done long before the answer.
+  s.answerDelay['window/workDoneProgress/create'] = 500;
+  const result = await s.request(lsp.ExecuteCommandRequest.method,
+    { command: 'ascend.generateReport', arguments: [{ format: 'json', output: path.join(dir, 'r.json') }] }, 30000);
+  assert.equal(result.path, path.join(dir, 'r.json'));
+  const create = s.requests.find((r) => r.method === 'window/workDoneProgress/create' && r.params.token.startsWith('ascend-report'));
+  assert.ok(create, 'window/workDoneProgress/create');
+  const kinds = s.notifications.filter((m) => m.method === '$/progress' && m.params.token === create.params.token)
+    .map((m) => m.params.value.kind);
+  assert.equal(kinds[0], 'begin');
+  assert.equal(kinds[kinds.length - 1], 'end');
   const { code } = await s.shutdown();
   assert.equal(code, 0);
 });
@@ -304,6 +331,11 @@ test('every served file type, with the language ids VS Code uses', TIMEOUT, asyn
   for (const [name, , want] of cases) {
     const p = await s.diagnostics(fileUri(path.join(dir, name)), 1);
     assert.deepEqual(brief(p.diagnostics), want, name);
+    for (const d of p.diagnostics) {
+      const r = resolveRuleLink(d.codeDescription.href);
+      assert.equal(r.file, RULES_MD, d.codeDescription.href);
+      assert.ok(r.heading && r.heading.startsWith(`${d.code} `), `${d.codeDescription.href} leads to no heading`);
+    }
   }
   const cu = (await s.diagnostics(fileUri(path.join(dir, 'csrc/add.cu')), 1)).diagnostics;
   assert.equal(cu[1].severity, lsp.DiagnosticSeverity.Error);

@@ -64,6 +64,12 @@ function setup(t, settings) {
 test('package.json: activation, settings and commands match what the extension uses', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(EXT_DIR, 'package.json'), 'utf8'));
   assert.equal(pkg.main, './src/extension.js');
+  // Restricted Mode: the extension starts a binary, so a folder not yet
+  // trusted must not choose which one.
+  assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
+  assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['ascend-lsp.path']);
+  assert.match(pkg.capabilities.untrustedWorkspaces.description, /Restricted Mode.*ascend-lsp\.path setting is ignored until you trust it/);
+  assert.equal(pkg.capabilities.virtualWorkspaces, false);
   assert.deepEqual(pkg.activationEvents, [
     'onLanguage:python', 'onLanguage:pip-requirements', 'onLanguage:toml', 'onLanguage:cuda-cpp', 'onLanguage:cpp', 'onLanguage:c',
   ]);
@@ -181,7 +187,9 @@ test('"Ascend: Generate Migration Report": progress, then the Markdown preview o
   assert.equal(result.path, report);
   assert.match(fs.readFileSync(report, 'utf8'), /^# /);
   const req = lc._instances[0].requests;
-  assert.equal(req.some((r) => r.method === 'window/workDoneProgress/create'), false);
+  // (the only token the server creates is the project model's, at startup)
+  assert.deepEqual(req.filter((r) => r.method === 'window/workDoneProgress/create').map((r) => r.params.token.replace(/[0-9]+$/, '')),
+    ['ascend-model-']);
   const progress = calls('window.withProgress');
   assert.equal(progress.length, 1);
   assert.equal(progress[0][0].title, 'Ascend: generating the migration report');
@@ -189,11 +197,15 @@ test('"Ascend: Generate Migration Report": progress, then the Markdown preview o
   // notification.
   assert.deepEqual(progress[0][1][0], { message: 'scanning the workspace' });
   assert.ok(progress[0][1].length >= 2, JSON.stringify(progress[0][1]));
-  const exec = calls('commands.executeCommand').find((a) => a[0] === 'markdown.showPreview');
-  assert.ok(exec, 'markdown.showPreview was not run');
-  assert.equal(exec[1].toString(), fileUri(report));
-  // The server's window/showDocument for the report was absorbed by the
-  // middleware: only the preview opens.
+  // The preview opens beside the source, which keeps its tab.
+  const opened = calls('commands.executeCommand').filter((a) => /^markdown\.|^vscode\.open/.test(a[0]));
+  assert.deepEqual(opened.map((a) => [a[0], a[1].toString()]), [['markdown.showPreviewToSide', fileUri(report)]]);
+  // The server's window/showDocument for the report arrives while the
+  // command is still in flight and is absorbed by the middleware: the report
+  // opens once. (A round trip first: anything the server sent before its
+  // answer to it has been handled.)
+  await lc._instances[0].sendRequest('workspace/executeCommand', { command: 'ascend.none' }).catch(() => {});
+  assert.equal(req.filter((r) => r.method === 'window/showDocument').length, 1);
   assert.deepEqual(calls('languageclient.showDocument'), []);
 });
 
@@ -224,4 +236,8 @@ test('"Ascend: Restart Server" stops the server cleanly and starts a new one', a
   vscode._test.fireConfigurationChange(['ascend-lsp.path']);
   await until(() => lc._instances.length === 3 && lc._instances[2].state === 'running', 'the restart after a path change');
   assert.equal(lc._instances[1].exitStatus.code, 0);
+  // Trusting the folder restarts too: its own ascend-lsp.path, ignored in
+  // Restricted Mode, now counts.
+  vscode._test.grantTrust();
+  await until(() => lc._instances.length === 4 && lc._instances[3].state === 'running', 'the restart after the folder is trusted');
 });

@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const Module = require('node:module');
-const { fileUri } = require('./lsp-client');
+const { fileUri, resolveRuleLink } = require('./lsp-client');
 
 const VSIX_DIR = process.env.ASCEND_VSIX_DIR;
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
@@ -24,6 +24,8 @@ test('the .vsix holds the manifest, the sources, the bundled binary and the lang
   assert.ok(fs.existsSync(path.join(ext, pkg.main)), pkg.main);
   assert.ok(fs.existsSync(path.join(ext, 'src', 'discovery.js')));
   assert.ok(fs.statSync(path.join(ext, 'bin', 'ascend-lsp')).size > 0);
+  assert.equal(fs.readFileSync(path.join(ext, 'docs', 'rules.md'), 'utf8'),
+    fs.readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'rules.md'), 'utf8'));
   assert.ok(fs.existsSync(path.join(ext, 'node_modules', 'vscode-languageclient', 'lib', 'node', 'main.js')));
   // Development-only packages stay out.
   assert.equal(fs.existsSync(path.join(ext, 'node_modules', '@vscode', 'vsce')), false);
@@ -70,4 +72,11 @@ test('the unpacked extension starts its bundled server and gets diagnostics', { 
   }
   assert.deepEqual(pub.params.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.code}`),
     ['7:26 ASC204', '8:18 ASC203', '12:4 ASC201', '13:4 ASC201']);
+  // The rule links lead to the reference packaged with the extension.
+  assert.deepEqual(pub.params.diagnostics.map((d) => resolveRuleLink(d.codeDescription.href)), [
+    { file: path.join(VSIX_DIR, 'extension', 'docs', 'rules.md'), heading: 'ASC204 cuda-device-string' },
+    { file: path.join(VSIX_DIR, 'extension', 'docs', 'rules.md'), heading: 'ASC203 cuda-method' },
+    { file: path.join(VSIX_DIR, 'extension', 'docs', 'rules.md'), heading: 'ASC201 torch-cuda-api' },
+    { file: path.join(VSIX_DIR, 'extension', 'docs', 'rules.md'), heading: 'ASC201 torch-cuda-api' },
+  ]);
 });

@@ -164,7 +164,7 @@ H.run(function()
     } }, "notifications")
   end)
 
-  H.check(":AscendReport [format] sends ascend.generateReport and opens the path it answers", function()
+  H.check(":AscendReport [format] sends ascend.generateReport and shows the path it answers beside the source", function()
     local ascend = fresh()
     local sent = {}
     local report = WORK .. "/r.md"
@@ -196,6 +196,9 @@ H.run(function()
       arguments = { { format = "json", lang = "zh", output = "/tmp/x.json" } },
     }, "report{}")
     H.eq(vim.fn.winnr("$"), 2, "windows after :AscendReport html (split)")
-    H.eq(vim.api.nvim_buf_get_name(0), report, "the report is in the current window")
+    H.truthy(vim.fn.bufwinnr(vim.fn.bufnr(report)) ~= -1, "a window shows the report")
+    H.truthy(vim.api.nvim_buf_get_name(0) ~= report, "the cursor stays out of the report")
+    H.eq(vim.api.nvim_buf_get_var(vim.fn.bufnr(report), "ascend_lsp_report_source"), vim.fn.bufnr(""),
+      "the report knows its source")
   end)
 end)

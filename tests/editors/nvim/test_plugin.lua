@@ -106,6 +106,25 @@ H.run(function()
     H.eq(d.message, "CUDA-only API torch.cuda.synchronize; on Ascend use torch.npu.synchronize", "message")
   end)
 
+  H.check("hover: Markdown the client renders as it is (no HTML line breaks)", function()
+    local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 12, character = 8 } }
+    local r = request_sync(client, buf, "textDocument/hover", params)
+    H.eq(r.contents.kind, "markdown", "contents kind")
+    local md = vim.lsp.util.convert_input_to_markdown_lines(r.contents)
+    H.eq({ unpack(md, 1, 7) }, {
+      "**Ascend replacement:** `torch.npu.synchronize` (confidence High, fix safe)",
+      "",
+      "### ASC201 torch-cuda-api",
+      "",
+      "**torch.cuda API with a torch.npu equivalent**",
+      "",
+      "存在 torch.npu 对应接口的 torch.cuda API",
+    }, "first hover lines")
+    for i, l in ipairs(md) do
+      H.eq(l:find("<br>", 1, true), nil, "HTML break in hover line " .. i .. ": " .. l)
+    end
+  end)
+
   H.check("the preferred quick fix from textDocument/codeAction, applied with apply_workspace_edit", function()
     local d = vim.diagnostic.get(buf, { lnum = 12 })[1]
     local lspd = d.user_data and d.user_data.lsp or nil
@@ -190,6 +209,20 @@ H.run(function()
     local first = vim.fn.readfile(report, "", 1)[1] or ""
     H.truthy(first:match("^# "), "first line '" .. first .. "' starts with '# '")
     H.eq(vim.api.nvim_buf_get_lines(vim.fn.bufnr(report), 0, 1, false)[1], first, "report buffer's first line")
+  end)
+
+  H.check(":AscendReport leaves the cursor in the source; :AscendFixAll in the report fixes the source", function()
+    local report = vim.fn.bufnr(ROOT .. "/ascend-migration-report.md")
+    H.eq(vim.api.nvim_get_current_buf(), buf, "current buffer after :AscendReport")
+    vim.api.nvim_buf_set_lines(buf, -1, -1, false, { "th.cuda.synchronize()" })
+    vim.api.nvim_set_current_win(vim.fn.bufwinid(report))
+    vim.cmd("AscendFixAll")
+    H.wait(WAIT, function()
+      return #errors() > 0 or lines(buf)[#lines(buf)] == "th.npu.synchronize()"
+    end, "the fix in the source")
+    H.eq(errors(), {}, "errors reported")
+    vim.api.nvim_set_current_win(vim.fn.bufwinid(buf))
+    vim.cmd("write")
     vim.cmd("only")
   end)
 

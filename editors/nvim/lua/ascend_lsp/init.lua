@@ -230,6 +230,7 @@ function M.report(opts)
     params.arguments = { arg }
   end
   notify("generating the migration report…")
+  local source_win = vim.api.nvim_get_current_win()
   M._reports_pending = M._reports_pending + 1
   request(client, "workspace/executeCommand", params, function(err, result)
     M._reports_pending = math.max(0, M._reports_pending - 1)
@@ -248,6 +249,14 @@ function M.report(opts)
     if open and path then
       vim.cmd(open .. " " .. vim.fn.fnameescape(path))
       vim.cmd("checktime")
+      -- :AscendFixAll in the report fixes the buffer it was made from, and
+      -- a split leaves the cursor there
+      vim.api.nvim_buf_set_var(vim.api.nvim_get_current_buf(), "ascend_lsp_report_source", bufnr)
+      if vim.api.nvim_win_is_valid(source_win)
+        and vim.api.nvim_win_get_tabpage(source_win) == vim.api.nvim_get_current_tabpage()
+      then
+        vim.api.nvim_set_current_win(source_win)
+      end
     end
     notify("migration report: " .. tostring(path))
     if opts.on_done then
@@ -258,8 +267,15 @@ end
 
 --- Applies every safe fix of the buffer (ascend.fixAll). The server sends
 --- workspace/applyEdit, or returns the edit when the client cannot apply.
+--- In a report opened by :AscendReport, fixes the buffer it was made from.
 function M.fix_all(bufnr, on_done)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if not M.clients(bufnr)[1] then
+    local ok, source = pcall(vim.api.nvim_buf_get_var, bufnr, "ascend_lsp_report_source")
+    if ok and type(source) == "number" and vim.api.nvim_buf_is_valid(source) then
+      bufnr = source
+    end
+  end
   local client = M.clients(bufnr)[1]
   if not client then
     notify("ascend-lsp is not attached to this buffer", vim.log.levels.ERROR)

@@ -15,6 +15,7 @@ const state = {
 };
 const commands = new Map();
 const configListeners = [];
+const trustListeners = [];
 
 class Uri {
   constructor(scheme, p) {
@@ -38,6 +39,7 @@ function record(name, ...args) {
 const vscode = {
   Uri,
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+  ViewColumn: { Active: -1, Beside: -2 },
   workspace: {
     get workspaceFolders() { return state.workspaceFolders; },
     getConfiguration(section) {
@@ -51,6 +53,10 @@ const vscode = {
     onDidChangeConfiguration(fn) {
       configListeners.push(fn);
       return { dispose() { configListeners.splice(configListeners.indexOf(fn), 1); } };
+    },
+    onDidGrantWorkspaceTrust(fn) {
+      trustListeners.push(fn);
+      return { dispose() { trustListeners.splice(trustListeners.indexOf(fn), 1); } };
     },
     async applyEdit(edit) { record('workspace.applyEdit', edit); return true; },
   },
@@ -93,8 +99,12 @@ const vscode = {
       const e = { affectsConfiguration: (s) => keys.some((k) => k === s || k.startsWith(`${s}.`)) };
       for (const fn of [...configListeners]) fn(e);
     },
+    grantTrust() {
+      for (const fn of [...trustListeners]) fn();
+    },
     reset() {
       calls.length = 0;
+      trustListeners.length = 0;
       commands.clear();
       configListeners.length = 0;
       state.settings = {};

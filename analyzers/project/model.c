@@ -1,0 +1,1431 @@
+/* model: modules, imports, calls, summaries and reachability of a project
+ * (see model.h). Linking is a sequence of passes over flat arrays; every
+ * graph walk is a worklist, never recursion. */
+#include "analyzers/project/model.h"
+#include "analyzers/kb/kb.h"
+#include "analyzers/python/pyfacts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MODEL__MAX_HOPS 16 /* re-export and base-class chains followed */
+
+/* A CUDA-only construct of a module, kept from its analysis. */
+typedef struct {
+  char *subject, *message;
+  Severity severity;
+  bool guarded;
+  int32_t def; /* local definition holding it, -1: module code */
+  uint32_t start_byte, end_byte, start_row, start_col, end_row, end_col, start_char, end_char;
+} MConstruct;
+
+typedef struct {
+  char *id, *rel;
+  uint64_t digest; /* of rel, facts and constructs: an unchanged module is not relinked */
+  PyFacts *facts; /* owned; NULL when not Python */
+  Array(MConstruct) cons;
+  /* linked */
+  char *name, *alt;      /* dotted name by packages; by the whole path */
+  bool is_init, in_package, test;
+  uint32_t def_base;     /* its first definition in Model.defs */
+  bool broken;
+  char *broken_reason;
+  int32_t importer;      /* a module importing it (-1: none) */
+  bool main_entry;       /* its `__main__` block runs */
+  Array(int32_t) call_target;   /* per call: definition, -1 */
+  Array(int32_t) import_target; /* per import: definition, -1 */
+  Array(int32_t) deps;          /* modules it imports */
+  Array(uint32_t) ref_order;    /* refs by owner */
+  Array(uint32_t) call_order;   /* calls by owner (same layout as refs) */
+  Array(uint32_t) call_first;
+  Array(uint32_t) ref_first;    /* per owner + 2: first position in ref_order, with a sentinel */
+} MModule;
+
+typedef struct {
+  int32_t mod, idx;
+  int32_t need_mod, need_cons; /* root construct, -1: does not need CUDA */
+  int32_t via;                 /* next definition of the chain, -1: the construct is its own */
+  uint32_t depth;
+  bool reachable;
+} MDef;
+
+typedef struct {
+  const char *key;
+  int32_t val;
+} MIndexRow;
+typedef Array(MIndexRow) MIndex;
+
+typedef struct {
+  char *id, *text;
+  size_t len;
+} MLauncher;
+
+/* A set of borrowed strings: open addressing, a power-of-two table. */
+typedef struct {
+  const char **slots;
+  size_t n_slots, len;
+} MSet;
+
+struct Model {
+  Array(MModule) mods;
+  Array(MLauncher) launchers;
+  bool dirty;
+  Array(MDef) defs;
+  MIndex mod_names, def_names;
+  MIndex mod_suffixes; /* tails of whole-path names ("pkg.sub.mod" of "src.pkg.sub.mod"): src layouts,
+                          namespace subpackages; used when no name matches exactly */
+  MSet mentioned; /* every name any module mentions */
+  MSet tops;      /* first components of module names: other names are no project's */
+  Array(char *) top_names;
+  Array(char *) entry_modules; /* dotted names launched as scripts or modules */
+  Array(char *) entry_paths;   /* script paths launched */
+  Array(char *) entry_funcs;   /* "pkg.mod:func" console scripts */
+  ModelStats st;
+};
+
+/* ---- small helpers --------------------------------------------------------- */
+
+static int model__row_cmp(const void *a, const void *b) {
+  const MIndexRow *x = a, *y = b;
+  int c = strcmp(x->key, y->key);
+  return c ? c : (x->val > y->val) - (x->val < y->val);
+}
+
+static void model__index_sort(MIndex *ix) {
+  if (ix->len > 1) qsort(ix->items, ix->len, sizeof *ix->items, model__row_cmp);
+}
+
+/* First row of key in the sorted index, or ix->len. */
+static size_t model__index_find(const MIndex *ix, const char *key) {
+  size_t lo = 0, hi = ix->len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (strcmp(ix->items[mid].key, key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < ix->len && strcmp(ix->items[lo].key, key) == 0 ? lo : ix->len;
+}
+
+static void model__index_push(MIndex *ix, const char *key, int32_t val) {
+  MIndexRow r = {key, val};
+  array_push(ix, r);
+}
+
+static size_t model__str_hash(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return (size_t)h;
+}
+
+static bool model__set_has(const MSet *st, const char *key) {
+  if (!st->n_slots) return false;
+  for (size_t i = model__str_hash(key) & (st->n_slots - 1); st->slots[i]; i = (i + 1) & (st->n_slots - 1))
+    if (strcmp(st->slots[i], key) == 0) return true;
+  return false;
+}
+
+/* Adds key; returns false when it was there already. */
+static bool model__set_add(MSet *st, const char *key) {
+  if (2 * (st->len + 1) > st->n_slots) {
+    MSet big = {xcalloc(st->n_slots ? st->n_slots * 2 : 1024, sizeof(char *)), st->n_slots ? st->n_slots * 2 : 1024, 0};
+    for (size_t i = 0; i < st->n_slots; i++)
+      if (st->slots[i]) model__set_add(&big, st->slots[i]);
+    free(st->slots);
+    *st = big;
+  }
+  size_t i = model__str_hash(key) & (st->n_slots - 1);
+  for (; st->slots[i]; i = (i + 1) & (st->n_slots - 1))
+    if (strcmp(st->slots[i], key) == 0) return false;
+  st->slots[i] = key;
+  st->len++;
+  return true;
+}
+
+static void model__set_free(MSet *st) {
+  free(st->slots);
+  memset(st, 0, sizeof *st);
+}
+
+static bool model__is_test_path(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0)
+    return true;
+  for (const char *d = path; (d = strstr(d, "test")) != NULL; d++) {
+    const char *e = d + 4 + (d[4] == 's');
+    if ((d == path || d[-1] == '/') && *e == '/') return true;
+  }
+  return false;
+}
+
+static bool model__word(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+static bool model__private(const char *name) {
+  return name[0] == '_' && !(util_starts_with(name, "__") && util_ends_with(name, "__") && strlen(name) > 4);
+}
+
+/* ---- modules ---------------------------------------------------------------- */
+
+Model *model_new(void) { return xcalloc(1, sizeof(Model)); }
+
+static void model__module_clear_link(MModule *mm) {
+  free(mm->name);
+  free(mm->alt);
+  free(mm->broken_reason);
+  mm->name = mm->alt = mm->broken_reason = NULL;
+  array_free(&mm->call_target);
+  array_free(&mm->import_target);
+  array_free(&mm->deps);
+  array_free(&mm->ref_order);
+  array_free(&mm->ref_first);
+  array_free(&mm->call_order);
+  array_free(&mm->call_first);
+}
+
+static void model__module_free(MModule *mm) {
+  free(mm->id);
+  free(mm->rel);
+  pyfacts_free(mm->facts);
+  for (size_t i = 0; i < mm->cons.len; i++) {
+    free(mm->cons.items[i].subject);
+    free(mm->cons.items[i].message);
+  }
+  array_free(&mm->cons);
+  model__module_clear_link(mm);
+}
+
+static void model__strs_free(char **s, size_t n) {
+  for (size_t i = 0; i < n; i++) free(s[i]);
+}
+
+static void model__entries_clear(Model *m) {
+  model__strs_free(m->entry_modules.items, m->entry_modules.len);
+  model__strs_free(m->entry_paths.items, m->entry_paths.len);
+  model__strs_free(m->entry_funcs.items, m->entry_funcs.len);
+  m->entry_modules.len = m->entry_paths.len = m->entry_funcs.len = 0;
+}
+
+void model_free(Model *m) {
+  if (!m) return;
+  for (size_t i = 0; i < m->mods.len; i++) model__module_free(&m->mods.items[i]);
+  array_free(&m->mods);
+  for (size_t i = 0; i < m->launchers.len; i++) {
+    free(m->launchers.items[i].id);
+    free(m->launchers.items[i].text);
+  }
+  array_free(&m->launchers);
+  array_free(&m->defs);
+  array_free(&m->mod_names);
+  array_free(&m->mod_suffixes);
+  array_free(&m->def_names);
+  model__set_free(&m->mentioned);
+  model__set_free(&m->tops);
+  model__strs_free(m->top_names.items, m->top_names.len);
+  array_free(&m->top_names);
+  model__entries_clear(m);
+  array_free(&m->entry_modules);
+  array_free(&m->entry_paths);
+  array_free(&m->entry_funcs);
+  free(m);
+}
+
+static MModule *model__find(Model *m, const char *id) {
+  for (size_t i = 0; i < m->mods.len; i++)
+    if (strcmp(m->mods.items[i].id, id) == 0) return &m->mods.items[i];
+  return NULL;
+}
+
+/* The constructs a module's summary is made of: its Python findings of the
+ * CUDA-only domains (device, attention, kernels, distributed, compile; a
+ * precision review such as float64 is no CUDA dependence), in the
+ * definition they are in. */
+static void model__constructs(MModule *mm, const FindingList *findings) {
+  for (size_t i = 0; findings && mm->facts && i < findings->len; i++) {
+    const Finding *f = &findings->items[i];
+    int d = f->rule ? kb_domain(f->rule->code) : 0;
+    if (d < 2 || d > 7 || d == 6 || f->unreachable) continue;
+    MConstruct c = {xstrdup(f->subject ? f->subject : f->rule->code), xstrdup(f->message), f->severity,
+                    f->guarded || f->transfer_covered, pyfacts_def_at(mm->facts, f->start_byte),
+                    f->start_byte, f->end_byte, f->start_row, f->start_col, f->end_row, f->end_col,
+                    f->start_char, f->end_char};
+    array_push(&mm->cons, c);
+  }
+}
+
+static uint64_t model__mix(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+
+static uint64_t model__mix_str(uint64_t h, const char *s) { return model__mix(h, s ? s : "", s ? strlen(s) + 1 : 1); }
+
+/* Everything linking reads of a module, hashed. */
+static uint64_t model__digest(const MModule *mm) {
+  uint64_t h = model__mix_str(1469598103934665603ull, mm->rel);
+  const PyFacts *f = mm->facts;
+  for (size_t i = 0; f && i < f->defs.len; i++) {
+    const PyDef *d = &f->defs.items[i];
+    h = model__mix_str(h, d->name);
+    h = model__mix(h, &d->kind, sizeof d->kind);
+    h = model__mix(h, &d->cls, sizeof d->cls);
+    h = model__mix(h, &d->start, sizeof d->start);
+    h = model__mix(h, &d->end, sizeof d->end);
+    h = model__mix(h, &d->at, sizeof d->at);
+    h = model__mix(h, &d->decorated, sizeof d->decorated);
+    for (size_t b = 0; b < d->bases.len; b++) h = model__mix_str(h, d->bases.items[b]);
+  }
+  for (size_t i = 0; f && i < f->calls.len; i++) {
+    const PyCall *c = &f->calls.items[i];
+    h = model__mix_str(h, c->callee);
+    h = model__mix(h, &c->kind, sizeof c->kind);
+    h = model__mix(h, &c->owner, sizeof c->owner);
+    h = model__mix(h, &c->in_main, sizeof c->in_main);
+    h = model__mix(h, &c->flags, sizeof c->flags);
+    h = model__mix(h, &c->start, sizeof c->start);
+    h = model__mix(h, &c->end, sizeof c->end);
+  }
+  for (size_t i = 0; f && i < f->imports.len; i++) {
+    const PyFactImport *im = &f->imports.items[i];
+    h = model__mix_str(h, im->local);
+    h = model__mix_str(h, im->qualname);
+    h = model__mix_str(h, im->module);
+    unsigned flags = im->from_import | im->guarded << 1 | im->top << 2;
+    h = model__mix(h, &flags, sizeof flags);
+    h = model__mix(h, &im->start, sizeof im->start);
+    h = model__mix(h, &im->end, sizeof im->end);
+  }
+  for (size_t i = 0; f && i < f->refs.len; i++) {
+    h = model__mix_str(h, f->refs.items[i].name);
+    h = model__mix(h, &f->refs.items[i].owner, sizeof f->refs.items[i].owner);
+  }
+  for (size_t i = 0; f && i < f->star_imports.len; i++) h = model__mix_str(h, f->star_imports.items[i]);
+  for (size_t i = 0; f && i < f->dynamic_imports.len; i++) h = model__mix_str(h, f->dynamic_imports.items[i]);
+  for (size_t i = 0; f && i < f->all.len; i++) h = model__mix_str(h, f->all.items[i]);
+  if (f) {
+    unsigned flags = f->has_all | f->has_main << 1 | f->dynamic_unknown << 2;
+    h = model__mix(h, &flags, sizeof flags);
+    h = model__mix(h, &f->main_start, sizeof f->main_start);
+    h = model__mix(h, &f->main_end, sizeof f->main_end);
+  }
+  for (size_t i = 0; i < mm->cons.len; i++) {
+    const MConstruct *c = &mm->cons.items[i];
+    h = model__mix_str(h, c->subject);
+    h = model__mix_str(h, c->message);
+    h = model__mix(h, &c->severity, sizeof c->severity);
+    h = model__mix(h, &c->guarded, sizeof c->guarded);
+    h = model__mix(h, &c->def, sizeof c->def);
+    h = model__mix(h, &c->start_byte, sizeof c->start_byte * 8);
+  }
+  return h;
+}
+
+bool model_is_dirty(const Model *m) { return m->dirty; }
+
+static void model__set(Model *m, const char *id, const char *rel, const FileFacts *facts, PyFacts *owned,
+                       const FindingList *findings);
+
+void model_set_module(Model *m, const char *id, const char *rel, const FileFacts *facts, const FindingList *findings) {
+  model__set(m, id, rel, facts, NULL, findings);
+}
+
+void model_take_module(Model *m, const char *id, const char *rel, FileFacts *facts, const FindingList *findings) {
+  PyFacts *owned = facts ? facts->py : NULL;
+  if (facts) facts->py = NULL;
+  FileFacts view = {0};
+  view.py = owned;
+  model__set(m, id, rel, owned ? &view : NULL, owned, findings);
+}
+
+static void model__set(Model *m, const char *id, const char *rel, const FileFacts *facts, PyFacts *owned,
+                       const FindingList *findings) {
+  MModule fresh = {0};
+  fresh.rel = (char *)(rel ? rel : id);
+  fresh.facts = facts ? facts->py : NULL;
+  MModule *mm = model__find(m, id);
+  /* the digest of the new input, computed on borrowed parts first */
+  Array(MConstruct) cons = {0};
+  MModule probe = fresh;
+  probe.cons.items = NULL;
+  model__constructs(&probe, findings);
+  uint64_t digest = model__digest(&probe);
+  cons.items = probe.cons.items;
+  cons.len = probe.cons.len;
+  cons.cap = probe.cons.cap;
+  if (mm && mm->digest == digest) {
+    pyfacts_free(owned);
+    for (size_t i = 0; i < cons.len; i++) {
+      free(cons.items[i].subject);
+      free(cons.items[i].message);
+    }
+    array_free(&cons);
+    return;
+  }
+  if (mm) model__module_free(mm);
+  else {
+    array_push(&m->mods, (MModule){0});
+    mm = &m->mods.items[m->mods.len - 1];
+  }
+  memset(mm, 0, sizeof *mm);
+  mm->id = xstrdup(id);
+  mm->rel = xstrdup(rel ? rel : id);
+  mm->facts = owned ? owned : facts ? pyfacts_copy(facts->py) : NULL;
+  mm->cons.items = cons.items;
+  mm->cons.len = cons.len;
+  mm->cons.cap = cons.cap;
+  mm->digest = digest;
+  m->dirty = true;
+}
+
+void model_remove_module(Model *m, const char *id) {
+  MModule *mm = model__find(m, id);
+  if (!mm) return;
+  model__module_free(mm);
+  size_t i = (size_t)(mm - m->mods.items);
+  memmove(mm, mm + 1, (m->mods.len - i - 1) * sizeof *mm);
+  m->mods.len--;
+  m->dirty = true;
+}
+
+void model_set_launcher(Model *m, const char *id, const char *text, size_t len) {
+  for (size_t i = 0; i < m->launchers.len; i++) {
+    MLauncher *l = &m->launchers.items[i];
+    if (strcmp(l->id, id) != 0) continue;
+    free(l->text);
+    if (!text) {
+      free(l->id);
+      *l = m->launchers.items[--m->launchers.len];
+    } else {
+      l->text = xstrndup(text, len);
+      l->len = len;
+    }
+    m->dirty = true;
+    return;
+  }
+  if (!text) return;
+  MLauncher l = {xstrdup(id), xstrndup(text, len), len};
+  array_push(&m->launchers, l);
+  m->dirty = true;
+}
+
+/* ---- names ---------------------------------------------------------------- */
+
+static int model__mod_cmp(const void *a, const void *b) {
+  return strcmp(((const MModule *)a)->id, ((const MModule *)b)->id);
+}
+
+/* "a/b/c.py" -> "a/b"; "c.py" -> "". Caller frees. */
+static char *model__dir(const char *rel) {
+  const char *s = strrchr(rel, '/');
+  return s ? xstrndup(rel, (size_t)(s - rel)) : xstrdup("");
+}
+
+static char *model__dotted(const char *path) {
+  char *d = xstrdup(path);
+  size_t n = strlen(d);
+  if (util_ends_with(d, ".pyi")) d[n - 4] = '\0';
+  else if (util_ends_with(d, ".py")) d[n - 3] = '\0';
+  n = strlen(d);
+  if (util_ends_with(d, "/__init__")) d[n - 9] = '\0';
+  else if (strcmp(d, "__init__") == 0) d[0] = '\0';
+  for (char *p = d; *p; p++)
+    if (*p == '/') *p = '.';
+  return d;
+}
+
+/* Module names: from the topmost directory of its package chain (a file
+ * outside any package is a top-level module named by its stem), and by its
+ * whole path for namespace packages. */
+static void model__names(Model *m) {
+  MIndex pkgs = {0};
+  Array(char *) dirs = {0};
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    const char *b = strrchr(mm->rel, '/');
+    b = b ? b + 1 : mm->rel;
+    mm->is_init = strcmp(b, "__init__.py") == 0 || strcmp(b, "__init__.pyi") == 0;
+    if (mm->is_init) {
+      char *d = model__dir(mm->rel);
+      array_push(&dirs, d);
+      model__index_push(&pkgs, d, (int32_t)i);
+    }
+  }
+  model__index_sort(&pkgs);
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    mm->test = model__is_test_path(mm->rel);
+    char *dir = model__dir(mm->rel);
+    mm->in_package = *dir && model__index_find(&pkgs, dir) < pkgs.len;
+    /* climb while the parent is a package too */
+    char *top = xstrdup(dir);
+    if (mm->in_package) {
+      for (;;) {
+        char *up = model__dir(top);
+        bool pkg = *up && model__index_find(&pkgs, up) < pkgs.len;
+        if (!pkg) {
+          free(up);
+          break;
+        }
+        free(top);
+        top = up;
+      }
+      char *above = model__dir(top);
+      size_t cut = *above ? strlen(above) + 1 : 0;
+      free(above);
+      mm->name = model__dotted(mm->rel + cut);
+    } else {
+      const char *b = strrchr(mm->rel, '/');
+      mm->name = model__dotted(b ? b + 1 : mm->rel);
+    }
+    mm->alt = model__dotted(mm->rel);
+    free(top);
+    free(dir);
+    if (*mm->name) model__index_push(&m->mod_names, mm->name, (int32_t)i);
+    for (int k = 0; k < 2; k++) {
+      const char *nm = k ? mm->alt : mm->name;
+      char *top = xstrndup(nm, strcspn(nm, "."));
+      if (*top && model__set_add(&m->tops, top)) array_push(&m->top_names, top);
+      else free(top);
+    }
+    if (*mm->alt && strcmp(mm->alt, mm->name) != 0) model__index_push(&m->mod_names, mm->alt, (int32_t)i);
+    for (const char *d = strchr(mm->alt, '.'); d && strchr(d + 1, '.'); d = strchr(d + 1, '.'))
+      if (strcmp(d + 1, mm->name) != 0) {
+        model__index_push(&m->mod_suffixes, d + 1, (int32_t)i);
+        char *top = xstrndup(d + 1, strcspn(d + 1, "."));
+        if (model__set_add(&m->tops, top)) array_push(&m->top_names, top);
+        else free(top);
+      }
+  }
+  model__index_sort(&m->mod_names);
+  model__index_sort(&m->mod_suffixes);
+  array_free(&pkgs);
+  model__strs_free(dirs.items, dirs.len);
+  array_free(&dirs);
+}
+
+static int32_t model__module_named(const Model *m, const char *name) {
+  size_t k = model__index_find(&m->mod_names, name);
+  if (k < m->mod_names.len) return m->mod_names.items[k].val;
+  k = model__index_find(&m->mod_suffixes, name);
+  return k < m->mod_suffixes.len ? m->mod_suffixes.items[k].val : -1;
+}
+
+/* An import spelled in module `mi` made absolute: leading dots climb from
+ * its package. NULL when it climbs above the top. Caller frees. */
+static char *model__absolute(const Model *m, int32_t mi, const char *q) {
+  if (q[0] != '.') return xstrdup(q);
+  const MModule *mm = &m->mods.items[mi];
+  size_t dots = strspn(q, ".");
+  char *base = xstrdup(mm->name);
+  if (!mm->is_init) {
+    char *d = strrchr(base, '.');
+    if (d) *d = '\0';
+    else base[0] = '\0';
+  }
+  for (size_t k = 1; k < dots; k++) {
+    char *d = strrchr(base, '.');
+    if (d) *d = '\0';
+    else if (*base) base[0] = '\0';
+    else {
+      free(base);
+      return NULL;
+    }
+  }
+  const char *rest = q + dots;
+  char *r = !*base ? (*rest ? xstrdup(rest) : NULL) : *rest ? xasprintf("%s.%s", base, rest) : xstrdup(base);
+  free(base);
+  return r;
+}
+
+/* ---- resolution ---------------------------------------------------------------- */
+
+/* Top-level definition `name` (n bytes) of module mi (a method of class
+ * `cls` when cls >= 0), as a local index, or -1. */
+static int32_t model__local_def(const Model *m, int32_t mi, const char *name, size_t n, int32_t cls) {
+  const PyFacts *f = m->mods.items[mi].facts;
+  for (size_t i = 0; f && i < f->defs.len; i++) {
+    const PyDef *d = &f->defs.items[i];
+    if ((cls < 0 ? d->kind == PYDEF_METHOD : d->cls != cls) || strlen(d->name) != n || memcmp(d->name, name, n) != 0)
+      continue;
+    return (int32_t)i;
+  }
+  return -1;
+}
+
+static int32_t model__global(const Model *m, int32_t mi, int32_t local) {
+  return local < 0 ? -1 : (int32_t)(m->mods.items[mi].def_base + (uint32_t)local);
+}
+
+/* `rest` ("f", "C.m") inside module mi: a definition, or the binding or
+ * star import it comes through (then *next is the name to follow). */
+static int32_t model__in_module(const Model *m, int32_t mi, const char *rest, char **next) {
+  const char *dot = strchr(rest, '.');
+  size_t n = dot ? (size_t)(dot - rest) : strlen(rest);
+  int32_t d = model__local_def(m, mi, rest, n, -1);
+  const PyFacts *f = m->mods.items[mi].facts;
+  if (d >= 0) {
+    if (dot && f->defs.items[d].kind == PYDEF_CLASS) {
+      const char *mn = dot + 1;
+      size_t mlen = strcspn(mn, ".");
+      int32_t meth = model__local_def(m, mi, mn, mlen, d);
+      return model__global(m, mi, meth >= 0 ? meth : d);
+    }
+    return model__global(m, mi, d);
+  }
+  for (size_t i = 0; f && i < f->imports.len; i++) {
+    const PyFactImport *im = &f->imports.items[i];
+    if (strlen(im->local) != n || memcmp(im->local, rest, n) != 0) continue;
+    char *abs = model__absolute(m, mi, im->qualname);
+    if (!abs) return -1;
+    *next = dot ? xasprintf("%s%s", abs, dot) : xstrdup(abs);
+    free(abs);
+    return -1;
+  }
+  for (size_t i = 0; f && i < f->star_imports.len; i++) {
+    char *abs = model__absolute(m, mi, f->star_imports.items[i]);
+    int32_t s = abs ? model__module_named(m, abs) : -1;
+    if (s >= 0 && s != mi && model__local_def(m, s, rest, n, -1) >= 0) {
+      *next = xasprintf("%s.%s", abs, rest);
+      free(abs);
+      return -1;
+    }
+    free(abs);
+  }
+  return -1;
+}
+
+/* An absolute dotted name to a definition: the longest module prefix, then
+ * definitions, bindings and star imports, for a bounded number of hops
+ * (re-export cycles end). -1 when it is no project definition; *module
+ * gets the module when the name is one. */
+static bool model__maybe_ours(const Model *m, const char *qual) {
+  char top[128];
+  size_t n = strcspn(qual, ".");
+  if (n >= sizeof top) return false;
+  memcpy(top, qual, n);
+  top[n] = '\0';
+  return model__set_has(&m->tops, top);
+}
+
+static int32_t model__resolve(const Model *m, const char *qual, int32_t *module) {
+  if (module) *module = -1;
+  if (!model__maybe_ours(m, qual)) return -1; /* torch.*, os.*: most names */
+  char *q = xstrdup(qual);
+  int32_t found = -1;
+  if (module) *module = -1;
+  for (int hop = 0; hop < MODEL__MAX_HOPS && q; hop++) {
+    size_t len = strlen(q);
+    int32_t mi = -1;
+    while (len > 0) {
+      char save = q[len];
+      q[len] = '\0';
+      mi = model__module_named(m, q);
+      q[len] = save;
+      if (mi >= 0) break;
+      while (len > 0 && q[len - 1] != '.') len--;
+      if (len > 0) len--;
+    }
+    if (mi < 0) break;
+    if (!q[len]) {
+      if (module) *module = mi;
+      break;
+    }
+    char *next = NULL;
+    found = model__in_module(m, mi, q + len + 1, &next);
+    free(q);
+    q = next;
+    if (found >= 0) break;
+  }
+  free(q);
+  return found;
+}
+
+/* A name used in module mi: a local definition, or through its imports. */
+static int32_t model__resolve_in(const Model *m, int32_t mi, const char *name, bool local_first) {
+  char *next = NULL;
+  int32_t d = -1;
+  if (local_first) {
+    d = model__in_module(m, mi, name, &next);
+    if (d >= 0 || !next) {
+      free(next);
+      return d;
+    }
+  } else {
+    next = model__absolute(m, mi, name);
+  }
+  if (next) d = model__resolve(m, next, NULL);
+  free(next);
+  return d;
+}
+
+/* Method `name` of class definition cls (global) or of its project bases,
+ * breadth-first; `skip_self` starts at the bases (super()). */
+static int32_t model__method(const Model *m, int32_t cls, const char *name, bool skip_self) {
+  int32_t queue[MODEL__MAX_HOPS];
+  size_t head = 0, tail = 0;
+  queue[tail++] = cls;
+  while (head < tail) {
+    int32_t c = queue[head++];
+    const MDef *cd = &m->defs.items[c];
+    const PyFacts *f = m->mods.items[cd->mod].facts;
+    if (!(skip_self && c == cls)) {
+      int32_t meth = model__local_def(m, cd->mod, name, strlen(name), cd->idx);
+      if (meth >= 0) return model__global(m, cd->mod, meth);
+    }
+    const PyDef *pd = &f->defs.items[cd->idx];
+    for (size_t b = 0; b < pd->bases.len && tail < MODEL__MAX_HOPS; b++) {
+      int32_t base = model__resolve_in(m, cd->mod, pd->bases.items[b], true);
+      if (base >= 0 && m->mods.items[m->defs.items[base].mod].facts->defs.items[m->defs.items[base].idx].kind == PYDEF_CLASS)
+        queue[tail++] = base;
+    }
+  }
+  return -1;
+}
+
+static const PyDef *model__pydef(const Model *m, int32_t g) {
+  const MDef *d = &m->defs.items[g];
+  return &m->mods.items[d->mod].facts->defs.items[d->idx];
+}
+
+/* The class a call's owner is in (global), or -1. */
+static int32_t model__owner_class(const Model *m, int32_t mi, int32_t owner) {
+  if (owner < 0) return -1;
+  const PyDef *d = &m->mods.items[mi].facts->defs.items[owner];
+  if (d->kind == PYDEF_METHOD) return model__global(m, mi, d->cls);
+  return d->kind == PYDEF_CLASS ? model__global(m, mi, owner) : -1;
+}
+
+static int32_t model__call_target(const Model *m, int32_t mi, const PyCall *c) {
+  switch (c->kind) {
+  case PYCALL_IMPORTED: return model__resolve_in(m, mi, c->callee, false);
+  case PYCALL_LOCAL: return model__resolve_in(m, mi, c->callee, true);
+  case PYCALL_SELF:
+  case PYCALL_SUPER: {
+    int32_t cls = model__owner_class(m, mi, c->owner);
+    return cls < 0 ? -1 : model__method(m, cls, c->callee, c->kind == PYCALL_SUPER);
+  }
+  }
+  return -1;
+}
+
+/* ---- linking passes ----------------------------------------------------------- */
+
+static void model__defs(Model *m) {
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    mm->def_base = (uint32_t)m->defs.len;
+    mm->importer = -1;
+    for (size_t k = 0; mm->facts && k < mm->facts->defs.len; k++) {
+      MDef d = {(int32_t)i, (int32_t)k, -1, -1, -1, 0, false};
+      array_push(&m->defs, d);
+      model__index_push(&m->def_names, mm->facts->defs.items[k].name, (int32_t)m->defs.len - 1);
+    }
+    for (size_t k = 0; mm->facts && k < mm->facts->refs.len; k++) model__set_add(&m->mentioned, mm->facts->refs.items[k].name);
+  }
+  model__index_sort(&m->def_names);
+}
+
+static void model__link_calls(Model *m) {
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    if (!mm->facts) continue;
+    for (size_t k = 0; k < mm->facts->calls.len; k++) {
+      int32_t t = model__call_target(m, (int32_t)i, &mm->facts->calls.items[k]);
+      array_push(&mm->call_target, t);
+      m->st.calls++;
+      if (t >= 0) m->st.resolved_calls++;
+    }
+    for (size_t k = 0; k < mm->facts->imports.len; k++) {
+      const PyFactImport *im = &mm->facts->imports.items[k];
+      array_push(&mm->import_target, im->from_import ? model__resolve_in(m, (int32_t)i, im->qualname, false) : -1);
+    }
+  }
+}
+
+/* Whether an absolute module name that resolves to nothing belongs to the
+ * project (its top package is one of ours): then it is missing, not
+ * third-party. */
+static bool model__ours(const Model *m, const char *abs) {
+  size_t n = strcspn(abs, ".");
+  char *top = xstrndup(abs, n);
+  int32_t t = model__module_named(m, top);
+  free(top);
+  return t >= 0 && m->mods.items[t].is_init;
+}
+
+/* Whether a module that is not among the sources may be built: a compiled
+ * extension (`pkg._C`: a private name) or one the packaging files name
+ * (setup.py's ext_modules). Then it is unknown, not missing. */
+static bool model__maybe_built(const Model *m, const char *abs) {
+  const char *last = strrchr(abs, '.');
+  last = last ? last + 1 : abs;
+  if (last[0] == '_') return true;
+  size_t n = strlen(last);
+  for (size_t i = 0; i < m->launchers.len; i++) {
+    const MLauncher *l = &m->launchers.items[i];
+    for (const char *p = l->text; (p = memmem(p, l->len - (size_t)(p - l->text), last, n)) != NULL; p++)
+      if ((p == l->text || !model__word(p[-1])) && !model__word(p[n])) return true;
+  }
+  return false;
+}
+
+/* A directory of modules without __init__.py (a namespace package): some
+ * module's name continues `abs` with a dot. */
+static bool model__continued(const MIndex *ix, const char *abs) {
+  size_t n = strlen(abs), lo = 0, hi = ix->len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (strcmp(ix->items[mid].key, abs) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t k = lo; k < ix->len && strncmp(ix->items[k].key, abs, n) == 0; k++)
+    if (ix->items[k].key[n] == '.') return true;
+  return false;
+}
+
+static bool model__namespace(const Model *m, const char *abs) {
+  return model__continued(&m->mod_names, abs) || model__continued(&m->mod_suffixes, abs);
+}
+
+static void model__add_dep(MModule *mm, int32_t to) {
+  for (size_t i = 0; i < mm->deps.len; i++)
+    if (mm->deps.items[i] == to) return;
+  array_push(&mm->deps, to);
+}
+
+/* One import of module mi: a dependency edge, or the module is broken. */
+static void model__import(Model *m, int32_t mi, const char *spelled, bool required) {
+  MModule *mm = &m->mods.items[mi];
+  char *abs = model__absolute(m, mi, spelled);
+  int32_t to = -1;
+  if (abs) {
+    /* `from pkg import name`: the module is the longest prefix that is one */
+    char *q = xstrdup(abs);
+    while ((to = model__module_named(m, q)) < 0) {
+      char *d = strrchr(q, '.');
+      if (!d) break;
+      *d = '\0';
+    }
+    bool whole = to >= 0 && strcmp(q, abs) == 0;
+    free(q);
+    if (to >= 0 && to != mi) model__add_dep(mm, to);
+    if (to >= 0 && m->mods.items[to].importer < 0 && to != mi) m->mods.items[to].importer = mi;
+    if (whole || !required || mm->broken) {
+      free(abs);
+      return;
+    }
+    if (to >= 0 && !m->mods.items[to].is_init) to = -2; /* a name in a module: unknown, not missing */
+  }
+  if (required && (to == -1 || (to >= 0 && m->mods.items[to].is_init)) && (!abs || spelled[0] == '.' || model__ours(m, abs))) {
+    /* the prefix found is a package without that submodule or name: only a
+     * submodule could be missing (a name may be assigned in __init__) */
+    bool missing = to == -1;
+    if (!missing && abs) {
+      const MModule *pkg = &m->mods.items[to];
+      const char *last = strrchr(abs, '.');
+      last = last ? last + 1 : abs;
+      bool bound = false;
+      for (size_t r = 0; pkg->facts && r < pkg->facts->refs.len && !bound; r++)
+        bound = pkg->facts->refs.items[r].owner == PYREF_MODULE && strcmp(pkg->facts->refs.items[r].name, last) == 0;
+      missing = !bound && model__local_def(m, to, last, strlen(last), -1) < 0;
+    }
+    if (missing && abs && (model__maybe_built(m, abs) || model__namespace(m, abs))) missing = false;
+    if (missing && !mm->broken) { /* the first missing import is the reason */
+      mm->broken = true;
+      mm->broken_reason = xasprintf("%s imports %s, which is not in the project", mm->rel, abs ? abs : spelled);
+    }
+  }
+  free(abs);
+}
+
+static void model__link_imports(Model *m) {
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    if (!mm->facts) continue;
+    for (size_t k = 0; k < mm->facts->imports.len; k++) {
+      const PyFactImport *im = &mm->facts->imports.items[k];
+      bool required = im->top && !im->guarded;
+      model__import(m, (int32_t)i, im->from_import ? im->qualname : im->module, required);
+      if (im->from_import) model__import(m, (int32_t)i, im->module, required);
+    }
+    for (size_t k = 0; k < mm->facts->star_imports.len; k++) model__import(m, (int32_t)i, mm->facts->star_imports.items[k], false);
+    for (size_t k = 0; k < mm->facts->dynamic_imports.len; k++)
+      model__import(m, (int32_t)i, mm->facts->dynamic_imports.items[k], false);
+  }
+  /* a module importing an unimportable one cannot be imported either */
+  Array(int32_t) work = {0};
+  for (size_t i = 0; i < m->mods.len; i++)
+    if (m->mods.items[i].broken) array_push(&work, (int32_t)i);
+  for (size_t w = 0; w < work.len; w++) {
+    int32_t b = work.items[w];
+    for (size_t i = 0; i < m->mods.len; i++) {
+      MModule *mm = &m->mods.items[i];
+      if (mm->broken || !mm->facts) continue;
+      bool uses = false;
+      for (size_t k = 0; k < mm->facts->imports.len && !uses; k++) {
+        const PyFactImport *im = &mm->facts->imports.items[k];
+        if (!im->top || im->guarded) continue;
+        char *abs = model__absolute(m, (int32_t)i, im->module);
+        uses = abs && model__module_named(m, abs) == b;
+        free(abs);
+      }
+      if (!uses) continue;
+      mm->broken = true;
+      mm->broken_reason = xstrdup(m->mods.items[b].broken_reason);
+      array_push(&work, (int32_t)i);
+    }
+  }
+  array_free(&work);
+}
+
+/* ---- summaries: the fixpoint ----------------------------------------------------- */
+
+typedef struct {
+  Array(uint32_t) first; /* per definition + sentinel: first caller in `from` */
+  Array(int32_t) from;
+} MEdges;
+
+/* Reverse edges "caller needs callee": unguarded calls between
+ * definitions, and a class's constructor, forward and project bases. */
+static void model__edges(const Model *m, MEdges *e) {
+  Array(int32_t) pairs = {0}; /* (callee, caller) */
+  for (size_t i = 0; i < m->mods.len; i++) {
+    const MModule *mm = &m->mods.items[i];
+    for (size_t k = 0; mm->facts && k < mm->facts->calls.len; k++) {
+      const PyCall *c = &mm->facts->calls.items[k];
+      int32_t t = mm->call_target.items[k], o = model__global(m, (int32_t)i, c->owner);
+      if (t < 0 || o < 0 || t == o || (c->flags & (PYCALL_GUARDED | PYCALL_NPU_AWARE | PYCALL_DEAD))) continue;
+      array_push(&pairs, t);
+      array_push(&pairs, o);
+    }
+  }
+  for (size_t g = 0; g < m->defs.len; g++) {
+    const PyDef *d = model__pydef(m, (int32_t)g);
+    if (d->kind != PYDEF_METHOD) continue;
+    if (strcmp(d->name, "__init__") && strcmp(d->name, "forward") && strcmp(d->name, "__call__")) continue;
+    array_push(&pairs, (int32_t)g);
+    array_push(&pairs, model__global(m, m->defs.items[g].mod, d->cls));
+  }
+  for (size_t g = 0; g < m->defs.len; g++) {
+    const PyDef *d = model__pydef(m, (int32_t)g);
+    for (size_t b = 0; d->kind == PYDEF_CLASS && b < d->bases.len; b++) {
+      int32_t base = model__resolve_in(m, m->defs.items[g].mod, d->bases.items[b], true);
+      if (base < 0 || base == (int32_t)g || model__pydef(m, base)->kind != PYDEF_CLASS) continue;
+      array_push(&pairs, base);
+      array_push(&pairs, (int32_t)g);
+    }
+  }
+  size_t n = m->defs.len;
+  array_reserve(&e->first, n + 1);
+  e->first.len = n + 1;
+  memset(e->first.items, 0, (n + 1) * sizeof *e->first.items);
+  for (size_t p = 0; p < pairs.len; p += 2) e->first.items[pairs.items[p] + 1]++;
+  for (size_t i = 0; i < n; i++) e->first.items[i + 1] += e->first.items[i];
+  array_reserve(&e->from, pairs.len / 2 + 1);
+  e->from.len = pairs.len / 2;
+  Array(uint32_t) fill = {0};
+  array_reserve(&fill, n + 1);
+  memcpy(fill.items, e->first.items, n * sizeof *fill.items);
+  for (size_t p = 0; p < pairs.len; p += 2) e->from.items[fill.items[pairs.items[p]]++] = pairs.items[p + 1];
+  array_free(&fill);
+  array_free(&pairs);
+}
+
+static bool model__counts(const MConstruct *c) { return !c->guarded && c->severity <= SEV_WARNING; }
+
+static void model__summaries(Model *m) {
+  Array(int32_t) work = {0};
+  for (size_t i = 0; i < m->mods.len; i++) {
+    const MModule *mm = &m->mods.items[i];
+    for (size_t k = 0; k < mm->cons.len; k++) {
+      const MConstruct *c = &mm->cons.items[k];
+      if (c->def < 0 || !model__counts(c)) continue;
+      MDef *d = &m->defs.items[mm->def_base + (uint32_t)c->def];
+      const MConstruct *old = d->need_cons >= 0 ? &mm->cons.items[d->need_cons] : NULL;
+      if (old && old->severity <= c->severity) continue;
+      if (!old) array_push(&work, (int32_t)(mm->def_base + (uint32_t)c->def));
+      d->need_mod = (int32_t)i;
+      d->need_cons = (int32_t)k;
+    }
+  }
+  /* breadth-first from the constructs: the shortest chain wins; a
+   * definition is settled once, so cycles end */
+  MEdges e = {0};
+  model__edges(m, &e);
+  for (size_t w = 0; w < work.len; w++) {
+    int32_t t = work.items[w];
+    const MDef *td = &m->defs.items[t];
+    for (uint32_t k = e.first.items[t]; k < e.first.items[t + 1]; k++) {
+      MDef *u = &m->defs.items[e.from.items[k]];
+      if (u->need_cons >= 0) continue;
+      u->need_mod = td->need_mod;
+      u->need_cons = td->need_cons;
+      u->via = t;
+      u->depth = td->depth + 1;
+      array_push(&work, e.from.items[k]);
+    }
+  }
+  m->st.needs_cuda = work.len;
+  array_free(&work);
+  array_free(&e.first);
+  array_free(&e.from);
+}
+
+/* ---- entry points and reachability ----------------------------------------------- */
+
+
+/* Scans a launcher: `-m pkg.mod`, `something.py`, `pkg.mod:func`. */
+static void model__scan_launcher(Model *m, const char *t, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    if (t[i] == '-' && i + 2 < len && t[i + 1] == 'm' && (t[i + 2] == ' ' || t[i + 2] == '\t') && (i == 0 || !model__word(t[i - 1]))) {
+      size_t s = i + 2;
+      while (s < len && (t[s] == ' ' || t[s] == '\t')) s++;
+      size_t e = s;
+      while (e < len && (model__word(t[e]) || t[e] == '.')) e++;
+      if (e > s) array_push(&m->entry_modules, xstrndup(t + s, e - s));
+      i = e;
+      continue;
+    }
+    if (!model__word(t[i]) || (i > 0 && (model__word(t[i - 1]) || t[i - 1] == '.' || t[i - 1] == '/'))) continue;
+    size_t e = i;
+    while (e < len && (model__word(t[e]) || t[e] == '.' || t[e] == '/')) e++;
+    if (e - i > 3 && memcmp(t + e - 3, ".py", 3) == 0) {
+      array_push(&m->entry_paths, xstrndup(t + i, e - i));
+    } else if (e < len && t[e] == ':' && e + 1 < len && model__word(t[e + 1]) && memchr(t + i, '.', e - i)) {
+      size_t f = e + 1;
+      while (f < len && model__word(t[f])) f++;
+      array_push(&m->entry_funcs, xstrndup(t + i, f - i));
+      e = f;
+    }
+    i = e;
+  }
+}
+
+typedef struct {
+  Model *m;
+  Array(int32_t) work;
+  MSet reached; /* names already followed */
+} MReach;
+
+static void model__reach_def(MReach *r, int32_t g) {
+  MDef *d = &r->m->defs.items[g];
+  if (d->reachable || r->m->mods.items[d->mod].broken) return;
+  d->reachable = true;
+  array_push(&r->work, g);
+}
+
+/* A name mentioned by reachable code keeps every definition of that name
+ * alive (callbacks, getattr, registries: unknown stays reachable). */
+static void model__reach_name(MReach *r, const char *name) {
+  if (!model__set_add(&r->reached, name)) return;
+  const MIndex *dn = &r->m->def_names;
+  for (size_t k = model__index_find(dn, name); k < dn->len && strcmp(dn->items[k].key, name) == 0; k++)
+    model__reach_def(r, dn->items[k].val);
+}
+
+/* Calls grouped by owner: -2 the __main__ block, -1 the other module code. */
+static int32_t model__call_owner(const PyCall *c) { return c->owner >= 0 ? c->owner : c->in_main ? PYREF_MAIN : PYREF_MODULE; }
+
+static void model__call_groups(MModule *mm) {
+  const PyFacts *f = mm->facts;
+  size_t owners = f->defs.len + 2;
+  array_reserve(&mm->call_first, owners + 1);
+  mm->call_first.len = owners + 1;
+  memset(mm->call_first.items, 0, (owners + 1) * sizeof *mm->call_first.items);
+  for (size_t k = 0; k < f->calls.len; k++) mm->call_first.items[model__call_owner(&f->calls.items[k]) + 2 + 1]++;
+  for (size_t o = 0; o < owners; o++) mm->call_first.items[o + 1] += mm->call_first.items[o];
+  array_reserve(&mm->call_order, f->calls.len + 1);
+  mm->call_order.len = f->calls.len;
+  Array(uint32_t) fill = {0};
+  array_reserve(&fill, owners);
+  memcpy(fill.items, mm->call_first.items, owners * sizeof *fill.items);
+  for (size_t k = 0; k < f->calls.len; k++)
+    mm->call_order.items[fill.items[model__call_owner(&f->calls.items[k]) + 2]++] = (uint32_t)k;
+  array_free(&fill);
+}
+
+static void model__ref_groups(MModule *mm) {
+  const PyFacts *f = mm->facts;
+  model__call_groups(mm);
+  size_t owners = f->defs.len + 2;
+  array_reserve(&mm->ref_first, owners + 1);
+  mm->ref_first.len = owners + 1;
+  memset(mm->ref_first.items, 0, (owners + 1) * sizeof *mm->ref_first.items);
+  for (size_t k = 0; k < f->refs.len; k++) mm->ref_first.items[f->refs.items[k].owner + 2 + 1]++;
+  for (size_t o = 0; o < owners; o++) mm->ref_first.items[o + 1] += mm->ref_first.items[o];
+  array_reserve(&mm->ref_order, f->refs.len + 1);
+  mm->ref_order.len = f->refs.len;
+  Array(uint32_t) fill = {0};
+  array_reserve(&fill, owners);
+  memcpy(fill.items, mm->ref_first.items, owners * sizeof *fill.items);
+  for (size_t k = 0; k < f->refs.len; k++) mm->ref_order.items[fill.items[f->refs.items[k].owner + 2]++] = (uint32_t)k;
+  array_free(&fill);
+}
+
+static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
+  MModule *mm = &r->m->mods.items[mi];
+  for (uint32_t k = mm->ref_first.items[owner + 2]; k < mm->ref_first.items[owner + 3]; k++)
+    model__reach_name(r, mm->facts->refs.items[mm->ref_order.items[k]].name);
+  for (uint32_t k = mm->call_first.items[owner + 2]; k < mm->call_first.items[owner + 3]; k++) {
+    int32_t t = mm->call_target.items[mm->call_order.items[k]];
+    if (t >= 0) model__reach_def(r, t);
+  }
+}
+
+static bool model__launched(const Model *m, const MModule *mm) {
+  for (size_t i = 0; i < m->entry_modules.len; i++)
+    if (strcmp(m->entry_modules.items[i], mm->name) == 0 || strcmp(m->entry_modules.items[i], mm->alt) == 0) return true;
+  for (size_t i = 0; i < m->entry_paths.len; i++) {
+    const char *p = m->entry_paths.items[i];
+    if (util_ends_with(mm->rel, p) || util_ends_with(p, mm->rel)) return true;
+  }
+  for (size_t i = 0; i < m->entry_funcs.len; i++) {
+    const char *e = m->entry_funcs.items[i];
+    size_t n = strcspn(e, ":");
+    if (strlen(mm->name) == n && memcmp(e, mm->name, n) == 0) return true;
+  }
+  return false;
+}
+
+/* A module that parses a command line is a script even when others import
+ * it (for its constants or classes): its `__main__` block is an entry. */
+static bool model__cli(const MModule *mm) {
+  static const char *const words[] = {"argparse", "ArgumentParser", "parse_args", "Fire", "click", "typer", "hydra", "sys.argv", "argv"};
+  const PyFacts *f = mm->facts;
+  for (size_t k = 0; k < f->refs.len; k++)
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+      if (strcmp(f->refs.items[k].name, words[w]) == 0) return true;
+  return false;
+}
+
+/* The roots of a module: its own code, its `__main__` block when it is a
+ * script, and the definitions that are entry points. */
+static void model__roots(MReach *r, int32_t mi) {
+  Model *m = r->m;
+  MModule *mm = &m->mods.items[mi];
+  if (mm->broken || !mm->facts) return;
+  mm->main_entry = mm->facts->has_main && (mm->importer < 0 || model__launched(m, mm) || model__cli(mm));
+  model__reach_owner(r, mi, PYREF_MODULE);
+  if (mm->main_entry) model__reach_owner(r, mi, PYREF_MAIN);
+  /* a package's public names are its API; so are a loose module's, unless
+   * it is a script (a `__main__` block runs it and says what it calls) */
+  bool public_mod = mm->in_package || !mm->facts->has_main;
+  for (const char *p = mm->name; public_mod && *p; p++)
+    if (*p == '_' && (p == mm->name || p[-1] == '.') && !mm->is_init) public_mod = false;
+  for (size_t k = 0; k < mm->facts->defs.len; k++) {
+    const PyDef *d = &mm->facts->defs.items[k];
+    bool root = mm->test || d->decorated || (public_mod && d->kind != PYDEF_METHOD && !model__private(d->name));
+    for (size_t a = 0; a < mm->facts->all.len && !root; a++) root = strcmp(mm->facts->all.items[a], d->name) == 0;
+    for (size_t e = 0; e < m->entry_funcs.len && !root; e++) {
+      const char *ef = m->entry_funcs.items[e], *colon = strchr(ef, ':');
+      root = colon && strcmp(colon + 1, d->name) == 0 && strlen(mm->name) == (size_t)(colon - ef) &&
+             memcmp(ef, mm->name, (size_t)(colon - ef)) == 0;
+    }
+    if (root) model__reach_def(r, model__global(m, mi, (int32_t)k));
+  }
+}
+
+static void model__reachability(Model *m) {
+  model__entries_clear(m);
+  for (size_t i = 0; i < m->launchers.len; i++) model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
+  for (size_t i = 0; i < m->mods.len; i++)
+    if (m->mods.items[i].facts) model__ref_groups(&m->mods.items[i]);
+  MReach r = {m, {0}, {0}};
+  for (size_t i = 0; i < m->mods.len; i++) model__roots(&r, (int32_t)i);
+  for (size_t w = 0; w < r.work.len; w++) {
+    int32_t g = r.work.items[w];
+    const MDef *d = &m->defs.items[g];
+    model__reach_owner(&r, d->mod, d->idx);
+    const PyDef *pd = model__pydef(m, g);
+    if (pd->kind != PYDEF_CLASS) continue;
+    /* an instance's public methods and protocol methods can run */
+    const PyFacts *f = m->mods.items[d->mod].facts;
+    for (size_t k = (size_t)d->idx + 1; k < f->defs.len && f->defs.items[k].kind == PYDEF_METHOD; k++)
+      if (f->defs.items[k].cls == d->idx && !model__private(f->defs.items[k].name))
+        model__reach_def(&r, model__global(m, d->mod, (int32_t)k));
+  }
+  array_free(&r.work);
+  model__set_free(&r.reached);
+  for (size_t g = 0; g < m->defs.len; g++)
+    if (!m->defs.items[g].reachable) m->st.unreachable_defs++;
+}
+
+void model_link(Model *m) {
+  if (!m->dirty) return;
+  if (m->mods.len > 1) qsort(m->mods.items, m->mods.len, sizeof *m->mods.items, model__mod_cmp);
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    model__module_clear_link(mm);
+    mm->broken = false;
+    mm->main_entry = false;
+  }
+  m->defs.len = m->mod_names.len = m->def_names.len = m->mod_suffixes.len = 0;
+  model__set_free(&m->mentioned);
+  model__set_free(&m->tops);
+  model__strs_free(m->top_names.items, m->top_names.len);
+  m->top_names.len = 0;
+  memset(&m->st, 0, sizeof m->st);
+  model__names(m);
+  model__defs(m);
+  model__link_calls(m);
+  model__link_imports(m);
+  model__summaries(m);
+  model__reachability(m);
+  m->st.modules = m->mods.len;
+  m->st.defs = m->defs.len;
+  for (size_t i = 0; i < m->mods.len; i++)
+    if (m->mods.items[i].broken) m->st.broken_modules++;
+  m->dirty = false;
+}
+
+void model_stats(const Model *m, ModelStats *st) { *st = m->st; }
+
+/* ---- findings -------------------------------------------------------------------- */
+
+static void model__def_label(const Model *m, int32_t g, StrBuf *sb) {
+  const PyDef *d = model__pydef(m, g);
+  if (d->kind == PYDEF_METHOD) {
+    const PyDef *c = &m->mods.items[m->defs.items[g].mod].facts->defs.items[d->cls];
+    sb_printf(sb, "%s.%s()", c->name, d->name);
+  } else {
+    sb_printf(sb, d->kind == PYDEF_CLASS ? "%s" : "%s()", d->name);
+  }
+}
+
+static const MConstruct *model__root(const Model *m, int32_t g) {
+  const MDef *d = &m->defs.items[g];
+  return d->need_cons < 0 ? NULL : &m->mods.items[d->need_mod].cons.items[d->need_cons];
+}
+
+/* "a() → b() → flash_attn_varlen_func (pkg/attention.py:7)". Caller frees. */
+static char *model__chain(const Model *m, int32_t g) {
+  StrBuf sb;
+  sb_init(&sb);
+  /* long chains show their two first hops and the holder of the construct */
+  uint32_t depth = m->defs.items[g].depth, k = 0;
+  for (int32_t d = g; d >= 0; d = m->defs.items[d].via, k++) {
+    if (depth > 3 && k >= 2 && k < depth) {
+      if (k == 2) sb_puts(&sb, "… → ");
+      continue;
+    }
+    model__def_label(m, d, &sb);
+    sb_puts(&sb, " → ");
+  }
+  const MConstruct *c = model__root(m, g);
+  const char *s = c->subject, *last = strrchr(s, '.');
+  if (last && !util_starts_with(s, "torch.") && !strchr(s, ' ') && !strchr(s, '"')) s = last + 1;
+  sb_printf(&sb, "%s (%s:%u)", s, m->mods.items[m->defs.items[g].need_mod].rel, c->start_row + 1);
+  return sb_steal(&sb);
+}
+
+/* The last token of a name ("flash_attention" -> "attention"). */
+static const char *model__tail(const char *name) {
+  const char *u = strrchr(name, '_');
+  return u && u[1] ? u + 1 : name;
+}
+
+/* The way out: a sibling definition of the construct's holder that needs
+ * no CUDA, and porting the holder once. Caller frees. */
+static char *model__way_out(const Model *m, int32_t g) {
+  int32_t r = g;
+  while (m->defs.items[r].via >= 0) r = m->defs.items[r].via;
+  const MDef *rd = &m->defs.items[r];
+  const MModule *mm = &m->mods.items[rd->mod];
+  const PyDef *pd = model__pydef(m, r);
+  const char *sib = NULL;
+  for (size_t k = 0; k < mm->facts->defs.len && !sib; k++) {
+    const PyDef *o = &mm->facts->defs.items[k];
+    const MDef *od = &m->defs.items[mm->def_base + k];
+    if ((int32_t)k == rd->idx || o->kind != pd->kind || o->cls != pd->cls || model__private(o->name) || od->need_cons >= 0)
+      continue;
+    if (strcmp(model__tail(o->name), model__tail(pd->name)) == 0) sib = o->name;
+  }
+  StrBuf label;
+  sb_init(&label);
+  model__def_label(m, r, &label);
+  char *out = sib ? xasprintf("call %s%s instead (no CUDA-only code), or port %s once (%s:%u): every caller follows", sib,
+                              pd->kind == PYDEF_CLASS ? "" : "()", label.data, mm->rel, pd->at.row + 1)
+                  : xasprintf("port %s once (%s:%u): every caller follows", label.data, mm->rel, pd->at.row + 1);
+  sb_free(&label);
+  return out;
+}
+
+static Related model__related_def(const Model *m, int32_t g) {
+  const PyDef *d = model__pydef(m, g);
+  const MModule *mm = &m->mods.items[m->defs.items[g].mod];
+  uint32_t n = (uint32_t)strlen(d->name);
+  Related r = {.start = d->at.byte, .end = d->at.byte + n, .start_row = d->at.row, .start_char = d->at.chr,
+               .end_row = d->at.row, .end_char = d->at.chr + n, .path = mm->id, .start_col = d->at.col,
+               .end_col = d->at.col + n};
+  StrBuf sb;
+  sb_init(&sb);
+  model__def_label(m, g, &sb);
+  int32_t next = m->defs.items[g].via;
+  if (next >= 0) {
+    sb_puts(&sb, model__pydef(m, g)->kind == PYDEF_CLASS ? " uses " : " calls ");
+    model__def_label(m, next, &sb);
+  } else {
+    sb_puts(&sb, " holds the CUDA-only construct");
+  }
+  r.message = sb_steal(&sb);
+  return r;
+}
+
+static void model__add_related(const Model *m, Finding *f, int32_t g) {
+  uint32_t k = 0;
+  for (int32_t d = g; d >= 0; d = m->defs.items[d].via, k++) {
+    if (k >= 3 && m->defs.items[d].via >= 0) continue; /* the first hops and the holder */
+    Related r = model__related_def(m, d);
+    finding_add_related_at(f, &r);
+    free(r.message);
+  }
+  const MConstruct *c = model__root(m, g);
+  Related r = {.start = c->start_byte, .end = c->end_byte, .message = c->message, .start_row = c->start_row,
+               .start_char = c->start_char, .end_row = c->end_row, .end_char = c->end_char,
+               .path = m->mods.items[m->defs.items[g].need_mod].id, .start_col = c->start_col, .end_col = c->end_col};
+  finding_add_related_at(f, &r);
+}
+
+static bool model__taken(const FindingList *out, uint32_t s, uint32_t e) {
+  for (size_t i = 0; i < out->len; i++)
+    if (out->items[i].start_byte >= s && out->items[i].start_byte < (e > s ? e : s + 1)) return true;
+  return false;
+}
+
+static void model__emit(const Model *m, const MModule *mm, int32_t owner, const AnalyzeOptions *opt, FindingList *out,
+                        int32_t t, const char *detector, PyPos s, PyPos e, bool guarded, bool info) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, detector, opt->user_entries, opt->n_user_entries);
+  const KbRule *rule = row ? analyze_rule(opt, row->code) : NULL;
+  if (!rule || !analyze_code_selected(opt, rule->code)) return;
+  /* test code exercises the wrapper as it is: it follows once the wrapper is ported */
+  if (rule->not_in_tests && (mm->test || (owner >= 0 && util_starts_with(mm->facts->defs.items[owner].name, "test"))))
+    return;
+  char *chain = model__chain(m, t), *way = model__way_out(m, t);
+  Finding *f = kb_emit(out, rule, row, chain, way, s.byte, e.byte, s.row, s.col, e.row, e.col);
+  f->start_char = s.chr;
+  f->end_char = e.chr;
+  f->guarded = guarded;
+  const MConstruct *c = model__root(m, t);
+  /* without a fallback here the call fails like the construct */
+  f->severity = info ? rule->severity : guarded ? SEV_INFO : c->severity;
+  if (guarded) finding_append_note(f, "[guarded: a fallback exists]", "［已有回退路径］");
+  model__add_related(m, f, t);
+  free(chain);
+  free(way);
+}
+
+static const char *model__unreachable_reason(const Model *m, const MModule *mm, uint32_t at, char **own) {
+  if (mm->broken) return mm->broken_reason;
+  int32_t l = pyfacts_def_at(mm->facts, at);
+  if (l >= 0) {
+    int32_t g = model__global(m, (int32_t)(mm - m->mods.items), l);
+    if (model__pydef(m, g)->kind == PYDEF_METHOD && !m->defs.items[model__global(m, (int32_t)(mm - m->mods.items),
+                                                                                  model__pydef(m, g)->cls)].reachable)
+      g = model__global(m, (int32_t)(mm - m->mods.items), model__pydef(m, g)->cls);
+    if (m->defs.items[g].reachable) return NULL;
+    const char *name = model__pydef(m, g)->name;
+    bool used = model__set_has(&m->mentioned, name);
+    StrBuf sb;
+    sb_init(&sb);
+    model__def_label(m, g, &sb);
+    *own = xasprintf(used ? "%s is used only by code that never runs" : "nothing in the project calls %s", sb.data);
+    sb_free(&sb);
+    return *own;
+  }
+  if (mm->facts->has_main && !mm->main_entry && at >= mm->facts->main_start && at < mm->facts->main_end) {
+    *own = xasprintf("the __main__ block of a module the project imports (%s): a self-test",
+                     m->mods.items[mm->importer].rel);
+    return *own;
+  }
+  return NULL;
+}
+
+static void model__mark_unreachable(const Model *m, const MModule *mm, FindingList *out) {
+  for (size_t i = 0; i < out->len; i++) {
+    Finding *f = &out->items[i];
+    if (!f->rule || kb_domain(f->rule->code) < 2 || f->unreachable) continue;
+    char *own = NULL;
+    const char *why = model__unreachable_reason(m, mm, f->start_byte, &own);
+    if (!why) continue;
+    f->unreachable = true;
+    f->severity = SEV_HINT;
+    char *en = xasprintf("[unreachable: %s]", why), *zh = xasprintf("［不可达：%s］", why);
+    finding_append_note(f, en, zh);
+    free(en);
+    free(zh);
+    free(own);
+  }
+}
+
+void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingList *out) {
+  model_link(m);
+  const MModule *mm = model__find(m, id);
+  if (!mm || !mm->facts) return;
+  const PyFacts *f = mm->facts;
+  size_t own = out->len;
+  for (size_t k = 0; k < f->calls.len; k++) {
+    const PyCall *c = &f->calls.items[k];
+    int32_t t = mm->call_target.items[k];
+    if (t < 0 || m->defs.items[t].need_cons < 0 || (c->flags & (PYCALL_NPU_AWARE | PYCALL_DEAD))) continue;
+    if (model__global(m, (int32_t)(mm - m->mods.items), c->owner) == t) continue; /* recursion */
+    if (c->kind == PYCALL_SUPER) continue; /* the subclass itself is reported where it is built */
+    /* in the wrapper's own file the construct is in sight already */
+    if (m->defs.items[t].mod == (int32_t)(mm - m->mods.items)) continue;
+    FindingList view = {out->items, own, own};
+    if (model__taken(&view, c->start.byte, c->end.byte)) continue;
+    bool cls = model__pydef(m, t)->kind == PYDEF_CLASS;
+    model__emit(m, mm, c->owner, opt, out, t, cls ? "project-class-instantiation" : "project-function-call", c->start, c->end,
+                (c->flags & PYCALL_GUARDED) != 0, false);
+  }
+  for (size_t k = 0; k < f->imports.len; k++) {
+    const PyFactImport *im = &f->imports.items[k];
+    int32_t t = mm->import_target.items[k];
+    if (t < 0 || m->defs.items[t].need_cons < 0) continue;
+    FindingList view = {out->items, own, own};
+    if (model__taken(&view, im->start.byte, im->end.byte)) continue;
+    model__emit(m, mm, -1, opt, out, t, "project-name-import", im->start, im->end, im->guarded, true);
+  }
+  model__mark_unreachable(m, mm, out);
+  findings_sort(out);
+}
+
+char *model_chain_at(Model *m, const char *id, uint32_t at) {
+  model_link(m);
+  const MModule *mm = model__find(m, id);
+  if (!mm || !mm->facts) return NULL;
+  for (size_t k = 0; k < mm->facts->calls.len; k++) {
+    const PyCall *c = &mm->facts->calls.items[k];
+    int32_t t = mm->call_target.items[k];
+    if (at >= c->start.byte && at <= c->end.byte && t >= 0 && m->defs.items[t].need_cons >= 0) return model__chain(m, t);
+  }
+  for (size_t k = 0; k < mm->facts->imports.len; k++) {
+    const PyFactImport *im = &mm->facts->imports.items[k];
+    int32_t t = mm->import_target.items[k];
+    if (at >= im->start.byte && at <= im->end.byte && t >= 0 && m->defs.items[t].need_cons >= 0) return model__chain(m, t);
+  }
+  return NULL;
+}
+
+bool model_imports_reach(Model *m, const char *from, const char *to) {
+  model_link(m);
+  const MModule *a = model__find(m, from), *b = model__find(m, to);
+  if (!a || !b) return false;
+  int32_t target = (int32_t)(b - m->mods.items);
+  bool *seen = xcalloc(m->mods.len, 1);
+  Array(int32_t) work = {0};
+  array_push(&work, (int32_t)(a - m->mods.items));
+  seen[work.items[0]] = true;
+  bool found = false;
+  for (size_t w = 0; w < work.len && !found; w++) {
+    const MModule *mm = &m->mods.items[work.items[w]];
+    found = work.items[w] == target;
+    for (size_t k = 0; k < mm->deps.len; k++)
+      if (!seen[mm->deps.items[k]]) {
+        seen[mm->deps.items[k]] = true;
+        array_push(&work, mm->deps.items[k]);
+      }
+  }
+  array_free(&work);
+  free(seen);
+  return found;
+}

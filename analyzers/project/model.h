@@ -1,0 +1,88 @@
+/* model: the project model shared by the CLI, the report and the language
+ * server. Its modules are the project's Python files (with their per-file
+ * facts, pyfacts.h, and the CUDA-only constructs their analysis found);
+ * from them it links
+ *
+ *  - the import graph: absolute, relative and `from pkg import name`
+ *    imports resolved to modules and definitions, re-exports in
+ *    `__init__.py` followed, `import *` searched, imports that cannot be
+ *    resolved inside the project recorded as such (a missing project
+ *    module makes the importing file unimportable; a third-party one is
+ *    unknown, not missing);
+ *  - the call graph: calls through imported names, module attributes
+ *    (`utils.get_device()`), local names, `self.method()` and
+ *    `super().method()` (through the project's base classes);
+ *  - a summary per top-level function, class and method: the first
+ *    unguarded CUDA-only construct it reaches and the chain to it, found by
+ *    a worklist fixpoint (no recursion), so a wrapper of a wrapper is a
+ *    wrapper; a class needs CUDA when its constructor, forward or a base
+ *    class does;
+ *  - reachability: entry points (scripts, `__main__` blocks of modules the
+ *    project does not import, console scripts and shell launchers, the
+ *    public names of importable packages, decorated and test code) and the
+ *    names reachable code mentions decide what runs; the rest is reported
+ *    with the reason.
+ *
+ * model_apply turns this into findings of one file: a finding at every call
+ * or import of a project name that needs CUDA (rules ASC801-ASC803, with
+ * the chain and related locations), and every finding in code that never
+ * runs lowered to a hint marked unreachable.
+ *
+ * Updating one module (model_set_module / model_remove_module) relinks the
+ * whole model; the result is the same as a model built from scratch over
+ * the same modules. Not thread-safe: one model is used by one thread at a
+ * time. Ownership: a Model owns copies of everything it is given; free with
+ * model_free. */
+#ifndef ASC_MODEL_H
+#define ASC_MODEL_H
+
+#include "analyzers/engine/analyze.h"
+
+typedef struct Model Model;
+
+Model *model_new(void);
+void model_free(Model *m);
+
+/* Adds or replaces the module with this id. `id` names the file in
+ * findings' related locations (a display path for the CLI, an absolute path
+ * for the server); `rel` is its path inside the project ("pkg/mod.py"),
+ * which gives its dotted module name; `facts` (may be NULL: not Python or
+ * not parsed) and `findings` (the file's own analysis) are copied. */
+void model_set_module(Model *m, const char *id, const char *rel, const FileFacts *facts, const FindingList *findings);
+/* The same, taking ownership of facts->py (set to NULL): no copy of the
+ * largest part of a file's facts when the caller has no further use. */
+void model_take_module(Model *m, const char *id, const char *rel, FileFacts *facts, const FindingList *findings);
+/* Whether a change is waiting for model_link. model_set_module leaves the
+ * model clean when the module's facts and constructs are the ones it has. */
+bool model_is_dirty(const Model *m);
+/* Forgets a module (the file was deleted). No-op when unknown. */
+void model_remove_module(Model *m, const char *id);
+/* A launcher or packaging file (shell script, pyproject.toml, setup.py,
+ * setup.cfg): its text (copied; NULL removes it) names entry points
+ * (`python -m pkg.mod`, `python path/x.py`, `pkg.mod:func`). */
+void model_set_launcher(Model *m, const char *id, const char *text, size_t len);
+
+/* Relinks after changes (imports, calls, summaries, reachability). Called by
+ * model_apply when needed; explicit calls make timing predictable. */
+void model_link(Model *m);
+
+/* Adds the model's findings for module `id` to out (out holds that file's
+ * own analysis) and lowers findings in unreachable code to unreachable
+ * hints. Codes not selected by opt are not added. No-op for an unknown id. */
+void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingList *out);
+
+/* Statistics of the last link. */
+typedef struct {
+  size_t modules, defs, calls, resolved_calls, needs_cuda, unreachable_defs, broken_modules;
+} ModelStats;
+void model_stats(const Model *m, ModelStats *st);
+
+/* The chain of the call or import at byte `at` of module `id` (the text
+ * model_apply puts in its finding's message), or NULL. Caller frees. */
+char *model_chain_at(Model *m, const char *id, uint32_t at);
+
+/* Whether module `to` (an id) is reachable from module `from` through
+ * resolved imports (the report's phase and blast-radius query). */
+bool model_imports_reach(Model *m, const char *from, const char *to);
+
+#endif

@@ -1,0 +1,467 @@
+/* pyfacts: definitions, calls, names and imports of a Python file for the
+ * project model (see pyfacts.h). One cursor walk over the tree. */
+#include "analyzers/python/pyfacts.h"
+#include "analyzers/python/pysym.h"
+#include "analyzers/python/pysyntax.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef Array(uint32_t) PyfLines;
+
+/* Owner frames of the walk: the definition a subtree belongs to. */
+typedef struct {
+  uint32_t end;
+  int32_t owner;
+  bool top_class; /* a top-level class: functions directly in it are methods */
+} PyfFrame;
+
+typedef struct {
+  const PyFile *py;
+  PyFacts *out;
+  PyfLines lines;
+  Array(PyfFrame) frames;
+  /* (owner, name) pairs already in out->refs: open addressing, index + 1 */
+  size_t *seen;
+  size_t n_seen;
+  Array(PyRef) bound; /* names assigned or taken as parameters inside definitions */
+} PyfBuild;
+
+/* ---- positions ------------------------------------------------------------ */
+
+static void pyfacts__lines(const char *text, size_t len, PyfLines *ls) {
+  array_push(ls, 0);
+  for (size_t i = 0; i < len; i++)
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) array_push(ls, (uint32_t)i + 1);
+}
+
+static PyPos pyfacts__pos(const PyfBuild *b, uint32_t at) {
+  size_t lo = 0, hi = b->lines.len;
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (b->lines.items[mid] <= at) lo = mid;
+    else hi = mid;
+  }
+  PyPos p = {at, (uint32_t)lo, at - b->lines.items[lo], 0};
+  for (uint32_t i = b->lines.items[lo]; i < at; i++)
+    if (((unsigned char)b->py->text[i] & 0xC0) != 0x80) p.chr++;
+  if (lo == 0 && b->py->len >= 3 && memcmp(b->py->text, "\xEF\xBB\xBF", 3) == 0 && p.chr > 0) p.chr--;
+  return p;
+}
+
+/* ---- names ---------------------------------------------------------------- */
+
+static size_t pyfacts__ref_hash(int32_t owner, const char *s, size_t n) {
+  uint64_t h = 1469598103934665603ull ^ (uint64_t)(uint32_t)owner;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return (size_t)h;
+}
+
+static void pyfacts__grow_seen(PyfBuild *b) {
+  size_t n = b->n_seen ? b->n_seen * 2 : 256;
+  free(b->seen);
+  b->seen = xcalloc(n, sizeof *b->seen);
+  b->n_seen = n;
+  for (size_t k = 0; k < b->out->refs.len; k++) {
+    const PyRef *r = &b->out->refs.items[k];
+    size_t i = pyfacts__ref_hash(r->owner, r->name, strlen(r->name)) & (n - 1);
+    while (b->seen[i]) i = (i + 1) & (n - 1);
+    b->seen[i] = k + 1;
+  }
+}
+
+/* Records that `owner` mentions the name text[s, e), once. */
+static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e) {
+  const char *name = b->py->text + s;
+  size_t n = e - s;
+  if (n == 0 || n > 128) return;
+  if (2 * (b->out->refs.len + 1) > b->n_seen) pyfacts__grow_seen(b);
+  size_t i = pyfacts__ref_hash(owner, name, n) & (b->n_seen - 1);
+  while (b->seen[i]) {
+    const PyRef *r = &b->out->refs.items[b->seen[i] - 1];
+    if (r->owner == owner && strlen(r->name) == n && memcmp(r->name, name, n) == 0) return;
+    i = (i + 1) & (b->n_seen - 1);
+  }
+  PyRef r = {xstrndup(name, n), owner};
+  array_push(&b->out->refs, r);
+  b->seen[i] = b->out->refs.len;
+}
+
+/* ---- walk ----------------------------------------------------------------- */
+
+static int32_t pyfacts__owner(const PyfBuild *b) {
+  return b->frames.len ? b->frames.items[b->frames.len - 1].owner : -1;
+}
+
+static bool pyfacts__in_main(const PyfBuild *b, uint32_t at) {
+  return b->out->has_main && at >= b->out->main_start && at < b->out->main_end;
+}
+
+/* The callee spelled for the model, or NULL when it is no name. */
+static char *pyfacts__callee(const PyfBuild *b, TSNode fn, PyCallKind *kind) {
+  const PyFile *py = b->py;
+  PySym s = pysym_of(fn);
+  if (s == PYSYM_IDENTIFIER) {
+    uint32_t a = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
+    const PyBinding *bd = pyfile_lookup(py, py->text + a, e - a, a);
+    *kind = bd ? PYCALL_IMPORTED : PYCALL_LOCAL;
+    return bd ? xstrdup(bd->qualname) : xstrndup(py->text + a, e - a);
+  }
+  if (s != PYSYM_ATTRIBUTE) return NULL;
+  TSNode obj = pysym_child(fn, PYFIELD_OBJECT), attr = pysym_child(fn, PYFIELD_ATTRIBUTE);
+  if (ts_node_is_null(obj) || ts_node_is_null(attr)) return NULL;
+  if (pysym_of(obj) == PYSYM_IDENTIFIER && ts_node_end_byte(obj) - ts_node_start_byte(obj) == 4 &&
+      memcmp(py->text + ts_node_start_byte(obj), "self", 4) == 0) {
+    *kind = PYCALL_SELF;
+    return pyfile_node_text(py, attr);
+  }
+  if (pysym_of(obj) == PYSYM_CALL) {
+    TSNode f = pysym_child(obj, PYFIELD_FUNCTION);
+    if (!ts_node_is_null(f) && pysym_of(f) == PYSYM_IDENTIFIER && ts_node_end_byte(f) - ts_node_start_byte(f) == 5 &&
+        memcmp(py->text + ts_node_start_byte(f), "super", 5) == 0) {
+      *kind = PYCALL_SUPER;
+      return pyfile_node_text(py, attr);
+    }
+    return NULL;
+  }
+  char *q = pyfile_qualname(py, fn);
+  if (q) {
+    *kind = PYCALL_IMPORTED;
+    return q;
+  }
+  *kind = PYCALL_LOCAL;
+  return pysyntax_name_text(py, fn);
+}
+
+static void pyfacts__dynamic(PyfBuild *b, TSNode call) {
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
+  TSNode first = ts_node_is_null(args) ? args : pysyntax_argument(b->py, args, "0|name");
+  char *v = ts_node_is_null(first) || pysym_of(first) != PYSYM_STRING ? NULL : pysyntax_string_value(b->py, first);
+  if (v && !strchr(v, '{')) array_push(&b->out->dynamic_imports, v);
+  else {
+    free(v);
+    b->out->dynamic_unknown = true;
+  }
+}
+
+static void pyfacts__call(PyfBuild *b, TSNode call) {
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  if (ts_node_is_null(fn)) return;
+  PyCallKind kind;
+  char *callee = pyfacts__callee(b, fn, &kind);
+  if (!callee) return;
+  if ((kind == PYCALL_IMPORTED && strcmp(callee, "importlib.import_module") == 0) ||
+      (kind == PYCALL_LOCAL && strcmp(callee, "__import__") == 0))
+    pyfacts__dynamic(b, call);
+  const PyFile *py = b->py;
+  uint32_t at = ts_node_start_byte(fn);
+  PyCall c = {callee, kind, pyfacts__owner(b), pyfacts__in_main(b, at), 0,
+              pyfacts__pos(b, at), pyfacts__pos(b, ts_node_end_byte(fn))};
+  if (pyfile_in_ranges(py->guarded.items, py->guarded.len, at)) c.flags |= PYCALL_GUARDED;
+  if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at)) c.flags |= PYCALL_NPU_AWARE;
+  if (pyfile_in_ranges(py->dead.items, py->dead.len, at) || pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at))
+    c.flags |= PYCALL_DEAD;
+  array_push(&b->out->calls, c);
+}
+
+/* A top-level function or class, or a method of a top-level class, becomes
+ * a definition; anything nested belongs to its owner. */
+static void pyfacts__def(PyfBuild *b, TSNode n, TSNode parent, bool is_class) {
+  uint32_t start = ts_node_start_byte(n), end = ts_node_end_byte(n);
+  bool decorated = pysym_of(parent) == PYSYM_DECORATED_DEFINITION;
+  if (decorated) start = ts_node_start_byte(parent);
+  const PyfFrame *top = b->frames.len ? &b->frames.items[b->frames.len - 1] : NULL;
+  bool method = top && top->top_class && !is_class && b->frames.len == 1;
+  TSNode name = pysym_child(n, PYFIELD_NAME);
+  if ((top && !method) || ts_node_is_null(name)) {
+    PyfFrame f = {end, pyfacts__owner(b), false};
+    array_push(&b->frames, f);
+    return;
+  }
+  PyDef d = {0};
+  d.name = pyfile_node_text(b->py, name);
+  d.kind = is_class ? PYDEF_CLASS : method ? PYDEF_METHOD : PYDEF_FUNCTION;
+  d.cls = method ? top->owner : -1;
+  d.start = start;
+  d.end = end;
+  d.at = pyfacts__pos(b, ts_node_start_byte(name));
+  d.decorated = decorated;
+  TSNode sup = is_class ? pysym_child(n, PYFIELD_SUPERCLASSES) : (TSNode){0};
+  uint32_t ns = ts_node_is_null(sup) ? 0 : ts_node_named_child_count(sup);
+  for (uint32_t i = 0; i < ns; i++) {
+    PyCallKind k;
+    char *base = pyfacts__callee(b, ts_node_named_child(sup, i), &k);
+    if (base) array_push(&d.bases, base);
+  }
+  array_push(&b->out->defs, d);
+  PyfFrame f = {end, (int32_t)b->out->defs.len - 1, is_class};
+  array_push(&b->frames, f);
+}
+
+/* `__all__ = [...]`, `__all__ += [...]` at module level. */
+static void pyfacts__all(PyfBuild *b, TSNode asg) {
+  TSNode left = pysym_child(asg, PYFIELD_LEFT), right = pysym_child(asg, PYFIELD_RIGHT);
+  if (ts_node_is_null(left) || ts_node_is_null(right) || pysym_of(left) != PYSYM_IDENTIFIER) return;
+  uint32_t s = ts_node_start_byte(left), e = ts_node_end_byte(left);
+  if (e - s != 7 || memcmp(b->py->text + s, "__all__", 7) != 0) return;
+  b->out->has_all = true;
+  uint32_t n = ts_node_named_child_count(right);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(right, i);
+    char *v = pysym_of(c) == PYSYM_STRING ? pysyntax_string_value(b->py, c) : NULL;
+    if (v) array_push(&b->out->all, v);
+  }
+}
+
+static void pyfacts__main(PyfBuild *b, TSNode stmt, TSNode parent) {
+  if (pysym_of(parent) != PYSYM_MODULE || b->out->has_main) return;
+  TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
+  if (ts_node_is_null(cond)) return;
+  uint32_t s = ts_node_start_byte(cond), e = ts_node_end_byte(cond);
+  const char *t = b->py->text + s;
+  if (!memmem(t, e - s, "__name__", 8) || !memmem(t, e - s, "__main__", 8)) return;
+  b->out->has_main = true;
+  b->out->main_start = ts_node_start_byte(stmt);
+  b->out->main_end = ts_node_end_byte(stmt);
+}
+
+static void pyfacts__star(PyfBuild *b, TSNode stmt) {
+  if (b->frames.len) return;
+  uint32_t n = ts_node_named_child_count(stmt);
+  bool star = false;
+  for (uint32_t i = 0; i < n; i++) star = star || strcmp(ts_node_type(ts_node_named_child(stmt, i)), "wildcard_import") == 0;
+  TSNode mod = pysym_child(stmt, PYFIELD_MODULE_NAME);
+  if (star && !ts_node_is_null(mod)) array_push(&b->out->star_imports, pyfile_node_text(b->py, mod));
+}
+
+/* Whether an identifier binds a name where it stands (assignment target,
+ * parameter, loop variable, `as` target). */
+static bool pyfacts__binds(TSFieldId field, TSNode parent) {
+  PySym ps = pysym_of(parent);
+  const char *t = ts_node_type(parent);
+  if ((ps == PYSYM_ASSIGNMENT || ps == PYSYM_FOR_STATEMENT || strcmp(t, "augmented_assignment") == 0) &&
+      field == pysym_field_id(PYFIELD_LEFT))
+    return true;
+  if ((ps == PYSYM_DEFAULT_PARAMETER || ps == PYSYM_TYPED_DEFAULT_PARAMETER) && field == pysym_field_id(PYFIELD_NAME))
+    return true;
+  return strcmp(t, "parameters") == 0 || strcmp(t, "typed_parameter") == 0 || strcmp(t, "pattern_list") == 0 ||
+         strcmp(t, "tuple_pattern") == 0 || strcmp(t, "as_pattern_target") == 0 || strcmp(t, "lambda_parameters") == 0;
+}
+
+static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym sym, TSNode parent) {
+  TSFieldId field = ts_tree_cursor_current_field_id(cur);
+  PySym ps = pysym_of(parent);
+  if (sym == PYSYM_IDENTIFIER && b->frames.len && pyfacts__binds(field, parent)) {
+    PyRef r = {pyfile_node_text(b->py, n), pyfacts__owner(b)};
+    array_push(&b->bound, r);
+  }
+  if (sym == PYSYM_IDENTIFIER && field == pysym_field_id(PYFIELD_NAME) &&
+      (ps == PYSYM_FUNCTION_DEFINITION || ps == PYSYM_CLASS_DEFINITION))
+    return; /* a definition's own name is no use of it */
+  if (sym == PYSYM_ATTRIBUTE) {
+    TSNode a = pysym_child(n, PYFIELD_ATTRIBUTE);
+    if (ts_node_is_null(a)) return;
+    n = a;
+  }
+  uint32_t at = ts_node_start_byte(n);
+  int32_t owner = pyfacts__owner(b);
+  if (owner < 0 && pyfacts__in_main(b, at)) owner = PYREF_MAIN;
+  pyfacts__ref(b, owner, at, ts_node_end_byte(n));
+}
+
+static void pyfacts__visit(PyfBuild *b, const TSTreeCursor *cur, TSNode n, TSNode parent) {
+  uint32_t at = ts_node_start_byte(n);
+  while (b->frames.len && at >= b->frames.items[b->frames.len - 1].end) b->frames.len--;
+  PySym sym = pysym_of(n);
+  switch (sym) {
+  case PYSYM_FUNCTION_DEFINITION: pyfacts__def(b, n, parent, false); break;
+  case PYSYM_CLASS_DEFINITION: pyfacts__def(b, n, parent, true); break;
+  case PYSYM_CALL: pyfacts__call(b, n); break;
+  case PYSYM_IF_STATEMENT: pyfacts__main(b, n, parent); break;
+  case PYSYM_IMPORT_FROM_STATEMENT: pyfacts__star(b, n); break;
+  case PYSYM_ASSIGNMENT:
+    if (!b->frames.len) pyfacts__all(b, n);
+    break;
+  case PYSYM_IDENTIFIER:
+  case PYSYM_ATTRIBUTE: pyfacts__name(b, cur, n, sym, parent); break;
+  default:
+    if (!b->frames.len && strcmp(ts_node_type(n), "augmented_assignment") == 0) pyfacts__all(b, n);
+    break;
+  }
+}
+
+static void pyfacts__walk(PyfBuild *b) {
+  TSNode root = ts_tree_root_node(b->py->tree);
+  Array(TSNode) parents = {0};
+  array_push(&parents, root);
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  bool more = ts_tree_cursor_goto_first_child(&cur);
+  while (more) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    pyfacts__visit(b, &cur, n, parents.items[parents.len - 1]);
+    if (ts_tree_cursor_goto_first_child(&cur)) {
+      array_push(&parents, n);
+      continue;
+    }
+    while (!(more = ts_tree_cursor_goto_next_sibling(&cur))) {
+      if (parents.len <= 1 || !ts_tree_cursor_goto_parent(&cur)) break;
+      parents.len--;
+    }
+  }
+  ts_tree_cursor_delete(&cur);
+  array_free(&parents);
+}
+
+/* A call whose base name the function binds itself (`ring = len;
+ * ring([])`) is not the module's `ring`: it is dropped (unknown). */
+static void pyfacts__drop_shadowed(PyfBuild *b) {
+  size_t w = 0;
+  for (size_t i = 0; i < b->out->calls.len; i++) {
+    PyCall *c = &b->out->calls.items[i];
+    bool shadowed = false;
+    if (c->owner >= 0 && (c->kind == PYCALL_IMPORTED || c->kind == PYCALL_LOCAL)) {
+      /* the base as spelled: the callee of a local call, the import's local name otherwise */
+      uint32_t s = c->start.byte, e = s;
+      while (e < b->py->len && (isalnum((unsigned char)b->py->text[e]) || b->py->text[e] == '_')) e++;
+      for (size_t k = 0; k < b->bound.len && !shadowed; k++)
+        shadowed = b->bound.items[k].owner == c->owner && strlen(b->bound.items[k].name) == e - s &&
+                   memcmp(b->bound.items[k].name, b->py->text + s, e - s) == 0;
+    }
+    if (shadowed) free(c->callee);
+    else b->out->calls.items[w++] = *c;
+  }
+  b->out->calls.len = w;
+}
+
+static void pyfacts__imports(PyfBuild *b) {
+  const PyFile *py = b->py;
+  for (size_t i = 0; i < py->bindings.len; i++) {
+    const PyBinding *bd = &py->bindings.items[i];
+    if (!bd->module_scope) continue;
+    PyFactImport im = {0};
+    im.local = xstrdup(bd->local);
+    im.qualname = xstrdup(bd->qualname);
+    im.module = xstrndup(py->text + bd->module_start, bd->module_end - bd->module_start);
+    im.from_import = bd->from_import;
+    im.guarded = pyfile_in_ranges(py->guarded.items, py->guarded.len, bd->def_byte);
+    im.top = pyfacts__pos(b, bd->def_byte).col == 0;
+    uint32_t s = bd->from_import && bd->name_end ? bd->name_start : bd->module_start;
+    uint32_t e = bd->from_import && bd->name_end ? bd->name_end : bd->module_end;
+    im.start = pyfacts__pos(b, s);
+    im.end = pyfacts__pos(b, e);
+    array_push(&b->out->imports, im);
+  }
+}
+
+PyFacts *pyfacts_build(const PyFile *py) {
+  PyFacts *f = xcalloc(1, sizeof *f);
+  PyfBuild b = {py, f, {0}, {0}, NULL, 0, {0}};
+  pyfacts__lines(py->text, py->len, &b.lines);
+  /* the main block first: the walk files names under it */
+  TSNode root = ts_tree_root_node(py->tree);
+  uint32_t n = ts_node_named_child_count(root);
+  for (uint32_t i = 0; i < n && !f->has_main; i++) {
+    TSNode c = ts_node_named_child(root, i);
+    if (pysym_of(c) == PYSYM_IF_STATEMENT) pyfacts__main(&b, c, root);
+  }
+  pyfacts__walk(&b);
+  pyfacts__drop_shadowed(&b);
+  pyfacts__imports(&b);
+  for (size_t i = 0; i < b.bound.len; i++) free(b.bound.items[i].name);
+  array_free(&b.bound);
+  array_free(&b.lines);
+  array_free(&b.frames);
+  free(b.seen);
+  return f;
+}
+
+static void pyfacts__strs_free(char **s, size_t n) {
+  for (size_t i = 0; i < n; i++) free(s[i]);
+}
+
+void pyfacts_free(PyFacts *f) {
+  if (!f) return;
+  for (size_t i = 0; i < f->defs.len; i++) {
+    free(f->defs.items[i].name);
+    pyfacts__strs_free(f->defs.items[i].bases.items, f->defs.items[i].bases.len);
+    array_free(&f->defs.items[i].bases);
+  }
+  for (size_t i = 0; i < f->calls.len; i++) free(f->calls.items[i].callee);
+  for (size_t i = 0; i < f->imports.len; i++) {
+    free(f->imports.items[i].local);
+    free(f->imports.items[i].qualname);
+    free(f->imports.items[i].module);
+  }
+  for (size_t i = 0; i < f->refs.len; i++) free(f->refs.items[i].name);
+  pyfacts__strs_free(f->star_imports.items, f->star_imports.len);
+  pyfacts__strs_free(f->dynamic_imports.items, f->dynamic_imports.len);
+  pyfacts__strs_free(f->all.items, f->all.len);
+  array_free(&f->defs);
+  array_free(&f->calls);
+  array_free(&f->imports);
+  array_free(&f->refs);
+  array_free(&f->star_imports);
+  array_free(&f->dynamic_imports);
+  array_free(&f->all);
+  free(f);
+}
+
+#define PYFACTS__COPY_STRS(dst, src)                                                   \
+  do {                                                                                 \
+    for (size_t k_ = 0; k_ < (src).len; k_++) array_push(&(dst), xstrdup((src).items[k_])); \
+  } while (0)
+
+PyFacts *pyfacts_copy(const PyFacts *f) {
+  if (!f) return NULL;
+  PyFacts *c = xcalloc(1, sizeof *c);
+  for (size_t i = 0; i < f->defs.len; i++) {
+    PyDef d = f->defs.items[i];
+    d.name = xstrdup(d.name);
+    memset(&d.bases, 0, sizeof d.bases);
+    PYFACTS__COPY_STRS(d.bases, f->defs.items[i].bases);
+    array_push(&c->defs, d);
+  }
+  for (size_t i = 0; i < f->calls.len; i++) {
+    PyCall k = f->calls.items[i];
+    k.callee = xstrdup(k.callee);
+    array_push(&c->calls, k);
+  }
+  for (size_t i = 0; i < f->imports.len; i++) {
+    PyFactImport im = f->imports.items[i];
+    im.local = xstrdup(im.local);
+    im.qualname = xstrdup(im.qualname);
+    im.module = xstrdup(im.module);
+    array_push(&c->imports, im);
+  }
+  for (size_t i = 0; i < f->refs.len; i++) {
+    PyRef r = {xstrdup(f->refs.items[i].name), f->refs.items[i].owner};
+    array_push(&c->refs, r);
+  }
+  PYFACTS__COPY_STRS(c->star_imports, f->star_imports);
+  PYFACTS__COPY_STRS(c->dynamic_imports, f->dynamic_imports);
+  PYFACTS__COPY_STRS(c->all, f->all);
+  c->dynamic_unknown = f->dynamic_unknown;
+  c->has_all = f->has_all;
+  c->has_main = f->has_main;
+  c->main_start = f->main_start;
+  c->main_end = f->main_end;
+  return c;
+}
+
+int32_t pyfacts_def_at(const PyFacts *f, uint32_t at) {
+  /* defs are in document order and methods follow their class: the last one
+   * starting at or before `at` that still covers it is the innermost */
+  size_t lo = 0, hi = f->defs.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (f->defs.items[mid].start <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i-- > 0;) {
+    const PyDef *d = &f->defs.items[i];
+    if (at < d->end) return (int32_t)i;
+    if (d->kind != PYDEF_METHOD) break; /* top-level definitions do not nest */
+  }
+  return -1;
+}

@@ -1,0 +1,106 @@
+/* pyfacts: what the project model needs of one Python file, extracted from
+ * the tree and the PyFile that analyze_text already builds, in one cursor
+ * walk (never recursing over the tree).
+ *
+ * Definitions: top-level functions and classes, and the methods directly in
+ * a top-level class body, each with its byte range (decorators included).
+ * Nested functions and classes belong to the definition around them.
+ * Calls: every call with its callee spelled the way the model resolves it
+ * (through the file's imports when its base name is imported, `self.m`,
+ * `super().m`, or the plain local name), the definition it is in, and
+ * whether the call is guarded (a fallback exists), NPU-aware or dead there.
+ * Names: every identifier and attribute name each definition (or the
+ * module's own code, or its `if __name__ == "__main__":` block) mentions,
+ * once per owner: what keeps other code alive when passed as a callback.
+ * Module-level imports (with their guard state), `from m import *`,
+ * `__all__`, the `__main__` block, literal `importlib.import_module` calls.
+ *
+ * Ownership: a PyFacts owns all its strings; nothing is borrowed from the
+ * tree or the text once built. Free with pyfacts_free; pyfacts_copy makes a
+ * deep copy (the caller frees it). */
+#ifndef ASC_PYFACTS_H
+#define ASC_PYFACTS_H
+
+#include "analyzers/python/resolver.h"
+
+typedef enum { PYDEF_FUNCTION, PYDEF_CLASS, PYDEF_METHOD } PyDefKind;
+
+/* A source position: byte offset, row, byte column and code-point column. */
+typedef struct {
+  uint32_t byte, row, col, chr;
+} PyPos;
+
+typedef struct {
+  char *name;          /* "flash_attention", "FusedRMSNorm", "forward" */
+  PyDefKind kind;
+  int32_t cls;         /* for a method: index of its class in defs; else -1 */
+  uint32_t start, end; /* whole definition, decorators included */
+  PyPos at;            /* its name */
+  bool decorated;
+  Array(char *) bases; /* classes: base expressions spelled like callees (see PyCall.callee) */
+} PyDef;
+
+typedef enum {
+  PYCALL_IMPORTED, /* callee = qualified name through the file's imports ("pkg.utils.get_device") */
+  PYCALL_LOCAL,    /* callee = dotted name whose base is not imported ("helper", "Norm.build") */
+  PYCALL_SELF,     /* callee = method name called as self.<name>(...) */
+  PYCALL_SUPER,    /* callee = method name called as super().<name>(...) */
+} PyCallKind;
+
+/* Where a call's effect is cut off in its file. */
+enum { PYCALL_GUARDED = 1u << 0, PYCALL_NPU_AWARE = 1u << 1, PYCALL_DEAD = 1u << 2 };
+
+typedef struct {
+  char *callee;
+  PyCallKind kind;
+  int32_t owner;       /* innermost definition holding the call, -1: module code */
+  bool in_main;        /* inside the `__main__` block */
+  unsigned flags;      /* PYCALL_* */
+  PyPos start, end;    /* the callee expression */
+} PyCall;
+
+/* A module-level import binding (`import a.b as c`, `from .m import f`). */
+typedef struct {
+  char *local;         /* the bound name */
+  char *qualname;      /* what it denotes; relative ones keep their leading dots */
+  char *module;        /* the module named by the statement */
+  bool from_import;
+  bool guarded;        /* in a try/except ImportError or an availability branch */
+  bool top;            /* the statement starts a line at column 0: it always runs */
+  PyPos start, end;    /* the imported name (or the module for `import m`) */
+} PyFactImport;
+
+/* A name mentioned by an owner (a definition index, or -1 module code, or
+ * -2 the `__main__` block). */
+typedef struct {
+  char *name;
+  int32_t owner;
+} PyRef;
+
+#define PYREF_MODULE (-1)
+#define PYREF_MAIN (-2)
+
+typedef struct PyFacts {
+  Array(PyDef) defs;      /* in document order */
+  Array(PyCall) calls;    /* in document order */
+  Array(PyFactImport) imports;
+  Array(char *) star_imports;   /* modules of module-level `from m import *` */
+  Array(char *) dynamic_imports; /* literal importlib.import_module("m") / __import__("m") */
+  bool dynamic_unknown;   /* an import_module call with a computed name */
+  Array(char *) all;      /* __all__ entries */
+  bool has_all;
+  bool has_main;
+  uint32_t main_start, main_end; /* the `if __name__ == "__main__":` statement */
+  Array(PyRef) refs;      /* unique per (owner, name) */
+} PyFacts;
+
+/* Builds the facts of a parsed Python file. Caller frees with pyfacts_free. */
+PyFacts *pyfacts_build(const PyFile *py);
+void pyfacts_free(PyFacts *f);
+/* Deep copy, or NULL for NULL. Caller frees with pyfacts_free. */
+PyFacts *pyfacts_copy(const PyFacts *f);
+
+/* Index of the innermost definition holding byte `at`, or -1. */
+int32_t pyfacts_def_at(const PyFacts *f, uint32_t at);
+
+#endif

@@ -1,0 +1,19 @@
+"""One training step, as the end-to-end test opens it in VS Code."""
+import torch
+import torch_npu
+import torch as th
+
+
+def build(model):
+    model = model.npu()
+    return torch.nn.DataParallel(model)
+
+
+def step(model, batch):
+    batch = batch.to("npu")
+    loss = model(batch).sum()
+    loss.backward()
+    th.npu.synchronize()
+    if torch.npu.is_available():
+        torch.npu.empty_cache()
+    return loss

@@ -1,0 +1,280 @@
+/* Unit tests for analyzers/project/model.c: projects are written in memory
+ * (path, Python text), analyzed with analyze_text as the workspace would,
+ * and the model's findings of each file are rendered one per line as
+ * "path:line:col severity code subject" (+ " unreachable" and the related
+ * locations), compared exactly. */
+#include "tests/unit/test.h"
+
+#include <stdlib.h>
+
+#include "analyzers/project/model.h"
+#include "analyzers/python/pyfacts.h"
+#include "analyzers/kb/kb.h"
+
+typedef struct {
+  const char *path, *text;
+} MT;
+
+static void mt_analyze(const char *path, const char *text, FindingList *l, FileFacts *facts) {
+  AnalyzeOptions o;
+  analyze_options_default(&o);
+  analyze_text(path, text, strlen(text), NULL, &o, l, facts);
+}
+
+static void mt_set(Model *m, const char *path, const char *text) {
+  FindingList l = {0};
+  FileFacts facts = {0};
+  mt_analyze(path, text, &l, &facts);
+  model_set_module(m, path, path, &facts, &l);
+  findings_free(&l);
+  analyze_facts_free(&facts);
+}
+
+static Model *mt_model(const MT *files, size_t n) {
+  Model *m = model_new();
+  for (size_t i = 0; i < n; i++) mt_set(m, files[i].path, files[i].text);
+  return m;
+}
+
+/* The findings of one file after the model, rendered. Caller frees. */
+static void mt_render_file(Model *m, const char *path, const char *text, StrBuf *sb, bool related) {
+  FindingList l = {0};
+  FileFacts facts = {0};
+  mt_analyze(path, text, &l, &facts);
+  AnalyzeOptions o;
+  analyze_options_default(&o);
+  model_apply(m, path, &o, &l);
+  for (size_t i = 0; i < l.len; i++) {
+    const Finding *f = &l.items[i];
+    sb_printf(sb, "%s:%u:%u %s %s %s%s\n", path, f->start_row + 1, f->start_char + 1, severity_name(f->severity),
+              f->rule->code, f->subject, f->unreachable ? " unreachable" : "");
+    for (size_t k = 0; related && k < f->related.len; k++)
+      sb_printf(sb, "  -> %s:%u:%u %s\n", f->related.items[k].path, f->related.items[k].start_row + 1,
+                f->related.items[k].start_char + 1, f->related.items[k].message);
+  }
+  findings_free(&l);
+  analyze_facts_free(&facts);
+}
+
+static char *mt_render(Model *m, const MT *files, size_t n, bool related) {
+  StrBuf sb;
+  sb_init(&sb);
+  for (size_t i = 0; i < n; i++) mt_render_file(m, files[i].path, files[i].text, &sb, related);
+  return sb_steal(&sb);
+}
+
+static const MT mt_wrapped[] = {
+    {"pkg/__init__.py", "from .attn import flash_attention\n"},
+    {"pkg/attn.py",
+     "from flash_attn import flash_attn_func\n\n\ndef flash_attention(q, k, v):\n    return flash_attn_func(q, k, v)\n\n\n"
+     "def sdpa_attention(q, k, v):\n    return q\n"},
+    {"pkg/model.py",
+     "import pkg.attn as attn\nfrom pkg import flash_attention\n\n\nclass Block:\n    def forward(self, x):\n"
+     "        return flash_attention(x, x, x)\n\n    def other(self, x):\n        try:\n            return attn.flash_attention(x, x, x)\n"
+     "        except ImportError:\n            return x\n"},
+    {"pkg/build.py", "from .model import Block\n\n\ndef make():\n    return Block()\n"},
+};
+
+TEST(model_call_sites_follow_wrappers) {
+  Model *m = mt_model(mt_wrapped, 4);
+  char *got = mt_render(m, mt_wrapped, 4, true);
+  ASSERT_STR_EQ(got,
+      "pkg/__init__.py:1:19 hint ASC803 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
+      "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
+      "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"
+      "pkg/attn.py:1:6 error ASC308 flash_attn.flash_attn_func\n"
+      "pkg/attn.py:5:12 warning ASC301 flash_attn.flash_attn_func\n"
+      "pkg/model.py:2:17 hint ASC803 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
+      "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
+      "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"
+      "pkg/model.py:7:16 warning ASC801 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
+      "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
+      "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"
+      "pkg/model.py:11:20 info ASC801 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
+      "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
+      "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"
+      "pkg/build.py:1:20 hint ASC803 Block → Block.forward() → flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
+      "  -> pkg/model.py:5:7 Block uses Block.forward()\n"
+      "  -> pkg/model.py:6:9 Block.forward() calls flash_attention()\n"
+      "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
+      "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"
+      "pkg/build.py:5:12 warning ASC802 Block → Block.forward() → flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
+      "  -> pkg/model.py:5:7 Block uses Block.forward()\n"
+      "  -> pkg/model.py:6:9 Block.forward() calls flash_attention()\n"
+      "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
+      "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n");
+  free(got);
+  model_free(m);
+}
+
+TEST(model_reachability_reasons) {
+  static const MT files[] = {
+      {"lib/__init__.py", ""},
+      {"lib/util.py",
+       "import torch\n\n\ndef _dead():\n    torch.cuda.synchronize()\n\n\ndef live():\n    return _helper()\n\n\n"
+       "def _helper():\n    return torch.cuda.device_count()\n\n\nif __name__ == \"__main__\":\n    torch.cuda.empty_cache()\n"},
+      {"lib/use.py", "from . import util\n"},
+      {"demo.py", "import torch\nfrom lib.gone import thing\ntorch.cuda.synchronize()\n"},
+      {"run.py", "import torch\n\n\ndef main():\n    torch.cuda.synchronize()\n\n\ndef unused():\n    torch.cuda.empty_cache()\n\n\n"
+                 "if __name__ == \"__main__\":\n    main()\n"},
+  };
+  Model *m = mt_model(files, 5);
+  char *got = mt_render(m, files, 5, false);
+  ASSERT_STR_EQ(got,
+                "lib/util.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n"
+                "lib/util.py:13:12 warning ASC201 torch.cuda.device_count\n"
+                "lib/util.py:17:5 hint ASC201 torch.cuda.empty_cache unreachable\n"
+                "demo.py:3:1 hint ASC201 torch.cuda.synchronize unreachable\n"
+                "run.py:5:5 warning ASC201 torch.cuda.synchronize\n"
+                "run.py:9:5 hint ASC201 torch.cuda.empty_cache unreachable\n");
+  free(got);
+  ModelStats st;
+  model_stats(m, &st);
+  ASSERT_EQ(st.modules, 5);
+  ASSERT_EQ(st.broken_modules, 1);
+  ASSERT_EQ(st.unreachable_defs, 2);
+  model_free(m);
+}
+
+/* Cycles, `import *`, dynamic imports, shadowing and recursion terminate;
+ * what cannot be known stays unknown (no finding, reachable). */
+TEST(model_bad_input_terminates) {
+  static const MT files[] = {
+      {"p/__init__.py", "from .a import *\n"},
+      {"p/a.py", "import torch\nfrom .b import *\nfrom p import b as again\n\n\ndef fa():\n    return fb()\n\n\n"
+                 "def ring():\n    return ring() + torch.cuda.device_count()\n"},
+      {"p/b.py", "import importlib\nfrom .a import *\n\n\ndef fb():\n    return fa()\n\n\n"
+                 "def load(name):\n    return importlib.import_module(name)\n"},
+      {"p/c.py", "from .a import ring\n\n\ndef ring2():\n    return ring()\n\n\n"
+                 "def shadow():\n    ring = len\n    return ring([])\n"},
+  };
+  Model *m = mt_model(files, 4);
+  char *got = mt_render(m, files, 4, false);
+  ASSERT_STR_EQ(got,
+                "p/a.py:11:21 warning ASC201 torch.cuda.device_count\n"
+                "p/c.py:1:16 hint ASC803 ring() → torch.cuda.device_count (p/a.py:11)\n"
+                "p/c.py:5:12 warning ASC801 ring() → torch.cuda.device_count (p/a.py:11)\n");
+  free(got);
+  model_free(m);
+}
+
+/* 10,000 modules in one import chain: linking stays linear enough and the
+ * chain text is cut. */
+TEST(model_ten_thousand_modules) {
+  enum { N = 10000 };
+  Model *m = model_new();
+  char path[64], text[256];
+  mt_set(m, "chain/__init__.py", "");
+  mt_set(m, "chain/m0.py", "import torch\n\n\ndef f0():\n    torch.cuda.synchronize()\n");
+  for (int i = 1; i < N; i++) {
+    snprintf(path, sizeof path, "chain/m%d.py", i);
+    snprintf(text, sizeof text, "from chain.m%d import f%d\n\n\ndef f%d():\n    return f%d()\n", i - 1, i - 1, i, i - 1);
+    mt_set(m, path, text);
+  }
+  model_link(m);
+  ModelStats st;
+  model_stats(m, &st);
+  ASSERT_EQ(st.modules, N + 1);
+  ASSERT_EQ(st.needs_cuda, N);
+  snprintf(path, sizeof path, "chain/m%d.py", N - 1);
+  snprintf(text, sizeof text, "from chain.m%d import f%d\n\n\ndef f%d():\n    return f%d()\n", N - 2, N - 2, N - 1, N - 2);
+  StrBuf sb;
+  sb_init(&sb);
+  mt_render_file(m, path, text, &sb, false);
+  ASSERT_STR_EQ(sb.data, "chain/m9999.py:1:25 hint ASC803 f9998() → f9997() → … → f0() → torch.cuda.synchronize "
+                         "(chain/m0.py:5)\n"
+                         "chain/m9999.py:5:12 warning ASC801 f9998() → f9997() → … → f0() → torch.cuda.synchronize "
+                         "(chain/m0.py:5)\n");
+  sb_free(&sb);
+  model_free(m);
+}
+
+/* ---- differential: incremental updates equal a model built from scratch ---- */
+
+static const char *const mt_variants[][3] = {
+    {"pkg/__init__.py", "from .core import work\n", ""},
+    {"pkg/core.py", "import torch\n\n\ndef work():\n    torch.cuda.synchronize()\n",
+     "def work():\n    return 1\n"},
+    {"pkg/mid.py", "from .core import work\n\n\ndef mid():\n    return work()\n",
+     "from . import core\n\n\ndef _mid():\n    return core.work()\n"},
+    {"pkg/top.py", "from .mid import mid\n\n\nclass Top:\n    def __init__(self):\n        self.x = mid()\n",
+     "from .missing import nothing\nfrom .mid import mid\n"},
+    {"app.py", "from pkg.top import Top\n\n\nif __name__ == \"__main__\":\n    Top()\n",
+     "import pkg.mid\n\n\ndef main():\n    pkg.mid.mid()\n"},
+};
+#define MT_NV (sizeof mt_variants / sizeof mt_variants[0])
+
+TEST(model_incremental_equals_scratch) {
+  unsigned state[MT_NV];
+  uint32_t seed = 12345;
+  Model *inc = model_new();
+  memset(state, 0, sizeof state); /* 0 absent, 1 first text, 2 second text */
+  for (int step = 0; step < 300; step++) {
+    seed = seed * 1103515245u + 12345u;
+    size_t f = (seed >> 16) % MT_NV;
+    unsigned to = (seed >> 8) % 3;
+    state[f] = to;
+    if (to == 0) model_remove_module(inc, mt_variants[f][0]);
+    else mt_set(inc, mt_variants[f][0], mt_variants[f][to]);
+    if (step % 3) continue; /* several edits between looks, like a burst of saves */
+    MT now[MT_NV];
+    size_t n = 0;
+    for (size_t i = 0; i < MT_NV; i++)
+      if (state[i]) now[n++] = (MT){mt_variants[i][0], mt_variants[i][state[i]]};
+    Model *scratch = mt_model(now, n);
+    char *a = mt_render(inc, now, n, true), *b = mt_render(scratch, now, n, true);
+    model_free(scratch);
+    if (strcmp(a, b) != 0) {
+      free(b);
+      TEST_FAIL("step %d: incremental\n%s", step, a);
+    }
+    free(a);
+    free(b);
+  }
+  model_free(inc);
+}
+
+TEST(model_pyfacts_defs_and_calls) {
+  const char *text = "import os.path as osp\nfrom .u import helper as h\n__all__ = [\"A\"]\n\n\n@dec\nclass A(Base):\n"
+                     "    def m(self):\n        def inner():\n            return h()\n        return super().m() + self.n()\n\n\n"
+                     "if __name__ == \"__main__\":\n    osp.join(\"a\")\n";
+  FindingList l = {0};
+  FileFacts facts = {0};
+  mt_analyze("pkg/x.py", text, &l, &facts);
+  const PyFacts *f = facts.py;
+  ASSERT(f != NULL);
+  ASSERT_EQ(f->defs.len, 2);
+  ASSERT_STR_EQ(f->defs.items[0].name, "A");
+  ASSERT(f->defs.items[0].decorated);
+  ASSERT_STR_EQ(f->defs.items[0].bases.items[0], "Base");
+  ASSERT_STR_EQ(f->defs.items[1].name, "m");
+  ASSERT_EQ(f->defs.items[1].cls, 0);
+  ASSERT(f->has_all && f->all.len == 1);
+  ASSERT(f->has_main);
+  StrBuf sb;
+  sb_init(&sb);
+  for (size_t i = 0; i < f->calls.len; i++)
+    sb_printf(&sb, "%s/%d/%d/%d;", f->calls.items[i].callee, f->calls.items[i].kind, f->calls.items[i].owner,
+              f->calls.items[i].in_main);
+  ASSERT_STR_EQ(sb.data, ".u.helper/0/1/0;m/3/1/0;super/1/1/0;n/2/1/0;os.path.join/0/-1/1;");
+  sb_free(&sb);
+  findings_free(&l);
+  analyze_facts_free(&facts);
+}
+
+/* A src/ layout with a namespace subpackage (no __init__.py in geo/): the
+ * import resolves, the file is importable and its call site is found. */
+TEST(model_src_layout_namespace_subpackage) {
+  static const MT files[] = {
+      {"src/app/__init__.py", ""},
+      {"src/app/geo/rot.py", "import torch\n\n\ndef spin():\n    torch.cuda.synchronize()\n"},
+      {"src/app/use.py", "from app.geo.rot import spin\nimport app.geo\n\n\ndef run():\n    return spin()\n"},
+  };
+  Model *m = mt_model(files, 3);
+  char *got = mt_render(m, files, 3, false);
+  ASSERT_STR_EQ(got, "src/app/geo/rot.py:5:5 warning ASC201 torch.cuda.synchronize\n"
+                     "src/app/use.py:1:25 hint ASC803 spin() → torch.cuda.synchronize (src/app/geo/rot.py:5)\n"
+                     "src/app/use.py:6:12 warning ASC801 spin() → torch.cuda.synchronize (src/app/geo/rot.py:5)\n");
+  free(got);
+  model_free(m);
+}
