@@ -2,7 +2,7 @@
 # Install the Debian packages the build and the test suites need, when missing.
 # Uses sudo when not root. Never downloads anything but Debian and npm packages.
 set -eu
-PKGS="build-essential pkg-config libtree-sitter-dev libcjson-dev libuv1-dev openssl neovim emacs-nox elpa-eglot ripgrep hyperfine valgrind clang libclang-rt-14-dev python3"
+PKGS="build-essential pkg-config libtree-sitter-dev libcjson-dev libuv1-dev openssl neovim emacs-nox elpa-eglot ripgrep hyperfine valgrind clang libclang-rt-14-dev python3 chromium"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
@@ -16,9 +16,9 @@ if [ -n "$missing" ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
-# Node packages for the editor-client tests (pinned in their package-lock.json),
-# again when a lockfile changed since. tests/e2e installs its own, under build/
-# (tests/e2e/install.sh, run by `make test-e2e`).
+# Node packages for the editor-client and report tests (pinned in their
+# package-lock.json), again when a lockfile changed since. tests/e2e installs
+# its own, under build/ (tests/e2e/install.sh, run by `make test-e2e`).
 for d in tests/*/ editors/*/; do
   d=${d%/}
   [ "$d" != tests/e2e ] || continue

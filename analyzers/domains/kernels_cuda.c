@@ -1,7 +1,16 @@
 /* kernels_cuda: the C/C++/CUDA walk (see kernels.h). One cursor walk
- * records __global__ kernels and <<<...>>> launches and looks every call,
- * qualified identifier and #include up in the KB_C_* rows; the kernels and
- * launches are emitted after the walk, when every launch site is known. */
+ * records kernels and <<<...>>> launches and looks every call, qualified
+ * identifier and #include up in the KB_C_* rows; the kernels and launches
+ * are emitted after the walk, when every launch site is known.
+ *
+ * Kernels are __global__ functions, functions defined through a macro
+ * whose body declares a __global__ function (`DEFINE_FLASH_FORWARD_KERNEL(
+ * flash_fwd_kernel, ...) {...}`; a macro of another file counts when its
+ * name is upper case and says KERNEL), and CUTLASS/CuTe kernel classes (a
+ * class with MaxThreadsPerBlock and a device operator(), what
+ * cutlass::device_kernel<...> launches). A launch through a pointer or
+ * alias (`auto kernel = &flash_fwd_kernel<...>; kernel<<<...>>>`) is listed
+ * with the kernel it points to. */
 #include "analyzers/domains/kernels.h"
 
 #include <stdlib.h>
@@ -11,6 +20,7 @@ typedef struct {
   TSNode name;  /* the declarator's name */
   char *id;     /* its text, without scope or template arguments */
   const KernelKind *kind; /* what it does, set when it is emitted */
+  bool is_class; /* a CUTLASS/CuTe kernel class, not a __global__ function */
 } CudaKernel;
 
 typedef struct {
@@ -20,9 +30,16 @@ typedef struct {
 } CudaLaunch;
 
 typedef struct {
+  char *alias;  /* `kernel` in `auto kernel = &flash_fwd_kernel<...>;` */
+  char *target; /* `flash_fwd_kernel` */
+} CudaAlias;
+
+typedef struct {
   AnalyzeCtx *ctx;
   Array(CudaKernel) kernels;
   Array(CudaLaunch) launches;
+  Array(CudaAlias) aliases;
+  StrList kernel_macros; /* macros of this file whose body declares a __global__ function */
 } CudaWalk;
 
 static bool kernels__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
@@ -140,16 +157,97 @@ static bool kernels__is_global(TSNode def) {
   return false;
 }
 
+/* `#define NAME(kernelName, ...) ... __global__ void kernelName(...)`. */
+static void kernels__macro(CudaWalk *w, TSNode def) {
+  TSNode name = ts_node_child_by_field_name(def, "name", 4);
+  TSNode value = ts_node_child_by_field_name(def, "value", 5);
+  if (ts_node_is_null(name) || ts_node_is_null(value)) return;
+  const char *v = w->ctx->text + ts_node_start_byte(value);
+  size_t vl = ts_node_end_byte(value) - ts_node_start_byte(value);
+  bool global = false;
+  for (size_t i = 0; i + 10 <= vl && !global; i++) global = memcmp(v + i, "__global__", 10) == 0;
+  if (global) array_push(&w->kernel_macros, kernels__text(w->ctx, name));
+}
+
+/* Whether `id` names a kernel-defining macro: one of this file's, or an
+ * upper-case name that says KERNEL (the macro lives in another header). */
+static bool kernels__is_kernel_macro(const CudaWalk *w, const char *id) {
+  for (size_t i = 0; i < w->kernel_macros.len; i++)
+    if (strcmp(w->kernel_macros.items[i], id) == 0) return true;
+  bool upper = *id != '\0';
+  for (const char *c = id; *c && upper; c++) upper = (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
+  return upper && strstr(id, "KERNEL") != NULL;
+}
+
+/* The kernel a macro use defines: its first argument's identifier. */
+static TSNode kernels__macro_kernel_name(const CudaWalk *w, TSNode fdecl) {
+  TSNode null = {0};
+  TSNode callee = ts_node_child_by_field_name(fdecl, "declarator", 10);
+  TSNode params = ts_node_child_by_field_name(fdecl, "parameters", 10);
+  if (ts_node_is_null(callee) || ts_node_is_null(params) || !kernels__is(callee, "identifier")) return null;
+  char *id = kernels__text(w->ctx, callee);
+  bool macro = kernels__is_kernel_macro(w, id);
+  free(id);
+  if (!macro || ts_node_named_child_count(params) == 0) return null;
+  TSNode first = ts_node_named_child(params, 0);
+  /* `flash_fwd_kernel` parses as a parameter whose type is that name */
+  for (int depth = 0; depth < 4 && !ts_node_is_null(first) && !kernels__is(first, "identifier") &&
+                      !kernels__is(first, "type_identifier");
+       depth++)
+    first = ts_node_named_child_count(first) ? ts_node_named_child(first, 0) : null;
+  return first;
+}
+
+/* A CUTLASS/CuTe kernel class: MaxThreadsPerBlock and a device operator()
+ * in its body. */
+static void kernels__class(CudaWalk *w, TSNode cls) {
+  TSNode name = ts_node_child_by_field_name(cls, "name", 4);
+  TSNode body = ts_node_child_by_field_name(cls, "body", 4);
+  if (ts_node_is_null(name) || ts_node_is_null(body)) return;
+  const char *b = w->ctx->text + ts_node_start_byte(body);
+  size_t bl = ts_node_end_byte(body) - ts_node_start_byte(body);
+  bool threads = false, call = false, device = false;
+  for (size_t i = 0; i < bl; i++) {
+    if (!threads && i + 18 <= bl && memcmp(b + i, "MaxThreadsPerBlock", 18) == 0) threads = true;
+    if (!call && i + 10 <= bl && memcmp(b + i, "operator()", 10) == 0) call = true;
+    if (!device && ((i + 14 <= bl && memcmp(b + i, "CUTLASS_DEVICE", 14) == 0) ||
+                    (i + 10 <= bl && memcmp(b + i, "__device__", 10) == 0)))
+      device = true;
+  }
+  if (!threads || !call || !device) return;
+  char *full = kernels__name(w->ctx, name);
+  CudaKernel k = {cls, name, xstrdup(kernels__last(full)), NULL, true};
+  free(full);
+  array_push(&w->kernels, k);
+}
+
+/* `auto kernel = &flash_fwd_kernel<...>;` (or without the `&`). */
+static void kernels__alias(CudaWalk *w, TSNode init) {
+  TSNode decl = ts_node_child_by_field_name(init, "declarator", 10);
+  TSNode value = ts_node_child_by_field_name(init, "value", 5);
+  if (ts_node_is_null(decl) || ts_node_is_null(value) || !kernels__is(decl, "identifier")) return;
+  if (kernels__is(value, "pointer_expression")) value = ts_node_child_by_field_name(value, "argument", 8);
+  if (ts_node_is_null(value) || !(kernels__is(value, "template_function") || kernels__is(value, "identifier") ||
+                                  kernels__is(value, "qualified_identifier")))
+    return;
+  CudaAlias a = {kernels__text(w->ctx, decl), NULL};
+  char *t = kernels__name(w->ctx, value);
+  a.target = xstrdup(kernels__last(t));
+  free(t);
+  array_push(&w->aliases, a);
+}
+
 static void kernels__function(CudaWalk *w, TSNode def) {
-  if (!kernels__is_global(def)) return;
   TSNode d = ts_node_child_by_field_name(def, "declarator", 10);
   for (int depth = 0; depth < 8 && !ts_node_is_null(d) && !kernels__is(d, "function_declarator"); depth++)
     d = ts_node_child_by_field_name(d, "declarator", 10);
   if (ts_node_is_null(d)) return; /* e.g. `__global__ x {}` while typing */
-  TSNode name = ts_node_child_by_field_name(d, "declarator", 10);
+  TSNode name;
+  if (kernels__is_global(def)) name = ts_node_child_by_field_name(d, "declarator", 10);
+  else name = kernels__macro_kernel_name(w, d);
   if (ts_node_is_null(name)) return;
   char *full = kernels__name(w->ctx, name);
-  CudaKernel k = {def, name, xstrdup(kernels__last(full)), NULL};
+  CudaKernel k = {def, name, xstrdup(kernels__last(full)), NULL, false};
   free(full);
   array_push(&w->kernels, k);
 }
@@ -159,6 +257,9 @@ static void kernels__visit(CudaWalk *w, TSTreeCursor *cur, bool *skip) {
   const char *t = ts_node_type(n);
   *skip = strcmp(t, "comment") == 0;
   if (strcmp(t, "function_definition") == 0) kernels__function(w, n);
+  else if (strcmp(t, "preproc_function_def") == 0) kernels__macro(w, n);
+  else if (strcmp(t, "struct_specifier") == 0 || strcmp(t, "class_specifier") == 0) kernels__class(w, n);
+  else if (strcmp(t, "init_declarator") == 0) kernels__alias(w, n);
   else if (strcmp(t, "call_expression") == 0) kernels__call(w, n);
   else if (strcmp(t, "qualified_identifier") == 0) *skip = kernels__qualified(w, n);
   else if (strcmp(t, "preproc_include") == 0) kernels__include(w, n);
@@ -169,7 +270,10 @@ static void kernels__launch_list(const CudaWalk *w, const char *id, StrBuf *sb) 
   size_t count = 0;
   for (size_t i = 0; i < w->launches.len; i++) {
     const CudaLaunch *l = &w->launches.items[i];
-    if (strcmp(kernels__last(l->id), id) != 0) continue;
+    const char *launched = kernels__last(l->id);
+    for (size_t a = 0; a < w->aliases.len; a++)
+      if (strcmp(w->aliases.items[a].alias, launched) == 0) launched = w->aliases.items[a].target;
+    if (strcmp(launched, id) != 0) continue;
     char *cfg = kernels_squash(w->ctx->text + ts_node_start_byte(l->cfg),
                                ts_node_end_byte(l->cfg) - ts_node_start_byte(l->cfg), 80);
     sb_printf(sb, "%s line %u %s", count++ ? "," : "", ts_node_start_point(l->call).row + 1, cfg);
@@ -193,11 +297,12 @@ static void kernels__emit_kernel(CudaWalk *w, CudaKernel *k) {
                        ts_node_end_byte(k->name), s.row, s.column, e.row, e.column);
   f->weight = lines;
   f->confidence = kind ? kind->confidence : CONF_HIGH;
+  if (ts_node_is_null(decl)) decl = k->name; /* a kernel class: its name */
   char *sig = kernels_squash(w->ctx->text + ts_node_start_byte(decl), ts_node_end_byte(decl) - ts_node_start_byte(decl), 200);
   char *what = kernels_describe(kind, by_name, lines, NULL);
   StrBuf sb;
   sb_init(&sb);
-  sb_printf(&sb, "kernel: __global__ %s; lines: %u; launches:", sig, lines);
+  sb_printf(&sb, "kernel: %s %s; lines: %u; launches:", k->is_class ? "CUTLASS kernel class" : "__global__", sig, lines);
   kernels__launch_list(w, k->id, &sb);
   sb_printf(&sb, "; %s", what);
   f->detail = sb_steal(&sb);
@@ -235,7 +340,7 @@ static void kernels__emit_launch(CudaWalk *w, const CudaLaunch *l) {
 }
 
 void kernels_cuda(AnalyzeCtx *ctx) {
-  CudaWalk w = {ctx, {0}, {0}};
+  CudaWalk w = {ctx, {0}, {0}, {0}, {0}};
   TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(ctx->tree));
   bool more = true;
   while (more) {
@@ -250,6 +355,12 @@ void kernels_cuda(AnalyzeCtx *ctx) {
   for (size_t i = 0; i < w.launches.len; i++) kernels__emit_launch(&w, &w.launches.items[i]);
   for (size_t i = 0; i < w.kernels.len; i++) free(w.kernels.items[i].id);
   for (size_t i = 0; i < w.launches.len; i++) free(w.launches.items[i].id);
+  for (size_t i = 0; i < w.aliases.len; i++) {
+    free(w.aliases.items[i].alias);
+    free(w.aliases.items[i].target);
+  }
   array_free(&w.kernels);
   array_free(&w.launches);
+  array_free(&w.aliases);
+  strlist_free(&w.kernel_macros);
 }

@@ -67,6 +67,19 @@ int kb_domain(const char *code) {
   return code[3] - '0';
 }
 
+static const struct {
+  const char *en, *zh;
+} kb__texts[] = {
+#define KB_TEXT(id, en, zh) {en, zh},
+#include "analyzers/kb/kb_report.def"
+#undef KB_TEXT
+};
+
+const char *kb_text(KbText id, bool zh) {
+  if ((unsigned)id >= KBT__COUNT) return "";
+  return zh ? kb__texts[id].zh : kb__texts[id].en;
+}
+
 const char *kb_domain_name(int domain, bool zh) {
   static const char *const en[] = {"Meta", "Third-Party Dependencies", "Device Layer", "Attention Mechanism",
                                    "Custom Operators", "Distributed Communication", "Precision Strategy",

@@ -86,6 +86,16 @@ struct KbEntry {
   const char *msg_en, *msg_zh; /* NULL: the rule's templates */
 };
 
+/* The report's own prose (analyzers/kb/kb_report.def), by id. */
+typedef enum {
+#define KB_TEXT(id, en, zh) KBT_##id,
+#include "analyzers/kb/kb_report.def"
+#undef KB_TEXT
+  KBT__COUNT
+} KbText;
+/* English or Chinese text of a row. Static. */
+const char *kb_text(KbText id, bool zh);
+
 /* The static tables. */
 const KbRule *kb_rules(size_t *count);
 const KbEntry *kb_entries(size_t *count);

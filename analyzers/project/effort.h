@@ -20,6 +20,7 @@ typedef enum {
   EFFORT_UNIT_PATTERN,    /* each distinct (subject, detail): one rewrite serves identical calls */
   EFFORT_UNIT_SUBJECT,    /* each distinct subject (API, package, kernel name) */
   EFFORT_UNIT_KERNEL,     /* each kernel: a base plus a rate per 100 lines (Finding.weight) */
+  EFFORT_UNIT_FILE,       /* each distinct (rule, file): one edit pass over a file serves its sites */
 } EffortUnit;
 
 typedef struct {
@@ -37,8 +38,11 @@ const EffortRate *effort_rates(size_t *count);
 const EffortRate *effort_rate(EffortKind k);
 
 /* Fixed costs, added once per phase and once per project. */
-#define EFFORT_PHASE_VALIDATION_CD 300 /* 3 d: an acceptance run per phase (see effort.c) */
+#define EFFORT_PHASE_VALIDATION_CD 100 /* 1 d: an acceptance run per phase (see effort.c) */
 #define EFFORT_ENVIRONMENT_CD 100      /* 1 d: CANN + torch_npu installation and a smoke test (once, when any phase exists) */
+/* A kernel (family) that an existing NPU op replaces costs this instead of
+ * the rewrite rate: bind the op, adapt layouts, test precision. */
+#define EFFORT_KERNEL_OP_CD 200
 /* A guarded finding (a fallback exists) costs this share of its rate. */
 #define EFFORT_GUARDED_PERCENT 50
 
@@ -49,11 +53,16 @@ typedef struct {
   const char *detail;  /* may be NULL */
   uint32_t weight;     /* kernel lines */
   bool guarded;
+  bool transfer;       /* transfer_to_npu makes it work at run time: costs nothing */
+  const char *rule;    /* rule code, for EFFORT_UNIT_FILE (may be NULL) */
+  size_t file;         /* file index, for EFFORT_UNIT_FILE */
+  bool has_op;         /* EFFORT_UNIT_KERNEL: an NPU op replaces it (EFFORT_KERNEL_OP_CD) */
 } EffortItem;
 
 typedef struct {
   size_t units;        /* occurrences, distinct patterns, kernels, ... */
   size_t guarded_units;
+  size_t transfer_units; /* findings transfer_to_npu handles (cost 0, not in units) */
   uint32_t lines;      /* kernel lines counted */
   int64_t centidays;
 } EffortLine;
@@ -78,6 +87,13 @@ typedef struct {
 void effort_compute(const EffortItem *items, size_t n, size_t n_phases, EffortSum *out, int64_t *item_cost);
 /* Cost of one unit of kind k (kernel lines for EFFORT_UNIT_KERNEL). */
 int64_t effort_unit_cost(EffortKind k, uint32_t lines, bool guarded);
+
+/* The calibrated range of a total: what one engineer needs at the fast
+ * and the slow end, from the calibration set's spread (docs/report.md,
+ * "Calibration"). Low and high in centidays. */
+#define EFFORT_RANGE_LOW_PERCENT 60
+#define EFFORT_RANGE_HIGH_PERCENT 160
+void effort_range(int64_t centidays, int64_t *low, int64_t *high);
 
 /* Weeks in halves: effort_half_weeks(total) / 2.0 weeks, at least one half
  * week when total > 0. */

@@ -479,6 +479,51 @@ static void phases__extension_edges(PhaseGraph *g, const char *text, EdgeList *e
   }
 }
 
+/* `#include "x.h"` in a native file: an edge to the project file it names,
+ * looked up from the including file's directory, then from each directory
+ * above it (include paths are usually the source root). Angle-bracket
+ * includes are system or library headers. */
+static void phases__include_edges(PhaseGraph *g, size_t from, const char *text, size_t len, EdgeList *edges) {
+  const char *p = text, *end = text + len;
+  char *dir = phases__dirname(g->files[from].path);
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *le = nl ? nl : end;
+    const char *q = p;
+    while (q < le && (*q == ' ' || *q == '\t')) q++;
+    if (q < le && *q == '#') {
+      q++;
+      while (q < le && (*q == ' ' || *q == '\t')) q++;
+      if ((size_t)(le - q) > 8 && strncmp(q, "include", 7) == 0) {
+        q += 7;
+        while (q < le && (*q == ' ' || *q == '\t')) q++;
+        const char *close = q < le && *q == '"' ? memchr(q + 1, '"', (size_t)(le - q - 1)) : NULL;
+        if (close) {
+          char *rel = xstrndup(q + 1, (size_t)(close - q - 1));
+          char *base = xstrdup(dir);
+          for (int up = 0; up < 16; up++) {
+            char *path = phases__join(base, rel);
+            size_t f = path ? phases_find(g, path) : PHASES_NONE;
+            free(path);
+            if (f != PHASES_NONE && f != from) {
+              array_push(edges, ((Edge){from, f}));
+              break;
+            }
+            if (!*base) break;
+            char *parent = phases__dirname(base);
+            free(base);
+            base = parent;
+          }
+          free(base);
+          free(rel);
+        }
+      }
+    }
+    p = le + 1;
+  }
+  free(dir);
+}
+
 static int phases__edge_cmp(const void *a, const void *b) {
   const Edge *x = a, *y = b;
   if (x->from != y->from) return x->from < y->from ? -1 : 1;
@@ -496,6 +541,13 @@ static void phases__build_edges(PhaseGraph *g, PhaseReadFn read, void *data) {
   if (any_native && read) {
     for (size_t i = 0; i < g->n_files; i++) {
       const PhaseFile *f = &g->files[i];
+      if (phases__is_native_source(f)) {
+        size_t len = 0;
+        char *text = read(data, i, &len);
+        if (text) phases__include_edges(g, i, text, len, &edges);
+        free(text);
+        continue;
+      }
       if (!phases__is_python(f)) continue;
       size_t len = 0;
       char *text = read(data, i, &len);
@@ -573,6 +625,7 @@ const char *phases_kind_name(PhaseKind k, bool zh) {
   case PHASE_TRAINING: return zh ? "训练" : "Training";
   case PHASE_INFERENCE: return zh ? "推理" : "Inference";
   case PHASE_EVALUATION: return zh ? "评估" : "Evaluation";
+  case PHASE_API: return zh ? "公共 API" : "Public API";
   case PHASE_CUSTOM: break;
   }
   return NULL;
@@ -1130,8 +1183,8 @@ static void phases__reach(PhaseGraph *g, Phase *ph, const IdxList *starts) {
   free(queue);
 }
 
-/* Order of the report's columns: Training, Inference, Evaluation, then the
- * others by name. Sorts g->phases and remaps the entries' phase indices. */
+/* Order of the report's columns: Public API, Training, Inference,
+ * Evaluation, then the others by name. Sorts g->phases and remaps the entries' phase indices. */
 static void phases__order(PhaseGraph *g, bool keep_given_order) {
   size_t n = g->phases.len;
   if (keep_given_order || n < 2) return;
@@ -1141,7 +1194,9 @@ static void phases__order(PhaseGraph *g, bool keep_given_order) {
     size_t v = perm[i], j = i;
     while (j > 0) {
       const Phase *a = &g->phases.items[perm[j - 1]], *b = &g->phases.items[v];
-      bool after = a->kind > b->kind || (a->kind == b->kind && strcmp(a->name, b->name) > 0);
+      /* a library's public API comes first */
+      int ka = a->kind == PHASE_API ? -1 : (int)a->kind, kb = b->kind == PHASE_API ? -1 : (int)b->kind;
+      bool after = ka > kb || (ka == kb && strcmp(a->name, b->name) > 0);
       if (!after) break;
       perm[j] = perm[j - 1];
       j--;
@@ -1246,6 +1301,562 @@ static void phases__override_entries(PhaseGraph *g, const char *const *ov, size_
   }
 }
 
+/* ---------------------------------------------------------------------------
+ * Phases - Private: tooling, task choices and folding
+ * ------------------------------------------------------------------------- */
+
+/* Word stems (start of a word of the entry's file name) and directories
+ * that make an entry tooling, first match wins. */
+static const struct {
+  PhaseToolReason reason;
+  const char *dirs;  /* '|'-separated directory names, or NULL */
+  const char *words; /* '|'-separated word stems, or NULL */
+} phases__tool_rules[] = {
+    {TOOL_CI, ".github|.circleci|.gitlab|ci|.ci", "=ci"},
+    {TOOL_RELEASE, NULL, "bump|release|=version|changelog|publish|=tag"},
+    {TOOL_CODEGEN, NULL, "=gen|codegen|instantiat|=stub|=stubs"},
+    {TOOL_DEV, "tools|dev|devtools", "repro|racecheck|debug|sass|lint|format|parse|search|sweep|autotune|profil"},
+    {TOOL_DATA, NULL, "convert|conversion|merge|preprocess|prepare|inspect|download|export|upload|tokeniz"},
+};
+
+static const struct {
+  const char *en, *zh;
+} phases__tool_names[] = {
+    [TOOL_CI] = {"CI", "CI 脚本"},
+    [TOOL_RELEASE] = {"release", "发布"},
+    [TOOL_CODEGEN] = {"code generation", "代码生成"},
+    [TOOL_DEV] = {"developer tool", "开发工具"},
+    [TOOL_DATA] = {"data preparation / checkpoint conversion", "数据准备 / 权重转换"},
+    [TOOL_NO_MODEL] = {"imports no ML framework", "不导入任何机器学习框架"},
+    [TOOL_SELFTEST] = {"a module's self-test", "模块自测"},
+};
+
+const char *phases_tool_reason(PhaseToolReason r, bool zh) {
+  if ((unsigned)r > TOOL_SELFTEST) return "";
+  return zh ? phases__tool_names[r].zh : phases__tool_names[r].en;
+}
+
+/* Modules whose import means the entry runs a model. */
+static const char phases__framework_modules[] =
+    "torch|tensorflow|jax|mindspore|paddle|transformers|diffusers|deepspeed|triton|cutlass|cupy|accelerate|"
+    "lightning|pytorch_lightning|megatron|vllm|apex|flash_attn|xformers|onnxruntime|tensorrt";
+
+/* Whether a '|'-list holds the n-byte word w (whole words, any case) or,
+ * when `stem`, a prefix of it; a list item written "=word" is matched as a
+ * whole word even then. */
+static bool phases__in_list(const char *list, const char *w, size_t n, bool stem) {
+  const char *s = list;
+  while (*s) {
+    size_t sl = strcspn(s, "|");
+    bool whole = !stem || *s == '=';
+    const char *item = *s == '=' ? s + 1 : s;
+    size_t il = *s == '=' ? sl - 1 : sl;
+    if ((whole ? n == il : n >= il) && strncasecmp(w, item, il) == 0) return true;
+    s += sl;
+    if (*s == '|') s++;
+  }
+  return false;
+}
+
+/* Whether a word of `name` (letters only) starts with a stem of `stems`. */
+static bool phases__has_word(const char *name, const char *stems) {
+  const char *p = name;
+  while (*p) {
+    while (*p && !isalpha((unsigned char)*p)) p++;
+    size_t n = 0;
+    while (isalpha((unsigned char)p[n])) n++;
+    if (n && phases__in_list(stems, p, n, true)) return true;
+    p += n;
+  }
+  return false;
+}
+
+/* Whether a directory of `path` (not its file name) is one of `dirs`. */
+static bool phases__has_dir(const char *path, const char *dirs) {
+  const char *p = path;
+  for (;;) {
+    size_t n = strcspn(p, "/");
+    if (!p[n]) return false; /* the file name */
+    if (phases__in_list(dirs, p, n, false)) return true;
+    p += n + 1;
+  }
+}
+
+static bool phases__reaches_framework(const PhaseGraph *g, const uint8_t *reach) {
+  for (size_t i = 0; i < g->n_files; i++) {
+    if (!reach[i]) continue;
+    const PhaseFile *f = &g->files[i];
+    if (phases__is_native_source(f)) return true;
+    if (!f->facts) continue;
+    for (size_t k = 0; k < f->facts->imports.len; k++) {
+      const char *im = f->facts->imports.items[k];
+      size_t n = strcspn(im, ".");
+      if (n && phases__in_list(phases__framework_modules, im, n, false)) return true;
+    }
+  }
+  return false;
+}
+
+/* -1 when the entry is a task, else its PhaseToolReason. Directories of the
+ * launching script and of the target count, words of the target's name;
+ * reaching no ML framework counts only when the project uses one. */
+static int phases__tool_of(const PhaseGraph *g, const RawEntry *e, PhaseKind kind, const uint8_t *reach,
+                           bool uses_framework) {
+  const char *paths[2] = {e->source < g->n_files ? g->files[e->source].path : NULL,
+                          e->target < g->n_files ? g->files[e->target].path : NULL};
+  const char *name = e->name_fallback ? e->name_fallback : "";
+  /* `generate_kernels.py` generates sources; `generate.py` runs a model */
+  if (phases__has_word(name, "generat") && phases__has_word(name, "kernel|code|doc|source|config|file|instance"))
+    return TOOL_CODEGEN;
+  /* a tools/ script whose name says it trains, infers or evaluates is a task */
+  bool named = kind != PHASE_CUSTOM;
+  for (size_t k = 0; k < sizeof phases__tool_rules / sizeof phases__tool_rules[0]; k++) {
+    bool dir_wins = phases__tool_rules[k].reason == TOOL_CI || !named;
+    for (int p = 0; p < 2 && phases__tool_rules[k].dirs && dir_wins; p++)
+      if (paths[p] && phases__has_dir(paths[p], phases__tool_rules[k].dirs)) return (int)phases__tool_rules[k].reason;
+    if (phases__tool_rules[k].words && phases__has_word(name, phases__tool_rules[k].words))
+      return (int)phases__tool_rules[k].reason;
+  }
+  if (uses_framework && e->kind != ENTRY_CONSOLE && !phases__reaches_framework(g, reach)) return TOOL_NO_MODEL;
+  return -1;
+}
+
+/* ---- task choices ------------------------------------------------------- */
+
+static const char *phases__memmem(const char *hay, size_t n, const char *needle, size_t m) {
+  if (m == 0 || m > n) return NULL;
+  for (size_t i = 0; i + m <= n; i++)
+    if (hay[i] == needle[0] && memcmp(hay + i, needle, m) == 0) return hay + i;
+  return NULL;
+}
+
+/* The string literal at *p ('...' or "..."); advances past it. Caller frees;
+ * NULL when *p is not a quote. */
+static char *phases__string_at(const char **p, const char *end) {
+  char q = **p;
+  if (q != '"' && q != '\'') return NULL;
+  const char *s = *p + 1, *c = s;
+  while (c < end && *c != q && *c != '\n') c += (*c == '\\' && c + 1 < end) ? 2 : 1;
+  if (c >= end || *c != q) return NULL;
+  *p = c + 1;
+  return xstrndup(s, (size_t)(c - s));
+}
+
+/* End of the bracketed group opening at p (one past its closer), skipping
+ * strings; `end` when unbalanced. */
+static const char *phases__group_end(const char *p, const char *end) {
+  int depth = 0;
+  while (p < end) {
+    if (*p == '"' || *p == '\'') {
+      char *lit = phases__string_at(&p, end);
+      if (lit) {
+        free(lit);
+        continue;
+      }
+      p++;
+      continue;
+    }
+    if (*p == '(' || *p == '[' || *p == '{') depth++;
+    else if (*p == ')' || *p == ']' || *p == '}') {
+      if (--depth == 0) return p + 1;
+    }
+    p++;
+  }
+  return end;
+}
+
+/* String keys at the top level of a dict literal `NAME = {...}` in text. */
+static void phases__dict_keys(const char *text, size_t len, const char *name, StrList *out) {
+  const char *end = text + len, *p = text;
+  size_t nl = strlen(name);
+  while ((p = phases__memmem(p, (size_t)(end - p), name, nl)) != NULL) {
+    bool word_start = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.');
+    const char *q = p + nl;
+    p = q;
+    if (!word_start) continue;
+    while (q < end && (*q == ' ' || *q == '\t')) q++;
+    if (q >= end || *q != '=' || (q + 1 < end && q[1] == '=')) continue;
+    q++;
+    while (q < end && isspace((unsigned char)*q)) q++;
+    if (q >= end || *q != '{') continue;
+    const char *close = phases__group_end(q, end);
+    int depth = 0;
+    for (const char *c = q; c < close; c++) {
+      if (*c == '{' || *c == '[' || *c == '(') depth++;
+      else if (*c == '}' || *c == ']' || *c == ')') depth--;
+      else if (depth == 1 && (*c == '"' || *c == '\'')) {
+        const char *at = c;
+        char *lit = phases__string_at(&at, close);
+        if (!lit) continue;
+        const char *after = at;
+        while (after < close && isspace((unsigned char)*after)) after++;
+        if (after < close && *after == ':') array_push(out, lit);
+        else free(lit);
+        c = at - 1;
+      }
+    }
+    return;
+  }
+}
+
+/* `choices=` of an add_argument("--task", ...) in an entry's text: string
+ * literals of a list, or the keys of the dict a `list(NAME.keys())` /
+ * `NAME.keys()` / `NAME` names (looked up in the files the entry reaches). */
+static void phases__task_choices(const PhaseGraph *g, const char *text, size_t len, const uint8_t *reach,
+                                 PhaseReadFn read, void *data, StrList *out) {
+  static const char *const flags[] = {"\"--task\"", "'--task'", "\"--tasks\"", "'--tasks'", "\"--mode\"", "'--mode'"};
+  const char *end = text + len;
+  for (size_t fi = 0; fi < sizeof flags / sizeof flags[0] && out->len == 0; fi++) {
+    const char *at = phases__memmem(text, len, flags[fi], strlen(flags[fi]));
+    if (!at) continue;
+    /* the call around it: back to "add_argument(" on the same statement */
+    const char *open = at;
+    while (open > text && *open != '(') open--;
+    const char *close = phases__group_end(open, end);
+    const char *ch = phases__memmem(at, (size_t)(close - at), "choices", 7);
+    if (!ch) continue;
+    ch += 7;
+    while (ch < close && (isspace((unsigned char)*ch) || *ch == '=')) ch++;
+    if (ch < close && (*ch == '[' || *ch == '(')) {
+      const char *ge = phases__group_end(ch, close);
+      for (const char *c = ch; c < ge; c++) {
+        const char *s = c;
+        char *lit = phases__string_at(&s, ge);
+        if (lit) {
+          array_push(out, lit);
+          c = s - 1;
+        }
+      }
+      continue;
+    }
+    /* list(NAME.keys()) / NAME.keys() / NAME */
+    if (strncmp(ch, "list(", 5) == 0 || strncmp(ch, "sorted(", 7) == 0) ch = strchr(ch, '(') + 1;
+    size_t n = 0;
+    while (ch + n < close && (isalnum((unsigned char)ch[n]) || ch[n] == '_')) n++;
+    if (!n || !read) continue;
+    char *name = xstrndup(ch, n);
+    for (size_t i = 0; i < g->n_files && out->len == 0; i++) {
+      if (!reach[i] || !phases__is_python(&g->files[i])) continue;
+      size_t tl = 0;
+      char *t = read(data, i, &tl);
+      if (!t) continue;
+      phases__dict_keys(t, tl, name, out);
+      free(t);
+    }
+    free(name);
+  }
+}
+
+/* ---- folding ------------------------------------------------------------ */
+
+typedef struct {
+  RawEntry *r;
+  uint8_t *reach;
+  int tool;           /* -1: a task */
+  PhaseKind kind;
+  char *name;
+  size_t owner;       /* FOLD_SELFTEST: the candidate whose phase it joins */
+  PhaseFold fold;
+  size_t phase;
+  bool in_package;    /* a __main__ in a module of a package (not __main__.py) */
+} PhaseCand;
+
+/* Whether the entry is a module's own `__main__` inside a package. */
+static bool phases__in_package(const PhaseGraph *g, const RawEntry *e) {
+  if (e->kind != ENTRY_MAIN || e->target >= g->n_files) return false;
+  const char *path = g->files[e->target].path;
+  if (strcmp(phases__basename(path), "__main__.py") == 0) return false;
+  char *dir = phases__dirname(path);
+  bool pkg = phases__dir_is_package(g, dir);
+  free(dir);
+  return pkg;
+}
+
+static bool phases__is_start(const PhaseCand *c, size_t f) {
+  for (size_t k = 0; k < c->r->starts.len; k++)
+    if (c->r->starts.items[k] == f) return true;
+  return false;
+}
+
+static void phases__bfs(const PhaseGraph *g, const IdxList *starts, uint8_t *reach, size_t *count) {
+  size_t *queue = xmalloc((g->n_files ? g->n_files : 1) * sizeof *queue);
+  size_t head = 0, tail = 0;
+  for (size_t i = 0; i < starts->len; i++) {
+    size_t s = starts->items[i];
+    if (!reach[s]) {
+      reach[s] = 1;
+      queue[tail++] = s;
+    }
+  }
+  while (head < tail) {
+    size_t f = queue[head++];
+    for (size_t e = g->edge_start[f]; e < g->edge_start[f + 1]; e++) {
+      size_t t = g->edge_to[e];
+      if (!reach[t]) {
+        reach[t] = 1;
+        queue[tail++] = t;
+      }
+    }
+  }
+  if (count) *count = tail;
+  free(queue);
+}
+
+/* Whether the files candidate c reaches, apart from its own start files
+ * (the script itself), are all in b. */
+static bool phases__subset(const PhaseCand *c, const uint8_t *b, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (c->reach[i] && !b[i] && !phases__is_start(c, i)) return false;
+  return true;
+}
+
+/* Same files reached, apart from each one's own start files. */
+static bool phases__same_reach(const PhaseCand *a, const PhaseCand *b, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (a->reach[i] != b->reach[i] && !phases__is_start(a, i) && !phases__is_start(b, i)) return false;
+  return true;
+}
+
+/* The phase index of a name, created with `kind` when new. */
+static size_t phases__phase_named(PhaseGraph *g, const char *name, PhaseKind kind) {
+  for (size_t p = 0; p < g->phases.len; p++)
+    if (strcmp(g->phases.items[p].name, name) == 0) return p;
+  Phase ph = {0};
+  ph.name = xstrdup(name);
+  ph.kind = kind;
+  array_push(&g->phases, ph);
+  return g->phases.len - 1;
+}
+
+/* A module's own __main__ that another task entry imports: that entry's
+ * phase runs it. Mutual imports do not fold. */
+static void phases__fold_selftests(const PhaseGraph *g, PhaseCand *c, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    /* an entry whose name says what it does (train.py) is a task even when a test imports it */
+    if (c[i].tool >= 0 || c[i].r->kind != ENTRY_MAIN || c[i].kind != PHASE_CUSTOM) continue;
+    size_t t = c[i].r->target;
+    /* an importer whose name says what it does first */
+    for (int pass = 0; pass < 2 && c[i].owner == PHASES_NONE; pass++)
+      for (size_t j = 0; j < n; j++) {
+        if (j == i || c[j].tool >= 0 || c[j].owner != PHASES_NONE || c[j].r->target == t) continue;
+        if (pass == 0 && c[j].kind == PHASE_CUSTOM) continue;
+        size_t tj = c[j].r->target;
+        if (!c[j].reach[t] || (tj < g->n_files && c[i].reach[tj])) continue;
+        c[i].owner = j;
+        c[i].fold = FOLD_SELFTEST;
+        break;
+      }
+  }
+}
+
+/* Union of the reach of the candidates already in phase p. */
+static void phases__phase_union(const PhaseCand *c, size_t n, size_t p, uint8_t *u, size_t nf) {
+  memset(u, 0, nf ? nf : 1);
+  for (size_t i = 0; i < n; i++)
+    if (c[i].phase == p)
+      for (size_t f = 0; f < nf; f++) u[f] |= c[i].reach[f];
+}
+
+/* Phases of the task candidates (not tooling, not self-tests): named kinds
+ * first, then the others by subset, same reach, or their own name; past
+ * PHASES_COLUMNS the unnamed ones share "Other". */
+static void phases__assign(PhaseGraph *g, PhaseCand *c, size_t n) {
+  size_t nf = g->n_files;
+  for (size_t i = 0; i < n; i++) {
+    if (c[i].tool >= 0 || c[i].owner != PHASES_NONE || c[i].kind == PHASE_CUSTOM) continue;
+    c[i].phase = phases__phase_named(g, c[i].name, c[i].kind);
+    c[i].fold = FOLD_NAMED;
+  }
+  size_t named = g->phases.len;
+  uint8_t *u = xmalloc(nf ? nf : 1);
+  for (size_t i = 0; i < n; i++) {
+    if (c[i].tool >= 0 || c[i].owner != PHASES_NONE || c[i].kind != PHASE_CUSTOM) continue;
+    size_t best = PHASES_NONE, best_size = 0;
+    for (size_t p = 0; p < named; p++) {
+      phases__phase_union(c, n, p, u, nf);
+      if (!phases__subset(&c[i], u, nf)) continue;
+      size_t size = 0;
+      for (size_t f = 0; f < nf; f++) size += u[f];
+      if (best == PHASES_NONE || size < best_size) best = p, best_size = size;
+    }
+    if (best != PHASES_NONE) {
+      c[i].phase = best;
+      c[i].fold = FOLD_SUBSET;
+      continue;
+    }
+    for (size_t j = 0; j < i && best == PHASES_NONE; j++)
+      if (c[j].tool < 0 && c[j].owner == PHASES_NONE && c[j].kind == PHASE_CUSTOM && c[j].phase != PHASES_NONE &&
+          phases__same_reach(&c[j], &c[i], nf))
+        best = c[j].phase;
+    if (best != PHASES_NONE) {
+      c[i].phase = best;
+      c[i].fold = FOLD_SAME_REACH;
+      continue;
+    }
+    if (c[i].in_package) { /* a module's self-test nothing else runs */
+      c[i].tool = TOOL_SELFTEST;
+      continue;
+    }
+    c[i].phase = phases__phase_named(g, c[i].name, PHASE_CUSTOM);
+    c[i].fold = FOLD_NAMED;
+  }
+  free(u);
+  if (g->phases.len > PHASES_COLUMNS && named < PHASES_COLUMNS) {
+    /* keep the first custom phases up to the limit, the rest share "Other" */
+    size_t keep = PHASES_COLUMNS - 1;
+    for (size_t p = g->phases.len; p-- > keep;) {
+      free(g->phases.items[p].name);
+      g->phases.len--;
+    }
+    size_t other = phases__phase_named(g, "Other", PHASE_CUSTOM);
+    for (size_t i = 0; i < n; i++)
+      if (c[i].phase != PHASES_NONE && c[i].phase >= keep && c[i].owner == PHASES_NONE) {
+        c[i].phase = other;
+        c[i].fold = FOLD_OTHER;
+      }
+  }
+  for (size_t i = 0; i < n; i++) { /* self-tests follow their owner (chains end: owners are never self-tests of i) */
+    size_t o = c[i].owner;
+    for (int hop = 0; hop < 8 && o != PHASES_NONE && c[o].owner != PHASES_NONE; hop++) o = c[o].owner;
+    if (o != PHASES_NONE) c[i].phase = c[o].phase;
+  }
+}
+
+/* A packaged project with no application entry at its root is a library:
+ * the starts of its public API are the __init__.py of the packages next to
+ * each packaging file (or its top-level modules when it has no package). */
+static bool phases__library_starts(const PhaseGraph *g, const PhaseCand *c, size_t n, IdxList *starts) {
+  for (size_t i = 0; i < n; i++) {
+    if (c[i].tool >= 0) continue;
+    if (c[i].r->kind == ENTRY_CONSOLE) return false;
+    size_t t = c[i].r->target;
+    if (t < g->n_files && !strchr(g->files[t].path, '/')) return false;
+  }
+  for (size_t i = 0; i < g->n_files; i++) {
+    const PhaseFile *f = &g->files[i];
+    const char *base = phases__basename(f->path);
+    if (f->kind != FILE_PYPROJECT && strcmp(base, "setup.py") != 0) continue;
+    char *dir = phases__dirname(f->path);
+    size_t dl = strlen(dir), before = starts->len;
+    for (size_t k = 0; k < g->n_files; k++) {
+      const char *p = g->files[k].path;
+      if (dl && (strncmp(p, dir, dl) != 0 || p[dl] != '/')) continue;
+      const char *rest = dl ? p + dl + 1 : p;
+      const char *slash = strchr(rest, '/');
+      if (slash && strcmp(slash + 1, "__init__.py") == 0 && !phases__has_dir(rest, "tests|test|benchmarks|examples|docs"))
+        phases__push_unique(starts, k);
+    }
+    if (starts->len == before)
+      for (size_t k = 0; k < g->n_files; k++) {
+        const char *p = g->files[k].path;
+        if (!phases__is_python(&g->files[k]) || k == i) continue;
+        if (dl && (strncmp(p, dir, dl) != 0 || p[dl] != '/')) continue;
+        const char *rest = dl ? p + dl + 1 : p;
+        if (strchr(rest, '/') || util_starts_with(rest, "test") || strcmp(rest, "setup.py") == 0 ||
+            (g->files[k].facts && g->files[k].facts->has_main_guard))
+          continue;
+        phases__push_unique(starts, k);
+      }
+    free(dir);
+  }
+  return starts->len > 0;
+}
+
+/* The public API is the product when its packages reach at least half as
+ * many files as the largest task entry (a package whose __init__.py
+ * imports nothing is a namespace, not an API). */
+static bool phases__api_is_product(const PhaseGraph *g, const PhaseCand *c, size_t n, const IdxList *api) {
+  uint8_t *reach = xcalloc(g->n_files ? g->n_files : 1, 1);
+  size_t api_n = 0, most = 0;
+  phases__bfs(g, api, reach, &api_n);
+  free(reach);
+  for (size_t i = 0; i < n; i++) {
+    if (c[i].tool >= 0) continue;
+    size_t k = 0;
+    for (size_t f = 0; f < g->n_files; f++) k += c[i].reach[f];
+    if (k > most) most = k;
+  }
+  return api_n * 2 >= most;
+}
+
+static bool phases__multi_launcher(const char *l) {
+  return l && *l && strcmp(l, "python") != 0 && strcmp(l, "python -m") != 0 && strcmp(l, "console script") != 0;
+}
+
+/* Detected entries -> tooling and task phases (see phases.h). */
+typedef Array(IdxList) StartLists;
+
+static void phases__fold(PhaseGraph *g, RawEntries *raw, PhaseReadFn read, void *data, StartLists *starts) {
+  size_t n = raw->len, nf = g->n_files;
+  PhaseCand *c = xcalloc(n ? n : 1, sizeof *c);
+  uint8_t *all = xmalloc(nf ? nf : 1);
+  memset(all, 1, nf ? nf : 1);
+  bool uses_framework = phases__reaches_framework(g, all);
+  free(all);
+  for (size_t i = 0; i < n; i++) {
+    c[i].r = &raw->items[i];
+    c[i].reach = xcalloc(nf ? nf : 1, 1);
+    phases__bfs(g, &c[i].r->starts, c[i].reach, NULL);
+    phases__name_of(c[i].r, &c[i].kind, &c[i].name);
+    c[i].in_package = phases__in_package(g, c[i].r);
+    if (c[i].in_package && c[i].kind != PHASE_CUSTOM && phases_classify(c[i].r->name_hint) == PHASE_CUSTOM) {
+      /* a module of a package is named by its own file, not by the package
+       * it sits in (cosmos_predict2/... does not predict) */
+      c[i].kind = PHASE_CUSTOM;
+      free(c[i].name);
+      c[i].name = xstrdup(c[i].r->name_fallback ? c[i].r->name_fallback : "entry");
+    }
+    c[i].tool = phases__tool_of(g, c[i].r, c[i].kind, c[i].reach, uses_framework);
+    c[i].owner = c[i].phase = PHASES_NONE;
+  }
+  phases__fold_selftests(g, c, n);
+  IdxList api = {0};
+  if (phases__library_starts(g, c, n, &api) && phases__api_is_product(g, c, n, &api)) {
+    g->library = true;
+    phases__phase_named(g, "Public API", PHASE_API);
+  }
+  phases__assign(g, c, n);
+  while (starts->len < g->phases.len) array_push(starts, ((IdxList){0}));
+  for (size_t k = 0; k < api.len && g->library; k++) phases__push_unique(&starts->items[0], api.items[k]);
+  array_free(&api);
+  char **via = xcalloc(n ? n : 1, sizeof *via);
+  for (size_t i = 0; i < n; i++)
+    if (c[i].fold == FOLD_SELFTEST && c[i].owner != PHASES_NONE) via[i] = xstrdup(c[c[i].owner].r->label);
+  for (size_t i = 0; i < n; i++) {
+    RawEntry *r = c[i].r;
+    if (c[i].tool >= 0) {
+      PhaseTool t = {r->label, (PhaseToolReason)c[i].tool};
+      r->label = NULL;
+      array_push(&g->tooling, t);
+      continue;
+    }
+    size_t p = c[i].phase;
+    Phase *ph = &g->phases.items[p];
+    for (size_t k = 0; k < r->starts.len; k++) phases__push_unique(&starts->items[p], r->starts.items[k]);
+    if (phases__multi_launcher(r->launcher)) ph->multi_device = true;
+    if (ph->tasks.len == 0 && read && r->target < nf && phases__is_python(&g->files[r->target])) {
+      size_t len = 0;
+      char *text = read(data, r->target, &len);
+      if (text) phases__task_choices(g, text, len, c[i].reach, read, data, &ph->tasks);
+      free(text);
+    }
+    PhaseEntry e = {r->kind, r->label, r->launcher, r->source, r->target, r->implied, p, c[i].fold, via[i]};
+    via[i] = NULL;
+    r->label = r->launcher = NULL;
+    memset(&r->implied, 0, sizeof r->implied);
+    array_push(&g->entries, e);
+    array_push(&ph->entries, g->entries.len - 1);
+  }
+  for (size_t i = 0; i < n; i++) free(via[i]);
+  free(via);
+  for (size_t i = 0; i < n; i++) {
+    free(c[i].reach);
+    free(c[i].name);
+    phases__raw_free(c[i].r);
+  }
+  free(c);
+}
+
 void phases_build(PhaseGraph *g, const PhaseFile *files, size_t n, const char *const *overrides, size_t n_overrides,
                   PhaseReadFn read, void *read_data) {
   memset(g, 0, sizeof *g);
@@ -1259,30 +1870,24 @@ void phases_build(PhaseGraph *g, const PhaseFile *files, size_t n, const char *c
 
   RawEntries raw = {0};
   bool given = n_overrides > 0;
-  if (given) phases__override_entries(g, overrides, n_overrides, read, read_data, &raw);
-  else phases__collect_entries(g, read, read_data, &raw);
-
-  Array(IdxList) starts = {0};
-  for (size_t i = 0; i < raw.len; i++) {
-    RawEntry *r = &raw.items[i];
-    PhaseKind kind;
-    char *name;
-    if (r->kind == ENTRY_OVERRIDE) {
-      name = xstrdup(r->name_fallback);
-      kind = phases_classify(name);
-    } else {
-      phases__name_of(r, &kind, &name);
+  StartLists starts = {0};
+  if (given) {
+    phases__override_entries(g, overrides, n_overrides, read, read_data, &raw);
+    for (size_t i = 0; i < raw.len; i++) {
+      RawEntry *r = &raw.items[i];
+      size_t p = phases__phase_index(g, r->name_fallback, phases_classify(r->name_fallback));
+      while (starts.len < g->phases.len) array_push(&starts, ((IdxList){0}));
+      for (size_t k = 0; k < r->starts.len; k++) phases__push_unique(&starts.items[p], r->starts.items[k]);
+      PhaseEntry e = {r->kind, r->label, r->launcher, r->source, r->target, r->implied, p, FOLD_OVERRIDE, NULL};
+      r->label = r->launcher = NULL;
+      memset(&r->implied, 0, sizeof r->implied);
+      array_push(&g->entries, e);
+      array_push(&g->phases.items[p].entries, g->entries.len - 1);
+      phases__raw_free(r);
     }
-    size_t p = phases__phase_index(g, name, kind);
-    free(name);
-    while (starts.len < g->phases.len) array_push(&starts, ((IdxList){0}));
-    for (size_t k = 0; k < r->starts.len; k++) phases__push_unique(&starts.items[p], r->starts.items[k]);
-    PhaseEntry e = {r->kind, r->label, r->launcher, r->source, r->target, r->implied, p};
-    r->label = r->launcher = NULL;
-    memset(&r->implied, 0, sizeof r->implied);
-    array_push(&g->entries, e);
-    array_push(&g->phases.items[p].entries, g->entries.len - 1);
-    phases__raw_free(r);
+  } else {
+    phases__collect_entries(g, read, read_data, &raw);
+    phases__fold(g, &raw, read, read_data, &starts);
   }
   array_free(&raw);
 
@@ -1297,6 +1902,7 @@ void phases_build(PhaseGraph *g, const PhaseFile *files, size_t n, const char *c
     for (size_t i = 0; i < n; i++) array_push(&all, i);
     array_push(&starts, all);
   }
+  while (starts.len < g->phases.len) array_push(&starts, ((IdxList){0}));
   for (size_t p = 0; p < g->phases.len; p++) phases__reach(g, &g->phases.items[p], &starts.items[p]);
   for (size_t p = 0; p < starts.len; p++) array_free(&starts.items[p]);
   array_free(&starts);
@@ -1308,17 +1914,21 @@ void phases_free(PhaseGraph *g) {
     free(g->phases.items[p].name);
     free(g->phases.items[p].reach);
     array_free(&g->phases.items[p].entries);
+    strlist_free(&g->phases.items[p].tasks);
   }
   array_free(&g->phases);
   for (size_t e = 0; e < g->entries.len; e++) {
     free(g->entries.items[e].label);
     free(g->entries.items[e].launcher);
+    free(g->entries.items[e].via);
     strlist_free(&g->entries.items[e].implied);
   }
   array_free(&g->entries);
   free(g->edge_start);
   free(g->edge_to);
   strlist_free(&g->notes);
+  for (size_t t = 0; t < g->tooling.len; t++) free(g->tooling.items[t].label);
+  array_free(&g->tooling);
   strlist_free(&g->roots);
   free(g->by_path);
   memset(g, 0, sizeof *g);
@@ -1419,6 +2029,14 @@ static bool phases__imports_module(const FileFacts *facts, const char *mod) {
     if (strncmp(im, mod, ml) == 0 && (im[ml] == '\0' || im[ml] == '.')) return true;
   }
   return false;
+}
+
+bool phases_is_environment_dist(const char *dist) {
+  char *norm = phases__normalize_dist(dist);
+  bool env = *norm && kb_pattern_match(phases__environment_dists, norm) && !util_starts_with(norm, "nvidia-ml-py") &&
+             !util_starts_with(norm, "nvidia-dali");
+  free(norm);
+  return env;
 }
 
 uint64_t phases_of_package(const PhaseGraph *g, const char *dist) {

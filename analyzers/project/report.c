@@ -2,6 +2,7 @@
  * documented in docs/report.md; the numbers live in effort.c. */
 #include "analyzers/project/report.h"
 #include "analyzers/project/report_priv.h"
+#include "analyzers/kb/kb.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -176,8 +177,12 @@ static char *report__project_name(const ReportFile *files, size_t n, const Repor
  * Report - Private: items and groups
  * ------------------------------------------------------------------------- */
 
+static void report__patterns(Report *r);
+
 static bool report__split_by_subject(const ReportItem *it) {
   const KbRule *rule = it->f->rule;
+  /* headers are one row per rule: they go with the code that includes them */
+  if (report_is_include(it->f)) return false;
   if (it->domain == 1 || it->f->severity == SEV_ERROR) return true;
   EffortUnit u = effort_rate(rule->effort)->unit;
   return u == EFFORT_UNIT_SUBJECT || u == EFFORT_UNIT_PATTERN || u == EFFORT_UNIT_KERNEL;
@@ -210,10 +215,39 @@ static ReportPriority report__prio(uint64_t mask, uint64_t all) {
   return (mask & all) == all ? PRIO_P0 : PRIO_P1;
 }
 
+/* A path's file name (its extension is a noise word of the family key). */
+static const char *report__stem(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* Kernel findings of fd's rule in its file's list. */
+static size_t report__same_rule_kernels(const FindingList *l, const Finding *fd) {
+  size_t n = 0;
+  for (size_t k = 0; k < l->len; k++)
+    if (l->items[k].rule == fd->rule && report_is_kernel(&l->items[k])) n++;
+  return n;
+}
+
+/* Whether a subject's top-level module ("flash_attn" of
+ * "flash_attn.flash_attn_func") is a module of the project itself. */
+static bool report__own_module(const PhaseGraph *g, size_t from, const char *subject) {
+  if (!subject || !*subject || !isalpha((unsigned char)subject[0])) return false;
+  size_t n = strspn(subject, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+  if (n == 0 || (subject[n] != '.' && subject[n] != '\0')) return false;
+  char *top = xstrndup(subject, n);
+  bool own = phases_resolve(g, from, top) != (size_t)-1;
+  free(top);
+  return own;
+}
+
 static VerdictItem report__verdict_item(const ReportItem *it) {
   VerdictItem v;
   v.severity = it->f->severity;
   v.kind = it->f->rule->effort;
+  /* a header include is never what makes a port hard: the code using it is */
+  if (report_is_include(it->f) && v.kind == EFFORT_CUDA_KERNEL) v.kind = EFFORT_NATIVE_LIB;
+  if (it->own_api) v.kind = EFFORT_NONE;
   v.p0 = it->prio == PRIO_P0;
   v.involved = it->prio != PRIO_NONE;
   v.guarded = it->f->guarded;
@@ -222,7 +256,23 @@ static VerdictItem report__verdict_item(const ReportItem *it) {
 }
 
 static EffortItem report__effort_item(const ReportItem *it) {
-  EffortItem e = {it->f->rule->effort, it->f->subject, it->f->detail, it->f->weight, it->f->guarded};
+  /* what transfer_to_npu handles at run time (route A) costs nothing */
+  bool transfer = it->f->transfer_covered || (it->f->entry && it->f->entry->transfer_covered);
+  /* a CUDA runtime wheel goes away with the environment (CANN) */
+  if (it->domain == 1 && it->f->subject && phases_is_environment_dist(it->f->subject)) transfer = true;
+  /* a header changes with the calls and kernels it serves, which are costed */
+  if (report_is_include(it->f)) transfer = true;
+  /* a call of the project's own API (its tests calling flash_attn_func) is
+   * ported with the API itself */
+  if (it->own_api) transfer = true;
+  EffortItem e = {it->f->rule->effort, it->f->subject, it->f->detail, it->f->weight, it->f->guarded,
+                  transfer, it->f->rule->code, it->file, false};
+  if (it->family) { /* one port per kernel family; an NPU op replaces it when the replacement names one */
+    e.subject = it->family;
+    char *op = report_kernel_op(it->f);
+    e.has_op = op != NULL;
+    free(op);
+  }
   return e;
 }
 
@@ -256,7 +306,8 @@ static void report__build_groups(Report *r) {
   for (size_t i = 0; i < n; i++) {
     const ReportItem *it = &r->items.items[i];
     char *sub = NULL;
-    if (report__split_by_subject(it))
+    if (it->family) sub = xstrdup(it->family);
+    else if (report__split_by_subject(it))
       sub = it->domain == 1 ? report__package_key(it->f->subject) : xstrdup(it->f->subject ? it->f->subject : "");
     keys[i].key = xasprintf("%s\x1f%s", it->f->rule->code, sub ? sub : "");
     keys[i].item = i;
@@ -326,7 +377,11 @@ static void report__build_groups(Report *r) {
                   ? xstrdup(first->f->subject)
                   : xstrdup(report_l(r->zh, g.rule->title_en, g.rule->title_zh));
     g.prio = report__prio(g.phases, r->phases.len ? (r->phases.len >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << r->phases.len) - 1)) : 0);
-    g.blocker = g.prio != PRIO_NONE && ((g.severity == SEV_ERROR && !g.guarded) || g.level >= VERDICT_DIFFICULT);
+    /* calls of the project's own API are ported with it: not blockers */
+    bool own = true;
+    for (size_t k = 0; k < g.items.len && own; k++) own = r->items.items[g.items.items[k]].own_api;
+    g.blocker = g.prio != PRIO_NONE && !report_is_include(first->f) && !own &&
+                ((g.severity == SEV_ERROR && !g.guarded) || g.level >= VERDICT_DIFFICULT);
     array_push(&r->groups, g);
     i = j;
   }
@@ -434,8 +489,25 @@ static void report__build_compat(Report *r) {
  * Report - Private: phases
  * ------------------------------------------------------------------------- */
 
+static char *report__fold_text(const PhaseEntry *en, bool zh) {
+  switch (en->fold) {
+  case FOLD_SELFTEST: return xasprintf(kb_text(KBT_FOLD_SELFTEST, zh), en->via ? en->via : "?");
+  case FOLD_SUBSET: return xstrdup(kb_text(KBT_FOLD_SUBSET, zh));
+  case FOLD_SAME_REACH: return xstrdup(kb_text(KBT_FOLD_SAME_REACH, zh));
+  case FOLD_OTHER: return xstrdup(kb_text(KBT_FOLD_OTHER, zh));
+  case FOLD_OVERRIDE: return xstrdup(kb_text(KBT_FOLD_OVERRIDE, zh));
+  case FOLD_API:
+  case FOLD_NAMED: break;
+  }
+  return xstrdup(kb_text(KBT_FOLD_NAMED, zh));
+}
+
 static void report__phase_names(Report *r, const PhaseGraph *g) {
   r->implicit_phase = g->implicit;
+  r->library = g->library;
+  for (size_t t = 0; t < g->tooling.len; t++)
+    array_push(&r->tooling, xasprintf("%s (%s)", g->tooling.items[t].label,
+                                      phases_tool_reason(g->tooling.items[t].reason, r->zh)));
   for (size_t p = 0; p < g->phases.len; p++) {
     const Phase *ph = &g->phases.items[p];
     ReportPhase rp = {0};
@@ -446,7 +518,13 @@ static void report__phase_names(Report *r, const PhaseGraph *g) {
     if (g->implicit) rp.name = xstrdup(report_l(r->zh, "Project", "项目"));
     else rp.name = xstrdup(detected_known ? known : ph->name);
     rp.kind = ph->kind;
-    for (size_t e = 0; e < ph->entries.len; e++) array_push(&rp.entries, xstrdup(g->entries.items[ph->entries.items[e]].label));
+    for (size_t e = 0; e < ph->entries.len; e++) {
+      const PhaseEntry *en = &g->entries.items[ph->entries.items[e]];
+      array_push(&rp.entries, xstrdup(en->label));
+      array_push(&rp.how, report__fold_text(en, r->zh));
+    }
+    for (size_t t = 0; t < ph->tasks.len; t++) array_push(&rp.tasks, xstrdup(ph->tasks.items[t]));
+    rp.multi_device = ph->multi_device;
     rp.n_reached = ph->n_reached;
     for (size_t i = 0; i < g->n_files; i++)
       if (ph->reach[i]) array_push(&rp.reached, xstrdup(g->files[i].path));
@@ -504,14 +582,59 @@ static void report__labels_of(const Report *r, Verdict level, bool p0_only, StrB
   if (total > shown) sb_printf(sb, report_l(r->zh, " and %zu more", " 等另外 %zu 项"), total - shown);
 }
 
+static bool report__has_level(const Report *r, Verdict level, bool p0_only) {
+  for (size_t gi = 0; gi < r->groups.len; gi++)
+    if (r->groups.items[gi].level == level && (!p0_only || r->groups.items[gi].prio == PRIO_P0)) return true;
+  return false;
+}
+
+/* The kernel families of a kernel product are its blockers, in matrix order. */
+static void report__product_blockers(Report *r) {
+  for (size_t k = 0; k < r->families.len; k++) {
+    ReportGroup *g = &r->groups.items[r->families.items[k].group];
+    if (g->prio == PRIO_NONE || g->blocker) continue;
+    g->blocker = true;
+    array_push(&r->blockers, r->families.items[k].group);
+  }
+  for (size_t a = 1; a < r->blockers.len; a++) { /* keep matrix order */
+    size_t v = r->blockers.items[a], b = a;
+    while (b > 0 && r->blockers.items[b - 1] > v) {
+      r->blockers.items[b] = r->blockers.items[b - 1];
+      b--;
+    }
+    r->blockers.items[b] = v;
+  }
+}
+
+/* "`flash_fwd`, `flash_bwd` and 3 more": the families, for the verdict. */
+static void report__family_list(const Report *r, StrBuf *sb, size_t max) {
+  size_t shown = 0;
+  for (size_t k = 0; k < r->families.len; k++) {
+    if (r->groups.items[r->families.items[k].group].prio == PRIO_NONE) continue;
+    if (shown == max) {
+      sb_printf(sb, report_l(r->zh, " and %zu more", " 等另外 %zu 项"), r->families.len - k);
+      break;
+    }
+    sb_printf(sb, "%s`%s`", shown++ ? ", " : "", r->families.items[k].key);
+  }
+}
+
 static void report__verdict(Report *r) {
   Verdict v = VERDICT_FEASIBLE;
   for (size_t gi = 0; gi < r->groups.len; gi++)
     if (r->groups.items[gi].level > v) v = r->groups.items[gi].level;
+  if (r->kernel_product && v < VERDICT_DIFFICULT) v = VERDICT_DIFFICULT;
   r->verdict = v;
   StrBuf sb;
   sb_init(&sb);
   bool zh = r->zh;
+  if (r->kernel_product) {
+    sb_printf(&sb, kb_text(KBT_VERDICT_PRODUCT, zh), r->kernel_lines, r->code_lines,
+              r->library ? kb_text(KBT_VERDICT_PRODUCT_LIB, zh) : "");
+    report__family_list(r, &sb, 8);
+    array_push(&r->verdict_reasons, sb_steal(&sb));
+    sb_init(&sb);
+  }
   switch (v) {
   case VERDICT_INFEASIBLE:
     sb_puts(&sb, report_l(zh, "A dependency on the P0 path has no Ascend path at all: ",
@@ -519,6 +642,7 @@ static void report__verdict(Report *r) {
     report__labels_of(r, VERDICT_INFEASIBLE, true, &sb, 6);
     break;
   case VERDICT_DIFFICULT:
+    if (r->kernel_product && !report__has_level(r, VERDICT_DIFFICULT, true)) break;
     sb_puts(&sb, report_l(zh, "Hand-written kernels, unsupported dependencies or prebuilt CUDA binaries on the P0 path: ",
                           "P0 路径上存在手写内核、不支持的依赖或预编译 CUDA 库："));
     report__labels_of(r, VERDICT_DIFFICULT, true, &sb, 6);
@@ -533,7 +657,8 @@ static void report__verdict(Report *r) {
                           "任务路径上只有机械替换（快速修复、transfer_to_npu）和仅需审查的发现。"));
     break;
   }
-  array_push(&r->verdict_reasons, sb_steal(&sb));
+  if (sb.len) array_push(&r->verdict_reasons, sb_steal(&sb));
+  else sb_free(&sb);
   /* harder items outside P0 do not raise the verdict: say so */
   size_t p1_hard = 0;
   for (size_t gi = 0; gi < r->groups.len; gi++) {
@@ -542,7 +667,7 @@ static void report__verdict(Report *r) {
     bool hard = k == EFFORT_CUDA_KERNEL || k == EFFORT_TRITON || k == EFFORT_DEP_UNSUPPORTED || k == EFFORT_REBUILD;
     if (hard && g->level < VERDICT_DIFFICULT && g->prio != PRIO_NONE) p1_hard++;
   }
-  if (p1_hard)
+  if (p1_hard && !r->kernel_product)
     array_push(&r->verdict_reasons,
                xasprintf(report_l(zh, "%zu kernel or unsupported-dependency item(s) are only on P1 paths or guarded, so they "
                                       "do not make the project difficult.",
@@ -579,6 +704,8 @@ static void report__classes_and_route(Report *r) {
     if (hard) blocked_phase = true;
     else clean_phase = true;
   }
+  /* the kernels are the product: no phase runs without them */
+  if (r->kernel_product) clean_phase = false;
   if (r->verdict == VERDICT_INFEASIBLE || (clean_phase && blocked_phase && r->phases.len > 1)) {
     r->route = ROUTE_C;
     if (r->verdict == VERDICT_INFEASIBLE)
@@ -1027,6 +1154,14 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
       else it.phases = phases_of_file(&g, i);
       /* code nothing in the project runs (the project model) is not involved */
       it.prio = fd->unreachable ? PRIO_NONE : report__prio(it.phases, all);
+      /* Python DSL kernels (CuTe, Triton) of one rule in one module are one
+       * family, named after the module: their own names are often helpers'
+       * (`__call__`, `create`) */
+      if (report_is_kernel(fd))
+        it.family = report_kernel_family(f->kind == FILE_PYTHON && report__same_rule_kernels(f->findings, fd) > 1
+                                             ? report__stem(f->path)
+                                             : fd->subject);
+      it.own_api = d == 3 && report__own_module(&g, i, fd->subject);
       array_push(&r->items, it);
     }
   }
@@ -1061,7 +1196,12 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   }
   int64_t *cost = xcalloc(r->items.len ? r->items.len : 1, sizeof *cost);
   effort_compute(inv.items, inv.len, r->phases.len, &r->effort, cost);
-  for (size_t k = 0; k < inv.len; k++) r->groups.items[r->items.items[inv_idx.items[k]].group].centidays += cost[k];
+  for (size_t k = 0; k < inv.len; k++) {
+    const ReportItem *it = &r->items.items[inv_idx.items[k]];
+    r->groups.items[it->group].centidays += cost[k];
+    /* the pie adds up to the total: only what some phase needs */
+    if (it->domain >= 0 && it->domain < 8) r->domain_cd[it->domain] += cost[k];
+  }
   effort_compute(opt.items, opt.len, 0, &r->optional, cost);
   for (size_t k = 0; k < opt.len; k++) r->groups.items[r->items.items[opt_idx.items[k]].group].centidays += cost[k];
   free(cost);
@@ -1070,12 +1210,12 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   array_free(&opt);
   array_free(&inv_idx);
   array_free(&opt_idx);
-  for (size_t gi = 0; gi < r->groups.len; gi++) {
-    const ReportGroup *gr = &r->groups.items[gi];
-    if (gr->prio != PRIO_NONE && gr->domain >= 0 && gr->domain < 8) r->domain_cd[gr->domain] += gr->centidays;
-  }
 
   report__order_groups(r);
+  report_kernels_build(r, files, n);
+  report_kernels_unblock(r);
+  r->kernel_product = report_kernel_product(r);
+  if (r->kernel_product) report__product_blockers(r);
   report__phase_sets(r, n);
   report__verdict(r);
   report__classes_and_route(r);
@@ -1084,20 +1224,69 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   report__checklist(r);
   if (r->blockers.len && o->read) report_blast_build(r, files, n, &g, o->read, o->read_data);
 
+  report__patterns(r);
   for (size_t i = 0; i < g.notes.len; i++) array_push(&r->notes, xstrdup(g.notes.items[i]));
   for (size_t i = 0; i < o->n_notes; i++) array_push(&r->notes, xstrdup(o->notes[i]));
   phases_free(&g);
   free(pf);
 }
 
+/* A replacement long enough to be a pattern, and code: a call whose name
+ * comes before the first blank ("torch_npu.npu_fusion_attention(q, ..."),
+ * not prose that happens to be long. */
+static bool report__is_pattern(const char *s) {
+  if (!s || strlen(s) < REPORT_PATTERN_MIN) return false;
+  const char *paren = strchr(s, '('), *blank = strchr(s, ' ');
+  return paren && (!blank || paren < blank);
+}
+
+long report_pattern_of(const Report *r, const char *s) {
+  if (!report__is_pattern(s)) return -1;
+  for (size_t i = 0; i < r->patterns.len; i++)
+    if (strcmp(r->patterns.items[i], s) == 0) return (long)i;
+  return -1;
+}
+
+/* Adds the pattern parts of a "; "-joined replacement list. */
+static void report__pattern_add(Report *r, const char *s) {
+  while (s && *s) {
+    const char *end = strstr(s, "; ");
+    size_t n = end ? (size_t)(end - s) : strlen(s);
+    char *part = xstrndup(s, n);
+    bool dup = !report__is_pattern(part);
+    for (size_t i = 0; i < r->patterns.len && !dup; i++) dup = strcmp(r->patterns.items[i], part) == 0;
+    if (dup) free(part);
+    else array_push(&r->patterns, part);
+    s += n;
+    if (*s) s += 2;
+  }
+}
+
+/* The long replacements in matrix order, then the findings' own. */
+static void report__patterns(Report *r) {
+  for (size_t gi = 0; gi < r->groups.len; gi++) report__pattern_add(r, r->groups.items[gi].replacement);
+  for (size_t i = 0; i < r->items.len; i++) report__pattern_add(r, r->items.items[i].f->replacement);
+}
+
 void report_free(Report *r) {
+  strlist_free(&r->patterns);
   free(r->project);
   free(r->torch);
   free(r->torch_npu);
   free(r->cann);
   strlist_free(&r->verdict_reasons);
   array_free(&r->blockers);
+  for (size_t i = 0; i < r->items.len; i++) free(r->items.items[i].family);
   array_free(&r->items);
+  for (size_t k = 0; k < r->families.len; k++) {
+    ReportFamily *f = &r->families.items[k];
+    free(f->key);
+    free(f->what);
+    free(f->op);
+    free(f->inst_example);
+    strlist_free(&f->kernels);
+  }
+  array_free(&r->families);
   for (size_t i = 0; i < r->groups.len; i++) {
     free(r->groups.items[i].label);
     free(r->groups.items[i].replacement);
@@ -1108,6 +1297,8 @@ void report_free(Report *r) {
     ReportPhase *p = &r->phases.items[i];
     free(p->name);
     strlist_free(&p->entries);
+    strlist_free(&p->how);
+    strlist_free(&p->tasks);
     strlist_free(&p->reached);
     array_free(&p->groups);
     array_free(&p->files);
@@ -1156,6 +1347,7 @@ void report_free(Report *r) {
   }
   array_free(&r->blast);
   strlist_free(&r->notes);
+  strlist_free(&r->tooling);
   memset(r, 0, sizeof *r);
 }
 

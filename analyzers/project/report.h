@@ -69,6 +69,8 @@ typedef struct {
   uint64_t phases;       /* phases that need it (bit = phase index) */
   ReportPriority prio;
   size_t group;          /* index into Report.groups */
+  char *family;          /* kernel family key for kernels (owned), else NULL */
+  bool own_api;          /* an attention call of the project's own module (costs nothing) */
 } ReportItem;
 
 /* A row of the dependency matrix: findings of one rule, split by subject
@@ -94,6 +96,9 @@ typedef struct {
   char *name;               /* localized for the known kinds */
   PhaseKind kind;
   StrList entries;          /* entry labels */
+  StrList how;              /* per entry: why it is in this phase (localized) */
+  StrList tasks;            /* task choices the entries declare */
+  bool multi_device;        /* an entry runs under torchrun / deepspeed / accelerate */
   size_t n_reached;         /* files reached */
   StrList reached;          /* their paths, in input order */
   Array(size_t) groups;     /* minimal migration set: groups it needs (matrix order) */
@@ -112,6 +117,19 @@ typedef struct {
   ReportPriority prio;
   size_t item;
 } ReportCompat;
+
+/* A kernel family: the kernels one port replaces, with the template
+ * instantiation files named after them. */
+typedef struct {
+  char *key;                /* "flash_fwd" */
+  char *what;               /* "attention" (may be NULL) */
+  char *op;                 /* the NPU op that replaces it, or NULL (rewrite) */
+  StrList kernels;          /* distinct kernel names */
+  uint32_t lines;           /* their lines */
+  size_t inst_files;        /* instantiation files of the family */
+  char *inst_example;       /* one of them, or NULL */
+  size_t group;             /* its matrix row */
+} ReportFamily;
 
 typedef struct {
   char *text;
@@ -172,7 +190,12 @@ typedef struct {
   Array(ReportGroup) groups;        /* matrix order: P0, P1, not involved; then level, effort */
   Array(ReportPhase) phases;
   bool implicit_phase;              /* no entry point found */
+  bool library;                     /* the phase is a library's public API */
+  StrList tooling;                  /* "label (reason)": entries that are tooling, not phases */
   Array(ReportCompat) compat;       /* domain 1 */
+  Array(ReportFamily) families;     /* kernel inventory, matrix order */
+  size_t kernel_lines, code_lines;  /* kernel code vs all non-test code (lines) */
+  bool kernel_product;              /* the project's kernels are its product */
   ReportClassCount classes[5];      /* by DepClass */
   RouteId route;
   StrList route_reasons;
@@ -191,7 +214,14 @@ typedef struct {
   size_t by_severity[5];            /* index Severity */
   size_t n_p0, n_p1, n_none, n_guarded;
   StrList notes;
+  StrList patterns;                 /* long replacements, printed once in the appendix */
 } Report;
+
+/* Replacements longer than this are printed once, as a pattern of the
+ * appendix, and referenced by name from table cells. */
+#define REPORT_PATTERN_MIN 100
+/* No table cell is longer than this many bytes (text is cut with "..."). */
+#define REPORT_CELL_MAX 200
 
 /* Builds the report. Never fails; unreadable inputs become notes. */
 void report_build(Report *r, const ReportFile *files, size_t n, const ReportOptions *opt);
@@ -213,6 +243,9 @@ typedef struct {
 } ReportSummary;
 
 void report_summary(const Report *r, ReportSummary *s);
+
+/* Index of a long replacement in r->patterns, or -1 when it is short. */
+long report_pattern_of(const Report *r, const char *replacement);
 
 /* Small helpers the renderers share. */
 const char *report_priority_name(ReportPriority p, bool zh); /* "P0", "P1", "not involved"/"不涉及" */

@@ -110,6 +110,7 @@ static const char *report_json__phase_kind(PhaseKind k) {
   case PHASE_TRAINING: return "training";
   case PHASE_INFERENCE: return "inference";
   case PHASE_EVALUATION: return "evaluation";
+  case PHASE_API: return "public-api";
   case PHASE_CUSTOM: break;
   }
   return "custom";
@@ -149,6 +150,31 @@ static void report_json__finding(JsonW *w, const Report *r, size_t i) {
   report_json__close(w, '}');
 }
 
+/* The kernel inventory by family, and the replacement patterns. */
+static void report_json__families(JsonW *w, const Report *r) {
+  report_json__open(w, "kernel_families", '[');
+  for (size_t k = 0; k < r->families.len; k++) {
+    const ReportFamily *f = &r->families.items[k];
+    report_json__open(w, NULL, '{');
+    report_json__str(w, "family", f->key);
+    report_json__str(w, "function", f->what ? f->what : "");
+    report_json__str(w, "replacement", f->op ? f->op : "");
+    report_json__open(w, "kernels", '[');
+    for (size_t i = 0; i < f->kernels.len; i++) report_json__str(w, NULL, f->kernels.items[i]);
+    report_json__close(w, ']');
+    report_json__int(w, "lines", (long long)f->lines);
+    report_json__int(w, "instantiation_files", (long long)f->inst_files);
+    report_json__int(w, "group", (long long)f->group);
+    report_json__close(w, '}');
+  }
+  report_json__close(w, ']');
+  report_json__int(w, "kernel_lines", (long long)r->kernel_lines);
+  report_json__int(w, "code_lines", (long long)r->code_lines);
+  report_json__open(w, "replacement_patterns", '[');
+  for (size_t i = 0; i < r->patterns.len; i++) report_json__str(w, NULL, r->patterns.items[i]);
+  report_json__close(w, ']');
+}
+
 static void report_json__summary(JsonW *w, const Report *r) {
   report_json__open(w, "summary", '{');
   report_json__str(w, "verdict", verdict_zh(r->verdict));
@@ -156,13 +182,24 @@ static void report_json__summary(JsonW *w, const Report *r) {
   report_json__str(w, "verdict_id", verdict_id(r->verdict));
   report_json__weeks(w, "weeks", r->half_weeks);
   report_json__days(w, "person_days", r->effort.total);
+  {
+    int64_t lo, hi;
+    effort_range(r->effort.total, &lo, &hi);
+    report_json__open(w, "range", '{');
+    report_json__days(w, "person_days_low", lo);
+    report_json__days(w, "person_days_high", hi);
+    report_json__weeks(w, "weeks_low", effort_half_weeks(lo));
+    report_json__weeks(w, "weeks_high", effort_half_weeks(hi));
+    report_json__close(w, '}');
+  }
+  report_json__bool(w, "kernel_product", r->kernel_product);
   report_json__open(w, "reasons", '[');
   for (size_t i = 0; i < r->verdict_reasons.len; i++) report_json__str(w, NULL, r->verdict_reasons.items[i]);
   report_json__close(w, ']');
   report_json__open(w, "blockers", '[');
   for (size_t i = 0; i < r->blockers.len; i++) {
     const ReportGroup *g = &r->groups.items[r->blockers.items[i]];
-    const ReportItem *it = &r->items.items[g->items.items[0]];
+    const ReportItem *it = report_group_site(r, g);
     report_json__open(w, NULL, '{');
     report_json__int(w, "group", (long long)r->blockers.items[i]);
     report_json__str(w, "dependency", g->label);
@@ -192,6 +229,10 @@ static void report_json__summary(JsonW *w, const Report *r) {
 
 static void report_json__phases(JsonW *w, const Report *r) {
   report_json__bool(w, "implicit_phase", r->implicit_phase);
+  report_json__bool(w, "library", r->library);
+  report_json__open(w, "tooling", '[');
+  for (size_t t = 0; t < r->tooling.len; t++) report_json__str(w, NULL, r->tooling.items[t]);
+  report_json__close(w, ']');
   report_json__open(w, "phases", '[');
   for (size_t p = 0; p < r->phases.len; p++) {
     const ReportPhase *ph = &r->phases.items[p];
@@ -202,6 +243,13 @@ static void report_json__phases(JsonW *w, const Report *r) {
     report_json__open(w, "entries", '[');
     for (size_t e = 0; e < ph->entries.len; e++) report_json__str(w, NULL, ph->entries.items[e]);
     report_json__close(w, ']');
+    report_json__open(w, "derivation", '[');
+    for (size_t e = 0; e < ph->how.len; e++) report_json__str(w, NULL, ph->how.items[e]);
+    report_json__close(w, ']');
+    report_json__open(w, "tasks", '[');
+    for (size_t e = 0; e < ph->tasks.len; e++) report_json__str(w, NULL, ph->tasks.items[e]);
+    report_json__close(w, ']');
+    report_json__bool(w, "multi_device", ph->multi_device);
     report_json__int(w, "files_reached", (long long)ph->n_reached);
     report_json__open(w, "reached", '[');
     for (size_t k = 0; k < ph->reached.len; k++) report_json__str(w, NULL, ph->reached.items[k]);
@@ -456,6 +504,7 @@ char *report_json(const Report *r, size_t *len) {
   report_json__summary(&w, r);
   report_json__phases(&w, r);
   report_json__matrix(&w, r);
+  report_json__families(&w, r);
   report_json__domains(&w, r);
   report_json__classes_route(&w, r);
   report_json__blast(&w, r);

@@ -5,6 +5,7 @@
  * route, then Migration Roadmap and Risk Matrix; the acceptance checklist
  * and the effort computation follow. Chinese headings for --lang zh. */
 #include "analyzers/project/report_priv.h"
+#include "analyzers/kb/kb.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -32,6 +33,22 @@ static void report_md__text(StrBuf *sb, const char *s) {
   }
 }
 
+/* Text cut at REPORT_CELL_MAX bytes (at a UTF-8 boundary) with "...". */
+static void report_md__cell(StrBuf *sb, const char *s) {
+  if (!s) return;
+  size_t n = strlen(s);
+  if (n <= REPORT_CELL_MAX) {
+    report_md__text(sb, s);
+    return;
+  }
+  size_t cut = REPORT_CELL_MAX - 3;
+  while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80) cut--;
+  char *t = xstrndup(s, cut);
+  report_md__text(sb, t);
+  sb_puts(sb, "...");
+  free(t);
+}
+
 /* A code span that survives backticks and pipes in the code. */
 static void report_md__code(StrBuf *sb, const char *s) {
   if (!s) return;
@@ -45,9 +62,9 @@ static void report_md__code(StrBuf *sb, const char *s) {
   sb_puts(sb, tick ? " ``" : "`");
 }
 
-/* Replacement: code when it is one token, prose otherwise; a row's
- * "; "-joined list part by part. */
-static void report_md__replacement(StrBuf *sb, const char *s) {
+/* Replacement: code when it is one token, prose otherwise, a long one by
+ * its pattern name; a row's "; "-joined list part by part. */
+static void report_md__replacement(const Report *r, StrBuf *sb, const char *s) {
   if (!s || !*s) {
     sb_puts(sb, "—");
     return;
@@ -56,8 +73,10 @@ static void report_md__replacement(StrBuf *sb, const char *s) {
     const char *end = strstr(s, "; ");
     size_t n = end ? (size_t)(end - s) : strlen(s);
     char *part = xstrndup(s, n);
-    if (!strchr(part, ' ')) report_md__code(sb, part);
-    else report_md__text(sb, part);
+    long pat = report_pattern_of(r, part);
+    if (pat >= 0) sb_printf(sb, kb_text(KBT_PATTERN_REF, r->zh), pat + 1);
+    else if (!strchr(part, ' ')) report_md__code(sb, part);
+    else report_md__cell(sb, part);
     free(part);
     s += n;
     if (*s) {
@@ -94,12 +113,46 @@ static void report_md__priority(const Report *r, StrBuf *sb, ReportPriority p, u
 
 static void report_md__label(StrBuf *sb, const ReportGroup *g) {
   if (g->label_is_code) report_md__code(sb, g->label);
-  else report_md__text(sb, g->label);
+  else report_md__cell(sb, g->label);
+}
+
+/* A matrix row that costs nothing and blocks nothing is folded into one
+ * line under the table (compatible packages, what transfer_to_npu does). */
+static bool report_md__folded(const ReportGroup *g) {
+  return g->centidays == 0 && !g->blocker;
 }
 
 /* ---------------------------------------------------------------------------
  * Report_md - Private: sections
  * ------------------------------------------------------------------------- */
+
+/* "- Effort drivers: attention rewrite 3 d (5), precision review 3.25 d
+ * (13), validation runs 1.5 d": the three largest effort lines. */
+static void report_md__drivers(const Report *r, StrBuf *sb) {
+  bool used[EFFORT__COUNT] = {0};
+  size_t shown = 0;
+  for (int round = 0; round < 3; round++) {
+    size_t best = EFFORT__COUNT;
+    for (size_t k = 0; k < EFFORT__COUNT; k++)
+      if (!used[k] && r->effort.lines[k].centidays > 0 &&
+          (best == EFFORT__COUNT || r->effort.lines[k].centidays > r->effort.lines[best].centidays))
+        best = k;
+    if (best == EFFORT__COUNT) break;
+    used[best] = true;
+    const EffortRate *rt = effort_rate((EffortKind)best);
+    char b[32];
+    sb_puts(sb, shown++ ? ", " : kb_text(KBT_EFFORT_DRIVERS, r->zh));
+    sb_printf(sb, "%s %s %s (%zu)", report_l(r->zh, rt->label_en, rt->label_zh),
+              effort_days_str(r->effort.lines[best].centidays, b, sizeof b), report_l(r->zh, "d", "人日"),
+              r->effort.lines[best].units);
+  }
+  if (r->effort.validation) {
+    char b[32];
+    sb_puts(sb, shown++ ? ", " : kb_text(KBT_EFFORT_DRIVERS, r->zh));
+    sb_printf(sb, report_l(r->zh, "validation runs %s d", "验证运行 %s 人日"), effort_days_str(r->effort.validation, b, sizeof b));
+  }
+  if (shown) sb_putc(sb, '\n');
+}
 
 static void report_md__summary(const Report *r, StrBuf *sb) {
   bool zh = r->zh;
@@ -113,6 +166,14 @@ static void report_md__summary(const Report *r, StrBuf *sb) {
     sb_puts(sb, "- Estimated effort: ");
     report_md__weeks(sb, r->half_weeks);
     sb_printf(sb, " (weeks); %s person-days\n", effort_days_str(r->effort.total, b, sizeof b));
+  }
+  {
+    int64_t lo, hi;
+    effort_range(r->effort.total, &lo, &hi);
+    char l[32], h[32];
+    sb_printf(sb, kb_text(KBT_EFFORT_RANGE, zh), effort_weeks_str(effort_half_weeks(lo), l, sizeof l),
+              effort_weeks_str(effort_half_weeks(hi), h, sizeof h));
+    report_md__drivers(r, sb);
   }
   sb_puts(sb, report_l(zh, "- Blockers: ", "- 阻塞项："));
   if (!r->blockers.len) sb_puts(sb, report_l(zh, "none", "无"));
@@ -128,7 +189,7 @@ static void report_md__summary(const Report *r, StrBuf *sb) {
     if (shown++) sb_puts(sb, report_l(zh, "; ", "；"));
     report_md__label(sb, g);
     sb_puts(sb, " (");
-    report_md__loc(sb, &r->items.items[g->items.items[0]]);
+    report_md__loc(sb, report_group_site(r, g));
     sb_puts(sb, ")");
   }
   if (distinct > shown)
@@ -147,6 +208,11 @@ static void report_md__summary(const Report *r, StrBuf *sb) {
   sb_puts(sb, report_l(zh, "- Recommended route: ", "- 推荐路线："));
   sb_puts(sb, report_route_name(r->route, zh));
   sb_putc(sb, '\n');
+  if (r->route_reasons.len) {
+    sb_puts(sb, kb_text(KBT_ROUTE_WHY, zh));
+    report_md__text(sb, r->route_reasons.items[0]);
+    sb_putc(sb, '\n');
+  }
   sb_printf(sb,
             report_l(zh, "- Scope: %zu files (%zu lines), %zu findings: %zu errors, %zu warnings, %zu info, %zu hints\n",
                      "- 范围：%zu 个文件（%zu 行），%zu 个发现：%zu 个错误、%zu 个警告、%zu 个提示信息、%zu 个建议\n"),
@@ -161,6 +227,29 @@ static void report_md__summary(const Report *r, StrBuf *sb) {
             r->chip, r->cann, r->torch, r->torch_npu,
             r->mindiesd ? report_l(zh, "available", "可用") : report_l(zh, "not available", "不可用"));
   sb_putc(sb, '\n');
+}
+
+/* A phase's entries, one line per reason they are in it, at most 6 named
+ * per line. */
+static void report_md__entries_by_how(StrBuf *sb, const ReportPhase *ph, bool zh) {
+  for (size_t e = 0; e < ph->entries.len && e < ph->how.len; e++) {
+    bool seen = false;
+    for (size_t o = 0; o < e && !seen; o++) seen = strcmp(ph->how.items[o], ph->how.items[e]) == 0;
+    if (seen) continue;
+    sb_puts(sb, "  - ");
+    report_md__text(sb, ph->how.items[e]);
+    sb_puts(sb, report_l(zh, ": ", "："));
+    size_t shown = 0, total = 0;
+    for (size_t k = e; k < ph->entries.len && k < ph->how.len; k++) {
+      if (strcmp(ph->how.items[k], ph->how.items[e]) != 0) continue;
+      total++;
+      if (shown == 6) continue;
+      if (shown++) sb_puts(sb, ", ");
+      report_md__code(sb, ph->entries.items[k]);
+    }
+    if (total > shown) sb_printf(sb, report_l(zh, " and %zu more", " 等另外 %zu 个"), total - shown);
+    sb_putc(sb, '\n');
+  }
 }
 
 static void report_md__matrix(const Report *r, StrBuf *sb) {
@@ -180,8 +269,13 @@ static void report_md__matrix(const Report *r, StrBuf *sb) {
     for (size_t p = 0; p < r->phases.len; p++) sb_puts(sb, " — |");
     sb_puts(sb, " — | — |\n");
   }
+  size_t folded = 0;
   for (size_t gi = 0; gi < r->groups.len; gi++) {
     const ReportGroup *g = &r->groups.items[gi];
+    if (report_md__folded(g)) {
+      folded++;
+      continue;
+    }
     sb_puts(sb, "| ");
     report_md__label(sb, g);
     sb_printf(sb, " [%s] · %s", g->rule->code, report_priority_name(g->prio, zh));
@@ -189,10 +283,26 @@ static void report_md__matrix(const Report *r, StrBuf *sb) {
     sb_puts(sb, " |");
     for (size_t p = 0; p < r->phases.len; p++) sb_puts(sb, (g->phases & ((uint64_t)1 << p)) ? " ✔ |" : " — |");
     sb_putc(sb, ' ');
-    report_md__replacement(sb, g->replacement);
+    report_md__replacement(r, sb, g->replacement);
     sb_puts(sb, " | ");
     report_md__days(sb, zh, g->centidays);
     sb_puts(sb, " |\n");
+  }
+  if (folded) {
+    sb_putc(sb, '\n');
+    sb_printf(sb, kb_text(KBT_FOLDED_ROWS, zh), folded);
+    size_t shown = 0;
+    for (size_t gi = 0; gi < r->groups.len; gi++) {
+      const ReportGroup *g = &r->groups.items[gi];
+      if (!report_md__folded(g)) continue;
+      if (shown == 12) {
+        sb_printf(sb, report_l(zh, " and %zu more", " 等另外 %zu 项"), folded - shown);
+        break;
+      }
+      if (shown++) sb_puts(sb, ", ");
+      report_md__label(sb, g);
+    }
+    sb_puts(sb, ".\n");
   }
   sb_putc(sb, '\n');
   sb_puts(sb, report_l(zh, "✔ = the phase reaches this dependency through its entry points and imports. P0 = needed by every "
@@ -204,14 +314,37 @@ static void report_md__matrix(const Report *r, StrBuf *sb) {
     sb_puts(sb, report_l(zh, "No entry point was found (no `__main__` guard, console script or launch script), so the whole "
                              "project is assessed as one phase.\n\n",
                          "未找到入口（无 `__main__` 判断、控制台脚本或启动脚本），因此整个项目按一个阶段评估。\n\n"));
+  if (!r->implicit_phase) sb_printf(sb, "%s\n\n", kb_text(KBT_PHASES_HOW, zh));
+  if (r->library) sb_printf(sb, "%s.\n\n", kb_text(KBT_PHASE_API, zh));
   for (size_t p = 0; p < r->phases.len; p++) {
     const ReportPhase *ph = &r->phases.items[p];
     sb_printf(sb, "- **%s**", ph->name);
-    sb_printf(sb, report_l(zh, " (reaches %zu files)", "（到达 %zu 个文件）"), ph->n_reached);
-    if (ph->entries.len) sb_puts(sb, report_l(zh, ": ", "："));
-    for (size_t e = 0; e < ph->entries.len; e++) {
-      if (e) sb_puts(sb, "; ");
-      report_md__code(sb, ph->entries.items[e]);
+    sb_printf(sb, report_l(zh, " (reaches %zu files", "（到达 %zu 个文件"), ph->n_reached);
+    if (ph->multi_device) sb_printf(sb, "%s%s", report_l(zh, "; ", "；"), kb_text(KBT_PHASE_MULTI, zh));
+    sb_puts(sb, report_l(zh, ")", "）"));
+    sb_putc(sb, '\n');
+    report_md__entries_by_how(sb, ph, zh);
+    if (ph->tasks.len) {
+      StrBuf t;
+      sb_init(&t);
+      for (size_t k = 0; k < ph->tasks.len; k++) sb_printf(&t, "%s`%s`", k ? ", " : "", ph->tasks.items[k]);
+      char n[16];
+      snprintf(n, sizeof n, "%zu", ph->tasks.len);
+      sb_puts(sb, "  - ");
+      sb_printf(sb, kb_text(KBT_PHASE_TASKS, zh), n, t.data ? t.data : "");
+      sb_putc(sb, '\n');
+      sb_free(&t);
+    }
+  }
+  if (r->tooling.len) {
+    sb_printf(sb, "- %s%s", kb_text(KBT_TOOLING, zh), report_l(zh, ": ", "："));
+    for (size_t t = 0; t < r->tooling.len; t++) {
+      if (t) sb_puts(sb, "; ");
+      if (t == 12) {
+        sb_printf(sb, report_l(zh, "and %zu more", "等另外 %zu 个"), r->tooling.len - t);
+        break;
+      }
+      report_md__text(sb, r->tooling.items[t]);
     }
     sb_putc(sb, '\n');
   }
@@ -260,6 +393,33 @@ static void report_md__matrix(const Report *r, StrBuf *sb) {
             effort_days_str(r->optional.total, b2, sizeof b2));
 }
 
+/* Domain 4's kernel inventory: one row per family. */
+static void report_md__inventory(const Report *r, StrBuf *sb) {
+  if (!r->families.len) return;
+  bool zh = r->zh;
+  sb_printf(sb, "%s\n\n%s", kb_text(KBT_INVENTORY_TITLE, zh), kb_text(KBT_INVENTORY_HEAD, zh));
+  for (size_t k = 0; k < r->families.len; k++) {
+    const ReportFamily *f = &r->families.items[k];
+    const ReportGroup *g = &r->groups.items[f->group];
+    sb_puts(sb, "| ");
+    report_md__code(sb, f->key);
+    sb_puts(sb, " | ");
+    for (size_t i = 0; i < f->kernels.len && i < 4; i++) {
+      if (i) sb_puts(sb, ", ");
+      report_md__code(sb, f->kernels.items[i]);
+    }
+    if (f->kernels.len > 4) sb_printf(sb, " +%zu", f->kernels.len - 4);
+    sb_printf(sb, " | %zu | %u | ", f->inst_files, f->lines);
+    report_md__text(sb, f->what ? f->what : "—");
+    sb_puts(sb, " | ");
+    report_md__text(sb, f->op ? f->op : kb_text(KBT_INVENTORY_REWRITE, zh));
+    sb_puts(sb, " | ");
+    report_md__priority(r, sb, g->prio, g->phases);
+    sb_puts(sb, " |\n");
+  }
+  sb_putc(sb, '\n');
+}
+
 static void report_md__findings_table(const Report *r, StrBuf *sb, int domain) {
   bool zh = r->zh;
   size_t n = 0;
@@ -280,10 +440,10 @@ static void report_md__findings_table(const Report *r, StrBuf *sb, int domain) {
     if (f->inference_only) sb_puts(sb, report_l(zh, " (inference-only code)", "（仅推理代码）"));
     if (f->detail && *f->detail) {
       sb_puts(sb, " — ");
-      report_md__text(sb, f->detail);
+      report_md__cell(sb, f->detail);
     }
     sb_puts(sb, " | ");
-    report_md__replacement(sb, f->replacement);
+    report_md__replacement(r, sb, f->replacement);
     sb_puts(sb, " | ");
     report_md__priority(r, sb, it->prio, it->phases);
     sb_puts(sb, " |\n");
@@ -314,7 +474,7 @@ static void report_md__compat(const Report *r, StrBuf *sb) {
     sb_puts(sb, " | ");
     report_md__priority(r, sb, c->prio, c->phases);
     sb_puts(sb, " | ");
-    report_md__replacement(sb, c->replacement);
+    report_md__replacement(r, sb, c->replacement);
     sb_puts(sb, " |\n");
   }
   sb_putc(sb, '\n');
@@ -478,6 +638,12 @@ static const char *report_md__domain_short(int d, bool zh) {
   return zh ? cn[d] : en[d];
 }
 
+static size_t report_md__n_entries(const Report *r) {
+  size_t n = 0;
+  for (size_t p = 0; p < r->phases.len; p++) n += r->phases.items[p].entries.len;
+  return n;
+}
+
 static void report_md__effort(const Report *r, StrBuf *sb) {
   bool zh = r->zh;
   char b1[32], b2[32], b3[32];
@@ -502,6 +668,9 @@ static void report_md__effort(const Report *r, StrBuf *sb) {
     if (rt->unit == EFFORT_UNIT_KERNEL) sb_printf(sb, report_l(zh, ", %u lines", "，%u 行"), l->lines);
     sb_printf(sb, " | %s |\n", effort_days_str(l->centidays, b3, sizeof b3));
   }
+  size_t transfer = 0;
+  for (size_t k = 0; k < nrates; k++) transfer += r->effort.lines[k].transfer_units;
+  if (transfer) sb_printf(sb, "| %s | %s | 0 | %zu | 0 |\n", kb_text(KBT_TRANSFER_ROW, zh), report_l(zh, "per occurrence", "每处"), transfer);
   sb_printf(sb, report_l(zh, "| Validation run | per phase | %s | %zu | %s |\n", "| 验证运行 | 每个阶段 | %s | %zu | %s |\n"),
             effort_days_str(EFFORT_PHASE_VALIDATION_CD, b1, sizeof b1), r->effort.n_phases,
             effort_days_str(r->effort.validation, b2, sizeof b2));
@@ -520,6 +689,24 @@ static void report_md__effort(const Report *r, StrBuf *sb) {
     sb_printf(sb, report_l(zh, " Findings no phase reaches would add %s person-days.", "任何阶段都不涉及的发现另需 %s 人日。"),
               effort_days_str(r->optional.total, b2, sizeof b2));
   sb_puts(sb, "\n\n");
+  {
+    int64_t lo, hi;
+    effort_range(r->effort.total, &lo, &hi);
+    sb_printf(sb, kb_text(KBT_CALIBRATION, zh), EFFORT_RANGE_LOW_PERCENT, EFFORT_RANGE_HIGH_PERCENT);
+    sb_printf(sb, report_l(zh, " Range: %s–%s person-days.\n\n", "区间：%s–%s 人日。\n\n"), effort_days_str(lo, b1, sizeof b1),
+              effort_days_str(hi, b2, sizeof b2));
+  }
+  sb_printf(sb, report_l(zh, "Verdict %s: ", "判定 %s："), verdict_zh(r->verdict));
+  for (size_t i = 0; i < r->verdict_reasons.len; i++) {
+    const char *t = r->verdict_reasons.items[i];
+    report_md__text(sb, t);
+    size_t tl = strlen(t);
+    bool stop = tl && (t[tl - 1] == '.' || (tl >= 3 && strcmp(t + tl - 3, "。") == 0));
+    sb_puts(sb, stop ? " " : report_l(zh, ". ", "。"));
+  }
+  sb_printf(sb, report_l(zh, "Phases: %zu, from %zu entry points (%zu tooling entries excluded), see Task Phases.\n\n",
+                         "阶段：%zu 个，来自 %zu 个入口（排除 %zu 个工具脚本），见任务阶段一节。\n\n"),
+            r->phases.len, report_md__n_entries(r), r->tooling.len);
   /* the pie: involved findings per domain, then the fixed costs */
   sb_printf(sb, "```mermaid\npie title %s\n", report_l(zh, "Effort by domain (person-days)", "各域工作量（人日）"));
   for (int d = 1; d < 8; d++)
@@ -531,6 +718,56 @@ static void report_md__effort(const Report *r, StrBuf *sb) {
   if (fixed > 0)
     sb_printf(sb, "    \"%s\" : %s\n", report_l(zh, "Validation and setup", "验证与环境"), effort_days_str(fixed, b1, sizeof b1));
   sb_puts(sb, "```\n\n");
+}
+
+/* One table cell (bytes [s, e)) cut to REPORT_CELL_MAX bytes at a UTF-8
+ * boundary, with "..." and a closing backtick when the cut opened a span. */
+static void report_md__put_cell(StrBuf *out, const char *s, const char *e) {
+  size_t n = (size_t)(e - s);
+  if (n <= REPORT_CELL_MAX) {
+    sb_append(out, s, n);
+    return;
+  }
+  size_t cut = REPORT_CELL_MAX - 5;
+  while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80) cut--;
+  size_t ticks = 0;
+  for (size_t i = 0; i < cut; i++) ticks += s[i] == '`';
+  sb_append(out, s, cut);
+  sb_puts(out, ticks % 2 ? "...` " : "... ");
+}
+
+/* No table cell longer than REPORT_CELL_MAX bytes: table rows (outside
+ * code fences) are rewritten cell by cell; "\|" is not a cell border. */
+static void report_md__cap_cells(StrBuf *sb) {
+  StrBuf out;
+  sb_init(&out);
+  bool fence = false;
+  const char *p = sb->data ? sb->data : "", *end = p + sb->len;
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *le = nl ? nl : end;
+    if ((size_t)(le - p) >= 3 && strncmp(p, "```", 3) == 0) fence = !fence;
+    if (fence || *p != '|' || (size_t)(le - p) <= REPORT_CELL_MAX) {
+      sb_append(&out, p, (size_t)(le - p));
+    } else {
+      const char *c = p;
+      while (c < le) {
+        const char *q = c + 1;
+        while (q < le && !(*q == '|' && q[-1] != '\\')) q++;
+        sb_putc(&out, '|');
+        if (q > c + 1) report_md__put_cell(&out, c + 1, q);
+        c = q;
+        if (c == le - 1 && *c == '|') {
+          sb_putc(&out, '|');
+          break;
+        }
+      }
+    }
+    if (nl) sb_putc(&out, '\n');
+    p = le + 1;
+  }
+  sb_free(sb);
+  *sb = out;
 }
 
 char *report_markdown(const Report *r, size_t *len) {
@@ -546,6 +783,7 @@ char *report_markdown(const Report *r, size_t *len) {
   for (int d = 1; d <= 7; d++) {
     sb_printf(&sb, "### %s\n\n", report_domain_title(d, zh));
     if (d == 1) report_md__compat(r, &sb);
+    if (d == 4) report_md__inventory(r, &sb);
     report_md__findings_table(r, &sb, d);
   }
   bool other = false;
@@ -570,6 +808,13 @@ char *report_markdown(const Report *r, size_t *len) {
     }
     sb_putc(&sb, '\n');
   }
+  if (r->patterns.len) {
+    sb_printf(&sb, "%s\n\n%s\n\n", kb_text(KBT_APPENDIX_TITLE, zh), kb_text(KBT_APPENDIX_INTRO, zh));
+    for (size_t i = 0; i < r->patterns.len; i++) {
+      sb_printf(&sb, "**P%zu**\n\n```python\n%s\n```\n\n", i + 1, r->patterns.items[i]);
+    }
+  }
+  report_md__cap_cells(&sb);
   /* one trailing newline */
   while (sb.len >= 2 && sb.data[sb.len - 1] == '\n' && sb.data[sb.len - 2] == '\n') sb.data[--sb.len] = '\0';
   if (len) *len = sb.len;

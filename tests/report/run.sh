@@ -49,6 +49,57 @@ for lang in en zh; do
   if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "golden-$lang (exit $rc)"; fi
 done
 
+# --- task phases: tooling, folding by reach, self-tests, declared tasks (device rules only)
+for lang in en zh; do
+  out="$tmp/tasks.$lang.md"
+  "$BIN" report tests/fixtures/task-phases --select ASC2 --lang "$lang" >"$out" 2>/dev/null
+  rc=$?
+  gold="$HERE/golden/task-phases.$lang.md"
+  [ "${UPDATE:-0}" = 1 ] && cp "$out" "$gold"
+  if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "golden-tasks-$lang (exit $rc)"; fi
+done
+
+"$BIN" report tests/fixtures/task-phases --format json >"$tmp/tasks.json" 2>/dev/null
+check task-phases-json node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const got = JSON.stringify({tooling: r.tooling, library: r.library,
+  phases: r.phases.map((p) => [p.name, p.kind, p.entries, p.derivation, p.tasks, p.multi_device])});
+const want = JSON.stringify({tooling: [".github/scripts/bump_version.py (CI)", "tools/generate_kernels.py (code generation)"],
+  library: false, phases: [
+    ["Training", "training", ["train.py", "scripts/train.sh:2: torchrun train.py"], ["named by its words", "named by its words"], [], true],
+    ["Inference", "inference", ["apps/t2v_small_gradio.py", "generate.py", "vidgen/utils/prompt.py"],
+     ["reaches a subset of this phase\u0027s modules", "named by its words", "a module\u0027s own `__main__`, imported by generate.py"],
+     ["t2v-small", "i2v-large"], false]]});
+if (got !== want) { console.log(got); console.log(want); process.exit(1); }
+' "$tmp/tasks.json"
+
+# --- a kernel library: macro-defined kernels, a CUTLASS kernel class, a launch
+# through a pointer, instantiation files folded into their family, the
+# kernel-product verdict with the families as blockers (domain 4 only)
+for lang in en zh; do
+  out="$tmp/kernlib.$lang.md"
+  "$BIN" report tests/fixtures/kernel-lib --select ASC4 --lang "$lang" >"$out" 2>/dev/null
+  rc=$?
+  gold="$HERE/golden/kernel-lib.$lang.md"
+  [ "${UPDATE:-0}" = 1 ] && cp "$out" "$gold"
+  if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "golden-kernel-lib-$lang (exit $rc)"; fi
+done
+
+"$BIN" report tests/fixtures/kernel-lib --format json >"$tmp/kernlib.json" 2>/dev/null
+check kernel-lib-json node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const fam = JSON.stringify(r.kernel_families.map((f) => [f.family, f.kernels, f.instantiation_files, f.function]));
+const want = JSON.stringify([["attn_bwd", ["AttnBwdSm90"], 1, "looks like attention"],
+  ["attn_fwd", ["attn_fwd_kernel", "attn_fwd_splitkv_kernel"], 3, "looks like attention"]]);
+if (fam !== want) { console.log(fam); process.exit(1); }
+if (!r.summary.kernel_product || r.summary.verdict_id !== "difficult" || !r.library) { console.log("not a kernel product"); process.exit(1); }
+const b = JSON.stringify(r.summary.blockers.map((x) => x.code));
+if (b !== JSON.stringify(["ASC401", "ASC401"])) { console.log("blockers", b); process.exit(1); }
+if (JSON.stringify(r.tooling) !== JSON.stringify(["generate_kernels.py (code generation)"])) { console.log(r.tooling); process.exit(1); }
+const launch = r.findings.find((f) => f.code === "ASC401" && f.subject === "attn_fwd_kernel");
+if (!launch || !/launches: line 24 /.test(launch.detail)) { console.log("pointer launch not listed"); process.exit(1); }
+' "$tmp/kernlib.json"
+
 # --- the seed's headings, in order, on every fixture and both languages
 cat >"$tmp/headings.en" <<'EOF'
 ## Executive Summary
@@ -101,7 +152,7 @@ for dir in tests/fixtures/*/; do
     fi
     # optional sections: other domains' findings and scan notes
     headings "$out" | sed 1d | grep -v -e '^### Other Findings$' -e '^### 其他发现$' \
-      -e '^## Analysis Notes$' -e '^## 分析说明$' >"$tmp/got"
+      -e '^## Analysis Notes$' -e '^## 分析说明$' -e '^## Appendix: Replacement Patterns$' -e '^## 附录：替换模式$' >"$tmp/got"
     title=$(headings "$out" | head -n 1)
     if [ "$lang" = en ]; then tre='^# .+ Ascend NPU Migration Assessment$'; else tre='^# .+ 昇腾 NPU 迁移评估$'; fi
     if diff -u "$tmp/headings.$lang" "$tmp/got" >"$tmp/why" && echo "$title" | grep -Eq "$tre"; then
@@ -200,9 +251,10 @@ if cmp -s "$tmp/stdout.md" "$tmp/again.md"; then ok; else bad deterministic; fi
 
 # --- HTML: one self-contained file with inline SVG charts
 "$BIN" report "$FIX" --format html -o "$tmp/r.html" 2>/dev/null
-if [ "$(head -c 15 "$tmp/r.html")" = "<!DOCTYPE html>" ] && [ "$(grep -c '<svg' "$tmp/r.html")" = 2 ] &&
-  tail -n 1 "$tmp/r.html" | grep -q '^</html>$' &&
-  ! grep -Eiq '<script|<link|<img|<iframe|src=|href=|url\(|https?:' "$tmp/r.html" &&
+if [ "$(head -c 15 "$tmp/r.html")" = "<!DOCTYPE html>" ] && [ "$(grep -c '<svg' "$tmp/r.html")" = 3 ] &&
+  tail -n 1 "$tmp/r.html" | grep -q '^</html>$' && [ "$(grep -c '<script>' "$tmp/r.html")" = 1 ] &&
+  ! grep -Eiq '<script [^>]|<link|<img|<iframe|src=|href="[^#]|url\(|https?:|@import|@font-face' "$tmp/r.html" &&
+  grep -q '<section id="overview" class="cards">' "$tmp/r.html" && grep -q '<section id="heatmap">' "$tmp/r.html" &&
   grep -q 'Dependency Matrix (per task phase)' "$tmp/r.html" && grep -q '需适配 (needs adaptation)' "$tmp/r.html"; then
   ok
 else
@@ -211,6 +263,33 @@ fi
 "$BIN" report "$FIX" --format html --lang zh >"$tmp/rz.html" 2>/dev/null
 if grep -q '<html lang="zh">' "$tmp/rz.html" && grep -q '依赖矩阵（按任务阶段）' "$tmp/rz.html" &&
   ! grep -q 'Executive Summary' "$tmp/rz.html"; then ok; else bad html-zh; fi
+
+# --- the dashboard in a real browser (Debian chromium driven by playwright-core):
+# layout width, visible sections and filter row counts, compared with
+# golden/browser.txt and with the JSON reports; screenshots in build/report-browser
+shots="$(dirname "$BIN")/report-browser"
+if [ -x /usr/bin/chromium ] && [ -d "$HERE/node_modules/playwright-core" ]; then
+  set --
+  for spec in phases-project:en phases-project:zh kernel-lib:en task-phases:zh; do
+    fx=${spec%%:*}
+    lang=${spec#*:}
+    "$BIN" report "tests/fixtures/$fx" --format html --lang "$lang" -o "$tmp/b-$fx-$lang.html" 2>/dev/null
+    "$BIN" report "tests/fixtures/$fx" --format json --lang "$lang" -o "$tmp/b-$fx-$lang.json" 2>/dev/null
+    set -- "$@" "$fx.$lang=$tmp/b-$fx-$lang.html=$tmp/b-$fx-$lang.json"
+  done
+  node "$HERE/browser.mjs" "$shots" "$@" >"$tmp/browser.txt" 2>"$tmp/browser.err"
+  rc=$?
+  [ "${UPDATE:-0}" = 1 ] && cp "$tmp/browser.txt" "$HERE/golden/browser.txt"
+  if [ "$rc" = 0 ] && diff -u "$HERE/golden/browser.txt" "$tmp/browser.txt" >"$tmp/why" 2>&1; then
+    ok
+  else
+    cat "$tmp/browser.err" >>"$tmp/why"
+    bad "browser (exit $rc)"
+  fi
+else
+  echo "report: chromium or playwright-core missing: run 'make deps'" >"$tmp/why"
+  bad browser-missing
+fi
 
 # --- SARIF 2.1.0 through the shared writer
 "$BIN" report "$FIX" --format sarif >"$tmp/r.sarif" 2>/dev/null

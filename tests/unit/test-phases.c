@@ -295,25 +295,28 @@ TEST(phases_shell_launchers) {
   };
   TP t;
   tp_build(&t, tf, sizeof tf / sizeof tf[0], NULL, 0);
-  ASSERT_EQ(t.g.entries.len, 9);
+  /* tools/helper_run.py is a developer tool, not a phase; tools/eval_model.py
+   * says it evaluates */
+  ASSERT_EQ(t.g.entries.len, 8);
   static const char *const labels[] = {
       "scripts/a.sh:4: python tools/eval_model.py", "scripts/a.sh:5: torchrun train.py",
       "scripts/a.sh:7: torchrun finetune.py",       "scripts/a.sh:8: accelerate launch infer.py",
       "scripts/a.sh:9: deepspeed pretrain.py",      "scripts/a.sh:10: python -m serve.app",
-      "scripts/a.sh:11: python demo.py",            "scripts/a.sh:13: python helper_run.py",
-      "scripts/train_lora.sh:1: python ${ROOT}/main.py",
+      "scripts/a.sh:11: python demo.py",            "scripts/train_lora.sh:1: python ${ROOT}/main.py",
   };
-  for (size_t i = 0; i < 9; i++) ASSERT_STR_EQ(t.g.entries.items[i].label, labels[i]);
+  for (size_t i = 0; i < 8; i++) ASSERT_STR_EQ(t.g.entries.items[i].label, labels[i]);
   ASSERT_EQ(t.g.entries.items[0].target, tp_idx(&t, "tools/eval_model.py"));
   ASSERT_EQ(t.g.entries.items[5].target, tp_idx(&t, "serve/app.py"));
-  ASSERT_EQ(t.g.entries.items[7].target, tp_idx(&t, "tools/helper_run.py"));
-  ASSERT_EQ(t.g.entries.items[8].target, tp_idx(&t, "main.py"));
+  ASSERT_EQ(t.g.entries.items[7].target, tp_idx(&t, "main.py"));
+  ASSERT_EQ(t.g.tooling.len, 1);
+  ASSERT_STR_EQ(t.g.tooling.items[0].label, "scripts/a.sh:13: python helper_run.py");
+  ASSERT_EQ(t.g.tooling.items[0].reason, TOOL_DEV);
   ASSERT_EQ(t.g.entries.items[3].implied.len, 1);
   ASSERT_STR_EQ(t.g.entries.items[3].implied.items[0], "accelerate");
   ASSERT_STR_EQ(t.g.entries.items[4].implied.items[0], "deepspeed");
   /* names: the script's words before the target's; main.py run by
    * train_lora.sh trains */
-  ASSERT_PHASES(&t, "Training,Inference,Evaluation,helper_run");
+  ASSERT_PHASES(&t, "Training,Inference,Evaluation");
   ASSERT_EQ(t.g.phases.items[0].entries.len, 4);
   ASSERT_EQ(t.g.phases.items[1].entries.len, 3);
   ASSERT_EQ(t.g.notes.len, 1);
@@ -339,7 +342,9 @@ TEST(phases_python_m_package_main) {
   ASSERT_STR_EQ(t.g.entries.items[0].label, "tool/__main__.py");
   ASSERT_STR_EQ(t.g.entries.items[1].label, "run_bench.sh:1: python -m tool");
   ASSERT_EQ(t.g.entries.items[1].target, tp_idx(&t, "tool/__main__.py"));
-  ASSERT_PHASES(&t, "Evaluation,tool");
+  /* the package's __main__ is what the benchmark script runs: one phase */
+  ASSERT_PHASES(&t, "Evaluation");
+  ASSERT_EQ(t.g.entries.items[0].fold, FOLD_SUBSET);
   ASSERT_REACH(&t, 0, "run_bench.sh,tool/__init__.py,tool/__main__.py,tool/core.py");
   tp_free(&t);
 }
@@ -493,11 +498,16 @@ TEST(effort_table_and_rounding) {
     ASSERT_EQ(rates[i].kind, i);
     ASSERT(rates[i].why_en && rates[i].why_zh && rates[i].unit_en && rates[i].label_zh);
   }
-  ASSERT_EQ(effort_unit_cost(EFFORT_MECHANICAL, 0, false), 5);
+  ASSERT_EQ(effort_unit_cost(EFFORT_MECHANICAL, 0, false), 2);
   ASSERT_EQ(effort_unit_cost(EFFORT_CUDA_KERNEL, 250, false), 750);
   ASSERT_EQ(effort_unit_cost(EFFORT_CUDA_KERNEL, 250, true), 375);
   ASSERT_EQ(effort_unit_cost(EFFORT_CUDA_KERNEL, 1, false), 501);
-  ASSERT_EQ(effort_unit_cost(EFFORT_MECHANICAL, 0, true), 3); /* half of 5, rounded up */
+  ASSERT_EQ(effort_unit_cost(EFFORT_MECHANICAL, 0, true), 1); /* half of 2 */
+  ASSERT_EQ(effort_unit_cost(EFFORT_ATTENTION, 0, true), 25);
+  int64_t lo, hi;
+  effort_range(1000, &lo, &hi);
+  ASSERT_EQ(lo, 600);
+  ASSERT_EQ(hi, 1600);
   ASSERT_EQ(effort_unit_cost(EFFORT_NONE, 0, false), 0);
   ASSERT_EQ(effort_half_weeks(0), 0);
   ASSERT_EQ(effort_half_weeks(1), 1);
@@ -514,48 +524,64 @@ TEST(effort_table_and_rounding) {
 }
 
 TEST(effort_distinct_units) {
+#define EI(k, subj, det, w, g) {.kind = k, .subject = subj, .detail = det, .weight = w, .guarded = g}
   const EffortItem items[] = {
-      {EFFORT_MECHANICAL, "torch.cuda.synchronize", NULL, 0, false},
-      {EFFORT_MECHANICAL, "torch.cuda.synchronize", NULL, 0, false},  /* each occurrence counts */
-      {EFFORT_ATTENTION, "flash_attn.flash_attn_func", NULL, 0, false}, /* the import joins its call */
-      {EFFORT_ATTENTION, "flash_attn.flash_attn_func", "layout BSND", 0, false},
-      {EFFORT_ATTENTION, "flash_attn.flash_attn_func", "layout BSND", 0, false},
-      {EFFORT_ATTENTION, "flash_attn.flash_attn_func", "layout TND", 0, false},
-      {EFFORT_CUDA_KERNEL, "fused_add", NULL, 120, false},
-      {EFFORT_CUDA_KERNEL, "fused_add", NULL, 120, false}, /* the same kernel seen twice */
-      {EFFORT_CUDA_KERNEL, "rope", NULL, 40, true},
-      {EFFORT_DEP_REPLACE, "flash-attn", NULL, 0, true},
-      {EFFORT_DEP_REPLACE, "flash-attn", NULL, 0, false}, /* one unguarded: not guarded */
-      {EFFORT_NONE, "sdpa", NULL, 0, false},
+      EI(EFFORT_MECHANICAL, "torch.cuda.synchronize", NULL, 0, false),
+      EI(EFFORT_MECHANICAL, "torch.cuda.synchronize", NULL, 0, false),  /* each occurrence counts */
+      EI(EFFORT_ATTENTION, "flash_attn.flash_attn_func", NULL, 0, false), /* the import joins its call */
+      EI(EFFORT_ATTENTION, "flash_attn.flash_attn_func", "layout BSND", 0, false),
+      EI(EFFORT_ATTENTION, "flash_attn.flash_attn_func", "layout BSND", 0, false),
+      EI(EFFORT_ATTENTION, "flash_attn.flash_attn_func", "layout TND", 0, false),
+      EI(EFFORT_CUDA_KERNEL, "fused_add", NULL, 120, false),
+      EI(EFFORT_CUDA_KERNEL, "fused_add", NULL, 120, false), /* the same kernel seen twice */
+      EI(EFFORT_CUDA_KERNEL, "rope", NULL, 40, true),
+      EI(EFFORT_DEP_REPLACE, "flash-attn", NULL, 0, true),
+      EI(EFFORT_DEP_REPLACE, "flash-attn", NULL, 0, false), /* one unguarded: not guarded */
+      EI(EFFORT_NONE, "sdpa", NULL, 0, false),
+      /* transfer_to_npu handles it at run time: no cost, counted apart */
+      {.kind = EFFORT_MECHANICAL, .subject = "torch.cuda.empty_cache", .transfer = true},
+      /* per rule and file: two sites of one file are one pass */
+      {.kind = EFFORT_PRECISION, .subject = "torch.float64", .rule = "ASC601", .file = 3},
+      {.kind = EFFORT_PRECISION, .subject = "torch.complex128", .rule = "ASC601", .file = 3},
+      {.kind = EFFORT_PRECISION, .subject = "torch.float64", .rule = "ASC601", .file = 4},
+      /* a kernel family an NPU op replaces: bound to the op, whatever its size */
+      {.kind = EFFORT_CUDA_KERNEL, .subject = "flash_fwd", .weight = 900, .has_op = true},
+      {.kind = EFFORT_CUDA_KERNEL, .subject = "flash_fwd", .weight = 300},
   };
+#undef EI
   size_t n = sizeof items / sizeof items[0];
   int64_t cost[sizeof items / sizeof items[0]];
   EffortSum s;
   effort_compute(items, n, 2, &s, cost);
   ASSERT_EQ(s.lines[EFFORT_MECHANICAL].units, 2);
-  ASSERT_EQ(s.lines[EFFORT_MECHANICAL].centidays, 10);
+  ASSERT_EQ(s.lines[EFFORT_MECHANICAL].transfer_units, 1);
+  ASSERT_EQ(s.lines[EFFORT_MECHANICAL].centidays, 4);
   ASSERT_EQ(s.lines[EFFORT_ATTENTION].units, 2);
-  ASSERT_EQ(s.lines[EFFORT_ATTENTION].centidays, 400);
-  ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].units, 2);
+  ASSERT_EQ(s.lines[EFFORT_ATTENTION].centidays, 100);
+  ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].units, 3);
   ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].guarded_units, 1);
-  ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].lines, 160);
-  ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].centidays, 620 + 270);
+  ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].lines, 160 + 900);
+  ASSERT_EQ(s.lines[EFFORT_CUDA_KERNEL].centidays, 620 + 270 + EFFORT_KERNEL_OP_CD);
   ASSERT_EQ(s.lines[EFFORT_DEP_REPLACE].units, 1);
-  ASSERT_EQ(s.lines[EFFORT_DEP_REPLACE].centidays, 100);
+  ASSERT_EQ(s.lines[EFFORT_DEP_REPLACE].centidays, 50);
+  ASSERT_EQ(s.lines[EFFORT_PRECISION].units, 2);
+  ASSERT_EQ(s.lines[EFFORT_PRECISION].centidays, 50);
   ASSERT_EQ(s.lines[EFFORT_NONE].centidays, 0);
-  ASSERT_EQ(s.findings, 10 + 400 + 890 + 100);
-  ASSERT_EQ(s.validation, 600);
+  ASSERT_EQ(s.findings, 4 + 100 + 890 + 200 + 50 + 50);
+  ASSERT_EQ(s.validation, 200);
   ASSERT_EQ(s.environment, 100);
-  ASSERT_EQ(s.total, 1400 + 700);
+  ASSERT_EQ(s.total, 1294 + 300);
   /* each unit's cost sits on one finding: the call, not the import */
   int64_t sum = 0;
   for (size_t i = 0; i < n; i++) sum += cost[i];
   ASSERT_EQ(sum, s.findings);
   ASSERT_EQ(cost[2], 0);
-  ASSERT_EQ(cost[3], 200);
+  ASSERT_EQ(cost[3], 50);
   ASSERT_EQ(cost[4], 0);
-  ASSERT_EQ(cost[5], 200);
+  ASSERT_EQ(cost[5], 50);
   ASSERT_EQ(cost[6] + cost[7], 620);
+  ASSERT_EQ(cost[12], 0);
+  ASSERT_EQ(cost[13] + cost[14], 25);
   /* nothing found, nothing to run: no cost */
   effort_compute(NULL, 0, 0, &s, NULL);
   ASSERT_EQ(s.total, 0);
@@ -744,8 +770,8 @@ TEST(report_places_findings_by_metadata) {
   for (size_t gi = 0; gi < r->groups.len; gi++) rows += r->groups.items[gi].centidays;
   ASSERT_EQ(rows, r->effort.findings);
   ASSERT_EQ(r->effort.lines[EFFORT_CUDA_KERNEL].centidays, 800);
-  ASSERT_EQ(r->effort.total, 10 + 800 + 500 + 50 + 600 + 100);
-  ASSERT_EQ(r->half_weeks, 9);
+  ASSERT_EQ(r->effort.total, 4 + 800 + 500 + 25 + 200 + 100);
+  ASSERT_EQ(r->half_weeks, 7);
   tr_free(&x);
 }
 
