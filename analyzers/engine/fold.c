@@ -117,24 +117,65 @@ static void fold__gone(Fold *fo, size_t into, size_t from, const char *message) 
  * range; in Python one expression (the outer finding on one line, as
  * `.cuda(torch.cuda.current_device())`), since a Python range spanning
  * lines is a definition or block whose body holds items of their own. */
+/* A finding's start row with its index: sorted, the findings of one row
+ * are a run in list order (fold__nested looks only there for Python). */
+typedef struct {
+  uint32_t row;
+  size_t index;
+} FoldRow;
+
+static int fold__row_cmp(const void *x, const void *y) {
+  const FoldRow *a = x, *b = y;
+  if (a->row != b->row) return a->row < b->row ? -1 : 1;
+  return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The first finding j (in list order) among cand[0..n) that holds `in`. */
+static void fold__nest_into(Fold *fo, size_t i, const size_t *cand, size_t n, bool python) {
+  FindingList *l = fo->l;
+  const Finding *in = &l->items[i];
+  int d = kb_domain(in->rule->code);
+  for (size_t c = 0; c < n; c++) {
+    size_t j = cand[c];
+    const Finding *out = &l->items[j];
+    if (j == i || fo->sites[j].gone || kb_domain(out->rule->code) != d) continue;
+    if (python && out->start_row != out->end_row) continue;
+    bool inside = out->start_byte <= in->start_byte && in->end_byte <= out->end_byte &&
+                  out->end_byte - out->start_byte > in->end_byte - in->start_byte;
+    if (inside) {
+      fold__gone(fo, j, i, NULL);
+      return;
+    }
+  }
+}
+
 static void fold__nested(Fold *fo) {
   FindingList *l = fo->l;
   bool python = fo->ctx->kind == FILE_PYTHON;
+  /* a Python outer finding lies on one line, the line `in` starts on: only
+   * that row's findings can hold it */
+  FoldRow *rows = xmalloc((l->len + 1) * sizeof *rows);
+  for (size_t i = 0; i < l->len; i++) rows[i] = (FoldRow){l->items[i].start_row, i};
+  if (python) qsort(rows, l->len, sizeof *rows, fold__row_cmp);
+  size_t *order = xmalloc((l->len + 1) * sizeof *order);
+  for (size_t k = 0; k < l->len; k++) order[k] = rows[k].index;
+  free(rows);
+  size_t *pos = xmalloc((l->len + 1) * sizeof *pos); /* where each finding sits in order */
+  for (size_t k = 0; k < l->len; k++) pos[order[k]] = k;
   for (size_t i = 0; i < l->len; i++) {
     const Finding *in = &l->items[i];
     if (python && (fo->sites[i].gone || kb_domain(in->rule->code) < 2)) continue;
-    for (size_t j = 0; j < l->len; j++) {
-      const Finding *out = &l->items[j];
-      if (j == i || fo->sites[j].gone || kb_domain(out->rule->code) != kb_domain(in->rule->code)) continue;
-      if (python && out->start_row != out->end_row) continue;
-      bool inside = out->start_byte <= in->start_byte && in->end_byte <= out->end_byte &&
-                    out->end_byte - out->start_byte > in->end_byte - in->start_byte;
-      if (inside) {
-        fold__gone(fo, j, i, NULL);
-        break;
-      }
+    if (!python) {
+      fold__nest_into(fo, i, order, l->len, false);
+      continue;
     }
+    size_t a = pos[i], b = pos[i];
+    while (a > 0 && l->items[order[a - 1]].start_row == in->start_row) a--;
+    while (b + 1 < l->len && l->items[order[b + 1]].start_row == in->start_row) b++;
+    fold__nest_into(fo, i, order + a, b - a + 1, true);
   }
+  free(pos);
+  free(order);
 }
 
 /* Same construct: one KB row (or, for detector findings, one subject). */
@@ -144,17 +185,97 @@ static bool fold__same_construct(const Finding *a, const Finding *b) {
   return a->entry || strcmp(a->subject, b->subject) == 0;
 }
 
-/* Findings of one construct in one statement or on one line. */
+/* The first finding kept under each key (one construct with one statement
+ * start or one row), so repeats are found by lookup, not by comparing every
+ * pair. Open addressing over heap keys; `index` values are finding indexes. */
+typedef struct {
+  char **keys;
+  size_t *index;
+  size_t cap, len;
+} FoldKeys;
+
+static size_t fold__hash(const char *key) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const unsigned char *p = (const unsigned char *)key; *p; p++) h = (h ^ *p) * 0x100000001b3ull;
+  return (size_t)h;
+}
+
+static size_t fold__slot(const FoldKeys *k, const char *key) {
+  size_t h = fold__hash(key) & (k->cap - 1);
+  while (k->keys[h] && strcmp(k->keys[h], key) != 0) h = (h + 1) & (k->cap - 1);
+  return h;
+}
+
+/* The index stored under key, or SIZE_MAX. */
+static size_t fold__lookup(const FoldKeys *k, const char *key) {
+  if (!k->cap) return SIZE_MAX;
+  size_t h = fold__slot(k, key);
+  return k->keys[h] ? k->index[h] : SIZE_MAX;
+}
+
+/* Stores i under key (taking the key) unless a value is there already. */
+static void fold__insert(FoldKeys *k, char *key, size_t i) {
+  if (2 * (k->len + 1) > k->cap) {
+    size_t cap = k->cap ? 2 * k->cap : 64;
+    FoldKeys g = {xcalloc(cap, sizeof(char *)), xcalloc(cap, sizeof(size_t)), cap, 0};
+    for (size_t h = 0; h < k->cap; h++)
+      if (k->keys[h]) {
+        size_t t = fold__slot(&g, k->keys[h]);
+        g.keys[t] = k->keys[h];
+        g.index[t] = k->index[h];
+        g.len++;
+      }
+    free(k->keys);
+    free(k->index);
+    *k = g;
+  }
+  size_t h = fold__slot(k, key);
+  if (k->keys[h]) {
+    free(key);
+    return;
+  }
+  k->keys[h] = key;
+  k->index[h] = i;
+  k->len++;
+}
+
+static void fold__keys_free(FoldKeys *k) {
+  for (size_t h = 0; h < k->cap; h++) free(k->keys[h]);
+  free(k->keys);
+  free(k->index);
+}
+
+/* What makes two findings one construct (fold__same_construct), as text. */
+static char *fold__construct_key(const Finding *f, char kind, uint32_t where) {
+  return xasprintf("%s\x1f%p\x1f%s\x1f%c%u", f->rule->code, (const void *)f->entry, f->entry ? "" : f->subject, kind,
+                   where);
+}
+
+/* Findings of one construct in one statement or on one line: each joins
+ * the first earlier finding still standing that shares its statement or
+ * its row. */
 static void fold__repeats(Fold *fo) {
   FindingList *l = fo->l;
-  for (size_t i = 0; i < l->len; i++) {
-    if (fo->sites[i].gone) continue;
-    for (size_t j = i + 1; j < l->len; j++) {
-      if (fo->sites[j].gone || !fold__same_construct(&l->items[i], &l->items[j])) continue;
-      bool same_stmt = fo->sites[i].stmt != FOLD_NONE && fo->sites[i].stmt == fo->sites[j].stmt;
-      if (same_stmt || l->items[i].start_row == l->items[j].start_row) fold__gone(fo, i, j, NULL);
+  FoldKeys by_stmt = {0}, by_row = {0};
+  for (size_t j = 0; j < l->len; j++) {
+    const Finding *f = &l->items[j];
+    if (fo->sites[j].gone || kb_domain(f->rule->code) < 2) continue;
+    bool stmt = fo->sites[j].stmt != FOLD_NONE;
+    char *ks = stmt ? fold__construct_key(f, 's', fo->sites[j].stmt) : NULL;
+    char *kr = fold__construct_key(f, 'r', f->start_row);
+    size_t a = ks ? fold__lookup(&by_stmt, ks) : SIZE_MAX, b = fold__lookup(&by_row, kr);
+    size_t into = a < b ? a : b;
+    if (into != SIZE_MAX) {
+      fold__gone(fo, into, j, NULL);
+      free(ks);
+      free(kr);
+      continue;
     }
+    if (ks) fold__insert(&by_stmt, ks, j);
+    fold__insert(&by_row, kr, j);
   }
+  fold__keys_free(&by_stmt);
+  fold__keys_free(&by_row);
 }
 
 /* Two rules on one range (a "cuda" string that is both a device string and
