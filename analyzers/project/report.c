@@ -1247,6 +1247,28 @@ long report_pattern_of(const Report *r, const char *s) {
   return -1;
 }
 
+void report_write_replacement(const Report *r, const char *s, const ReportReplWriter *w, void *data) {
+  if (!s || !*s) {
+    w->none(data);
+    return;
+  }
+  while (*s) {
+    const char *end = strstr(s, "; ");
+    size_t n = end ? (size_t)(end - s) : strlen(s);
+    char *part = xstrndup(s, n);
+    long pat = report_pattern_of(r, part);
+    if (pat >= 0) w->pattern(data, pat + 1);
+    else if (!strchr(part, ' ')) w->code(data, part);
+    else w->prose(data, part);
+    free(part);
+    s += n;
+    if (*s) {
+      w->separator(data);
+      s += 2;
+    }
+  }
+}
+
 /* Adds the pattern parts of a "; "-joined replacement list. */
 static void report__pattern_add(Report *r, const char *s) {
   while (s && *s) {

@@ -247,6 +247,20 @@ void report_summary(const Report *r, ReportSummary *s);
 /* Index of a long replacement in r->patterns, or -1 when it is short. */
 long report_pattern_of(const Report *r, const char *replacement);
 
+/* How a renderer writes one part of a replacement: a pattern reference
+ * (its number), code (one token) or prose. Strings borrowed for the call. */
+typedef struct {
+  void (*pattern)(void *data, long number);
+  void (*code)(void *data, const char *part);
+  void (*prose)(void *data, const char *part);
+  void (*separator)(void *data); /* between "; "-joined parts */
+  void (*none)(void *data);      /* no replacement at all */
+} ReportReplWriter;
+
+/* Walks a row's replacement part by part ("; "-joined), telling each part's
+ * kind to w: the one split shared by the Markdown and HTML renderers. */
+void report_write_replacement(const Report *r, const char *s, const ReportReplWriter *w, void *data);
+
 /* Small helpers the renderers share. */
 const char *report_priority_name(ReportPriority p, bool zh); /* "P0", "P1", "not involved"/"不涉及" */
 const char *report_priority_id(ReportPriority p);            /* "P0", "P1", "not-involved" */

@@ -38,32 +38,27 @@ static void report_html__loc(StrBuf *sb, const ReportItem *it) {
 }
 
 /* A replacement; a long template by its pattern name (the appendix). */
+typedef struct {
+  const Report *r;
+  StrBuf *sb;
+} ReportHtmlRepl;
+
+static void report_html__repl_pattern(void *d, long n) {
+  ReportHtmlRepl *h = d;
+  sb_printf(h->sb, "<a href=\"#pattern-%ld\">", n);
+  sb_printf(h->sb, kb_text(KBT_PATTERN_REF, h->r->zh), n);
+  sb_puts(h->sb, "</a>");
+}
+static void report_html__repl_code(void *d, const char *part) { report_html__code(((ReportHtmlRepl *)d)->sb, part); }
+static void report_html__repl_prose(void *d, const char *part) { report_html__esc(((ReportHtmlRepl *)d)->sb, part); }
+static void report_html__repl_sep(void *d) { sb_puts(((ReportHtmlRepl *)d)->sb, "; "); }
+static void report_html__repl_none(void *d) { sb_puts(((ReportHtmlRepl *)d)->sb, "—"); }
+
 static void report_html__repl(const Report *r, StrBuf *sb, const char *s) {
-  if (!s || !*s) {
-    sb_puts(sb, "—");
-    return;
-  }
-  while (*s) {
-    const char *end = strstr(s, "; ");
-    size_t n = end ? (size_t)(end - s) : strlen(s);
-    char *part = xstrndup(s, n);
-    long pat = report_pattern_of(r, part);
-    if (pat >= 0) {
-      sb_printf(sb, "<a href=\"#pattern-%ld\">", pat + 1);
-      sb_printf(sb, kb_text(KBT_PATTERN_REF, r->zh), pat + 1);
-      sb_puts(sb, "</a>");
-    } else if (!strchr(part, ' ')) {
-      report_html__code(sb, part);
-    } else {
-      report_html__esc(sb, part);
-    }
-    free(part);
-    s += n;
-    if (*s) {
-      sb_puts(sb, "; ");
-      s += 2;
-    }
-  }
+  static const ReportReplWriter w = {report_html__repl_pattern, report_html__repl_code, report_html__repl_prose,
+                                     report_html__repl_sep, report_html__repl_none};
+  ReportHtmlRepl h = {r, sb};
+  report_write_replacement(r, s, &w, &h);
 }
 
 static void report_html__label(StrBuf *sb, const ReportGroup *g) {

@@ -64,26 +64,25 @@ static void report_md__code(StrBuf *sb, const char *s) {
 
 /* Replacement: code when it is one token, prose otherwise, a long one by
  * its pattern name; a row's "; "-joined list part by part. */
+typedef struct {
+  const Report *r;
+  StrBuf *sb;
+} ReportMdRepl;
+
+static void report_md__repl_pattern(void *d, long n) {
+  ReportMdRepl *m = d;
+  sb_printf(m->sb, kb_text(KBT_PATTERN_REF, m->r->zh), n);
+}
+static void report_md__repl_code(void *d, const char *part) { report_md__code(((ReportMdRepl *)d)->sb, part); }
+static void report_md__repl_prose(void *d, const char *part) { report_md__cell(((ReportMdRepl *)d)->sb, part); }
+static void report_md__repl_sep(void *d) { sb_puts(((ReportMdRepl *)d)->sb, "; "); }
+static void report_md__repl_none(void *d) { sb_puts(((ReportMdRepl *)d)->sb, "—"); }
+
 static void report_md__replacement(const Report *r, StrBuf *sb, const char *s) {
-  if (!s || !*s) {
-    sb_puts(sb, "—");
-    return;
-  }
-  while (*s) {
-    const char *end = strstr(s, "; ");
-    size_t n = end ? (size_t)(end - s) : strlen(s);
-    char *part = xstrndup(s, n);
-    long pat = report_pattern_of(r, part);
-    if (pat >= 0) sb_printf(sb, kb_text(KBT_PATTERN_REF, r->zh), pat + 1);
-    else if (!strchr(part, ' ')) report_md__code(sb, part);
-    else report_md__cell(sb, part);
-    free(part);
-    s += n;
-    if (*s) {
-      sb_puts(sb, "; ");
-      s += 2;
-    }
-  }
+  static const ReportReplWriter w = {report_md__repl_pattern, report_md__repl_code, report_md__repl_prose,
+                                     report_md__repl_sep, report_md__repl_none};
+  ReportMdRepl m = {r, sb};
+  report_write_replacement(r, s, &w, &m);
 }
 
 static void report_md__days(StrBuf *sb, bool zh, int64_t cd) {
