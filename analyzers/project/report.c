@@ -377,6 +377,10 @@ static void report__build_groups(Report *r) {
                   ? xstrdup(first->f->subject)
                   : xstrdup(report_l(r->zh, g.rule->title_en, g.rule->title_zh));
     g.prio = report__prio(g.phases, r->phases.len ? (r->phases.len >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << r->phases.len) - 1)) : 0);
+    /* an API the target does not support on a path every phase runs is a
+     * blocker, not a warning (the codes are a list in kb_report.def) */
+    if (g.prio == PRIO_P0 && !g.guarded && kb_pattern_match(kb_template("report-p0-errors"), g.rule->code))
+      g.severity = SEV_ERROR;
     /* calls of the project's own API are ported with it: not blockers */
     bool own = true;
     for (size_t k = 0; k < g.items.len && own; k++) own = r->items.items[g.items.items[k]].own_api;
