@@ -203,7 +203,9 @@ static char *coverage__api(Cov *c, TSNode call) {
   }
   char *api = xasprintf("torch.Tensor.%s", m);
   free(m);
-  return api;
+  if (kb_pattern_match(c->scope->arg, api)) return api; /* the scope row holds the methods torch_npu adds */
+  free(api);
+  return NULL;
 }
 
 /* ---- visible breaches --------------------------------------------------------------- */
