@@ -3,19 +3,8 @@
 # Uses sudo when not root. Never downloads anything but Debian and npm packages.
 set -eu
 PKGS="build-essential pkg-config libtree-sitter-dev libcjson-dev libuv1-dev openssl neovim emacs-nox elpa-eglot ripgrep hyperfine valgrind clang libclang-rt-14-dev python3 chromium"
-missing=""
-for p in $PKGS; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-# Node.js may come from another Debian-format repository that bundles npm.
-command -v npm >/dev/null 2>&1 || missing="$missing nodejs npm"
-if [ -n "$missing" ]; then
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO=sudo
-  echo "install-deps: installing$missing"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
-fi
+# shellcheck disable=SC2086
+sh tests/apt-install.sh install-deps $PKGS
 # Node packages for the editor-client and report tests (pinned in their
 # package-lock.json), again when a lockfile changed since. tests/e2e installs
 # its own, under build/ (tests/e2e/install.sh, run by `make test-e2e`).

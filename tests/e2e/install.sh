@@ -16,18 +16,8 @@ case $E2E in /*) ;; *) E2E=$(pwd)/$E2E ;; esac
 T=tests/e2e
 
 PKGS="g++ make pkg-config python3 libkrb5-dev libsecret-1-dev libx11-dev libxkbfile-dev chromium"
-missing=""
-for p in $PKGS; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-command -v npm >/dev/null 2>&1 || missing="$missing nodejs npm"
-if [ -n "$missing" ]; then
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO=sudo
-  echo "e2e-install: installing$missing"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
-fi
+# shellcheck disable=SC2086
+sh tests/apt-install.sh e2e-install $PKGS
 
 # npm ci of $1/package.json into $2, unless $2 was installed from the same
 # lockfile ($2/.installed.lock, written once the install succeeded).
