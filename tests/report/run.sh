@@ -31,6 +31,19 @@ check() {
   rm -f "$tmp/why"
 }
 
+# golden NAME FIXTURE GOLDEN SELECT: the Markdown report of FIXTURE (rules
+# SELECT), en and zh, against golden/GOLDEN.<lang>.md (UPDATE=1 rewrites).
+golden() {
+  for lang in en zh; do
+    out="$tmp/$3.$lang.md"
+    "$BIN" report "$2" --select "$4" --lang "$lang" >"$out" 2>/dev/null
+    rc=$?
+    gold="$HERE/golden/$3.$lang.md"
+    [ "${UPDATE:-0}" = 1 ] && mkdir -p "$HERE/golden" && cp "$out" "$gold"
+    if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "$1-$lang (exit $rc)"; fi
+  done
+}
+
 # Headings outside code fences.
 headings() { awk '/^```/{f=!f; next} !f && /^#/' "$1"; }
 
@@ -40,24 +53,10 @@ fi
 
 # --- golden Markdown, en and zh (rules of domains 1 and 2 only, so that the
 # goldens move with the report, not with every new rule elsewhere)
-for lang in en zh; do
-  out="$tmp/golden.$lang.md"
-  "$BIN" report "$FIX" --select ASC1,ASC2 --lang "$lang" >"$out" 2>/dev/null
-  rc=$?
-  gold="$HERE/golden/phases-project.$lang.md"
-  [ "${UPDATE:-0}" = 1 ] && mkdir -p "$HERE/golden" && cp "$out" "$gold"
-  if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "golden-$lang (exit $rc)"; fi
-done
+golden golden "$FIX" phases-project ASC1,ASC2
 
 # --- task phases: tooling, folding by reach, self-tests, declared tasks (device rules only)
-for lang in en zh; do
-  out="$tmp/tasks.$lang.md"
-  "$BIN" report tests/fixtures/task-phases --select ASC2 --lang "$lang" >"$out" 2>/dev/null
-  rc=$?
-  gold="$HERE/golden/task-phases.$lang.md"
-  [ "${UPDATE:-0}" = 1 ] && cp "$out" "$gold"
-  if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "golden-tasks-$lang (exit $rc)"; fi
-done
+golden golden-tasks tests/fixtures/task-phases task-phases ASC2
 
 "$BIN" report tests/fixtures/task-phases --format json >"$tmp/tasks.json" 2>/dev/null
 check task-phases-json node -e '
@@ -76,14 +75,7 @@ if (got !== want) { console.log(got); console.log(want); process.exit(1); }
 # --- a kernel library: macro-defined kernels, a CUTLASS kernel class, a launch
 # through a pointer, instantiation files folded into their family, the
 # kernel-product verdict with the families as blockers (domain 4 only)
-for lang in en zh; do
-  out="$tmp/kernlib.$lang.md"
-  "$BIN" report tests/fixtures/kernel-lib --select ASC4 --lang "$lang" >"$out" 2>/dev/null
-  rc=$?
-  gold="$HERE/golden/kernel-lib.$lang.md"
-  [ "${UPDATE:-0}" = 1 ] && cp "$out" "$gold"
-  if [ "$rc" = 0 ] && diff -u "$gold" "$out" >"$tmp/why" 2>&1; then ok; else bad "golden-kernel-lib-$lang (exit $rc)"; fi
-done
+golden golden-kernel-lib tests/fixtures/kernel-lib kernel-lib ASC4
 
 "$BIN" report tests/fixtures/kernel-lib --format json >"$tmp/kernlib.json" 2>/dev/null
 check kernel-lib-json node -e '
