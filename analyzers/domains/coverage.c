@@ -10,8 +10,14 @@
  *    argument the dtype list leaves out, a shape with more dimensions than
  *    the limit): ASC221 at each call;
  *  - may fall back to the CPU: ASC222, once per API and file;
- *  - a restriction that matters for models (leaves out bf16, fp16 or fp32,
- *    limits dimensions, or says more): ASC220, once per API and file;
+ *  - a restriction that says more than the call can show: ASC220, once per
+ *    API and file. A dtype list that names fp32, a dimension limit with no
+ *    argument visibly outside it, and the list notes that say nothing about
+ *    this call (the "coverage-note:" rows: a keyword it does not pass, a
+ *    caveat true on every device, another chip) are no work: the finding is
+ *    a hint then ("coverage-dtype-only"). Predicates and containers
+ *    ("coverage-dtype-plumbing") and nn module constructors (their dtype
+ *    line is about the input of forward) get no dtype finding at all;
  *  - not listed (or not for the chip): ASC223, once per API and file.
  *
  * A chip the list does not cover (310P, 910A) gets no coverage findings:
@@ -38,7 +44,8 @@ typedef struct {
   const PyFile *py;
   int version;                   /* index of the support list */
   const KbSupportVersion *list;
-  const KbEntry *scope, *tensor, *shape, *plumbing;
+  const KbEntry *scope, *tensor, *shape, *plumbing, *dtype_only;
+  Array(const KbEntry *) notes;  /* the "coverage-note:" rows for this chip */
   const KbEntry *dtype_rows[3];  /* fp64, complex64, complex128 */
   StrList once;                  /* "<code> <api>" already reported in this file */
   /* Both filled as the walk goes (document order), so nothing walks up the
@@ -92,6 +99,13 @@ static void *coverage__begin(AnalyzeCtx *ctx) {
   c->tensor = coverage__row(ctx, "coverage-tensor");
   c->shape = coverage__row(ctx, "coverage-shape");
   c->plumbing = coverage__row(ctx, "coverage-dtype-plumbing");
+  c->dtype_only = coverage__row(ctx, "coverage-dtype-only");
+  size_t ne;
+  const KbEntry *rows = kb_entries(&ne);
+  for (size_t i = 0; i < ne; i++)
+    if (rows[i].match == KB_DETECTOR && util_starts_with(rows[i].pattern, "coverage-note:") && rows[i].arg &&
+        (!rows[i].chips || (rows[i].chips & ctx->opt->chip)))
+      array_push(&c->notes, &rows[i]);
   for (size_t i = 0; i < 3; i++) {
     char name[40];
     snprintf(name, sizeof name, "coverage-dtype-%s", coverage__dtypes[i]);
@@ -320,9 +334,9 @@ static bool coverage__first(Cov *c, const char *code, const char *api) {
 }
 
 /* Emits `code` at the call's function with the list named in front of what it says. */
-static void coverage__emit(Cov *c, const char *code, TSNode call, const char *api, const char *en, const char *zh) {
+static Finding *coverage__emit(Cov *c, const char *code, TSNode call, const char *api, const char *en, const char *zh) {
   const KbRule *rule = context_rule(c->ctx->opt, code);
-  if (!rule) return;
+  if (!rule) return NULL;
   TSNode fn = coverage__head(call);
   TSPoint s = ts_node_start_point(fn), e = ts_node_end_point(fn);
   unsigned chip = c->ctx->opt->chip;
@@ -334,15 +348,70 @@ static void coverage__emit(Cov *c, const char *code, TSNode call, const char *ap
   f->message_zh = kb_format(rule->msg_zh, api, repl_zh);
   free(repl);
   free(repl_zh);
+  return f;
 }
 
-/* A restriction worth an information: one that leaves out a model dtype,
- * limits dimensions or says more than the fields. */
-static bool coverage__restricts(const Cov *c, const KbSupport *s) {
-  if (s->max_dims || s->other) return true;
-  if (!*s->dtypes || (c->plumbing && kb_pattern_match(c->plumbing->arg, s->api))) return false;
-  return kb_support_excludes(s->dtypes, "bf16") || kb_support_excludes(s->dtypes, "fp16") ||
+/* Whether a dtype list names no model dtype at all (complex only). */
+static bool coverage__no_model_dtype(const KbSupport *s) {
+  return kb_support_excludes(s->dtypes, "bf16") && kb_support_excludes(s->dtypes, "fp16") &&
          kb_support_excludes(s->dtypes, "fp32");
+}
+
+/* A class of torch.nn (CapWords last part): its dtype line is about the
+ * input of forward, not the constructor's arguments. */
+static bool coverage__constructor(const char *api) {
+  const char *last = strrchr(api, '.');
+  return util_starts_with(api, "torch.nn.") && last && last[1] >= 'A' && last[1] <= 'Z';
+}
+
+/* A segment of the list's note that is a dtype list ("`input`仅支持fp16，fp32",
+ * "属性`mode`为constant时，`input`仅支持bf16，..."): "支持" right before a dtype. */
+static bool coverage__dtype_segment(const char *seg, size_t n) {
+  static const char *const dt[] = {"bf16", "fp16", "fp32", "fp64", "uint8", "int8", "int16", "int32", "int64", "bool", "complex"};
+  static const char mark[] = "支持";
+  for (const char *p = seg; (p = memmem(p, n - (size_t)(p - seg), mark, sizeof mark - 1)) != NULL; p++) {
+    const char *after = p + sizeof mark - 1;
+    for (size_t i = 0; i < sizeof dt / sizeof dt[0]; i++)
+      if ((size_t)(seg + n - after) >= strlen(dt[i]) && strncmp(after, dt[i], strlen(dt[i])) == 0) return true;
+  }
+  return false;
+}
+
+/* Whether a note segment says something about this call: no "coverage-note:"
+ * row matches it, or the row's keyword is passed. */
+static bool coverage__segment_applies(const Cov *c, const char *seg, size_t n, TSNode call) {
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
+  for (size_t i = 0; i < c->notes.len; i++) {
+    const KbEntry *r = c->notes.items[i];
+    if (!memmem(seg, n, r->arg, strlen(r->arg))) continue;
+    return r->value && pysyntax_is(args, "argument_list") && !ts_node_is_null(pysyntax_argument(c->py, args, r->value));
+  }
+  return true;
+}
+
+/* Whether any note of the list (the segments of note_zh that are not dtype
+ * lists) says something about this call. */
+static bool coverage__notes_apply(const Cov *c, const KbSupport *s, TSNode call) {
+  const char *z = s->note_zh;
+  while (z && *z) {
+    const char *semi = strstr(z, "; ");
+    size_t n = semi ? (size_t)(semi - z) : strlen(z);
+    if (n && !coverage__dtype_segment(z, n) && coverage__segment_applies(c, z, n, call)) return true;
+    z = semi ? semi + 2 : NULL;
+  }
+  return false;
+}
+
+/* What the list's restriction is at this call: 2 work to check (an
+ * information), 1 a dtype list or dimension limit the call shows nothing
+ * outside of (a hint), 0 nothing worth a finding. */
+static int coverage__restricts(const Cov *c, const KbSupport *s, const char *api, TSNode call) {
+  bool plumbing = !*s->dtypes || (c->plumbing && kb_pattern_match(c->plumbing->arg, api)) || coverage__constructor(api);
+  if (s->other && coverage__notes_apply(c, s, call)) return 2;
+  if (!plumbing && coverage__no_model_dtype(s)) return 2;
+  bool dtypes = !plumbing && (kb_support_excludes(s->dtypes, "bf16") || kb_support_excludes(s->dtypes, "fp16") ||
+                              kb_support_excludes(s->dtypes, "fp32"));
+  return s->max_dims || s->other || dtypes ? 1 : 0;
 }
 
 static void coverage__call(Cov *c, TSNode call) {
@@ -367,8 +436,15 @@ static void coverage__call(Cov *c, TSNode call) {
     coverage__emit(c, "ASC221", call, api, en, zh);
   } else if (s->cpu_fallback) {
     if (coverage__first(c, "ASC222", api)) coverage__emit(c, "ASC222", call, api, s->note_en, s->note_zh);
-  } else if (coverage__restricts(c, s)) {
-    if (coverage__first(c, "ASC220", api)) coverage__emit(c, "ASC220", call, api, s->note_en, s->note_zh);
+  } else {
+    int r = coverage__restricts(c, s, api, call);
+    if (r && coverage__first(c, r == 2 ? "ASC220" : "ASC220-hint", api)) {
+      Finding *f = coverage__emit(c, "ASC220", call, api, s->note_en, s->note_zh);
+      if (f && r == 1 && c->dtype_only) {
+        f->severity = SEV_HINT;
+        finding_append_note(f, c->dtype_only->msg_en, c->dtype_only->msg_zh);
+      }
+    }
   }
   free(en);
   free(zh);
@@ -408,6 +484,7 @@ static void coverage__end(void *state) {
   Cov *c = state;
   findings_drop_if(c->ctx->out, coverage__drop_shadowed, c->ctx->out);
   strlist_free(&c->once);
+  array_free(&c->notes);
   array_free(&c->params);
   array_free(&c->assigns);
   free(c);
