@@ -670,9 +670,59 @@ static void fold__calls(Fold *fo) {
   }
 }
 
-static bool fold__internal(const char *code, bool has_kernels) {
+/* A launch-configuration call (cudaFuncSetAttribute: the "fold-launch-config"
+ * row) belongs to the kernel it configures, like an include. */
+static bool fold__launch_config(const AnalyzeOptions *opt, const Finding *f) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-launch-config", opt->user_entries, opt->n_user_entries);
+  return row && row->arg && strcmp(f->rule->code, "ASC403") == 0 && f->subject && kb_pattern_match(row->arg, f->subject);
+}
+
+static bool fold__internal(const AnalyzeOptions *opt, const Finding *f, bool has_kernels) {
+  const char *code = f->rule->code;
   return strcmp(code, "ASC406") == 0 || strcmp(code, "ASC407") == 0 || strcmp(code, "ASC408") == 0 ||
-         strcmp(code, "ASC409") == 0 || (has_kernels && strcmp(code, "ASC403") == 0);
+         strcmp(code, "ASC409") == 0 || (has_kernels && strcmp(code, "ASC403") == 0) || fold__launch_config(opt, f);
+}
+
+/* Whether `name` occurs as a word in [from, to) of the text. */
+static bool fold__has_word(const char *text, size_t len, const char *name, uint32_t from, uint32_t to) {
+  size_t n = strlen(name);
+  for (uint32_t at = from; n && at + n <= to && at + n <= len;) {
+    const char *p = memmem(text + at, to - at, name, n);
+    if (!p) return false;
+    uint32_t i = (uint32_t)(p - text);
+    bool left = i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_');
+    bool right = i + n >= len || !(isalnum((unsigned char)text[i + n]) || text[i + n] == '_');
+    if (left && right) return true;
+    at = i + 1;
+  }
+  return false;
+}
+
+/* A launch (ASC402) of a kernel the file defines (ASC401), by its name or
+ * through a pointer the launching function sets from it (`auto kernel_func =
+ * attn_kernel<...>; kernel_func<<<...>>>`), is part of that kernel's port:
+ * a related site of the kernel finding. */
+static void fold__launches(Fold *fo) {
+  const AnalyzeCtx *ctx = fo->ctx;
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    FoldSite *si = &fo->sites[i];
+    if (si->gone || strcmp(l->items[i].rule->code, "ASC402") != 0) continue;
+    char *k = fold__kernel_of(l->items[i].subject);
+    const char *bare = strrchr(k, ':') ? strrchr(k, ':') + 1 : k;
+    uint32_t from = si->func != FOLD_NONE ? ts_node_start_byte(si->fn_def) : 0;
+    uint32_t to = si->func != FOLD_NONE ? ts_node_end_byte(si->fn_def) : 0;
+    size_t owner = l->len;
+    for (size_t j = 0; j < l->len && owner == l->len; j++)
+      if (!fo->sites[j].gone && strcmp(l->items[j].rule->code, "ASC401") == 0 && strcmp(l->items[j].subject, bare) == 0)
+        owner = j;
+    for (size_t j = 0; j < l->len && owner == l->len && to > from; j++)
+      if (!fo->sites[j].gone && strcmp(l->items[j].rule->code, "ASC401") == 0 &&
+          fold__has_word(ctx->text, ctx->len, l->items[j].subject, from, to))
+        owner = j;
+    if (owner < l->len) fold__gone(fo, owner, i, NULL);
+    free(k);
+  }
 }
 
 static const char *fold__base(const char *path) {
@@ -697,7 +747,7 @@ static void fold__internals(Fold *fo) {
   size_t per[5] = {0};
   Severity worst = rule->severity;
   for (size_t i = 0; i < l->len; i++) {
-    if (fo->sites[i].gone || !fold__internal(l->items[i].rule->code, kernels)) continue;
+    if (fo->sites[i].gone || !fold__internal(ctx->opt, &l->items[i], kernels)) continue;
     if (first == l->len) first = i;
     n += 1 + l->items[i].related.len;
     if (l->items[i].severity < worst) worst = l->items[i].severity;
@@ -705,10 +755,11 @@ static void fold__internals(Fold *fo) {
       if (strcmp(l->items[i].rule->code, codes[k]) == 0) per[k] += 1 + l->items[i].related.len;
   }
   if (n == 0 || (n < 2 && !kernels)) return;
-  if (n == 1) { /* one header of a kernel file: a site of the file's kernel port, not an item */
+  if (kernels) { /* the internals of a kernel file are sites of its (first) kernel's port, not an item */
     for (size_t k = 0; k < l->len; k++)
       if (!fo->sites[k].gone && strcmp(l->items[k].rule->code, "ASC401") == 0) {
-        fold__gone(fo, k, first, NULL);
+        for (size_t i = first; i < l->len; i++)
+          if (!fo->sites[i].gone && fold__internal(ctx->opt, &l->items[i], kernels)) fold__gone(fo, k, i, NULL);
         return;
       }
   }
@@ -723,7 +774,7 @@ static void fold__internals(Fold *fo) {
   fold__absorb(c, &self, NULL);
   finding_free(&self);
   for (size_t i = first + 1; i < l->len; i++)
-    if (!fo->sites[i].gone && fold__internal(l->items[i].rule->code, kernels)) fold__gone(fo, first, i, NULL);
+    if (!fo->sites[i].gone && fold__internal(ctx->opt, &l->items[i], kernels)) fold__gone(fo, first, i, NULL);
   StrBuf sb;
   sb_init(&sb);
   sb_printf(&sb, "%s (%zu sites:", fold__base(ctx->path), n);
@@ -759,6 +810,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__test_harness(&fo);
   }
   if (ctx->kind == FILE_CUDA) {
+    fold__launches(&fo);
     fold__dispatch(&fo);
     fold__calls(&fo);
     fold__internals(&fo);
