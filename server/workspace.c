@@ -1,5 +1,6 @@
 /* workspace: see workspace.h. */
 #include "server/workspace.h"
+#include "analyzers/engine/fold.h"
 #include "analyzers/engine/nesting.h"
 #include "analyzers/python/pyfacts.h"
 #include "analyzers/project/model.h"
@@ -145,6 +146,34 @@ static int ws__cmp(const void *a, const void *b) {
   return strcmp(((const WsFile *)a)->path, ((const WsFile *)b)->path);
 }
 
+/* The NPU twin of a module in a subdirectory: `ops/rms_norm.py` has one when
+ * a file of the same name lies below `ops/` under a directory named for the
+ * NPU (`ops/backends/_ascend/ops/rms_norm.py`): the project's NPU backend
+ * replaces it there. Package files (__init__.py, __main__.py), setup.py and
+ * conftest.py name no module of their own. The twin is named relative to
+ * the module's directory. */
+static void ws__npu_twins(Workspace *ws) {
+  static const char *const generic = "__init__.py|__main__.py|setup.py|conftest.py";
+  Array(size_t) npu = {0};
+  for (size_t i = 0; i < ws->files.len; i++)
+    if (ws->files.items[i].kind == FILE_PYTHON && fold_npu_path(ws->files.items[i].path)) array_push(&npu, i);
+  for (size_t i = 0; npu.len && i < ws->files.len; i++) {
+    WsFile *f = &ws->files.items[i];
+    if (f->kind != FILE_PYTHON || f->npu_sibling || fold_npu_path(f->path)) continue;
+    const char *slash = strrchr(f->path, '/'), *base = slash ? slash + 1 : f->path;
+    size_t dir = slash ? (size_t)(slash - f->path) + 1 : 0;
+    if (kb_pattern_match(generic, base)) continue;
+    for (size_t k = 0; k < npu.len && !f->npu_sibling; k++) {
+      const char *q = ws->files.items[npu.items[k]].path, *qs = strrchr(q, '/');
+      if (!qs || strcmp(qs + 1, base) != 0 || strncmp(q, f->path, dir) != 0) continue;
+      char *between = xstrndup(q + dir, (size_t)(qs - q) - dir); /* the directories below the module's */
+      if (fold_npu_path(between)) f->npu_sibling = xstrdup(q + dir);
+      free(between);
+    }
+  }
+  array_free(&npu);
+}
+
 int ws_collect(Workspace *ws, const char *const *paths, size_t n, const WsOptions *opt) {
   static const char *const dot[] = {"."};
   if (n == 0) {
@@ -185,6 +214,7 @@ int ws_collect(Workspace *ws, const char *const *paths, size_t n, const WsOption
   }
   array_free(&w.seen);
   if (ws->files.len > 1) qsort(ws->files.items, ws->files.len, sizeof *ws->files.items, ws__cmp);
+  ws__npu_twins(ws);
   return rc;
 }
 
@@ -506,6 +536,19 @@ char *ws_npu_sibling(const char *path) {
     free(sib);
   }
   return NULL;
+}
+
+/* ---- across files ------------------------------------------------------------ */
+
+void ws_project_fold(Workspace *ws, const AnalyzeOptions *aopt) {
+  FoldFile *ff = xcalloc(ws->files.len + 1, sizeof *ff);
+  for (size_t i = 0; i < ws->files.len; i++) {
+    WsFile *f = &ws->files.items[i];
+    ff[i] = (FoldFile){f->path, f->abs, f->kind, context_is_test_path(f->rel ? f->rel : f->path), &f->findings,
+                       &f->facts};
+  }
+  fold_project(ff, ws->files.len, aopt);
+  free(ff);
 }
 
 /* ---- project model ----------------------------------------------------------- */

@@ -114,6 +114,10 @@ DcKey ws_scan_identity(const AnalyzeOptions *aopt, const char *const *paths, siz
  * make it test code). Caller frees. */
 char *ws_project_relative(const char *path);
 
+/* The folds across files (fold.h, fold_project) over the analyzed files'
+ * findings, before the project model reads them. */
+void ws_project_fold(Workspace *ws, const AnalyzeOptions *aopt);
+
 /* For a Python file named for CUDA or the GPU (cuda_accelerator.py,
  * gpu_utils.py): the name of the NPU version beside it (npu_accelerator.py)
  * when that file exists, else NULL. Caller frees. */

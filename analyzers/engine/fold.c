@@ -2,6 +2,7 @@
  * gone ones are freed at the end, so indexes stay valid between passes. */
 #include "analyzers/engine/fold.h"
 
+#include "analyzers/python/pyfacts.h"
 #include "analyzers/python/resolver.h"
 
 #include <stdio.h>
@@ -499,7 +500,7 @@ static bool fold__npu_word(const char *s, size_t n) {
   return (n == 3 && strncasecmp(s, "npu", 3) == 0) || (n >= 6 && strncasecmp(s, "ascend", 6) == 0);
 }
 
-static bool fold__npu_path(const char *path) {
+bool fold_npu_path(const char *path) {
   for (const char *p = path; p && *p;) {
     size_t n = strcspn(p, "/_-.");
     if (fold__npu_word(p, n)) return true;
@@ -815,11 +816,433 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__calls(&fo);
     fold__internals(&fo);
   }
-  if (fold__npu_path(ctx->path))
+  if (fold_npu_path(ctx->path))
     for (size_t i = 0; i < l->len; i++) fo.sites[i].gone = fo.sites[i].gone || kb_domain(l->items[i].rule->code) >= 2;
   bool *drop = xcalloc(l->len + 1, sizeof *drop);
   for (size_t i = 0; i < l->len; i++) drop[i] = fo.sites[i].gone;
   findings_drop(l, drop);
   free(drop);
   free(fo.sites);
+}
+
+/* ---- across the files of a project -------------------------------------------- */
+
+#define FOLD_MAX_READ (8u << 20)
+
+typedef struct {
+  FoldFile *files;
+  size_t n;
+  const AnalyzeOptions *opt;
+  char **text;     /* read on demand; NULL: not read yet or unreadable */
+  size_t *len;
+  bool *tried;
+} FoldProject;
+
+static const char *fold__text_of(FoldProject *p, size_t i) {
+  if (!p->tried[i]) {
+    p->tried[i] = true;
+    if (util_read_file(p->files[i].abs, FOLD_MAX_READ, &p->text[i], &p->len[i]) != 0) p->text[i] = NULL;
+  }
+  return p->text[i];
+}
+
+static bool fold__live(const Finding *f) { return f->severity != SEV_HINT && !f->unreachable; }
+
+/* Index of the file whose path is `path`, or SIZE_MAX. */
+static size_t fold__file(const FoldProject *p, const char *path) {
+  for (size_t i = 0; i < p->n; i++)
+    if (strcmp(p->files[i].path, path) == 0) return i;
+  return SIZE_MAX;
+}
+
+/* Moves `from` (a finding of file `fp`) into `into` (of another file) as
+ * related sites, with their file named. */
+static void fold__absorb_across(Finding *into, const Finding *from, const char *fp) {
+  Related r = {.start = from->start_byte, .end = from->end_byte, .message = from->message,
+               .start_row = from->start_row, .start_char = from->start_char, .end_row = from->end_row,
+               .end_char = from->end_char, .path = (char *)fp, .start_col = from->start_col, .end_col = from->end_col};
+  finding_add_related_at(into, &r);
+  for (size_t k = 0; k < from->related.len; k++) {
+    Related q = from->related.items[k];
+    if (!q.path) q.path = (char *)fp;
+    finding_add_related_at(into, &q);
+  }
+  if (from->severity < into->severity) into->severity = from->severity;
+}
+
+/* ---- C/C++: the include graph, kernel families, headers ---- */
+
+typedef struct {
+  Array(size_t) out; /* files this one includes (project files only) */
+  Array(size_t) in;  /* files including this one */
+} FoldNode;
+
+static bool fold__header(const char *path) {
+  static const char *const ext[] = {".cuh", ".h", ".hpp", ".hh", ".hxx"};
+  for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+    if (util_ends_with(path, ext[i])) return true;
+  return false;
+}
+
+/* The project file `#include "name"` in file i means: beside it, else the
+ * first whose path ends with /name. SIZE_MAX when none. */
+static size_t fold__resolve_include(const FoldProject *p, size_t i, const char *name) {
+  const char *path = p->files[i].path, *slash = strrchr(path, '/');
+  StrBuf sb;
+  sb_init(&sb);
+  if (slash) sb_printf(&sb, "%.*s/", (int)(slash - path), path);
+  /* "../x.h" climbs from the file's directory */
+  while (util_starts_with(name, "../")) {
+    name += 3;
+    if (sb.len > 0) sb.len--;
+    while (sb.len > 0 && sb.data[sb.len - 1] != '/') sb.len--;
+    sb.data[sb.len] = '\0';
+  }
+  sb_puts(&sb, name);
+  size_t hit = fold__file(p, sb.data);
+  sb_free(&sb);
+  if (hit != SIZE_MAX) return hit;
+  size_t n = strlen(name);
+  for (size_t k = 0; k < p->n; k++) {
+    const char *q = p->files[k].path;
+    size_t m = strlen(q);
+    if (k != i && p->files[k].kind == FILE_CUDA && m > n && q[m - n - 1] == '/' && strcmp(q + m - n, name) == 0)
+      return k;
+  }
+  return SIZE_MAX;
+}
+
+static void fold__includes(FoldProject *p, size_t i, FoldNode *g) {
+  const char *t = fold__text_of(p, i);
+  size_t len = p->len[i];
+  for (size_t at = 0; t && at < len;) {
+    const char *nl = memchr(t + at, '\n', len - at);
+    size_t end = nl ? (size_t)(nl - t) : len, s = at;
+    while (s < end && (t[s] == ' ' || t[s] == '\t')) s++;
+    if (s < end && t[s] == '#') {
+      s++;
+      while (s < end && (t[s] == ' ' || t[s] == '\t')) s++;
+      if (end - s > 7 && strncmp(t + s, "include", 7) == 0) {
+        const char *q = memchr(t + s + 7, '"', end - s - 7);
+        const char *e = q ? memchr(q + 1, '"', (size_t)(t + end - q - 1)) : NULL;
+        if (e && e > q + 1) {
+          char *name = xstrndup(q + 1, (size_t)(e - q - 1));
+          size_t k = fold__resolve_include(p, i, name);
+          free(name);
+          if (k != SIZE_MAX && k != i) {
+            array_push(&g[i].out, k);
+            array_push(&g[k].in, i);
+          }
+        }
+      }
+    }
+    at = end + 1;
+  }
+}
+
+/* The first live kernel finding (ASC401) of file i, or SIZE_MAX. */
+static size_t fold__first_kernel(const FoldProject *p, size_t i) {
+  const FindingList *l = p->files[i].findings;
+  for (size_t k = 0; k < l->len; k++)
+    if (fold__live(&l->items[k]) && strcmp(l->items[k].rule->code, "ASC401") == 0) return k;
+  return SIZE_MAX;
+}
+
+static bool fold__internal_code(const AnalyzeOptions *opt, const Finding *f) {
+  return strcmp(f->rule->code, "ASC418") == 0 || fold__internal(opt, f, true);
+}
+
+/* Breadth-first over the include graph from file `from` (forward only, or
+ * both ways) to the nearest other file whose kernel finding `match`
+ * accepts; returns the file, *kernel its finding. */
+typedef bool (*FoldKernelFn)(FoldProject *p, size_t from, size_t file, size_t kernel);
+
+static size_t fold__nearest_kernel(FoldProject *p, const FoldNode *g, size_t from, bool both, FoldKernelFn match,
+                                   size_t *kernel) {
+  bool *seen = xcalloc(p->n, sizeof *seen);
+  size_t *queue = xmalloc(p->n * sizeof *queue), head = 0, tail = 0, found = SIZE_MAX;
+  queue[tail++] = from;
+  seen[from] = true;
+  while (head < tail && found == SIZE_MAX) {
+    size_t f = queue[head++];
+    if (f != from) {
+      const FindingList *l = p->files[f].findings;
+      for (size_t k = 0; k < l->len && found == SIZE_MAX; k++)
+        if (fold__live(&l->items[k]) && strcmp(l->items[k].rule->code, "ASC401") == 0 && match(p, from, f, k)) {
+          found = f;
+          *kernel = k;
+        }
+    }
+    for (int dir = 0; dir < (both ? 2 : 1); dir++) {
+      const size_t *next = dir ? g[f].in.items : g[f].out.items;
+      size_t nn = dir ? g[f].in.len : g[f].out.len;
+      for (size_t k = 0; k < nn; k++)
+        if (!seen[next[k]]) {
+          seen[next[k]] = true;
+          queue[tail++] = next[k];
+        }
+    }
+  }
+  free(seen);
+  free(queue);
+  return found;
+}
+
+/* A kernel whose name the launching file's text uses (`auto f = k<...>;`). */
+static bool fold__named_in(FoldProject *p, size_t from, size_t file, size_t kernel) {
+  const char *t = fold__text_of(p, from);
+  return t && fold__has_word(t, p->len[from], p->files[file].findings->items[kernel].subject, 0, (uint32_t)p->len[from]);
+}
+
+static bool fold__any_kernel(FoldProject *p, size_t from, size_t file, size_t kernel) {
+  (void)p, (void)from, (void)file, (void)kernel;
+  return true;
+}
+
+/* Moves the findings of file i that `take` says yes to into kernel finding
+ * k of file o. */
+static void fold__move(FoldProject *p, size_t i, const bool *take, size_t o, size_t k) {
+  FindingList *l = p->files[i].findings;
+  for (size_t j = 0; j < l->len; j++)
+    if (take[j]) fold__absorb_across(&p->files[o].findings->items[k], &l->items[j], p->files[i].path);
+  findings_drop(l, take);
+}
+
+/* The launches of a kernel family defined in an included file, with the
+ * launching file's internals: sites of that kernel's finding. */
+static void fold__families(FoldProject *p, const FoldNode *g) {
+  for (size_t i = 0; i < p->n; i++) {
+    FindingList *l = p->files[i].findings;
+    if (p->files[i].kind != FILE_CUDA || p->files[i].test || fold__first_kernel(p, i) != SIZE_MAX) continue;
+    bool launches = false;
+    for (size_t j = 0; j < l->len; j++) launches = launches || (fold__live(&l->items[j]) && strcmp(l->items[j].rule->code, "ASC402") == 0);
+    if (!launches) continue;
+    size_t k = SIZE_MAX, o = fold__nearest_kernel(p, g, i, false, fold__named_in, &k);
+    if (o == SIZE_MAX) continue;
+    bool *take = xcalloc(l->len + 1, sizeof *take);
+    for (size_t j = 0; j < l->len; j++)
+      take[j] = fold__live(&l->items[j]) && (strcmp(l->items[j].rule->code, "ASC402") == 0 || fold__internal_code(p->opt, &l->items[j]));
+    fold__move(p, i, take, o, k);
+    free(take);
+  }
+}
+
+/* A header with no kernel and only internals: sites of the nearest kernel. */
+static void fold__headers(FoldProject *p, const FoldNode *g) {
+  for (size_t i = 0; i < p->n; i++) {
+    FindingList *l = p->files[i].findings;
+    if (p->files[i].kind != FILE_CUDA || p->files[i].test || !fold__header(p->files[i].path) || l->len == 0) continue;
+    bool only = true, any = false;
+    for (size_t j = 0; j < l->len && only; j++) {
+      if (!fold__live(&l->items[j]) || kb_domain(l->items[j].rule->code) < 2) continue;
+      any = true;
+      only = fold__internal_code(p->opt, &l->items[j]) || strcmp(l->items[j].rule->code, "ASC403") == 0;
+    }
+    if (!any || !only) continue;
+    size_t k = SIZE_MAX, o = fold__nearest_kernel(p, g, i, true, fold__any_kernel, &k);
+    if (o == SIZE_MAX) continue;
+    bool *take = xcalloc(l->len + 1, sizeof *take);
+    for (size_t j = 0; j < l->len; j++) take[j] = fold__live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2;
+    fold__move(p, i, take, o, k);
+    free(take);
+  }
+}
+
+/* ---- packages registered for CUDA devices only ---- */
+
+/* Whether text holds `<keyword>=(` / `[` with string items that are all
+ * device words of the row, at least one; `said` gets the spelling. */
+static bool fold__cuda_only_registration(const char *t, size_t len, const KbEntry *row, char **said) {
+  for (size_t at = 0; at < len; at++) {
+    if (!(isalpha((unsigned char)t[at]) || t[at] == '_') || (at > 0 && (isalnum((unsigned char)t[at - 1]) || t[at - 1] == '_')))
+      continue;
+    size_t e = at;
+    while (e < len && (isalnum((unsigned char)t[e]) || t[e] == '_')) e++;
+    char *word = xstrndup(t + at, e - at);
+    bool kw = kb_pattern_match(row->arg, word);
+    free(word);
+    size_t s = e;
+    while (s < len && t[s] == ' ') s++;
+    if (!kw || s >= len || t[s] != '=' || s + 1 >= len || t[s + 1] == '=') {
+      at = e;
+      continue;
+    }
+    s++;
+    while (s < len && t[s] == ' ') s++;
+    if (s >= len || (t[s] != '(' && t[s] != '[')) {
+      at = e;
+      continue;
+    }
+    char close = t[s] == '(' ? ')' : ']';
+    size_t q = s + 1, items = 0;
+    bool ok = true;
+    while (q < len && ok && t[q] != close) {
+      if (t[q] == ' ' || t[q] == ',' || t[q] == '\n') {
+        q++;
+        continue;
+      }
+      if (t[q] != '"' && t[q] != '\'') {
+        ok = false;
+        break;
+      }
+      const char *end = memchr(t + q + 1, t[q], len - q - 1);
+      if (!end) {
+        ok = false;
+        break;
+      }
+      char *dev = xstrndup(t + q + 1, (size_t)(end - t - q - 1));
+      ok = kb_pattern_match(row->value, dev);
+      free(dev);
+      items++;
+      q = (size_t)(end - t) + 1;
+    }
+    if (ok && items > 0 && q < len) {
+      *said = xstrndup(t + at, q + 1 - at);
+      return true;
+    }
+    at = e;
+  }
+  return false;
+}
+
+/* Marks the live findings (domains 2-9) of file i unreachable, with `why`. */
+static void fold__mark_unreachable(FoldProject *p, size_t i, const KbEntry *row, const char *why) {
+  FindingList *l = p->files[i].findings;
+  char *en = kb_format(row->msg_en, why, NULL), *zh = kb_format(row->msg_zh, why, NULL);
+  for (size_t j = 0; j < l->len; j++) {
+    Finding *f = &l->items[j];
+    if (!fold__live(f) || kb_domain(f->rule->code) < 2) continue;
+    f->unreachable = true;
+    f->severity = SEV_HINT;
+    finding_append_note(f, en, zh);
+  }
+  free(en);
+  free(zh);
+}
+
+static bool fold__under(const char *path, const char *dir) {
+  size_t n = strlen(dir);
+  return n == 0 || (strncmp(path, dir, n) == 0 && path[n] == '/');
+}
+
+/* Whether `text` imports dotted module `mod` or one below it
+ * (`import mod.x`, `from mod.x import y`). */
+static bool fold__imports(const char *t, size_t len, const char *mod) {
+  size_t n = strlen(mod);
+  for (const char *s = t; t && (s = memmem(s, len - (size_t)(s - t), mod, n)) != NULL; s++) {
+    size_t i = (size_t)(s - t);
+    char after = i + n < len ? t[i + n] : '\n';
+    if (after != '.' && after != ' ' && after != '\n' && after != '\r' && after != ',') continue;
+    size_t b = i;
+    while (b > 0 && t[b - 1] == ' ') b--;
+    if ((b >= 6 && strncmp(t + b - 6, "import", 6) == 0) || (b >= 4 && strncmp(t + b - 4, "from", 4) == 0)) return true;
+  }
+  return false;
+}
+
+/* The dotted names a package directory may be imported by: its path's
+ * suffixes of two parts or more ("src/pkg/ops/cute" -> "pkg.ops.cute",
+ * "ops.cute"; "src.pkg.ops.cute"). */
+static void fold__dotted(const char *dir, StrList *out) {
+  char *d = xstrdup(dir);
+  for (char *c = d; *c; c++)
+    if (*c == '/') *c = '.';
+  for (const char *s = d; s;) {
+    if (strchr(s, '.')) array_push(out, xstrdup(s));
+    const char *dot = strchr(s, '.');
+    s = dot ? dot + 1 : NULL;
+  }
+  free(d);
+}
+
+/* Whether the test file i uses a CUDA-only package: a module-level import
+ * of it, or an importorskip of a CUDA-only library ("cuda-engine-file"). */
+static bool fold__test_needs(FoldProject *p, size_t i, const StrList *mods) {
+  const char *t = fold__text_of(p, i);
+  if (!t) return false;
+  for (size_t m = 0; m < mods->len; m++)
+    if (fold__imports(t, p->len[i], mods->items[m])) return true;
+  const KbEntry *eng = kb_lookup(KB_DETECTOR, "cuda-engine-file", p->opt->user_entries, p->opt->n_user_entries);
+  static const char skip[] = "importorskip(";
+  for (const char *s = t; eng && (s = memmem(s, p->len[i] - (size_t)(s - t), skip, sizeof skip - 1)) != NULL; s++) {
+    const char *q = s + sizeof skip - 1;
+    if (q >= t + p->len[i] || (*q != '"' && *q != '\'')) continue;
+    const char *e = memchr(q + 1, *q, (size_t)(t + p->len[i] - q - 1));
+    if (!e) continue;
+    char *name = xstrndup(q + 1, (size_t)(e - q - 1));
+    bool cuda = kb_pattern_match(eng->arg, name);
+    free(name);
+    if (cuda) return true;
+  }
+  return false;
+}
+
+static void fold__cuda_only_packages(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "cuda-only-registration", p->opt->user_entries, p->opt->n_user_entries);
+  if (!row || !row->arg || !row->value) return;
+  StrList dirs = {0}, mods = {0};
+  for (size_t i = 0; i < p->n; i++) {
+    const char *path = p->files[i].path, *slash = strrchr(path, '/');
+    if (p->files[i].kind != FILE_PYTHON || p->files[i].test || strcmp(slash ? slash + 1 : path, "__init__.py") != 0) continue;
+    const char *t = fold__text_of(p, i);
+    char *said = NULL;
+    if (!t || !fold__cuda_only_registration(t, p->len[i], row, &said)) continue;
+    char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup("");
+    char *why = xasprintf("%s registers it for %s only", path, said);
+    for (size_t k = 0; k < p->n; k++)
+      if (fold__under(p->files[k].path, dir)) fold__mark_unreachable(p, k, row, why);
+    /* a project package only this one loads (a separate CUDA wheel) */
+    const PyFacts *pf = p->files[i].facts ? p->files[i].facts->py : NULL;
+    for (size_t d = 0; pf && d < pf->dynamic_imports.len; d++) {
+      char *top = xstrndup(pf->dynamic_imports.items[d], strcspn(pf->dynamic_imports.items[d], "."));
+      bool only = true; /* no other code outside tests imports it */
+      for (size_t k = 0; k < p->n && only; k++) {
+        const FileFacts *ff = p->files[k].facts;
+        if (p->files[k].test || fold__under(p->files[k].path, dir) || !ff || util_starts_with(p->files[k].path, top)) continue;
+        for (size_t m = 0; m < ff->imports.len && only; m++)
+          only = !(util_starts_with(ff->imports.items[m], top) &&
+                   (ff->imports.items[m][strlen(top)] == '\0' || ff->imports.items[m][strlen(top)] == '.'));
+      }
+      for (size_t k = 0; k < p->n && only; k++) {
+        const char *q = p->files[k].path;
+        bool at_top = util_starts_with(q, top) && q[strlen(top)] == '/';
+        if (at_top && !fold__under(q, dir)) {
+          char *w2 = xasprintf("only %s (registered for %s) loads it", path, said);
+          fold__mark_unreachable(p, k, row, w2);
+          free(w2);
+        }
+      }
+      free(top);
+    }
+    fold__dotted(dir, &mods);
+    array_push(&dirs, dir);
+    free(why);
+    free(said);
+  }
+  for (size_t i = 0; i < p->n; i++) {
+    if (!p->files[i].test || p->files[i].kind != FILE_PYTHON || p->files[i].findings->len == 0) continue;
+    if (fold__test_needs(p, i, &mods)) fold__mark_unreachable(p, i, row, "this test needs one (it imports it or a CUDA-only library)");
+  }
+  strlist_free(&dirs);
+  strlist_free(&mods);
+}
+
+void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
+  if (n == 0) return;
+  FoldProject p = {files, n, opt, xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(size_t)), xcalloc(n, sizeof(bool))};
+  fold__cuda_only_packages(&p);
+  FoldNode *g = xcalloc(n, sizeof *g);
+  for (size_t i = 0; i < n; i++)
+    if (files[i].kind == FILE_CUDA) fold__includes(&p, i, g);
+  fold__families(&p, g);
+  fold__headers(&p, g);
+  for (size_t i = 0; i < n; i++) {
+    array_free(&g[i].out);
+    array_free(&g[i].in);
+    free(p.text[i]);
+  }
+  free(g);
+  free(p.text);
+  free(p.len);
+  free(p.tried);
 }

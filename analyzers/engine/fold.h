@@ -24,6 +24,40 @@
 #define ASC_FOLD_H
 
 #include "analyzers/engine/context.h"
+#include "analyzers/engine/analyze.h"
+
+/* One file of a project for fold_project. All pointers are borrowed for
+ * the call; `findings` is changed in place (folded findings are freed). */
+typedef struct {
+  const char *path;         /* as the findings' output names it (Related.path of its sites elsewhere) */
+  const char *abs;          /* where to read its text */
+  FileKind kind;
+  bool test;                /* test or benchmark code (its path inside the project) */
+  FindingList *findings;
+  const FileFacts *facts;   /* may be NULL; facts->py may be NULL */
+} FoldFile;
+
+/* What is one work item across the files of a project, after each file's
+ * own folds and before the project model reads the findings:
+ *
+ *  - a C/C++ launch (ASC402) of a kernel defined in a file it includes (a
+ *    template instantiated in *_inst_*.cu files), with the file's internals
+ *    and launch-configuration calls, is a related site of that kernel's
+ *    finding (one finding per kernel family);
+ *  - a header that defines no kernel and holds only internals (includes,
+ *    device checks, runtime helpers) is part of the nearest kernel over
+ *    the include graph: its findings become sites of that kernel's finding;
+ *  - a package whose __init__.py registers it for CUDA devices only (the
+ *    "cuda-only-registration" row: `devices=("cuda",)`), a project package
+ *    only such packages load, and the tests that import them are never
+ *    selected on the NPU: their findings become hints marked unreachable.
+ *
+ * Files are read from `abs` as needed (C/C++ sources and package inits). */
+void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt);
+
+/* Whether a path names the NPU version by a directory or file word ("npu",
+ * "ascend*": backends/_ascend/, npu/, *_npu.py). path borrowed. */
+bool fold_npu_path(const char *path);
 
 /* Folds ctx's file's findings in `l` in place (l is owned by the caller;
  * folded findings are freed). Byte ranges must be set and rows computed;

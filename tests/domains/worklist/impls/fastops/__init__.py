@@ -1,0 +1,1 @@
+from fastops.registry import register_impl
