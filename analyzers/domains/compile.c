@@ -20,8 +20,10 @@
 typedef struct {
   AnalyzeCtx *ctx;
   const PyFile *py;
-  const KbEntry *infer, *jit, *other;
+  const KbEntry *infer, *jit, *other, *optin;
   Array(TSNode) calls; /* calls to restate once the matcher's findings exist */
+  Array(ByteRange) flags; /* bodies of `if args.<flag>:` for a flag the file's command line defines */
+  Array(char *) flag_names; /* "--compile" of each */
   bool *drop;          /* per finding of ctx->out: compiled for another device */
   bool compiles;       /* the file calls torch.compile (or dynamo) */
 } Compile;
@@ -81,6 +83,55 @@ static bool compile__other_backend(const Compile *c, TSNode call) {
   return r;
 }
 
+/* `if args.compile:` where the file defines `--compile` on its command
+ * line: its body runs only when asked for. Records the body. */
+static void compile__flag_branch(Compile *c, TSNode stmt) {
+  TSNode cond = pysym_child(stmt, PYFIELD_CONDITION), body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
+  if (!pysyntax_is(cond, "attribute") || ts_node_is_null(body)) return;
+  char *attr = pyfile_node_text(c->py, pysym_child(cond, PYFIELD_ATTRIBUTE));
+  if (!attr) return;
+  char *opt = xasprintf("--%s", attr);
+  for (char *p = opt + 2; *p; p++)
+    if (*p == '_') *p = '-';
+  char *q1 = xasprintf("\"%s\"", opt), *q2 = xasprintf("'%s'", opt), *q3 = xasprintf("\"--%s\"", attr);
+  /* the flag is defined anywhere in the file (its argument parser) */
+  context_depends(c->ctx, UNIT_READS_FILE);
+  const char *t = c->py->text;
+  size_t n = c->py->len;
+  bool defined = memmem(t, n, q1, strlen(q1)) || memmem(t, n, q2, strlen(q2)) || memmem(t, n, q3, strlen(q3));
+  free(q1);
+  free(q2);
+  free(q3);
+  free(attr);
+  if (!defined) {
+    free(opt);
+    return;
+  }
+  ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
+  array_push(&c->flags, r);
+  array_push(&c->flag_names, opt);
+}
+
+/* The flag whose branch holds the call when it compiles with the default
+ * backend and a mode without CUDA graphs ("compile-optin-default"); NULL else. */
+static const char *compile__optin_default(const Compile *c, TSNode call) {
+  if (!c->optin) return NULL;
+  const char *flag = NULL;
+  for (size_t i = 0; i < c->flags.len && !flag; i++)
+    if (ts_node_start_byte(call) >= c->flags.items[i].start && ts_node_end_byte(call) <= c->flags.items[i].end)
+      flag = c->flag_names.items[i];
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
+  if (!flag || !pysyntax_is(args, "argument_list")) return NULL;
+  TSNode backend = pysyntax_argument(c->py, args, "backend"), mode = pysyntax_argument(c->py, args, "mode");
+  char *b = pysyntax_is(backend, "string") ? pysyntax_string_value(c->py, backend) : NULL;
+  char *m = pysyntax_is(mode, "string") ? pysyntax_string_value(c->py, mode) : NULL;
+  bool ok = (ts_node_is_null(backend) || (b && kb_pattern_match(c->optin->value, b))) &&
+            (ts_node_is_null(mode) || (m && !kb_pattern_match(c->optin->arg, m)));
+  free(b);
+  free(m);
+  return ok ? flag : NULL;
+}
+
 static void compile__call(Compile *c, TSNode call) {
   TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   char *q = ts_node_is_null(fn) ? NULL : pyfile_qualname(c->py, fn);
@@ -97,6 +148,14 @@ static void compile__call(Compile *c, TSNode call) {
     if (infer) f->inference_only = true;
     if (subj || infer) kb_restate(f, subj, infer ? c->infer->replacement : NULL);
     free(subj);
+    const char *flag = compile__optin_default(c, call);
+    if (flag) {
+      char *en = kb_format(c->optin->msg_en, flag, NULL), *zh = kb_format(c->optin->msg_zh, flag, NULL);
+      f->severity = SEV_HINT;
+      finding_append_note(f, en, zh);
+      free(en);
+      free(zh);
+    }
   }
   free(q);
 }
@@ -104,6 +163,7 @@ static void compile__call(Compile *c, TSNode call) {
 static bool compile__visit(void *state, const PyVisit *v) {
   Compile *c = state;
   if (v->sym == PYSYM_CALL && c->infer) array_push(&c->calls, v->node);
+  if (v->sym == PYSYM_IF_STATEMENT) compile__flag_branch(c, v->node);
   return v->sym != PYSYM_COMMENT && v->sym != PYSYM_STRING;
 }
 
@@ -125,6 +185,7 @@ static void *compile__begin(AnalyzeCtx *ctx) {
   c->infer = compile__row(c, KB_DETECTOR, "compile-inference");
   c->jit = compile__row(c, KB_DETECTOR, "jit-under-transfer");
   c->other = compile__row(c, KB_DETECTOR, "compile-other-backend");
+  c->optin = compile__row(c, KB_DETECTOR, "compile-optin-default");
   return c;
 }
 
@@ -137,6 +198,9 @@ static void compile__end(void *state) {
   free(c->drop);
   if (c->jit) compile__jit(c);
   array_free(&c->calls);
+  array_free(&c->flags);
+  for (size_t i = 0; i < c->flag_names.len; i++) free(c->flag_names.items[i]);
+  array_free(&c->flag_names);
   free(c);
 }
 

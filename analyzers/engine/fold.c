@@ -792,6 +792,32 @@ static void fold__internals(Fold *fo) {
   sb_free(&sb);
 }
 
+/* After `assert FA3_ENABLED` (a function that requires an optional package:
+ * resolver.h, requires) the rest of the function never runs on the NPU,
+ * where the package is absent: an optional baseline. Its findings are
+ * hints marked unreachable ("optional-baseline" row). */
+static void fold__optional_baseline(const AnalyzeCtx *ctx, FindingList *l) {
+  const PyFile *py = ctx->py;
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "optional-baseline", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  for (size_t i = 0; py && row && i < l->len; i++) {
+    Finding *f = &l->items[i];
+    if (f->unreachable || f->severity == SEV_HINT || kb_domain(f->rule->code) < 2) continue;
+    for (size_t k = 0; k < py->requires.len; k++) {
+      const ByteRange *r = &py->requires.items[k], *at = &py->requires_at.items[k];
+      if (f->start_byte < r->start || f->start_byte >= r->end) continue;
+      char *stmt = fold__text(ctx, at->start, at->end, 60);
+      char *en = kb_format(row->msg_en, stmt, NULL), *zh = kb_format(row->msg_zh, stmt, NULL);
+      f->unreachable = true;
+      f->severity = SEV_HINT;
+      finding_append_note(f, en, zh);
+      free(en);
+      free(zh);
+      free(stmt);
+      break;
+    }
+  }
+}
+
 void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   if (l->len == 0) return;
   Fold fo = {ctx, l, xcalloc(l->len, sizeof(FoldSite))};
@@ -823,6 +849,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   findings_drop(l, drop);
   free(drop);
   free(fo.sites);
+  if (ctx->kind == FILE_PYTHON) fold__optional_baseline(ctx, l);
 }
 
 /* ---- across the files of a project -------------------------------------------- */

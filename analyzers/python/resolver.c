@@ -452,7 +452,61 @@ static ResolverSkip resolver__skip_kind(PyFile *py, TSNode decorator) {
   return SKIP_DEAD;
 }
 
+/* Whether cond tests that an optional package imported: a flag the file
+ * sets inside a guarded `try:` import of a third-party module
+ * (`FA3_ENABLED = True`; a relative import is the project's own extension,
+ * which the port builds), or an availability probe that is no opt-in flag
+ * and no NPU check. */
+static bool resolver__optional_present(const PyFile *py, TSNode cond) {
+  if (ts_node_is_null(cond) || pyfile_is_npu_check(py, cond) || resolver__text_has(py, cond, "not ")) return false;
+  if (resolver__is(cond, "identifier")) {
+    char *name = pyfile_node_text(py, cond);
+    size_t n = name ? strlen(name) : 0;
+    bool set = false;
+    for (size_t i = 0; n && i < py->guarded.len && !set; i++) {
+      const ByteRange *r = &py->guarded.items[i];
+      if (memmem(py->text + r->start, r->end - r->start, "from .", 6)) continue;
+      for (uint32_t at = r->start; !set && at + n < r->end;) {
+        const char *hit = memmem(py->text + at, r->end - at, name, n);
+        if (!hit) break;
+        uint32_t k = (uint32_t)(hit - py->text) + (uint32_t)n;
+        while (k < r->end && py->text[k] == ' ') k++;
+        set = k + 1 < r->end && py->text[k] == '=' && py->text[k + 1] != '=';
+        at = (uint32_t)(hit - py->text) + 1;
+      }
+    }
+    free(name);
+    if (set) return true;
+  }
+  return pyfile_is_availability(py, cond) && !resolver__is_optin(py, cond);
+}
+
+/* `assert FLAG` or `if not FLAG: raise ...` among a function's statements,
+ * FLAG an optional package (resolver__optional_present): what follows it in
+ * the function never runs where the package is absent (the NPU). */
+static void resolver__requires_optional(PyFile *py, TSNode fn) {
+  TSNode body = pysym_child(fn, PYFIELD_BODY);
+  uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode st = ts_node_named_child(body, i);
+    bool req = false;
+    if (resolver__is(st, "assert_statement")) {
+      req = resolver__optional_present(py, ts_node_named_child(st, 0));
+    } else if (resolver__is(st, "if_statement") && ts_node_named_child_count(st) == 2) {
+      TSNode cond = pysym_child(st, PYFIELD_CONDITION);
+      TSNode inner = resolver__is(cond, "not_operator") ? ts_node_named_child(cond, 0) : (TSNode){0};
+      req = !ts_node_is_null(inner) && resolver__clause_raises(st) && resolver__optional_present(py, inner);
+    }
+    if (!req) continue;
+    ByteRange at = {ts_node_start_byte(st), ts_node_end_byte(st)}, rest = {ts_node_end_byte(st), ts_node_end_byte(fn)};
+    array_push(&py->requires_at, at);
+    array_push(&py->requires, rest);
+    return;
+  }
+}
+
 static void resolver__function(PyFile *py, TSNode fn, const Frame *parent) {
+  resolver__requires_optional(py, fn);
   TSNode whole = fn;
   if (resolver__is(parent->node, "decorated_definition")) {
     whole = parent->node;
@@ -667,6 +721,8 @@ void pyfile_free(PyFile *py) {
   array_free(&py->skip_conds);
   array_free(&py->dead);
   array_free(&py->optin);
+  array_free(&py->requires);
+  array_free(&py->requires_at);
   array_free(&py->main_blocks);
   for (size_t i = 0; i < py->required.len; i++) free(py->required.items[i].name);
   array_free(&py->required);

@@ -84,6 +84,11 @@ struct PyFile {
   Array(ByteRange) dead;     /* never runs with torch_npu: skipped tests, torch < 2 fallbacks */
   Array(ByteRange) optin;    /* guarded by an opt-in flag (args.enable_x, USE_X), not by availability */
   Array(ByteRange) inference;
+  /* The rest of a function after a statement that requires an optional
+   * package (`assert FA3_ENABLED`, `if not HAS_X: raise`): absent on the
+   * NPU, so it never runs there. `requires_at[i]` is that statement. */
+  Array(ByteRange) requires;
+  Array(ByteRange) requires_at;
   Array(ByteRange) main_blocks; /* `if __name__ == "__main__":` statements at the top level */
   Array(PyRequired) required; /* None-fallback imports used without a check (fallback.c) */
   Array(PyFunction) functions;
