@@ -109,7 +109,7 @@ static void kernels__kernel(AnalyzeCtx *ctx, Finding *f, TSNode dd, const char *
 /* ---- autograd.Function ----------------------------------------------------------------- */
 
 /* The protocol methods of a class body, each with the calls it makes. */
-static void kernels__methods(AnalyzeCtx *ctx, TSNode body, StrBuf *sb, StrList *forward_calls) {
+static void kernels__methods(AnalyzeCtx *ctx, TSNode body, StrBuf *sb, StrList *forward_calls, StrList *all_calls) {
   for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
     TSNode fn = ts_node_named_child(body, i);
     if (pysyntax_is(fn, "decorated_definition")) fn = pysym_child(fn, PYFIELD_DEFINITION);
@@ -122,10 +122,42 @@ static void kernels__methods(AnalyzeCtx *ctx, TSNode body, StrBuf *sb, StrList *
       kernels__list_calls(sb, &calls);
       bool fwd = strcmp(nm, "forward") == 0;
       for (size_t k = 0; fwd && k < calls.len; k++) array_push(forward_calls, xstrdup(calls.items[k]));
+      for (size_t k = 0; k < calls.len; k++) array_push(all_calls, xstrdup(calls.items[k]));
       strlist_free(&calls);
     }
     free(nm);
   }
+}
+
+/* Whether a callee of a Function's methods may hide CUDA: its name is
+ * imported (absolutely) from a module that is neither torch nor a plain
+ * library (the "autograd-function-plain" row): a compiled extension
+ * (`import pkg._C as _C`), a third-party kernel library. A module-level
+ * function of the file is looked into once (`scaled_softmax(x)` calling
+ * `fused_ext_cuda.scaled_softmax`); relative imports are project code, whose
+ * CUDA-only calls the project model reports. */
+static bool kernels__opaque_name(AnalyzeCtx *ctx, const KbEntry *plain, const char *callee, uint32_t at) {
+  size_t n = strcspn(callee, ".[(");
+  const PyBinding *b = pyfile_lookup(ctx->py, callee, n, at);
+  return b && b->qualname && b->qualname[0] != '.' && !kb_pattern_match(plain->arg, b->qualname);
+}
+
+static bool kernels__opaque(AnalyzeCtx *ctx, const KbEntry *plain, const char *callee, uint32_t at) {
+  if (kernels__opaque_name(ctx, plain, callee, at)) return true;
+  if (strchr(callee, '.')) return false;
+  for (size_t i = 0; i < ctx->py->functions.len; i++) {
+    const PyFunction *fn = &ctx->py->functions.items[i];
+    if (fn->class_name || strcmp(fn->name, callee) != 0) continue;
+    context_depends(ctx, UNIT_READS_FILE); /* the helper may sit in another unit */
+    TSNode def = ts_node_descendant_for_byte_range(ts_tree_root_node(ctx->tree), fn->body_start, fn->end);
+    StrList calls = {0};
+    kernels_callees(ctx->text, def, &calls);
+    bool hidden = false;
+    for (size_t k = 0; k < calls.len && !hidden; k++) hidden = kernels__opaque_name(ctx, plain, calls.items[k], fn->body_start);
+    strlist_free(&calls);
+    return hidden;
+  }
+  return false;
 }
 
 static void kernels__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
@@ -136,8 +168,18 @@ static void kernels__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
   StrBuf sb;
   sb_init(&sb);
   sb_printf(&sb, "autograd.Function %s; lines: %u", id, lines);
-  StrList fwd = {0};
-  kernels__methods(ctx, body, &sb, &fwd);
+  StrList fwd = {0}, all = {0};
+  kernels__methods(ctx, body, &sb, &fwd, &all);
+  /* a Function that calls only torch, plain libraries and the project: the
+   * ops are the findings (if any), the Function itself is no work */
+  const KbEntry *plain = kb_lookup(KB_DETECTOR, "autograd-function-plain", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  bool opaque = !plain;
+  for (size_t i = 0; i < all.len && !opaque; i++) opaque = kernels__opaque(ctx, plain, all.items[i], ts_node_start_byte(cls));
+  if (!opaque) {
+    f->severity = SEV_HINT;
+    finding_append_note(f, plain->msg_en, plain->msg_zh);
+  }
+  strlist_free(&all);
   bool by_name = false;
   const KernelKind *kind = kernels_classify(id, &fwd, &by_name);
   if (kind && kind->op) {

@@ -19,6 +19,7 @@ typedef struct {
   TSNode sw;      /* innermost enclosing switch_statement (null when none) */
   TSNode case_;   /* innermost enclosing case_statement (null when none) */
   bool in_import; /* its statement is an import (Python) */
+  uint32_t call_end; /* end of the call whose callee the finding is (Python), else its own end */
   bool gone;      /* absorbed by another finding */
 } FoldSite;
 
@@ -44,12 +45,18 @@ static FoldSite fold__site(const AnalyzeCtx *ctx, const Finding *f) {
   FoldSite s;
   memset(&s, 0, sizeof s);
   s.stmt = s.func = FOLD_NONE;
+  s.call_end = f->end_byte;
   if (!ctx->tree || f->end_byte <= f->start_byte) return s;
   TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(ctx->tree));
   for (bool more = true; more;) {
     TSNode n = ts_tree_cursor_current_node(&cur);
     if (ts_node_start_byte(n) > f->start_byte || ts_node_end_byte(n) < f->end_byte) break;
     const char *t = ts_node_type(n);
+    if (ctx->kind == FILE_PYTHON && strcmp(t, "call") == 0) {
+      TSNode callee = ts_node_child(n, 0);
+      if (ts_node_start_byte(callee) == f->start_byte && ts_node_end_byte(callee) == f->end_byte)
+        s.call_end = ts_node_end_byte(n); /* `torch.cuda.x(device="cuda:0")`: the call is the construct */
+    }
     if (fold__is_statement(t)) {
       s.stmt = ts_node_start_byte(n);
       s.in_import = strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0;
@@ -141,8 +148,12 @@ static void fold__nest_into(Fold *fo, size_t i, const size_t *cand, size_t n, bo
     const Finding *out = &l->items[j];
     if (j == i || fo->sites[j].gone || kb_domain(out->rule->code) != d) continue;
     if (python && out->start_row != out->end_row) continue;
-    bool inside = out->start_byte <= in->start_byte && in->end_byte <= out->end_byte &&
-                  out->end_byte - out->start_byte > in->end_byte - in->start_byte;
+    uint32_t end = fo->sites[j].call_end > out->end_byte ? fo->sites[j].call_end : out->end_byte;
+    /* an argument's quick fix joins the call's (one line, both mechanical edits) */
+    if (python && end > out->end_byte && (in->end_row != out->start_row || !out->edits.len || !in->edits.len))
+      end = out->end_byte;
+    bool inside = out->start_byte <= in->start_byte && in->end_byte <= end &&
+                  end - out->start_byte > in->end_byte - in->start_byte;
     if (inside) {
       fold__gone(fo, j, i, NULL);
       return;
@@ -294,6 +305,23 @@ static void fold__same_range(Fold *fo) {
         continue;
       if (fold__generic(a) && !fold__generic(b)) fold__gone(fo, j, i, NULL);
       else fold__gone(fo, i, j, NULL);
+    }
+  }
+}
+
+/* The same literal on one line named by two device-layer rules (`"cuda"`
+ * of an autocast and of a `device == "cuda"` gate in one statement): one
+ * edit of that line, kept at the first. */
+static void fold__same_literal(Fold *fo) {
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    const Finding *a = &l->items[i];
+    if (fo->sites[i].gone || kb_domain(a->rule->code) != 2 || !a->subject || a->subject[0] != '"' || !a->edits.len) continue;
+    for (size_t j = i + 1; j < l->len; j++) {
+      const Finding *b = &l->items[j];
+      if (!fo->sites[j].gone && b->start_row == a->start_row && fo->sites[j].stmt == fo->sites[i].stmt &&
+          kb_domain(b->rule->code) == 2 && b->subject && strcmp(a->subject, b->subject) == 0 && b->edits.len)
+        fold__gone(fo, i, j, NULL);
     }
   }
 }
@@ -828,6 +856,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__repeats(&fo);
   }
   if (ctx->kind == FILE_PYTHON) {
+    fold__same_literal(&fo);
     fold__import_uses(&fo);
     fold__inner_kernels(&fo);
     fold__dsl_groups(&fo);
