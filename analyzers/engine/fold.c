@@ -326,6 +326,37 @@ static void fold__same_literal(Fold *fo) {
   }
 }
 
+/* Rules whose sites in one file are one decision ("fold-per-file" row: a
+ * dtype the chip has no kernels for, FP8, is dropped or rerouted for the
+ * file's code path as a whole): one finding per construct and file, at the
+ * first site, the others related. */
+static const char *fold__base(const char *path);
+
+static void fold__per_file(Fold *fo) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-per-file", fo->ctx->opt->user_entries, fo->ctx->opt->n_user_entries);
+  FindingList *l = fo->l;
+  for (size_t i = 0; row && row->arg && i < l->len; i++) {
+    if (fo->sites[i].gone || !kb_pattern_match(row->arg, l->items[i].rule->code)) continue;
+    for (size_t j = i + 1; j < l->len; j++)
+      if (!fo->sites[j].gone && fold__same_construct(&l->items[i], &l->items[j]) &&
+          strcmp(l->items[i].subject, l->items[j].subject) == 0)
+        fold__gone(fo, i, j, NULL);
+  }
+}
+
+/* A packaging script that builds CUDA extensions (ASC412 in setup.py): its
+ * device-layer findings (the GPU architecture detection that picks the
+ * nvcc flags) go with the build decision, as sites of its first ASC412. */
+static void fold__build_script(Fold *fo) {
+  FindingList *l = fo->l;
+  if (strcmp(fold__base(fo->ctx->path), "setup.py") != 0) return;
+  size_t build = l->len;
+  for (size_t i = 0; i < l->len && build == l->len; i++)
+    if (!fo->sites[i].gone && strcmp(l->items[i].rule->code, "ASC412") == 0) build = i;
+  for (size_t i = 0; build < l->len && i < l->len; i++)
+    if (!fo->sites[i].gone && kb_domain(l->items[i].rule->code) == 2) fold__gone(fo, build, i, NULL);
+}
+
 /* A name imported from a library the finding is about, and its uses: one
  * item, reported at the first use (where the detail is), with the import
  * and the other uses as related sites. */
@@ -857,6 +888,8 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   }
   if (ctx->kind == FILE_PYTHON) {
     fold__same_literal(&fo);
+    fold__per_file(&fo);
+    fold__build_script(&fo);
     fold__import_uses(&fo);
     fold__inner_kernels(&fo);
     fold__dsl_groups(&fo);
