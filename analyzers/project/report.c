@@ -1109,10 +1109,11 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   r->zh = o->zh;
   r->project = report__project_name(files, n, o);
   r->chip = report_chip_name(o->chip);
-  /* torch_npu 2.7.1 is released as 2.7.1.post2 (TorchNPU 7.3.0), the build
-   * the official Wan2.2 recipe pins with torch 2.7.1 and CANN 8.5.0 */
-  const char *npu = o->torch_npu && *o->torch_npu ? o->torch_npu : "2.12.0";
-  r->torch_npu = xstrdup(strcmp(npu, "2.7.1") == 0 ? "2.7.1.post2" : npu);
+  /* the target profile (kb_meta.def): a bare release names the build the
+   * profile gives for it (2.7.1 -> 2.7.1.post2), and the CANN it pairs with */
+  const char *npu = o->torch_npu && *o->torch_npu ? o->torch_npu : kb_profile_default()->torch_npu;
+  const KbProfile *profile = kb_profile_find(npu);
+  r->torch_npu = xstrdup(profile && strcmp(npu, profile->torch_npu) == 0 ? profile->package : npu);
   {
     const char *post = strstr(r->torch_npu, ".post");
     const char *rc = strstr(r->torch_npu, "rc");
@@ -1120,9 +1121,7 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
     r->torch = cut ? xstrndup(r->torch_npu, (size_t)(cut - r->torch_npu)) : xstrdup(r->torch_npu);
   }
   if (o->cann && *o->cann) r->cann = xstrdup(o->cann);
-  else if (util_starts_with(r->torch_npu, "2.7.1")) r->cann = xstrdup("8.5.0");
-  /* TorchNPU 26.1.0 (Ascend/pytorch COMPATIBILITY.md) */
-  else if (util_starts_with(r->torch_npu, "2.12.0") || util_starts_with(r->torch_npu, "2.11.0")) r->cann = xstrdup("9.1.0");
+  else if (profile) r->cann = xstrdup(profile->cann);
   else r->cann = xstrdup(report_l(r->zh, "(the release paired with this torch_npu)", "（与该 torch_npu 配套的版本）"));
   r->mindiesd = o->mindiesd;
 
