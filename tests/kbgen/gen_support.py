@@ -85,6 +85,7 @@ def fail(path, lineno, msg):
 
 def clean_name(s):
     s = s.replace("\\_", "_").replace("\\*", "*").strip()
+    s = re.sub(r"<code><i>\w+</i></code>", "", s)  # the kind before a member: property, classmethod
     s = re.sub(r"<[^>]+>", "", s).strip()
     s = s.strip("`").strip()
     return s
@@ -155,8 +156,9 @@ def chips_of_line(line):
 # --------------------------------------------------------------------------
 # section format
 
-HEAD_RE = re.compile(r"^###\s+(?:<code><i>class</i></code>\s+)?(.+?)\s*$")
-METHOD_RE = re.compile(r"^>\s*<font[^>]*>\s*(.+?)\s*</font>\s*$")
+# `### name`; the product lists also nest `#### Group` / `##### <class> name` under a module heading
+HEAD_RE = re.compile(r"^(?P<level>#{3,5})\s+(?:<code><i>class</i></code>\s+)?(?P<name>.+?)\s*$")
+METHOD_RE = re.compile(r"^>\s*<font[^>]*>\s*(?P<name>.+?)\s*</font>\s*$")
 ROW_RE = re.compile(r"^\|\s*<term>([^<]+)</term>\s*\|\s*(\S+)\s*\|\s*$")
 ITEM_RE = re.compile(r"^-\s*<term>([^<]+)</term>\s*[：:]\s*(\S+)\s*$")  # a product-list item
 BLOCK_RE = re.compile(r"^<!--\s*npu=\"([^\"]*)\"\s*(id\d+)\s*-->$")
@@ -198,7 +200,10 @@ def parse_sections(path, text):
         if (m or mm or line.startswith("## ")) and block:
             fail(path, block[2], "product block %s is not closed before line %d" % (block[1], i))
         if m or mm:
-            name = clean_name((m or mm).group(1))
+            name = clean_name((m or mm).group("name"))
+            if m and len(m.group("level")) > 3 and "." not in name:
+                state = None  # `#### BlockMask`: a group title over the entries that follow
+                continue
             if mm:
                 name = re.sub(r"\(.*\)$", "", name)
                 if not name.startswith("torch") and cls:
@@ -307,7 +312,7 @@ def add_note(facts, text, only=None):
     chips, body = chips_of_line(text)
     # "…，例如：" / "示例如下：" introduce an example (code), not a restriction
     body = re.sub(r"[，,]?\s*(?:例如|示例如下|如下)[：:]$", "", clean_note(body))
-    if not body:
+    if body in ("", "-", "--"):  # "**限制与说明**： -": none
         return
     for chip, f in facts.items():
         if (chips is None or chip in chips) and (only is None or chip == only):
