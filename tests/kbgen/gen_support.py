@@ -15,7 +15,8 @@ pytorch_<version>/ on the release branches). Three page formats exist:
     "**产品支持情况**" list with one `- <term>product</term>：支持 / 不支持`
     item per product, each wrapped in `<!-- npu="910b" idN -->` ...
     `<!-- end idN -->`, and "**限制与说明**" where a restriction wrapped in
-    such a block holds for that product only.
+    such a block holds for that product only. Items may also stand without a
+    block, and a page of this format may still give some entries as tables.
 
 Each API of each version becomes facts: (API, versions, chips, status,
 restricted, may fall back to CPU, dtype restrictions, dimension limit, note).
