@@ -217,6 +217,7 @@ typedef struct {
   const char *cann;      /* "9.1.0" */
   const char *released;  /* "2026-10", "" = not documented */
   const char *source;    /* where the pairing is documented */
+  const char *note_en, *note_zh; /* said after the build in the report's install step ("" = none) */
   bool is_default;
 } KbProfile;
 

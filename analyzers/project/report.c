@@ -808,12 +808,14 @@ static void report__roadmap(Report *r, const PhaseGraph *g) {
   bool zh = r->zh;
   /* 1. environment */
   ReportStep *s = report__step(r, report_l(zh, "Environment", "环境准备"));
-  bool recipe = strcmp(r->torch_npu, "2.7.1.post2") == 0;
+  /* the profile's note on its build (kb_meta.def), when the report names that build */
+  const KbProfile *profile = kb_profile_find(r->torch_npu);
+  const char *note = profile && strcmp(r->torch_npu, profile->package) == 0 ? report_l(zh, profile->note_en, profile->note_zh) : "";
   report__line(s,
                xasprintf(report_l(zh, "Install CANN %s, torch %s and torch_npu %s%s on Atlas %s%s.",
                                   "安装 CANN %s、torch %s 与 torch_npu %s%s，目标硬件 Atlas %s%s。"),
                          r->cann, r->torch, r->torch_npu,
-                         recipe ? report_l(zh, " (the pairing of the official Wan2.2 recipe)", "（官方 Wan2.2 recipe 的配对版本）") : "",
+                         note,
                          r->chip, r->mindiesd ? report_l(zh, ", with mindiesd", "，并安装 mindiesd") : ""),
                NULL, 0);
   report__line(s, xstrdup(report_l(zh, "torch and torch_npu versions must match (torch_npu X.Y.Z.postN runs on torch X.Y.Z).",
