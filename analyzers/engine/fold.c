@@ -851,9 +851,19 @@ static void fold__internals(Fold *fo) {
   sb_free(&sb);
 }
 
+/* Whether the guarded import body `src` imports a package with no Ascend
+ * build: a finding there says so (a library error, ASC308 "no Ascend
+ * build"). */
+static bool fold__absent_on_npu(const FindingList *l, const ByteRange *src) {
+  for (size_t i = 0; i < l->len; i++)
+    if (l->items[i].severity == SEV_ERROR && l->items[i].start_byte >= src->start && l->items[i].start_byte < src->end)
+      return true;
+  return false;
+}
+
 /* After `assert FA3_ENABLED` (a function that requires an optional package:
- * resolver.h, requires) the rest of the function never runs on the NPU,
- * where the package is absent: an optional baseline. Its findings are
+ * resolver.h, requires) whose import has no Ascend build, the rest of the
+ * function never runs on the NPU: an optional baseline. Its findings are
  * hints marked unreachable ("optional-baseline" row). */
 static void fold__optional_baseline(const AnalyzeCtx *ctx, FindingList *l) {
   const PyFile *py = ctx->py;
@@ -863,7 +873,8 @@ static void fold__optional_baseline(const AnalyzeCtx *ctx, FindingList *l) {
     if (f->unreachable || f->severity == SEV_HINT || kb_domain(f->rule->code) < 2) continue;
     for (size_t k = 0; k < py->requires.len; k++) {
       const ByteRange *r = &py->requires.items[k], *at = &py->requires_at.items[k];
-      if (f->start_byte < r->start || f->start_byte >= r->end) continue;
+      if (f->start_byte < r->start || f->start_byte >= r->end || !fold__absent_on_npu(l, &py->requires_src.items[k]))
+        continue;
       char *stmt = fold__text(ctx, at->start, at->end, 60);
       char *en = kb_format(row->msg_en, stmt, NULL), *zh = kb_format(row->msg_zh, stmt, NULL);
       f->unreachable = true;

@@ -452,55 +452,52 @@ static ResolverSkip resolver__skip_kind(PyFile *py, TSNode decorator) {
   return SKIP_DEAD;
 }
 
-/* Whether cond tests that an optional package imported: a flag the file
- * sets inside a guarded `try:` import of a third-party module
- * (`FA3_ENABLED = True`; a relative import is the project's own extension,
- * which the port builds), or an availability probe that is no opt-in flag
- * and no NPU check. */
-static bool resolver__optional_present(const PyFile *py, TSNode cond) {
-  if (ts_node_is_null(cond) || pyfile_is_npu_check(py, cond) || resolver__text_has(py, cond, "not ")) return false;
-  if (resolver__is(cond, "identifier")) {
-    char *name = pyfile_node_text(py, cond);
-    size_t n = name ? strlen(name) : 0;
-    bool set = false;
-    for (size_t i = 0; n && i < py->guarded.len && !set; i++) {
-      const ByteRange *r = &py->guarded.items[i];
-      if (memmem(py->text + r->start, r->end - r->start, "from .", 6)) continue;
-      for (uint32_t at = r->start; !set && at + n < r->end;) {
-        const char *hit = memmem(py->text + at, r->end - at, name, n);
-        if (!hit) break;
-        uint32_t k = (uint32_t)(hit - py->text) + (uint32_t)n;
-        while (k < r->end && py->text[k] == ' ') k++;
-        set = k + 1 < r->end && py->text[k] == '=' && py->text[k + 1] != '=';
-        at = (uint32_t)(hit - py->text) + 1;
-      }
+/* The guarded `try:` import body that sets flag `cond` (`FA3_ENABLED =
+ * True`), or NULL: a relative import there is the project's own extension,
+ * which the port builds, not an optional package. */
+static const ByteRange *resolver__optional_flag(const PyFile *py, TSNode cond) {
+  if (!resolver__is(cond, "identifier") || pyfile_is_npu_check(py, cond)) return NULL;
+  char *name = pyfile_node_text(py, cond);
+  size_t n = name ? strlen(name) : 0;
+  const ByteRange *src = NULL;
+  for (size_t i = 0; n && i < py->guarded.len && !src; i++) {
+    const ByteRange *r = &py->guarded.items[i];
+    if (memmem(py->text + r->start, r->end - r->start, "from .", 6)) continue;
+    for (uint32_t at = r->start; !src && at + n < r->end;) {
+      const char *hit = memmem(py->text + at, r->end - at, name, n);
+      if (!hit) break;
+      uint32_t k = (uint32_t)(hit - py->text) + (uint32_t)n;
+      while (k < r->end && py->text[k] == ' ') k++;
+      if (k + 1 < r->end && py->text[k] == '=' && py->text[k + 1] != '=') src = r;
+      at = (uint32_t)(hit - py->text) + 1;
     }
-    free(name);
-    if (set) return true;
   }
-  return pyfile_is_availability(py, cond) && !resolver__is_optin(py, cond);
+  free(name);
+  return src;
 }
 
 /* `assert FLAG` or `if not FLAG: raise ...` among a function's statements,
- * FLAG an optional package (resolver__optional_present): what follows it in
- * the function never runs where the package is absent (the NPU). */
+ * FLAG set by a guarded third-party import (resolver__optional_flag): what
+ * follows it in the function never runs where the package is absent. */
 static void resolver__requires_optional(PyFile *py, TSNode fn) {
   TSNode body = pysym_child(fn, PYFIELD_BODY);
   uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
   for (uint32_t i = 0; i < n; i++) {
     TSNode st = ts_node_named_child(body, i);
-    bool req = false;
+    const ByteRange *src = NULL;
     if (resolver__is(st, "assert_statement")) {
-      req = resolver__optional_present(py, ts_node_named_child(st, 0));
+      src = resolver__optional_flag(py, ts_node_named_child(st, 0));
     } else if (resolver__is(st, "if_statement") && ts_node_named_child_count(st) == 2) {
       TSNode cond = pysym_child(st, PYFIELD_CONDITION);
       TSNode inner = resolver__is(cond, "not_operator") ? ts_node_named_child(cond, 0) : (TSNode){0};
-      req = !ts_node_is_null(inner) && resolver__clause_raises(st) && resolver__optional_present(py, inner);
+      src = !ts_node_is_null(inner) && resolver__clause_raises(st) ? resolver__optional_flag(py, inner) : NULL;
     }
-    if (!req) continue;
+    if (!src) continue;
     ByteRange at = {ts_node_start_byte(st), ts_node_end_byte(st)}, rest = {ts_node_end_byte(st), ts_node_end_byte(fn)};
+    ByteRange from = *src;
     array_push(&py->requires_at, at);
     array_push(&py->requires, rest);
+    array_push(&py->requires_src, from);
     return;
   }
 }
@@ -723,6 +720,7 @@ void pyfile_free(PyFile *py) {
   array_free(&py->optin);
   array_free(&py->requires);
   array_free(&py->requires_at);
+  array_free(&py->requires_src);
   array_free(&py->main_blocks);
   for (size_t i = 0; i < py->required.len; i++) free(py->required.items[i].name);
   array_free(&py->required);

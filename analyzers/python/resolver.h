@@ -85,10 +85,13 @@ struct PyFile {
   Array(ByteRange) optin;    /* guarded by an opt-in flag (args.enable_x, USE_X), not by availability */
   Array(ByteRange) inference;
   /* The rest of a function after a statement that requires an optional
-   * package (`assert FA3_ENABLED`, `if not HAS_X: raise`): absent on the
-   * NPU, so it never runs there. `requires_at[i]` is that statement. */
+   * package (`assert FA3_ENABLED`, `if not HAS_X: raise`, the flag set in a
+   * guarded `try:` import): `requires_at[i]` is that statement,
+   * `requires_src[i]` the `try:` body that sets the flag. Whether the
+   * package is absent on the NPU is the findings' to say (fold.c). */
   Array(ByteRange) requires;
   Array(ByteRange) requires_at;
+  Array(ByteRange) requires_src;
   Array(ByteRange) main_blocks; /* `if __name__ == "__main__":` statements at the top level */
   Array(PyRequired) required; /* None-fallback imports used without a check (fallback.c) */
   Array(PyFunction) functions;

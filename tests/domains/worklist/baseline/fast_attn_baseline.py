@@ -31,3 +31,16 @@ def native_attn(q, k, v):
     assert NATIVE_READY, "build the extension first"
     assert q.is_cuda, "needs CUDA tensors"
     return _native_ext.attn(q, k, v)
+
+
+try:
+    import einops
+    HAS_EINOPS = True
+except ImportError:
+    HAS_EINOPS = False
+
+
+def rearranged(q):
+    assert HAS_EINOPS, "einops is needed"  # einops runs on the NPU: the rest is reported
+    assert q.is_cuda, "needs CUDA tensors"
+    return einops.rearrange(q, "b h s d -> b s h d")
