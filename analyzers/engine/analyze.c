@@ -103,8 +103,15 @@ static bool analyze__definition(TSNode n) {
   return k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_CLASS_DEFINITION || k == PYSYM_DECORATED_DEFINITION;
 }
 
+/* Statements of a run of module-level code in one unit: a run is analyzed
+ * together (a flag set by one statement guards the next), but a generated
+ * file's run of 40,000 statements in one unit would make every edit re-run
+ * all of them. Comments do not count, so typing one moves no boundary. */
+#define ANALYZE__RUN_CHUNK 256
+
 /* Splits the module into units: each definition alone, each run of other
- * top-level statements (comments included) together. */
+ * top-level statements (comments included) together, in chunks of
+ * ANALYZE__RUN_CHUNK statements. */
 static void analyze__units(TSNode root, AnalyzeUnits *us) {
   TSTreeCursor cur = ts_tree_cursor_new(root);
   for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur))
@@ -112,8 +119,14 @@ static void analyze__units(TSNode root, AnalyzeUnits *us) {
   ts_tree_cursor_delete(&cur);
   for (size_t i = 0; i < us->tops.len;) {
     size_t j = i + 1;
-    if (!analyze__definition(us->tops.items[i]))
-      while (j < us->tops.len && !analyze__definition(us->tops.items[j])) j++;
+    if (!analyze__definition(us->tops.items[i])) {
+      size_t stmts = pysym_of(us->tops.items[i]) != PYSYM_COMMENT;
+      for (; j < us->tops.len && !analyze__definition(us->tops.items[j]); j++) {
+        bool comment = pysym_of(us->tops.items[j]) == PYSYM_COMMENT;
+        if (!comment && stmts == ANALYZE__RUN_CHUNK) break;
+        stmts += !comment;
+      }
+    }
     TSNode first = us->tops.items[i], last = us->tops.items[j - 1];
     AnalyzeSpan sp = {{ts_node_start_byte(first), ts_node_end_byte(last), 0, false, {0}}, i, j - i,
                       ts_node_start_point(first).row};
@@ -788,9 +801,13 @@ static MemoUnit analyze__run_unit(AnalyzeCtx *ctx, PyFile *py, const AnalyzeUnit
 /* A unit's findings and calls join the file's: copies when the memo keeps
  * the unit (then it goes to `next`), else moved and the unit dropped. */
 static void analyze__join_unit(MemoUnit *mu, FindingList *all, UnitCalls *calls, MemoUnits *next) {
+  /* a unit that reads outside itself is never taken from the memo: its
+   * findings move, and the memo keeps only its place */
+  bool copy = next && !(mu->u.flags & UNIT_READS_FILE);
   array_reserve(all, mu->findings.len);
   for (size_t k = 0; k < mu->findings.len; k++)
-    array_push(all, next ? finding_copy(&mu->findings.items[k]) : mu->findings.items[k]);
+    array_push(all, copy ? finding_copy(&mu->findings.items[k]) : mu->findings.items[k]);
+  if (next && !copy) mu->findings.len = 0;
   for (size_t k = 0; k < mu->u.calls.len; k++) {
     UnitCall c = mu->u.calls.items[k];
     if (next) c.name = xstrdup(c.name);
