@@ -222,6 +222,8 @@ static bool rc__get_finding(RcReader *r, const AnalyzeOptions *opt, Finding *f) 
   f->weight = nums[15];
   char **strs[] = {&f->subject, &f->message, &f->message_zh, &f->replacement, &f->detail};
   for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) *strs[i] = rc__get_str(r);
+  f->message = finding_text_take(f->message); /* the messages are shared text (finding.h) */
+  f->message_zh = finding_text_take(f->message_zh);
   uint32_t n_edits = rc__get_u32(r);
   for (uint32_t i = 0; !r->bad && i < n_edits; i++) {
     TextEdit e;

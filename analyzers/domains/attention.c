@@ -139,13 +139,13 @@ static size_t attention__positional(TSNode args, TSNode *out, size_t max) {
 /* Rewrites the finding's replacement and re-formats its messages. */
 static void attention__set_replacement(Finding *f, const char *repl) {
   free(f->replacement);
-  free(f->message);
-  free(f->message_zh);
+  finding_text_unref(f->message);
+  finding_text_unref(f->message_zh);
   f->replacement = xstrdup(repl);
   const char *en = f->entry && f->entry->msg_en ? f->entry->msg_en : f->rule->msg_en;
   const char *zh = f->entry && f->entry->msg_zh ? f->entry->msg_zh : f->rule->msg_zh;
-  f->message = kb_format(en, f->subject, f->replacement);
-  f->message_zh = kb_format(zh, f->subject, f->replacement);
+  f->message = finding_text_take(kb_format(en, f->subject, f->replacement));
+  f->message_zh = finding_text_take(kb_format(zh, f->subject, f->replacement));
 }
 
 /* The pymatch finding of `code` starting at `at`, or NULL. */

@@ -344,8 +344,8 @@ static Finding *coverage__emit(Cov *c, const char *code, TSNode call, const char
   char *repl_zh = xasprintf("torch_npu %s 支持清单，%s%s%s", c->list->version, coverage__chip(chip, true), *zh ? "：" : "", zh);
   Finding *f = kb_emit(c->ctx->out, rule, NULL, api, repl, ts_node_start_byte(fn), ts_node_end_byte(fn), s.row,
                        s.column, e.row, e.column);
-  free(f->message_zh);
-  f->message_zh = kb_format(rule->msg_zh, api, repl_zh);
+  finding_text_unref(f->message_zh);
+  f->message_zh = finding_text_take(kb_format(rule->msg_zh, api, repl_zh));
   free(repl);
   free(repl_zh);
   return f;

@@ -376,8 +376,8 @@ static void deps__emit_before_npu(AnalyzeCtx *ctx, const DepsSite *s) {
     Finding *f = deps__emit(ctx, row, subject, repl, r->whole);
     if (f) {
       char *repl_zh = xasprintf("%s；请固定为 %s>=%s", since->what_zh, name, since->since);
-      free(f->message_zh);
-      f->message_zh = kb_format(f->rule->msg_zh, subject, repl_zh);
+      finding_text_unref(f->message_zh);
+      f->message_zh = finding_text_take(kb_format(f->rule->msg_zh, subject, repl_zh));
       f->confidence = since->confidence;
       f->detail = xasprintf("status: needs replacement; first NPU-capable release %s (source: %s)", since->since,
                             since->source);

@@ -41,11 +41,11 @@ static Finding *kernels__pending(AnalyzeCtx *ctx, const KernelsPending *p, const
 /* Replaces the finding's replacement and re-renders its messages. */
 static void kernels__set_replacement(Finding *f, const char *repl) {
   free(f->replacement);
-  free(f->message);
-  free(f->message_zh);
+  finding_text_unref(f->message);
+  finding_text_unref(f->message_zh);
   f->replacement = xstrdup(repl);
-  f->message = kb_format(f->rule->msg_en, f->subject, f->replacement);
-  f->message_zh = kb_format(f->rule->msg_zh, f->subject, f->replacement);
+  f->message = finding_text_take(kb_format(f->rule->msg_en, f->subject, f->replacement));
+  f->message_zh = finding_text_take(kb_format(f->rule->msg_zh, f->subject, f->replacement));
 }
 
 static char *kernels__squash(const AnalyzeCtx *ctx, TSNode n, size_t max) {

@@ -2,12 +2,48 @@
 #include "analyzers/engine/finding.h"
 #include "analyzers/kb/kb.h"
 
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  atomic_size_t refs;
+  char text[];
+} FindingText;
+
+static FindingText *finding__text_of(char *t) { return (FindingText *)(void *)(t - offsetof(FindingText, text)); }
+
+char *finding_text_new(const char *s) {
+  if (!s) return NULL;
+  size_t n = strlen(s);
+  FindingText *ft = xmalloc(sizeof *ft + n + 1);
+  atomic_init(&ft->refs, 1);
+  memcpy(ft->text, s, n + 1);
+  return ft->text;
+}
+
+char *finding_text_take(char *s) {
+  char *t = finding_text_new(s);
+  free(s);
+  return t;
+}
+
+char *finding_text_ref(char *t) {
+  if (t) atomic_fetch_add_explicit(&finding__text_of(t)->refs, 1, memory_order_relaxed);
+  return t;
+}
+
+void finding_text_unref(char *t) {
+  if (!t) return;
+  FindingText *ft = finding__text_of(t);
+  if (atomic_fetch_sub_explicit(&ft->refs, 1, memory_order_acq_rel) == 1) free(ft);
+}
 
 void finding_free(Finding *f) {
   free(f->subject);
-  free(f->message);
-  free(f->message_zh);
+  finding_text_unref(f->message);
+  finding_text_unref(f->message_zh);
   free(f->replacement);
   free(f->detail);
   for (size_t i = 0; i < f->edits.len; i++) free(f->edits.items[i].text);
@@ -29,8 +65,8 @@ static char *finding__dup(const char *s) { return s ? xstrdup(s) : NULL; }
 Finding finding_copy(const Finding *f) {
   Finding c = *f;
   c.subject = finding__dup(f->subject);
-  c.message = finding__dup(f->message);
-  c.message_zh = finding__dup(f->message_zh);
+  c.message = finding_text_ref(f->message);
+  c.message_zh = finding_text_ref(f->message_zh);
   c.replacement = finding__dup(f->replacement);
   c.detail = finding__dup(f->detail);
   memset(&c.edits, 0, sizeof c.edits);
@@ -128,10 +164,10 @@ void findings_drop_if(FindingList *l, bool (*drop)(void *data, const Finding *f)
 }
 
 void finding_append_note(Finding *f, const char *en, const char *zh) {
-  char *m = xasprintf("%s %s", f->message, en);
-  free(f->message);
+  char *m = finding_text_take(xasprintf("%s %s", f->message, en));
+  finding_text_unref(f->message);
   f->message = m;
-  m = xasprintf("%s%s", f->message_zh, zh);
-  free(f->message_zh);
+  m = finding_text_take(xasprintf("%s%s", f->message_zh, zh));
+  finding_text_unref(f->message_zh);
   f->message_zh = m;
 }

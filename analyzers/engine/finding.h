@@ -78,8 +78,8 @@ typedef struct {
   uint32_t start_row, start_col, end_row, end_col; /* byte columns */
   uint32_t start_char, end_char; /* the same columns in Unicode code points (for CLI output) */
   char *subject;     /* owned: the construct, e.g. "torch.cuda.synchronize" */
-  char *message;     /* owned: English message */
-  char *message_zh;  /* owned: Chinese message */
+  char *message;     /* shared text (finding_text_*): English message */
+  char *message_zh;  /* shared text (finding_text_*): Chinese message */
   char *replacement; /* owned, may be NULL */
   char *detail;      /* owned, may be NULL: layout, kernel description, package status */
   bool guarded;          /* a fallback exists (try/except ImportError, availability flag) */
@@ -95,9 +95,23 @@ typedef struct {
 
 typedef Array(Finding) FindingList;
 
+/* Message text, shared: a finding's two messages are immutable strings with
+ * a reference count in front, so copies of a finding (the server's memo,
+ * the workspace) and repeated findings of one construct hold one text, not
+ * one each. The count is atomic: a report thread may copy a document's
+ * findings while the loop frees others. Never free() such a pointer. */
+/* A shared copy of s (NULL for NULL). Release with finding_text_unref. */
+char *finding_text_new(const char *s);
+/* Takes a malloc'd string and returns it as shared text (frees s). */
+char *finding_text_take(char *s);
+/* Another reference to shared text t (NULL-safe); returns t. */
+char *finding_text_ref(char *t);
+/* Drops a reference; the last one frees the text. NULL-safe. */
+void finding_text_unref(char *t);
+
 void finding_free(Finding *f);
 void findings_free(FindingList *l);
-/* Deep copy of f (every string and edit duplicated). Caller frees with finding_free. */
+/* Copy of f: every string and edit duplicated, the messages shared. Caller frees with finding_free. */
 Finding finding_copy(const Finding *f);
 /* Adds an edit to f (text is copied). */
 void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text);

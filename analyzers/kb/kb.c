@@ -267,6 +267,14 @@ char *kb_format(const char *tmpl, const char *subject, const char *replacement) 
   return kb_expand(tmpl, vars, 2);
 }
 
+/* Whether a finding of (rule, entry, subject, replacement) has prev's messages. */
+static bool kb__same_text(const Finding *prev, const KbRule *rule, const KbEntry *entry, const char *subject,
+                          const char *replacement) {
+  if (prev->rule != rule || prev->entry != entry || !prev->subject || strcmp(prev->subject, subject) != 0) return false;
+  if (!prev->replacement || !replacement) return !prev->replacement && !replacement;
+  return strcmp(prev->replacement, replacement) == 0;
+}
+
 Finding *kb_emit(FindingList *out, const KbRule *rule, const KbEntry *entry, const char *subject,
                  const char *replacement, uint32_t start_byte, uint32_t end_byte, uint32_t start_row,
                  uint32_t start_col, uint32_t end_row, uint32_t end_col) {
@@ -287,8 +295,14 @@ Finding *kb_emit(FindingList *out, const KbRule *rule, const KbEntry *entry, con
   f.replacement = replacement ? xstrdup(replacement) : NULL;
   const char *en = entry && entry->msg_en ? entry->msg_en : rule->msg_en;
   const char *zh = entry && entry->msg_zh ? entry->msg_zh : rule->msg_zh;
-  f.message = kb_format(en, f.subject, f.replacement);
-  f.message_zh = kb_format(zh, f.subject, f.replacement);
+  const Finding *prev = out->len ? &out->items[out->len - 1] : NULL;
+  if (prev && kb__same_text(prev, rule, entry, f.subject, f.replacement)) { /* the same construct again: one text */
+    f.message = finding_text_ref(prev->message);
+    f.message_zh = finding_text_ref(prev->message_zh);
+  } else {
+    f.message = finding_text_take(kb_format(en, f.subject, f.replacement));
+    f.message_zh = finding_text_take(kb_format(zh, f.subject, f.replacement));
+  }
   array_push(out, f);
   return &out->items[out->len - 1];
 }
@@ -302,10 +316,10 @@ void kb_restate(Finding *f, const char *subject, const char *replacement) {
     free(f->replacement);
     f->replacement = xstrdup(replacement);
   }
-  free(f->message);
-  free(f->message_zh);
+  finding_text_unref(f->message);
+  finding_text_unref(f->message_zh);
   const char *en = f->entry && f->entry->msg_en ? f->entry->msg_en : f->rule->msg_en;
   const char *zh = f->entry && f->entry->msg_zh ? f->entry->msg_zh : f->rule->msg_zh;
-  f->message = kb_format(en, f->subject, f->replacement);
-  f->message_zh = kb_format(zh, f->subject, f->replacement);
+  f->message = finding_text_take(kb_format(en, f->subject, f->replacement));
+  f->message_zh = finding_text_take(kb_format(zh, f->subject, f->replacement));
 }
