@@ -22,6 +22,8 @@ typedef struct {
 typedef struct {
   char *id, *rel;
   uint64_t digest; /* of rel, facts and constructs: an unchanged module is not relinked */
+  uint64_t shape;  /* of what other modules' links read of it (see model__shape) */
+  bool stale;      /* its body changed since the last link, its shape did not */
   PyFacts *facts; /* owned; NULL when not Python */
   Array(MConstruct) cons;
   /* linked */
@@ -70,6 +72,7 @@ struct Model {
   Array(MModule) mods;
   Array(MLauncher) launchers;
   bool dirty;
+  bool relink; /* a module was added or removed, a shape or a launcher changed: the next link is whole */
   Array(MDef) defs;
   MIndex mod_names, def_names;
   MIndex mod_suffixes; /* tails of whole-path names ("pkg.sub.mod" of "src.pkg.sub.mod"): src layouts,
@@ -182,15 +185,28 @@ static void model__module_clear_link(MModule *mm) {
   array_free(&mm->call_first);
 }
 
-static void model__module_free(MModule *mm) {
-  free(mm->id);
-  free(mm->rel);
+/* The parts of a module its body decides: facts, constructs and the links
+ * of its own calls and references. */
+static void model__body_free(MModule *mm) {
   pyfacts_free(mm->facts);
+  mm->facts = NULL;
   for (size_t i = 0; i < mm->cons.len; i++) {
     free(mm->cons.items[i].subject);
     free(mm->cons.items[i].message);
   }
   array_free(&mm->cons);
+  array_free(&mm->call_target);
+  array_free(&mm->import_target);
+  array_free(&mm->ref_order);
+  array_free(&mm->ref_first);
+  array_free(&mm->call_order);
+  array_free(&mm->call_first);
+}
+
+static void model__module_free(MModule *mm) {
+  free(mm->id);
+  free(mm->rel);
+  model__body_free(mm);
   model__module_clear_link(mm);
 }
 
@@ -320,6 +336,45 @@ static uint64_t model__digest(const MModule *mm) {
   return h;
 }
 
+/* What linking other modules reads of a module: its path (its name), its
+ * definitions' names, kinds, classes and bases, its imports, and for a
+ * package `__init__` the names its module code binds (model__import asks
+ * whether a package binds a name). Positions, calls, references and
+ * constructs are its body: when only they change, only its own calls are
+ * resolved again. */
+static uint64_t model__shape(const char *rel, const PyFacts *f) {
+  uint64_t h = model__mix_str(1469598103934665603ull, rel);
+  if (!f) return h;
+  for (size_t i = 0; i < f->defs.len; i++) {
+    const PyDef *d = &f->defs.items[i];
+    h = model__mix_str(h, d->name);
+    h = model__mix(h, &d->kind, sizeof d->kind);
+    h = model__mix(h, &d->cls, sizeof d->cls);
+    h = model__mix(h, &d->bases.len, sizeof d->bases.len);
+    for (size_t b = 0; b < d->bases.len; b++) h = model__mix_str(h, d->bases.items[b]);
+  }
+  h = model__mix(h, &f->defs.len, sizeof f->defs.len);
+  for (size_t i = 0; i < f->imports.len; i++) {
+    const PyFactImport *im = &f->imports.items[i];
+    h = model__mix_str(h, im->local);
+    h = model__mix_str(h, im->qualname);
+    h = model__mix_str(h, im->module);
+    unsigned flags = im->from_import | im->guarded << 1 | im->top << 2;
+    h = model__mix(h, &flags, sizeof flags);
+  }
+  h = model__mix(h, &f->imports.len, sizeof f->imports.len);
+  for (size_t i = 0; i < f->star_imports.len; i++) h = model__mix_str(h, f->star_imports.items[i]);
+  h = model__mix(h, &f->star_imports.len, sizeof f->star_imports.len);
+  for (size_t i = 0; i < f->dynamic_imports.len; i++) h = model__mix_str(h, f->dynamic_imports.items[i]);
+  h = model__mix(h, &f->dynamic_imports.len, sizeof f->dynamic_imports.len);
+  const char *b = strrchr(rel, '/');
+  b = b ? b + 1 : rel;
+  if (strcmp(b, "__init__.py") == 0 || strcmp(b, "__init__.pyi") == 0)
+    for (size_t i = 0; i < f->refs.len; i++)
+      if (f->refs.items[i].owner == PYREF_MODULE) h = model__mix_str(h, f->refs.items[i].name);
+  return h;
+}
+
 bool model_is_dirty(const Model *m) { return m->dirty; }
 
 static void model__set(Model *m, const char *id, const char *rel, const FileFacts *facts, PyFacts *owned,
@@ -361,6 +416,20 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
     array_free(&cons);
     return;
   }
+  uint64_t shape = model__shape(fresh.rel, fresh.facts);
+  m->dirty = true;
+  if (mm && mm->shape == shape && (mm->facts != NULL) == (fresh.facts != NULL)) {
+    /* the same shape: the links of the other modules stand */
+    model__body_free(mm);
+    mm->facts = owned ? owned : facts ? pyfacts_copy(facts->py) : NULL;
+    mm->cons.items = cons.items;
+    mm->cons.len = cons.len;
+    mm->cons.cap = cons.cap;
+    mm->digest = digest;
+    mm->stale = true;
+    return;
+  }
+  m->relink = true;
   if (mm) model__module_free(mm);
   else {
     array_push(&m->mods, (MModule){0});
@@ -374,7 +443,7 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
   mm->cons.len = cons.len;
   mm->cons.cap = cons.cap;
   mm->digest = digest;
-  m->dirty = true;
+  mm->shape = shape;
 }
 
 void model_remove_module(Model *m, const char *id) {
@@ -384,7 +453,7 @@ void model_remove_module(Model *m, const char *id) {
   size_t i = (size_t)(mm - m->mods.items);
   memmove(mm, mm + 1, (m->mods.len - i - 1) * sizeof *mm);
   m->mods.len--;
-  m->dirty = true;
+  m->dirty = m->relink = true;
 }
 
 void model_set_launcher(Model *m, const char *id, const char *text, size_t len) {
@@ -399,13 +468,13 @@ void model_set_launcher(Model *m, const char *id, const char *text, size_t len) 
       l->text = xstrndup(text, len);
       l->len = len;
     }
-    m->dirty = true;
+    m->dirty = m->relink = true;
     return;
   }
   if (!text) return;
   MLauncher l = {xstrdup(id), xstrndup(text, len), len};
   array_push(&m->launchers, l);
-  m->dirty = true;
+  m->dirty = m->relink = true;
 }
 
 /* ---- names ---------------------------------------------------------------- */
@@ -720,26 +789,8 @@ static void model__defs(Model *m) {
       array_push(&m->defs, d);
       model__index_push(&m->def_names, mm->facts->defs.items[k].name, (int32_t)m->defs.len - 1);
     }
-    for (size_t k = 0; mm->facts && k < mm->facts->refs.len; k++) model__set_add(&m->mentioned, mm->facts->refs.items[k].name);
   }
   model__index_sort(&m->def_names);
-}
-
-static void model__link_calls(Model *m) {
-  for (size_t i = 0; i < m->mods.len; i++) {
-    MModule *mm = &m->mods.items[i];
-    if (!mm->facts) continue;
-    for (size_t k = 0; k < mm->facts->calls.len; k++) {
-      int32_t t = model__call_target(m, (int32_t)i, &mm->facts->calls.items[k]);
-      array_push(&mm->call_target, t);
-      m->st.calls++;
-      if (t >= 0) m->st.resolved_calls++;
-    }
-    for (size_t k = 0; k < mm->facts->imports.len; k++) {
-      const PyFactImport *im = &mm->facts->imports.items[k];
-      array_push(&mm->import_target, im->from_import ? model__resolve_in(m, (int32_t)i, im->qualname, false) : -1);
-    }
-  }
 }
 
 /* Whether an absolute module name that resolves to nothing belongs to the
@@ -1128,8 +1179,8 @@ static void model__roots(MReach *r, int32_t mi) {
 static void model__reachability(Model *m) {
   model__entries_clear(m);
   for (size_t i = 0; i < m->launchers.len; i++) model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
-  for (size_t i = 0; i < m->mods.len; i++)
-    if (m->mods.items[i].facts) model__ref_groups(&m->mods.items[i]);
+  for (size_t i = 0; i < m->mods.len; i++) /* grouped once per body */
+    if (m->mods.items[i].facts && !m->mods.items[i].ref_first.len) model__ref_groups(&m->mods.items[i]);
   MReach r = {m, {0}, {0}};
   for (size_t i = 0; i < m->mods.len; i++) model__roots(&r, (int32_t)i);
   for (size_t w = 0; w < r.work.len; w++) {
@@ -1150,32 +1201,88 @@ static void model__reachability(Model *m) {
     if (!m->defs.items[g].reachable) m->st.unreachable_defs++;
 }
 
-void model_link(Model *m) {
-  if (!m->dirty) return;
-  if (m->mods.len > 1) qsort(m->mods.items, m->mods.len, sizeof *m->mods.items, model__mod_cmp);
+/* The links of one module's own calls and from-imports. */
+static void model__link_module_calls(Model *m, int32_t i) {
+  MModule *mm = &m->mods.items[i];
+  if (!mm->facts) return;
+  for (size_t k = 0; k < mm->facts->calls.len; k++)
+    array_push(&mm->call_target, model__call_target(m, i, &mm->facts->calls.items[k]));
+  for (size_t k = 0; k < mm->facts->imports.len; k++) {
+    const PyFactImport *im = &mm->facts->imports.items[k];
+    array_push(&mm->import_target, im->from_import ? model__resolve_in(m, i, im->qualname, false) : -1);
+  }
+}
+
+/* What every link recomputes from the call graph: the names code mentions,
+ * the summaries (the fixpoint from the constructs), reachability and the
+ * statistics. Linear in the project's calls, references and definitions. */
+static void model__link_graph(Model *m) {
+  model__set_free(&m->mentioned);
+  for (size_t i = 0; i < m->mods.len; i++) {
+    const MModule *mm = &m->mods.items[i];
+    for (size_t k = 0; mm->facts && k < mm->facts->refs.len; k++) model__set_add(&m->mentioned, mm->facts->refs.items[k].name);
+  }
+  for (size_t g = 0; g < m->defs.len; g++) {
+    MDef *d = &m->defs.items[g];
+    d->need_mod = d->need_cons = d->via = -1;
+    d->depth = 0;
+    d->reachable = false;
+  }
+  memset(&m->st, 0, sizeof m->st);
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
-    model__module_clear_link(mm);
-    mm->broken = false;
     mm->main_entry = false;
+    m->st.calls += mm->call_target.len;
+    for (size_t k = 0; k < mm->call_target.len; k++) m->st.resolved_calls += mm->call_target.items[k] >= 0;
+    m->st.broken_modules += mm->broken;
   }
-  m->defs.len = m->mod_names.len = m->def_names.len = m->mod_suffixes.len = 0;
-  model__set_free(&m->mentioned);
-  model__set_free(&m->tops);
-  model__strs_free(m->top_names.items, m->top_names.len);
-  m->top_names.len = 0;
-  memset(&m->st, 0, sizeof m->st);
-  model__names(m);
-  model__defs(m);
-  model__link_calls(m);
-  model__link_imports(m);
   model__summaries(m);
   model__reachability(m);
   m->st.modules = m->mods.len;
   m->st.defs = m->defs.len;
-  for (size_t i = 0; i < m->mods.len; i++)
-    if (m->mods.items[i].broken) m->st.broken_modules++;
-  m->dirty = false;
+}
+
+/* Everything from the modules' inputs. */
+static void model__link_whole(Model *m) {
+  if (m->mods.len > 1) qsort(m->mods.items, m->mods.len, sizeof *m->mods.items, model__mod_cmp);
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    model__module_clear_link(mm);
+    mm->broken = mm->stale = false;
+  }
+  m->defs.len = m->mod_names.len = m->def_names.len = m->mod_suffixes.len = 0;
+  model__set_free(&m->tops);
+  model__strs_free(m->top_names.items, m->top_names.len);
+  m->top_names.len = 0;
+  model__names(m);
+  model__defs(m);
+  for (size_t i = 0; i < m->mods.len; i++) model__link_module_calls(m, (int32_t)i);
+  model__link_imports(m);
+}
+
+/* Only bodies changed: names, definitions, imports and the other modules'
+ * call links stand (they read shapes only); the changed modules' calls are
+ * linked again, and the index of definition names points at their new
+ * facts (the same names). */
+static void model__link_bodies(Model *m) {
+  for (size_t r = 0; r < m->def_names.len; r++) {
+    const MDef *d = &m->defs.items[m->def_names.items[r].val];
+    if (m->mods.items[d->mod].stale) m->def_names.items[r].key = m->mods.items[d->mod].facts->defs.items[d->idx].name;
+  }
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    if (!mm->stale) continue;
+    model__link_module_calls(m, (int32_t)i);
+    mm->stale = false;
+  }
+}
+
+void model_link(Model *m) {
+  if (!m->dirty) return;
+  if (m->relink) model__link_whole(m);
+  else model__link_bodies(m);
+  model__link_graph(m);
+  m->dirty = m->relink = false;
 }
 
 void model_stats(const Model *m, ModelStats *st) { *st = m->st; }
