@@ -21,6 +21,8 @@ typedef struct {
 
 typedef struct {
   char *id, *rel;
+  Array(uint32_t) ref_ids; /* per reference of facts: its interned name */
+  Array(uint32_t) def_ids; /* per definition: its interned name */
   uint64_t digest; /* of rel, facts and constructs: an unchanged module is not relinked */
   uint64_t shape;  /* of what other modules' links read of it (see model__shape) */
   bool stale;      /* its body changed since the last link, its shape did not */
@@ -62,6 +64,16 @@ typedef struct {
   size_t len;
 } MLauncher;
 
+/* Interned names: every name a module defines or refers to gets a number
+ * once, when the module is set, so that linking (reachability by name, the
+ * definitions of a name) works on numbers. Owns its strings; open
+ * addressing over ids + 1 (0: empty), a power-of-two table. */
+typedef struct {
+  uint32_t *slots;
+  size_t n_slots;
+  Array(char *) strs;
+} MNames;
+
 /* A set of borrowed strings: open addressing, a power-of-two table. */
 typedef struct {
   const char **slots;
@@ -74,10 +86,13 @@ struct Model {
   bool dirty;
   bool relink; /* a module was added or removed, a shape or a launcher changed: the next link is whole */
   Array(MDef) defs;
-  MIndex mod_names, def_names;
+  MIndex mod_names;
+  MNames names;
+  Array(uint32_t) byname_first; /* per name id + sentinel: first of its definitions in byname_defs */
+  Array(int32_t) byname_defs;   /* definitions grouped by name */
+  Array(uint8_t) mentioned;     /* per name id: some module refers to it */
   MIndex mod_suffixes; /* tails of whole-path names ("pkg.sub.mod" of "src.pkg.sub.mod"): src layouts,
                           namespace subpackages; used when no name matches exactly */
-  MSet mentioned; /* every name any module mentions */
   MSet tops;      /* first components of module names: other names are no project's */
   Array(char *) top_names;
   Array(char *) entry_modules; /* dotted names launched as scripts or modules */
@@ -149,6 +164,54 @@ static void model__set_free(MSet *st) {
   memset(st, 0, sizeof *st);
 }
 
+static int64_t model__name_id(const MNames *t, const char *s) {
+  if (!t->n_slots) return -1;
+  for (size_t i = model__str_hash(s) & (t->n_slots - 1); t->slots[i]; i = (i + 1) & (t->n_slots - 1))
+    if (strcmp(t->strs.items[t->slots[i] - 1], s) == 0) return t->slots[i] - 1;
+  return -1;
+}
+
+static void model__names_grow(MNames *t) {
+  size_t n = t->n_slots ? t->n_slots * 2 : 4096;
+  uint32_t *slots = xcalloc(n, sizeof *slots);
+  for (size_t k = 0; k < t->strs.len; k++) {
+    size_t i = model__str_hash(t->strs.items[k]) & (n - 1);
+    while (slots[i]) i = (i + 1) & (n - 1);
+    slots[i] = (uint32_t)k + 1;
+  }
+  free(t->slots);
+  t->slots = slots;
+  t->n_slots = n;
+}
+
+static uint32_t model__intern(MNames *t, const char *s) {
+  if (2 * (t->strs.len + 1) > t->n_slots) model__names_grow(t);
+  size_t i = model__str_hash(s) & (t->n_slots - 1);
+  for (; t->slots[i]; i = (i + 1) & (t->n_slots - 1))
+    if (strcmp(t->strs.items[t->slots[i] - 1], s) == 0) return t->slots[i] - 1;
+  array_push(&t->strs, xstrdup(s));
+  t->slots[i] = (uint32_t)t->strs.len;
+  return (uint32_t)t->strs.len - 1;
+}
+
+static void model__names_free(MNames *t) {
+  for (size_t k = 0; k < t->strs.len; k++) free(t->strs.items[k]);
+  array_free(&t->strs);
+  free(t->slots);
+  memset(t, 0, sizeof *t);
+}
+
+/* The interned names of a module's references and definitions. */
+static void model__intern_module(MNames *t, MModule *mm) {
+  for (size_t k = 0; mm->facts && k < mm->facts->refs.len; k++) array_push(&mm->ref_ids, model__intern(t, mm->facts->refs.items[k].name));
+  for (size_t k = 0; mm->facts && k < mm->facts->defs.len; k++) array_push(&mm->def_ids, model__intern(t, mm->facts->defs.items[k].name));
+}
+
+static bool model__mentioned(const Model *m, const char *name) {
+  int64_t id = model__name_id(&m->names, name);
+  return id >= 0 && (size_t)id < m->mentioned.len && m->mentioned.items[id];
+}
+
 static bool model__is_test_path(const char *path) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
@@ -195,6 +258,8 @@ static void model__body_free(MModule *mm) {
     free(mm->cons.items[i].message);
   }
   array_free(&mm->cons);
+  array_free(&mm->ref_ids);
+  array_free(&mm->def_ids);
   array_free(&mm->call_target);
   array_free(&mm->import_target);
   array_free(&mm->ref_order);
@@ -233,8 +298,10 @@ void model_free(Model *m) {
   array_free(&m->defs);
   array_free(&m->mod_names);
   array_free(&m->mod_suffixes);
-  array_free(&m->def_names);
-  model__set_free(&m->mentioned);
+  model__names_free(&m->names);
+  array_free(&m->byname_first);
+  array_free(&m->byname_defs);
+  array_free(&m->mentioned);
   model__set_free(&m->tops);
   model__strs_free(m->top_names.items, m->top_names.len);
   array_free(&m->top_names);
@@ -427,6 +494,7 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
     mm->cons.cap = cons.cap;
     mm->digest = digest;
     mm->stale = true;
+    model__intern_module(&m->names, mm);
     return;
   }
   m->relink = true;
@@ -444,6 +512,7 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
   mm->cons.cap = cons.cap;
   mm->digest = digest;
   mm->shape = shape;
+  model__intern_module(&m->names, mm);
 }
 
 void model_remove_module(Model *m, const char *id) {
@@ -787,10 +856,29 @@ static void model__defs(Model *m) {
     for (size_t k = 0; mm->facts && k < mm->facts->defs.len; k++) {
       MDef d = {(int32_t)i, (int32_t)k, -1, -1, -1, 0, false};
       array_push(&m->defs, d);
-      model__index_push(&m->def_names, mm->facts->defs.items[k].name, (int32_t)m->defs.len - 1);
     }
   }
-  model__index_sort(&m->def_names);
+  /* the definitions of each name, grouped (a counting sort over name ids) */
+  size_t n = m->names.strs.len;
+  m->byname_first.len = 0;
+  array_reserve(&m->byname_first, n + 1);
+  m->byname_first.len = n + 1;
+  memset(m->byname_first.items, 0, (n + 1) * sizeof *m->byname_first.items);
+  for (size_t g = 0; g < m->defs.len; g++) {
+    const MDef *d = &m->defs.items[g];
+    m->byname_first.items[m->mods.items[d->mod].def_ids.items[d->idx] + 1]++;
+  }
+  for (size_t i = 0; i < n; i++) m->byname_first.items[i + 1] += m->byname_first.items[i];
+  array_reserve(&m->byname_defs, m->defs.len + 1);
+  m->byname_defs.len = m->defs.len;
+  Array(uint32_t) fill = {0};
+  array_reserve(&fill, n + 1);
+  memcpy(fill.items, m->byname_first.items, n * sizeof *fill.items);
+  for (size_t g = 0; g < m->defs.len; g++) {
+    const MDef *d = &m->defs.items[g];
+    m->byname_defs.items[fill.items[m->mods.items[d->mod].def_ids.items[d->idx]]++] = (int32_t)g;
+  }
+  array_free(&fill);
 }
 
 /* Whether an absolute module name that resolves to nothing belongs to the
@@ -1055,7 +1143,7 @@ static void model__scan_launcher(Model *m, const char *t, size_t len) {
 typedef struct {
   Model *m;
   Array(int32_t) work;
-  MSet reached; /* names already followed */
+  uint8_t *reached; /* per name id: already followed */
 } MReach;
 
 static void model__reach_def(MReach *r, int32_t g) {
@@ -1067,11 +1155,12 @@ static void model__reach_def(MReach *r, int32_t g) {
 
 /* A name mentioned by reachable code keeps every definition of that name
  * alive (callbacks, getattr, registries: unknown stays reachable). */
-static void model__reach_name(MReach *r, const char *name) {
-  if (!model__set_add(&r->reached, name)) return;
-  const MIndex *dn = &r->m->def_names;
-  for (size_t k = model__index_find(dn, name); k < dn->len && strcmp(dn->items[k].key, name) == 0; k++)
-    model__reach_def(r, dn->items[k].val);
+static void model__reach_name(MReach *r, uint32_t id) {
+  if (r->reached[id]) return;
+  r->reached[id] = 1;
+  const Model *m = r->m;
+  if ((size_t)id + 1 >= m->byname_first.len) return; /* a name no definition has (new since the last whole link) */
+  for (uint32_t k = m->byname_first.items[id]; k < m->byname_first.items[id + 1]; k++) model__reach_def(r, m->byname_defs.items[k]);
 }
 
 /* Calls grouped by owner: -2 the __main__ block, -1 the other module code. */
@@ -1116,7 +1205,7 @@ static void model__ref_groups(MModule *mm) {
 static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
   MModule *mm = &r->m->mods.items[mi];
   for (uint32_t k = mm->ref_first.items[owner + 2]; k < mm->ref_first.items[owner + 3]; k++)
-    model__reach_name(r, mm->facts->refs.items[mm->ref_order.items[k]].name);
+    model__reach_name(r, mm->ref_ids.items[mm->ref_order.items[k]]);
   for (uint32_t k = mm->call_first.items[owner + 2]; k < mm->call_first.items[owner + 3]; k++) {
     int32_t t = mm->call_target.items[mm->call_order.items[k]];
     if (t >= 0) model__reach_def(r, t);
@@ -1181,7 +1270,7 @@ static void model__reachability(Model *m) {
   for (size_t i = 0; i < m->launchers.len; i++) model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
   for (size_t i = 0; i < m->mods.len; i++) /* grouped once per body */
     if (m->mods.items[i].facts && !m->mods.items[i].ref_first.len) model__ref_groups(&m->mods.items[i]);
-  MReach r = {m, {0}, {0}};
+  MReach r = {m, {0}, xcalloc(m->names.strs.len + 1, 1)};
   for (size_t i = 0; i < m->mods.len; i++) model__roots(&r, (int32_t)i);
   for (size_t w = 0; w < r.work.len; w++) {
     int32_t g = r.work.items[w];
@@ -1196,7 +1285,7 @@ static void model__reachability(Model *m) {
         model__reach_def(&r, model__global(m, d->mod, (int32_t)k));
   }
   array_free(&r.work);
-  model__set_free(&r.reached);
+  free(r.reached);
   for (size_t g = 0; g < m->defs.len; g++)
     if (!m->defs.items[g].reachable) m->st.unreachable_defs++;
 }
@@ -1217,10 +1306,12 @@ static void model__link_module_calls(Model *m, int32_t i) {
  * the summaries (the fixpoint from the constructs), reachability and the
  * statistics. Linear in the project's calls, references and definitions. */
 static void model__link_graph(Model *m) {
-  model__set_free(&m->mentioned);
+  array_reserve(&m->mentioned, m->names.strs.len + 1);
+  m->mentioned.len = m->names.strs.len;
+  memset(m->mentioned.items, 0, m->mentioned.len);
   for (size_t i = 0; i < m->mods.len; i++) {
     const MModule *mm = &m->mods.items[i];
-    for (size_t k = 0; mm->facts && k < mm->facts->refs.len; k++) model__set_add(&m->mentioned, mm->facts->refs.items[k].name);
+    for (size_t k = 0; k < mm->ref_ids.len; k++) m->mentioned.items[mm->ref_ids.items[k]] = 1;
   }
   for (size_t g = 0; g < m->defs.len; g++) {
     MDef *d = &m->defs.items[g];
@@ -1250,7 +1341,7 @@ static void model__link_whole(Model *m) {
     model__module_clear_link(mm);
     mm->broken = mm->stale = false;
   }
-  m->defs.len = m->mod_names.len = m->def_names.len = m->mod_suffixes.len = 0;
+  m->defs.len = m->mod_names.len = m->mod_suffixes.len = 0;
   model__set_free(&m->tops);
   model__strs_free(m->top_names.items, m->top_names.len);
   m->top_names.len = 0;
@@ -1262,13 +1353,8 @@ static void model__link_whole(Model *m) {
 
 /* Only bodies changed: names, definitions, imports and the other modules'
  * call links stand (they read shapes only); the changed modules' calls are
- * linked again, and the index of definition names points at their new
- * facts (the same names). */
+ * linked again. */
 static void model__link_bodies(Model *m) {
-  for (size_t r = 0; r < m->def_names.len; r++) {
-    const MDef *d = &m->defs.items[m->def_names.items[r].val];
-    if (m->mods.items[d->mod].stale) m->def_names.items[r].key = m->mods.items[d->mod].facts->defs.items[d->idx].name;
-  }
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
     if (!mm->stale) continue;
@@ -1431,7 +1517,7 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
       g = model__global(m, (int32_t)(mm - m->mods.items), model__pydef(m, g)->cls);
     if (m->defs.items[g].reachable) return NULL;
     const char *name = model__pydef(m, g)->name;
-    bool used = model__set_has(&m->mentioned, name);
+    bool used = model__mentioned(m, name);
     StrBuf sb;
     sb_init(&sb);
     model__def_label(m, g, &sb);
@@ -1494,6 +1580,40 @@ void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingLis
   }
   model__mark_unreachable(m, mm, out);
   findings_sort(out);
+}
+
+uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) {
+  model_link(m);
+  const MModule *mm = model__find(m, id);
+  if (!mm || !mm->facts) return 0;
+  FindingList l = {0};
+  model_apply(m, id, opt, &l);
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < l.len; i++) {
+    const Finding *f = &l.items[i];
+    h = model__mix_str(h, f->rule->code);
+    h = model__mix_str(h, f->message);
+    h = model__mix(h, &f->start_byte, sizeof f->start_byte);
+    h = model__mix(h, &f->severity, sizeof f->severity);
+    for (size_t k = 0; k < f->related.len; k++) {
+      const Related *r = &f->related.items[k];
+      h = model__mix_str(model__mix_str(h, r->path), r->message);
+      h = model__mix(h, &r->start, sizeof r->start);
+      h = model__mix(h, &r->start_row, sizeof r->start_row);
+    }
+  }
+  findings_free(&l);
+  /* what lowers the file's own findings: which of its code runs, and why not */
+  h = model__mix_str(h, mm->broken ? mm->broken_reason : "");
+  h = model__mix(h, &mm->main_entry, sizeof mm->main_entry);
+  if (mm->facts->has_main && !mm->main_entry && mm->importer >= 0) h = model__mix_str(h, m->mods.items[mm->importer].rel);
+  for (size_t k = 0; k < mm->facts->defs.len; k++) {
+    const MDef *d = &m->defs.items[mm->def_base + k];
+    bool used = !d->reachable && model__mentioned(m, mm->facts->defs.items[k].name);
+    unsigned bits = d->reachable | used << 1;
+    h = model__mix(h, &bits, sizeof bits);
+  }
+  return h;
 }
 
 char *model_chain_at(Model *m, const char *id, uint32_t at) {

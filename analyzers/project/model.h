@@ -71,6 +71,14 @@ void model_link(Model *m);
  * hints. Codes not selected by opt are not added. No-op for an unknown id. */
 void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingList *out);
 
+/* A digest of what model_apply does to module `id`'s findings: the
+ * call-site and import findings it adds (messages, related locations) and
+ * what decides the unreachable hints (its definitions' reachability, its
+ * broken reason, whether its `__main__` block runs). Equal digests before
+ * and after a change: the module's diagnostics did not change, it need not
+ * be analyzed again. 0 for an unknown module. */
+uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt);
+
 /* Statistics of the last link. */
 typedef struct {
   size_t modules, defs, calls, resolved_calls, needs_cuda, unreachable_defs, broken_modules;

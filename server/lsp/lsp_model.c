@@ -209,15 +209,18 @@ bool lsp_model_after_analyze(Session *s, Document *d) {
   model_apply(s->model, d->path, &s->opt, &d->findings);
   config_filter_findings(&s->config, d->path, &d->findings);
   d->shown_digest = lsp_model__digest(&d->findings);
+  d->model_view = model_view_digest(s->model, d->path, &s->opt);
   return changed;
 }
 
-/* After the model changed: the other open Python documents, analyzed
- * again; those whose diagnostics changed are published. */
+/* After the model changed: the other open Python documents whose view of
+ * the model changed (model_view_digest) are analyzed again; those whose
+ * diagnostics changed are published. The others are not touched. */
 void lsp_model_refresh_dependents(Session *s, const Document *changed) {
   for (size_t i = 0; i < s->docs.docs.len; i++) {
     Document *d = s->docs.docs.items[i];
-    if (d == changed || d->kind != FILE_PYTHON || d->dirty || !d->published) continue;
+    if (d == changed || d->kind != FILE_PYTHON || d->dirty || !d->published || !d->path) continue;
+    if (model_view_digest(s->model, d->path, &s->opt) == d->model_view) continue;
     uint64_t old = d->shown_digest;
     d->dirty = true;
     lsp_analyze(s, d);
