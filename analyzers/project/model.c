@@ -525,6 +525,20 @@ void model_remove_module(Model *m, const char *id) {
   m->dirty = m->relink = true;
 }
 
+void model_remove_under(Model *m, const char *path) {
+  size_t n = strlen(path), kept = 0;
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    if (strcmp(mm->id, path) == 0 || (strncmp(mm->id, path, n) == 0 && mm->id[n] == '/')) {
+      model__module_free(mm);
+      m->dirty = m->relink = true;
+    } else {
+      m->mods.items[kept++] = *mm;
+    }
+  }
+  m->mods.len = kept;
+}
+
 void model_set_launcher(Model *m, const char *id, const char *text, size_t len) {
   for (size_t i = 0; i < m->launchers.len; i++) {
     MLauncher *l = &m->launchers.items[i];
@@ -1333,8 +1347,10 @@ static void model__link_graph(Model *m) {
   m->st.defs = m->defs.len;
 }
 
-/* Everything from the modules' inputs. */
-static void model__link_whole(Model *m) {
+static bool model__cancelled(const atomic_int *cancel) { return cancel && atomic_load(cancel); }
+
+/* Everything from the modules' inputs; false when cancelled. */
+static bool model__link_whole(Model *m, const atomic_int *cancel) {
   if (m->mods.len > 1) qsort(m->mods.items, m->mods.len, sizeof *m->mods.items, model__mod_cmp);
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
@@ -1347,8 +1363,12 @@ static void model__link_whole(Model *m) {
   m->top_names.len = 0;
   model__names(m);
   model__defs(m);
-  for (size_t i = 0; i < m->mods.len; i++) model__link_module_calls(m, (int32_t)i);
+  for (size_t i = 0; i < m->mods.len; i++) {
+    if (i % 64 == 0 && model__cancelled(cancel)) return false;
+    model__link_module_calls(m, (int32_t)i);
+  }
   model__link_imports(m);
+  return !model__cancelled(cancel);
 }
 
 /* Only bodies changed: names, definitions, imports and the other modules'
@@ -1363,13 +1383,17 @@ static void model__link_bodies(Model *m) {
   }
 }
 
-void model_link(Model *m) {
-  if (!m->dirty) return;
-  if (m->relink) model__link_whole(m);
-  else model__link_bodies(m);
+bool model_link_cancellable(Model *m, const atomic_int *cancel) {
+  if (!m->dirty) return true;
+  if (m->relink && !model__link_whole(m, cancel)) return false; /* half linked: still dirty, the next link is whole */
+  if (!m->relink) model__link_bodies(m);
+  if (model__cancelled(cancel)) return false;
   model__link_graph(m);
   m->dirty = m->relink = false;
+  return true;
 }
+
+void model_link(Model *m) { model_link_cancellable(m, NULL); }
 
 void model_stats(const Model *m, ModelStats *st) { *st = m->st; }
 
