@@ -276,8 +276,8 @@ static const Route session__routes[] = {
     {"workspace/didChangeConfiguration", lsp_did_change_configuration, SESSION_NOTIFICATION},
     {"workspace/didChangeWatchedFiles", lsp_did_change_watched_files, SESSION_NOTIFICATION},
     {"workspace/didCreateFiles", lsp_model_did_create_files, SESSION_NOTIFICATION},
-    {"workspace/didRenameFiles", lsp_model_did_rename_files, SESSION_NOTIFICATION},
     {"workspace/didDeleteFiles", lsp_model_did_delete_files, SESSION_NOTIFICATION},
+    {"workspace/didRenameFiles", lsp_model_did_rename_files, SESSION_NOTIFICATION},
     {"workspace/executeCommand", lsp_execute_command, SESSION_REQUEST},
 };
 
