@@ -367,6 +367,7 @@ static uint64_t model__digest(const MModule *mm) {
     h = model__mix(h, &c->flags, sizeof c->flags);
     h = model__mix(h, &c->start, sizeof c->start);
     h = model__mix(h, &c->end, sizeof c->end);
+    h = model__mix_str(h, c->self_attr);
   }
   for (size_t i = 0; f && i < f->imports.len; i++) {
     const PyFactImport *im = &f->imports.items[i];
@@ -1304,12 +1305,39 @@ static void model__reachability(Model *m) {
     if (!m->defs.items[g].reachable) m->st.unreachable_defs++;
 }
 
+/* `self.<attr>(...)` that no method answers, where `__init__` of the same
+ * class assigned `self.<attr> = C(...)` and C is a project class: the
+ * instance is called, so C.forward (an nn.Module) or C.__call__. `attrs`
+ * are the module's calls that assign an attribute. */
+static int32_t model__attr_call(const Model *m, int32_t mi, const PyCall *c, const MModule *mm, const uint32_t *attrs,
+                                size_t n_attrs) {
+  int32_t cls = model__owner_class(m, mi, c->owner);
+  for (size_t a = 0; cls >= 0 && a < n_attrs; a++) {
+    const PyCall *as = &mm->facts->calls.items[attrs[a]];
+    if (strcmp(as->self_attr, c->callee) != 0 || model__global(m, mi, mm->facts->defs.items[as->owner].cls) != cls) continue;
+    int32_t t = mm->call_target.items[attrs[a]];
+    if (t < 0 || model__pydef(m, t)->kind != PYDEF_CLASS) return -1;
+    int32_t meth = model__method(m, t, "forward", false);
+    return meth >= 0 ? meth : model__method(m, t, "__call__", false);
+  }
+  return -1;
+}
+
 /* The links of one module's own calls and from-imports. */
 static void model__link_module_calls(Model *m, int32_t i) {
   MModule *mm = &m->mods.items[i];
   if (!mm->facts) return;
-  for (size_t k = 0; k < mm->facts->calls.len; k++)
+  Array(uint32_t) attrs = {0};
+  for (size_t k = 0; k < mm->facts->calls.len; k++) {
     array_push(&mm->call_target, model__call_target(m, i, &mm->facts->calls.items[k]));
+    if (mm->facts->calls.items[k].self_attr) array_push(&attrs, (uint32_t)k);
+  }
+  for (size_t k = 0; k < mm->facts->calls.len && attrs.len; k++) {
+    const PyCall *c = &mm->facts->calls.items[k];
+    if (c->kind == PYCALL_SELF && mm->call_target.items[k] < 0)
+      mm->call_target.items[k] = model__attr_call(m, i, c, mm, attrs.items, attrs.len);
+  }
+  array_free(&attrs);
   for (size_t k = 0; k < mm->facts->imports.len; k++) {
     const PyFactImport *im = &mm->facts->imports.items[k];
     array_push(&mm->import_target, im->from_import ? model__resolve_in(m, i, im->qualname, false) : -1);

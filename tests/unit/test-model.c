@@ -325,3 +325,31 @@ TEST(model_src_layout_namespace_subpackage) {
   free(got);
   model_free(m);
 }
+
+/* `self.attn = Attention()` in __init__, then `self.attn(x)`: the call is
+ * the instance's forward; an attribute assigned outside __init__ or never
+ * assigned a project class resolves to nothing. */
+TEST(model_self_attribute_calls) {
+  static const MT files[] = {
+      {"net/__init__.py", ""},
+      {"net/attention.py", "from flash_attn import flash_attn_func\n\n\nclass Attention:\n    def forward(self, q):\n"
+                           "        return flash_attn_func(q, q, q)\n"},
+      {"net/block.py", "from .attention import Attention\n\n\nclass Block:\n    def __init__(self):\n"
+                       "        self.attn = Attention()\n        self.scale = float(2)\n\n    def forward(self, x):\n"
+                       "        return self.attn(x) * self.scale(x)\n\n    def later(self, x):\n"
+                       "        self.late = Attention()\n        return self.late(x)\n"},
+  };
+  Model *m = mt_model(files, 3);
+  char *out = mt_render(m, files + 2, 1, false);
+  ASSERT_STR_EQ(out, "net/block.py:1:24 hint ASC803 Attention → Attention.forward() → flash_attn_func (net/attention.py:6)\n"
+                     "net/block.py:6:21 warning ASC802 Attention → Attention.forward() → flash_attn_func (net/attention.py:6)\n"
+                     "net/block.py:10:16 warning ASC801 Attention.forward() → flash_attn_func (net/attention.py:6)\n"
+                     "net/block.py:13:21 warning ASC802 Attention → Attention.forward() → flash_attn_func (net/attention.py:6)\n");
+  free(out);
+  /* Block.forward itself now needs CUDA: hover at self.attn shows the chain */
+  const char *block = files[2].text;
+  char *chain = model_chain_at(m, "net/block.py", (uint32_t)(strstr(block, "self.attn(x)") - block));
+  ASSERT_STR_EQ(chain, "Attention.forward() → flash_attn_func (net/attention.py:6)");
+  free(chain);
+  model_free(m);
+}
