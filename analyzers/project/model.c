@@ -202,9 +202,27 @@ static void model__names_free(MNames *t) {
 }
 
 /* The interned names of a module's references and definitions. */
+/* The interned names of a module's references and definitions. The
+ * module's facts then borrow the interned text of their references and
+ * callees instead of holding a copy each (most of a project's names repeat:
+ * one string per name, not per use); model__body_free gives them back
+ * before freeing the facts. */
 static void model__intern_module(MNames *t, MModule *mm) {
-  for (size_t k = 0; mm->facts && k < mm->facts->refs.len; k++) array_push(&mm->ref_ids, model__intern(t, mm->facts->refs.items[k].name));
-  for (size_t k = 0; mm->facts && k < mm->facts->defs.len; k++) array_push(&mm->def_ids, model__intern(t, mm->facts->defs.items[k].name));
+  if (!mm->facts) return;
+  for (size_t k = 0; k < mm->facts->refs.len; k++) {
+    PyRef *r = &mm->facts->refs.items[k];
+    uint32_t id = model__intern(t, r->name);
+    array_push(&mm->ref_ids, id);
+    free(r->name);
+    r->name = t->strs.items[id];
+  }
+  for (size_t k = 0; k < mm->facts->calls.len; k++) {
+    PyCall *c = &mm->facts->calls.items[k];
+    uint32_t id = model__intern(t, c->callee);
+    free(c->callee);
+    c->callee = t->strs.items[id];
+  }
+  for (size_t k = 0; k < mm->facts->defs.len; k++) array_push(&mm->def_ids, model__intern(t, mm->facts->defs.items[k].name));
 }
 
 static bool model__mentioned(const Model *m, const char *name) {
@@ -251,6 +269,8 @@ static void model__module_clear_link(MModule *mm) {
 /* The parts of a module its body decides: facts, constructs and the links
  * of its own calls and references. */
 static void model__body_free(MModule *mm) {
+  for (size_t k = 0; mm->facts && k < mm->facts->refs.len; k++) mm->facts->refs.items[k].name = NULL; /* interned */
+  for (size_t k = 0; mm->facts && k < mm->facts->calls.len; k++) mm->facts->calls.items[k].callee = NULL;
   pyfacts_free(mm->facts);
   mm->facts = NULL;
   for (size_t i = 0; i < mm->cons.len; i++) {
