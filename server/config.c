@@ -41,8 +41,11 @@ char *config_support_notice(const char *torch_npu) {
   const KbSupportVersion *vs = kb_support_versions(&n);
   if (v < 0) return xasprintf("torch_npu '%s' is not a version; operator coverage is off", torch_npu ? torch_npu : "");
   if (!fallback) return NULL;
+  const char *which = kb_support_compare(vs[v].version, torch_npu) > 0 ? "the oldest one"
+                      : (size_t)v + 1 == n                            ? "the newest one"
+                                                                      : "the nearest lower one";
   return xasprintf("torch_npu %s has no support list; operator coverage uses the torch_npu %s list (%s)", torch_npu,
-                   vs[v].version, kb_support_compare(vs[v].version, torch_npu) < 0 ? "the nearest lower one" : "the oldest one");
+                   vs[v].version, which);
 }
 
 bool config_code_valid(const char *s) {

@@ -230,10 +230,8 @@ TSTree *analyze_parse(TSParser *parser, TSTree *old, const char *text, size_t le
 void analyze_options_default(AnalyzeOptions *o) {
   memset(o, 0, sizeof *o);
   o->chip = CHIP_910B;
-  /* the newest torch_npu release the support lists cover: 2.12.0 (TorchNPU
-   * 26.1.0, CANN 9.1.0; Ascend/pytorch COMPATIBILITY.md, the recommended
-   * pairing). The lists also hold 2.13.0, which is not released. */
-  o->torch_npu = "2.12.0";
+  /* the default target profile (kb_meta.def) */
+  o->torch_npu = kb_profile_default()->torch_npu;
 }
 
 /* Findings of domain 2 and above (everything Python says about the code;

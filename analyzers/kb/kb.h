@@ -205,4 +205,30 @@ const KbSupport *kb_support_lookup(const char *api, int version, unsigned chip, 
  * (bf16, fp16, fp32, fp64, complex64, ...) for some parameter. */
 bool kb_support_excludes(const char *dtypes, const char *dtype);
 
+/* ---------------------------------------------------------------------------
+ * Target profiles (kb_meta.def, KB_PROFILE_ROWS; kb_support.c): the torch_npu
+ * releases a project can target, each with the CANN release it pairs with and
+ * where that pairing is documented. One row is the default profile: the
+ * newest release whose support list the tables hold. All static. */
+typedef struct {
+  const char *torch_npu; /* "2.12.0": the version --torch-npu and the support lists name */
+  const char *package;   /* the build a report names for it ("2.7.1.post2") */
+  const char *torchnpu;  /* the TorchNPU release of that build ("26.1.0") */
+  const char *cann;      /* "9.1.0" */
+  const char *released;  /* "2026-10", "" = not documented */
+  const char *source;    /* where the pairing is documented */
+  const char *note_en, *note_zh; /* said after the build in the report's install step ("" = none) */
+  bool is_default;
+} KbProfile;
+
+/* Every profile, oldest first. */
+const KbProfile *kb_profiles(size_t *count);
+
+/* The profile marked default (never NULL: the table has exactly one). */
+const KbProfile *kb_profile_default(void);
+
+/* The profile of a torch_npu version by its leading numbers ("2.7.1.post8"
+ * finds 2.7.1); NULL when there is none. */
+const KbProfile *kb_profile_find(const char *torch_npu);
+
 #endif

@@ -1,7 +1,9 @@
 /* kb_support: the operator-coverage tables (see kb.h). The rows come from
  * kb_support.def, generated from the torch_npu support lists and sorted by
  * API name (bytewise), so a lookup is a binary search to the API's block of
- * rows and a scan of that block (a few rows: versions x chip groups). */
+ * rows and a scan of that block (a few rows: versions x chip groups). The
+ * target profiles (kb_meta.def) live here too: they are looked up by the
+ * same version numbers. */
 #include "analyzers/kb/kb.h"
 
 #include <stdlib.h>
@@ -18,7 +20,14 @@ static const KbSupport kb_support__rows[] = {
 #undef KB_SUPPORT_ROWS
 };
 
+static const KbProfile kb_support__profiles[] = {
+#define KB_PROFILE_ROWS
+#include "analyzers/kb/kb_meta.def"
+#undef KB_PROFILE_ROWS
+};
+
 #define KB_SUPPORT__NV (sizeof kb_support__versions / sizeof kb_support__versions[0])
+#define KB_SUPPORT__NP (sizeof kb_support__profiles / sizeof kb_support__profiles[0])
 #define KB_SUPPORT__NR (sizeof kb_support__rows / sizeof kb_support__rows[0])
 
 const KbSupportVersion *kb_support_versions(size_t *count) {
@@ -106,4 +115,26 @@ bool kb_support_excludes(const char *dtypes, const char *dtype) {
     p = semi ? semi + 1 : stop;
   }
   return false;
+}
+
+const KbProfile *kb_profiles(size_t *count) {
+  *count = KB_SUPPORT__NP;
+  return kb_support__profiles;
+}
+
+const KbProfile *kb_profile_default(void) {
+  for (size_t i = 0; i < KB_SUPPORT__NP; i++)
+    if (kb_support__profiles[i].is_default) return &kb_support__profiles[i];
+  return &kb_support__profiles[KB_SUPPORT__NP - 1]; /* unreachable: the unit tests hold one default */
+}
+
+const KbProfile *kb_profile_find(const char *torch_npu) {
+  long want[3];
+  if (!kb_support__parse(torch_npu, want)) return NULL;
+  for (size_t i = 0; i < KB_SUPPORT__NP; i++) {
+    long have[3];
+    kb_support__parse(kb_support__profiles[i].torch_npu, have);
+    if (kb_support__cmp3(have, want) == 0) return &kb_support__profiles[i];
+  }
+  return NULL;
 }

@@ -808,12 +808,14 @@ static void report__roadmap(Report *r, const PhaseGraph *g) {
   bool zh = r->zh;
   /* 1. environment */
   ReportStep *s = report__step(r, report_l(zh, "Environment", "环境准备"));
-  bool recipe = strcmp(r->torch_npu, "2.7.1.post2") == 0;
+  /* the profile's note on its build (kb_meta.def), when the report names that build */
+  const KbProfile *profile = kb_profile_find(r->torch_npu);
+  const char *note = profile && strcmp(r->torch_npu, profile->package) == 0 ? report_l(zh, profile->note_en, profile->note_zh) : "";
   report__line(s,
                xasprintf(report_l(zh, "Install CANN %s, torch %s and torch_npu %s%s on Atlas %s%s.",
                                   "安装 CANN %s、torch %s 与 torch_npu %s%s，目标硬件 Atlas %s%s。"),
                          r->cann, r->torch, r->torch_npu,
-                         recipe ? report_l(zh, " (the pairing of the official Wan2.2 recipe)", "（官方 Wan2.2 recipe 的配对版本）") : "",
+                         note,
                          r->chip, r->mindiesd ? report_l(zh, ", with mindiesd", "，并安装 mindiesd") : ""),
                NULL, 0);
   report__line(s, xstrdup(report_l(zh, "torch and torch_npu versions must match (torch_npu X.Y.Z.postN runs on torch X.Y.Z).",
@@ -1109,10 +1111,11 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   r->zh = o->zh;
   r->project = report__project_name(files, n, o);
   r->chip = report_chip_name(o->chip);
-  /* torch_npu 2.7.1 is released as 2.7.1.post2 (TorchNPU 7.3.0), the build
-   * the official Wan2.2 recipe pins with torch 2.7.1 and CANN 8.5.0 */
-  const char *npu = o->torch_npu && *o->torch_npu ? o->torch_npu : "2.12.0";
-  r->torch_npu = xstrdup(strcmp(npu, "2.7.1") == 0 ? "2.7.1.post2" : npu);
+  /* the target profile (kb_meta.def): a bare release names the build the
+   * profile gives for it (2.7.1 -> 2.7.1.post2), and the CANN it pairs with */
+  const char *npu = o->torch_npu && *o->torch_npu ? o->torch_npu : kb_profile_default()->torch_npu;
+  const KbProfile *profile = kb_profile_find(npu);
+  r->torch_npu = xstrdup(profile && strcmp(npu, profile->torch_npu) == 0 ? profile->package : npu);
   {
     const char *post = strstr(r->torch_npu, ".post");
     const char *rc = strstr(r->torch_npu, "rc");
@@ -1120,9 +1123,7 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
     r->torch = cut ? xstrndup(r->torch_npu, (size_t)(cut - r->torch_npu)) : xstrdup(r->torch_npu);
   }
   if (o->cann && *o->cann) r->cann = xstrdup(o->cann);
-  else if (util_starts_with(r->torch_npu, "2.7.1")) r->cann = xstrdup("8.5.0");
-  /* TorchNPU 26.1.0 (Ascend/pytorch COMPATIBILITY.md) */
-  else if (util_starts_with(r->torch_npu, "2.12.0") || util_starts_with(r->torch_npu, "2.11.0")) r->cann = xstrdup("9.1.0");
+  else if (profile) r->cann = xstrdup(profile->cann);
   else r->cann = xstrdup(report_l(r->zh, "(the release paired with this torch_npu)", "（与该 torch_npu 配套的版本）"));
   r->mindiesd = o->mindiesd;
 

@@ -43,8 +43,8 @@ typedef struct {
   const char *const *phases; size_t n_phases; /* "NAME=GLOB" overrides (borrowed) */
   bool zh;                     /* the whole report in Chinese */
   unsigned chip;               /* CHIP_* ; 0 = 910B */
-  const char *torch_npu;       /* NULL or "2.7.1": 2.7.1.post2 (official Wan2.2 recipe) */
-  const char *cann;            /* NULL: 8.5.0 for torch_npu 2.7.1*, else "matching" */
+  const char *torch_npu;       /* NULL: the default profile's; a bare release names its profile's build (kb_meta.def) */
+  const char *cann;            /* NULL: the CANN of the torch_npu profile, else "matching" */
   bool mindiesd;
   ReportReadFn read; void *read_data; /* may be NULL: no scripts, no blast radius */
   const char *const *notes; size_t n_notes; /* scan notes to carry (borrowed) */

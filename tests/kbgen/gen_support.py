@@ -3,14 +3,20 @@
 
 The support lists are the Markdown pages of the Ascend/pytorch repository
 (docs/zh/api/native_api/pytorch_<version>/*.md on master, docs/zh/native_apis/
-pytorch_<version>/ on the release branches). Two page formats exist:
+pytorch_<version>/ on the release branches). Three page formats exist:
 
   - sections (2.7.1, 2.9.0 and later): a `### name` heading (or a
     `> <font size="3">method()</font>` line under a class heading), a
     "**支持情况**" table with one row per product (✔ / ✘) and an optional
     "**限制与说明**" paragraph or list;
   - tables (2.6.0, 2.8.0): `|API名称|是否支持|限制与说明|` rows, one status for
-    every product of the release.
+    every product of the release;
+  - product lists (2.14.0, later 2.13.0 pages): the sections' headings, a
+    "**产品支持情况**" list with one `- <term>product</term>：支持 / 不支持`
+    item per product, each wrapped in `<!-- npu="910b" idN -->` ...
+    `<!-- end idN -->`, and "**限制与说明**" where a restriction wrapped in
+    such a block holds for that product only. Items may also stand without a
+    block, and a page of this format may still give some entries as tables.
 
 Each API of each version becomes facts: (API, versions, chips, status,
 restricted, may fall back to CPU, dtype restrictions, dimension limit, note).
@@ -21,23 +27,39 @@ sorted by API name (bytewise) so that the C side can binary-search them.
 Usage:
   gen_support.py --git GITDIR --sources tests/kbgen/sources.txt -o analyzers/kb/kb_support.def
   gen_support.py --tree DIR --commit C --sources LIST -o OUT   (pages read from DIR/<path>)
+  ... --pages PAGES   (the copies the `dir:` sources name, PAGES/<last part of PATH>/)
 
 A source line is `VERSION REF PATH` (PATH: the version's page directory).
+REF `dir:MANIFEST` reads the version from local copies of its pages instead
+of the git copy: MANIFEST (next to the source list) names each page with
+the commit it was copied at and its length in characters; a page missing,
+extra or of another length stops the generator.
 A page that does not parse stops the generator with its file and line:
 the table is never silently shorter. Python 3 standard library only.
 """
 
 import argparse
+import hashlib
 import os
 import re
 import subprocess
 import sys
 
-CHIPS = {  # <term> names of the support tables -> C chip mask names
+CHIPS = {  # <term> names of the support tables and lists -> C chip mask names
     "Atlas A2 训练系列产品": "CHIP_910B",
     "Atlas A3 训练系列产品": "CHIP_A3",
     "Ascend 950DT": "CHIP_950",
     "Atlas 训练系列产品": "CHIP_910A",
+    "Atlas A2训练系列产品": "CHIP_910B",  # the product lists write the names without the space
+    "Atlas A3训练系列产品": "CHIP_A3",
+    "Ascend 950DT系列产品": "CHIP_950",
+    "Atlas训练系列产品": "CHIP_910A",
+}
+NPU_CHIPS = {  # `<!-- npu="..." idN -->` of the product lists -> C chip mask names
+    "910b": "CHIP_910B",
+    "A3": "CHIP_A3",
+    "950": "CHIP_950",
+    "910a": "CHIP_910A",
 }
 CHIP_ORDER = ["CHIP_910B", "CHIP_A3", "CHIP_950", "CHIP_910A"]
 TABLE_CHIPS = ("CHIP_910B", "CHIP_A3")  # the products of the table-format releases
@@ -64,6 +86,7 @@ def fail(path, lineno, msg):
 
 def clean_name(s):
     s = s.replace("\\_", "_").replace("\\*", "*").strip()
+    s = re.sub(r"<code><i>\w+</i></code>", "", s)  # the kind before a member: property, classmethod
     s = re.sub(r"<[^>]+>", "", s).strip()
     s = s.strip("`").strip()
     return s
@@ -134,9 +157,13 @@ def chips_of_line(line):
 # --------------------------------------------------------------------------
 # section format
 
-HEAD_RE = re.compile(r"^###\s+(?:<code><i>class</i></code>\s+)?(.+?)\s*$")
-METHOD_RE = re.compile(r"^>\s*<font[^>]*>\s*(.+?)\s*</font>\s*$")
+# `### name`; the product lists also nest `#### Group` / `##### <class> name` under a module heading
+HEAD_RE = re.compile(r"^(?P<level>#{3,5})\s+(?:<code><i>class</i></code>\s+)?(?P<name>.+?)\s*$")
+METHOD_RE = re.compile(r"^>\s*<font[^>]*>\s*(?P<name>.+?)\s*</font>\s*$")
 ROW_RE = re.compile(r"^\|\s*<term>([^<]+)</term>\s*\|\s*(\S+)\s*\|\s*$")
+ITEM_RE = re.compile(r"^-\s*<term>([^<]+)</term>\s*[：:]\s*(\S+)\s*$")  # a product-list item
+BLOCK_RE = re.compile(r"^<!--\s*npu=\"([^\"]*)\"\s*(id\d+)\s*-->$")
+BLOCK_END_RE = re.compile(r"^<!--\s*end\s+(id\d+)\s*-->$")
 NAME_OK = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*$")
 
 
@@ -145,8 +172,9 @@ def parse_sections(path, text):
     out = []
     cls = None        # the class a `> <font>method()</font>` line belongs to
     cur = None        # (api, facts, lineno) of the entry being read
-    state = None      # "table" | "note" | None
+    state = None      # "table" | "list" | "note" | None
     in_code = False   # inside a fenced example of a note
+    block = None      # (chip, id, lineno) of the open `<!-- npu="..." idN -->` block
     lines = text.split("\n")
 
     pending = []  # a class heading without a table of its own: its methods must follow
@@ -164,10 +192,19 @@ def parse_sections(path, text):
 
     for i, raw in enumerate(lines, 1):
         line = raw.rstrip()
+        s = line.strip()
+        if s.startswith("<!--") and not in_code:
+            block = read_block(path, i, s, block)
+            continue
         m = HEAD_RE.match(line)
         mm = None if m else METHOD_RE.match(line)
+        if (m or mm or line.startswith("## ")) and block:
+            fail(path, block[2], "product block %s is not closed before line %d" % (block[1], i))
         if m or mm:
-            name = clean_name((m or mm).group(1))
+            name = clean_name((m or mm).group("name"))
+            if m and len(m.group("level")) > 3 and "." not in name:
+                state = None  # `#### BlockMask`: a group title over the entries that follow
+                continue
             if mm:
                 name = re.sub(r"\(.*\)$", "", name)
                 if not name.startswith("torch") and cls:
@@ -188,10 +225,10 @@ def parse_sections(path, text):
             continue
         if cur is None:
             continue
-        if "**支持情况**" in line:
+        if "**支持情况**" in line or "**产品支持情况**" in line:
             if cur[1]:
                 fail(path, i, "entry %s has a second support table" % cur[0])
-            state = "table"
+            state = "table" if "**支持情况**" in line else "list"
             continue
         if "**限制与说明**" in line:
             if not cur[1]:
@@ -199,7 +236,7 @@ def parse_sections(path, text):
             state = "note"
             rest = line.split("**限制与说明**", 1)[1].lstrip("：: ").strip()
             if rest:
-                add_note(cur[1], rest)
+                add_note(cur[1], rest, block and block[0])
             continue
         if state == "table":
             r = ROW_RE.match(line)
@@ -214,8 +251,11 @@ def parse_sections(path, text):
                 fail(path, i, "unreadable support-table row %r" % line)
             elif line and not line.startswith("|"):
                 state = None
+        elif state == "list":
+            read_item(path, i, s, cur[1], block)
+            if s and not ITEM_RE.match(s):
+                state = None
         elif state == "note":
-            s = line.strip()
             if s.startswith("```"):
                 in_code = not in_code  # an example in the note: code, not a restriction
             elif in_code:
@@ -223,19 +263,60 @@ def parse_sections(path, text):
             elif s.startswith("</div>") or s.startswith("> <font") or s.startswith("<div"):
                 state = None
             elif s.startswith("- ") or (s and not s.startswith("|")):
-                add_note(cur[1], s[2:] if s.startswith("- ") else s)
+                add_note(cur[1], s[2:] if s.startswith("- ") else s, block and block[0])
+    if block:
+        fail(path, block[2], "product block %s is not closed" % block[1])
     close()
     return out
 
 
-def add_note(facts, text):
+def read_block(path, i, s, block):
+    """The product block open after the comment line s (product lists)."""
+    b = BLOCK_RE.match(s)
+    if b:
+        if block:
+            fail(path, i, "product block %s opens inside block %s" % (b.group(2), block[1]))
+        if b.group(1) not in NPU_CHIPS:
+            fail(path, i, "unknown product npu=%r" % b.group(1))
+        return (NPU_CHIPS[b.group(1)], b.group(2), i)
+    e = BLOCK_END_RE.match(s)
+    if e:
+        if not block or block[1] != e.group(1):
+            fail(path, i, "%r closes no open product block" % s)
+        return None
+    if "npu=" in s or re.match(r"^<!--\s*end\b", s):
+        fail(path, i, "unreadable product block comment %r" % s)
+    return block  # another comment: not part of the list
+
+
+def read_item(path, i, s, facts, block):
+    """One line of a "**产品支持情况**" list: `- <term>product</term>：支持` (or 不支持)."""
+    r = ITEM_RE.match(s)
+    if not r:
+        if s.startswith("-") and "<term>" in s:
+            fail(path, i, "unreadable product item %r" % s)
+        if s and block:
+            fail(path, i, "text in product block %s is neither an item nor a restriction" % block[1])
+        return
+    term, mark = r.group(1).strip(), r.group(2)
+    if term not in CHIPS:
+        fail(path, i, "unknown product %r" % term)
+    if mark not in ("支持", "不支持"):
+        fail(path, i, "unknown support value %r" % mark)
+    if block and block[0] != CHIPS[term]:
+        fail(path, i, "product %r in the block of another product (%s)" % (term, block[1]))
+    facts[CHIPS[term]] = Fact("SUPPORTED" if mark == "支持" else "UNSUPPORTED")
+
+
+def add_note(facts, text, only=None):
+    """Adds a restriction to the facts it names; `only`: the chip of the product block it stands in."""
     chips, body = chips_of_line(text)
     # "…，例如：" / "示例如下：" introduce an example (code), not a restriction
     body = re.sub(r"[，,]?\s*(?:例如|示例如下|如下)[：:]$", "", clean_note(body))
-    if not body:
+    if body in ("", "-", "--"):  # "**限制与说明**： -": none
         return
     for chip, f in facts.items():
-        if chips is None or chip in chips:
+        if (chips is None or chip in chips) and (only is None or chip == only):
             f.notes.append(body)
 
 
@@ -332,8 +413,56 @@ def read_sources(listfile):
     return srcs
 
 
+def read_manifest(args, ref):
+    """(manifest path, date, [(page, commit, chars)]) of a `dir:MANIFEST` source."""
+    mpath = os.path.join(os.path.dirname(args.sources), ref[len("dir:"):])
+    date, pages = None, []
+    with open(mpath, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            m = re.match(r"^#\s*date\s+(\d{4}-\d{2}-\d{2})\s*$", line)
+            if m:
+                date = m.group(1)
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            parts = line.split()
+            if len(parts) != 3 or not re.match(r"^[0-9a-f]{40}$", parts[1]) or not parts[2].isdigit():
+                raise ParseError("%s:%d: expected `PAGE COMMIT CHARS`" % (mpath, n))
+            pages.append((parts[0], parts[1], int(parts[2])))
+    if not date or not pages:
+        raise ParseError("%s: needs a `# date YYYY-MM-DD` line and one line per page" % mpath)
+    return mpath, date, pages
+
+
+def pages_of_dir(args, ref, path):
+    """[(display path, text)] of the local copies a manifest names, each checked against it."""
+    if not args.pages:
+        raise ParseError("%s: the pages of a `dir:` source need --pages DIR" % ref)
+    mpath, _, pages = read_manifest(args, ref)
+    d = os.path.join(args.pages, os.path.basename(path.rstrip("/")))
+    have = set(n for n in os.listdir(d) if n.endswith(".md")) if os.path.isdir(d) else set()
+    want = set(p for p, _, _ in pages)
+    missing = sorted(want - have)
+    if missing:
+        raise ParseError("%s: %d of %d pages are not in %s (first: %s)" % (mpath, len(missing), len(want), d,
+                                                                         missing[0]))
+    if have - want:
+        raise ParseError("%s: %s is not in the manifest" % (mpath, os.path.join(d, sorted(have - want)[0])))
+    out = []
+    for page, _, chars in sorted(pages):
+        fp = os.path.join(d, page)
+        with open(fp, encoding="utf-8", newline="") as f:
+            text = f.read()
+        if len(text) != chars:
+            raise ParseError("%s: %d characters, the manifest says %d" % (fp, len(text), chars))
+        out.append((fp, text))
+    return out
+
+
 def pages_of(args, ref, path):
     """[(display path, text)] of the .md pages of one version directory."""
+    if ref.startswith("dir:"):
+        return pages_of_dir(args, ref, path)
     if args.git:
         names = git(args.git, "ls-tree", "--name-only", ref, path + "/").decode().split("\n")
         names = sorted(n for n in names if n.endswith(".md"))
@@ -348,6 +477,11 @@ def pages_of(args, ref, path):
 
 
 def commit_of(args, ref):
+    if ref.startswith("dir:"):  # the manifest's git blob id names the pages and their commits
+        mpath, date, _ = read_manifest(args, ref)
+        with open(mpath, "rb") as f:
+            data = f.read()
+        return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest(), date
     if args.git:
         c = git(args.git, "rev-parse", ref + "^{commit}").decode().strip()
         date = git(args.git, "log", "-1", "--format=%cs", c).decode().strip()
@@ -432,6 +566,9 @@ def emit(out, versions, counts, rows, sources):
     w(" * Source: repository Ascend/pytorch, one page directory per version:\n")
     for (ver, ref, commit, date, path, _), n in zip(versions, counts):
         w(" *   %-7s %s @ %s (%s, %s): %d APIs\n" % (ver, path, commit, ref, date, n))
+    if any(v[1].startswith("dir:") for v in versions):
+        w(" * A `dir:` version was read from copies of its pages; @ is the git blob id of\n"
+          " * that manifest (next to the source list), which names each page's commit.\n")
     w(" * Regenerate: see README.md, \"Operator coverage\". */\n")
     w("#ifdef KB_SUPPORT_VERSIONS\n")
     for (ver, ref, commit, date, path, chips), n in zip(versions, counts):
@@ -453,6 +590,7 @@ def main(argv):
     ap.add_argument("--commit", default="unknown", help="commit named in the header (--tree)")
     ap.add_argument("--date", default="unknown", help="commit date named in the header (--tree)")
     ap.add_argument("--sources", required=True, help="file of `VERSION REF PATH` lines")
+    ap.add_argument("--pages", help="directory of the page copies of the `dir:` sources")
     ap.add_argument("-o", "--output", help="output file (default: stdout)")
     args = ap.parse_args(argv)
     try:

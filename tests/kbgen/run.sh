@@ -25,7 +25,8 @@ compare() { # NAME GOLDEN ACTUAL
 }
 
 # the sample: exact table and summary, status 0
-"$PY" $D/gen_support.py --tree $D/sample --commit 0000000 --date 2026-01-01 --sources $D/sample/sources.txt \
+"$PY" $D/gen_support.py --tree $D/sample --pages $D/sample/pages --commit 0000000 --date 2026-01-01 \
+  --sources $D/sample/sources.txt \
   -o "$tmp/sample.def" 2>"$tmp/sample.err"
 rc=$?
 if [ "$rc" -eq 0 ]; then ok; else ko "sample-exit ($rc)"; fi
@@ -38,6 +39,19 @@ rc=$?
 if [ "$rc" -eq 1 ]; then ok; else ko "bad-exit ($rc)"; fi
 compare bad-message $D/bad/expected.err "$tmp/bad.err"
 if [ ! -e "$tmp/bad.def" ] && [ ! -e "$tmp/bad.def.tmp" ]; then ok; else ko "bad-no-output"; fi
+
+# a product-list page that does not parse, a copy of another length than
+# its manifest says, a `dir:` source without --pages: status 1, file and line
+# (or the manifest) named, no output written
+bad_list() { # NAME SOURCES PAGES
+  "$PY" $D/gen_support.py --tree $D/bad $3 --sources $D/bad/lists/$2 -o "$tmp/$1.def" 2>"$tmp/$1.err"
+  rc=$?
+  if [ "$rc" -eq 1 ] && [ ! -e "$tmp/$1.def" ]; then ok; else ko "$1-exit ($rc)"; fi
+  compare "$1-message" $D/bad/lists/$1.err "$tmp/$1.err"
+}
+bad_list list sources.txt "--pages $D/bad/lists/pages"
+bad_list length sources-length.txt "--pages $D/sample/pages"
+bad_list no-pages sources.txt ""
 
 # a version directory that is missing: status 1
 "$PY" $D/gen_support.py --tree $D/bad --sources $D/sample/sources.txt -o "$tmp/missing.def" 2>"$tmp/missing.err"

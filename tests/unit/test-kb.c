@@ -1,6 +1,7 @@
 /* Knowledge-base patterns: globs, alternatives and exclusions. */
 #include "tests/unit/test.h"
 #include "analyzers/kb/kb.h"
+#include "server/config.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -97,4 +98,61 @@ TEST(kb_template_names_used_in_sources_exist) {
   }
   closedir(top);
   ASSERT(seen >= 20);
+}
+
+/* The target profiles: exactly one default, oldest first, and the default is
+ * a release whose own support list the tables hold (a default without one
+ * would check every project against another release's list). */
+TEST(kb_profiles_one_default_with_its_own_list) {
+  size_t n, ndef = 0;
+  const KbProfile *p = kb_profiles(&n);
+  ASSERT(n >= 2);
+  for (size_t i = 0; i < n; i++) {
+    if (p[i].is_default) ndef++;
+    if (i) ASSERT(kb_support_compare(p[i - 1].torch_npu, p[i].torch_npu) < 0);
+    ASSERT(p[i].cann && *p[i].cann && p[i].source && *p[i].source);
+  }
+  ASSERT_EQ(ndef, 1);
+  const KbProfile *d = kb_profile_default();
+  ASSERT(d->is_default);
+  bool fallback = true;
+  ASSERT(kb_support_version(d->torch_npu, &fallback) >= 0);
+  ASSERT(!fallback);
+}
+
+TEST(kb_profile_find_by_leading_numbers) {
+  const KbProfile *p = kb_profile_find("2.7.1.post8");
+  ASSERT(p != NULL);
+  ASSERT_STR_EQ(p->torch_npu, "2.7.1");
+  ASSERT_STR_EQ(p->package, "2.7.1.post2");
+  ASSERT_STR_EQ(p->cann, "8.5.0");
+  p = kb_profile_find("2.14.0");
+  ASSERT(p != NULL);
+  ASSERT_STR_EQ(p->cann, "9.2.0");
+  ASSERT_STR_EQ(p->torchnpu, "26.2.0");
+  ASSERT(kb_profile_find("2.5.1") == NULL);
+  ASSERT(kb_profile_find("") == NULL);
+  ASSERT(kb_profile_find(NULL) == NULL);
+}
+
+/* A version newer than the newest list reads the newest one, said as such;
+ * one older than the oldest reads the oldest. */
+TEST(kb_support_version_outside_the_lists) {
+  size_t n;
+  const KbSupportVersion *vs = kb_support_versions(&n);
+  bool fallback = false;
+  ASSERT_EQ(kb_support_version("99.0.0", &fallback), (int)n - 1);
+  ASSERT(fallback);
+  ASSERT_EQ(kb_support_version("1.0.0", &fallback), 0);
+  ASSERT(fallback);
+  char *want = xasprintf("torch_npu 99.0.0 has no support list; operator coverage uses the torch_npu %s list "
+                         "(the newest one)", vs[n - 1].version);
+  char *have = config_support_notice("99.0.0");
+  ASSERT_STR_EQ(have, want);
+  free(want);
+  free(have);
+  have = config_support_notice("2.7.0");
+  ASSERT_STR_EQ(have, "torch_npu 2.7.0 has no support list; operator coverage uses the torch_npu 2.6.0 list "
+                      "(the nearest lower one)");
+  free(have);
 }
