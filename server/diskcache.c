@@ -329,7 +329,11 @@ int dc_save(DiskCache *dc) {
   dc_hash_bytes(&h, sb.data, sb.len);
   dc__put_key(&sb, dc_hash_final(&h));
   char *tmp = xasprintf("%s.%ld.tmp", dc->file, (long)getpid());
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  /* created fresh, never opened as found: a FIFO (or anything else) left at
+   * this name would block or redirect the write; it is removed instead */
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
   rc = fd < 0 ? -errno : dc__write_all(fd, sb.data, sb.len);
   if (fd >= 0 && close(fd) != 0 && rc == 0) rc = -errno;
   if (rc == 0 && rename(tmp, dc->file) != 0) rc = -errno;

@@ -42,12 +42,17 @@ typedef struct {
 } WalkSlot;
 
 /* The single cursor walk over the top-level nodes `tops` of a Python tree
- * and their subtrees. A node is descended into when some visitor still
+ * and their subtrees, until ctx->out holds ctx->budget findings. A node is descended into when some visitor still
  * wants its subtree; a visitor that declined one is not called again until
  * the walk leaves that subtree. */
-static void analyze__walk(TSNode root, const TSNode *tops, size_t n_tops, WalkSlot *slots, size_t n) {
+static void analyze__walk(TSNode root, const TSNode *tops, size_t n_tops, WalkSlot *slots, size_t n,
+                          AnalyzeCtx *ctx) {
   Array(TSNode) parents = {0};
   for (size_t t = 0; t < n_tops; t++) {
+    if (ctx->out->len >= ctx->budget) { /* ANALYZE_RAW_LIMIT: the rest of the file is not looked at */
+      ctx->truncated = true;
+      break;
+    }
     parents.len = 0;
     array_push(&parents, root);
     TSTreeCursor cur = ts_tree_cursor_new(tops[t]);
@@ -98,8 +103,15 @@ static bool analyze__definition(TSNode n) {
   return k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_CLASS_DEFINITION || k == PYSYM_DECORATED_DEFINITION;
 }
 
+/* Statements of a run of module-level code in one unit: a run is analyzed
+ * together (a flag set by one statement guards the next), but a generated
+ * file's run of 40,000 statements in one unit would make every edit re-run
+ * all of them. Comments do not count, so typing one moves no boundary. */
+#define ANALYZE__RUN_CHUNK 256
+
 /* Splits the module into units: each definition alone, each run of other
- * top-level statements (comments included) together. */
+ * top-level statements (comments included) together, in chunks of
+ * ANALYZE__RUN_CHUNK statements. */
 static void analyze__units(TSNode root, AnalyzeUnits *us) {
   TSTreeCursor cur = ts_tree_cursor_new(root);
   for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur))
@@ -107,8 +119,14 @@ static void analyze__units(TSNode root, AnalyzeUnits *us) {
   ts_tree_cursor_delete(&cur);
   for (size_t i = 0; i < us->tops.len;) {
     size_t j = i + 1;
-    if (!analyze__definition(us->tops.items[i]))
-      while (j < us->tops.len && !analyze__definition(us->tops.items[j])) j++;
+    if (!analyze__definition(us->tops.items[i])) {
+      size_t stmts = pysym_of(us->tops.items[i]) != PYSYM_COMMENT;
+      for (; j < us->tops.len && !analyze__definition(us->tops.items[j]); j++) {
+        bool comment = pysym_of(us->tops.items[j]) == PYSYM_COMMENT;
+        if (!comment && stmts == ANALYZE__RUN_CHUNK) break;
+        stmts += !comment;
+      }
+    }
     TSNode first = us->tops.items[i], last = us->tops.items[j - 1];
     AnalyzeSpan sp = {{ts_node_start_byte(first), ts_node_end_byte(last), 0, false, {0}}, i, j - i,
                       ts_node_start_point(first).row};
@@ -129,7 +147,7 @@ static void analyze__unit(AnalyzeCtx *ctx, PyFile *py, const TSNode *tops, size_
     const PyVisitor *pv = analyze__table[i].visitor;
     if (pv && (states[i] = pv->begin(ctx))) slots[n++] = (WalkSlot){pv->visit, states[i], 0};
   }
-  if (n) analyze__walk(ts_tree_root_node(ctx->tree), tops, n_tops, slots, n);
+  if (n) analyze__walk(ts_tree_root_node(ctx->tree), tops, n_tops, slots, n, ctx);
   if (matcher) pymatch_end(matcher);
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
     if (states[i]) analyze__table[i].visitor->end(states[i]);
@@ -156,13 +174,19 @@ static void analyze__file_detectors(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *u
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++)
     if (analyze__table[i].fn && !analyze__table[i].per_unit) analyze__table[i].fn(ctx);
   if (flags & UNIT_ATTN_LINKS) { /* the units with sites again, with every unit's calls */
+    size_t budget = ctx->budget;
+    bool truncated = ctx->truncated;
+    ctx->budget = SIZE_MAX; /* the units' walks kept to the limit already */
     void *st = attention_visitor.begin(ctx);
     for (size_t i = 0; st && i < us->spans.len; i++) {
       const AnalyzeSpan *sp = &us->spans.items[i];
       WalkSlot slot = {attention_visitor.visit, st, 0};
-      if (sp->u.flags & UNIT_ATTN_LINKS) analyze__walk(ts_tree_root_node(ctx->tree), us->tops.items + sp->first, sp->n, &slot, 1);
+      if (sp->u.flags & UNIT_ATTN_LINKS)
+        analyze__walk(ts_tree_root_node(ctx->tree), us->tops.items + sp->first, sp->n, &slot, 1, ctx);
     }
     if (st) attention_visitor.end(st);
+    ctx->budget = budget;
+    ctx->truncated = truncated;
   }
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
     const PyVisitor *pv = analyze__table[i].visitor;
@@ -512,8 +536,9 @@ static void analyze__columns(const char *text, size_t len, LineStarts *ls, Findi
 }
 
 /* Keeps the first ANALYZE_MAX_FINDINGS findings (sorted) and puts one
- * ASC003 note in place of the rest. */
-static void analyze__cap(FindingList *l) {
+ * ASC003 note in place of the rest; its count is a lower bound ("N+") when
+ * the walk stopped at ANALYZE_RAW_LIMIT. */
+static void analyze__cap(FindingList *l, bool truncated) {
   const KbRule *rule = kb_rule("ASC003");
   if (l->len <= ANALYZE_MAX_FINDINGS || !rule) return;
   const Finding first = l->items[ANALYZE_MAX_FINDINGS]; /* position of the first one left out */
@@ -522,7 +547,7 @@ static void analyze__cap(FindingList *l) {
   for (size_t i = ANALYZE_MAX_FINDINGS; i < l->len; i++) finding_free(&l->items[i]);
   l->len = ANALYZE_MAX_FINDINGS;
   char subj[32];
-  snprintf(subj, sizeof subj, "%zu", more);
+  snprintf(subj, sizeof subj, truncated ? "%zu+" : "%zu", more); /* truncated: the walk stopped early */
   Finding *f = kb_emit(l, rule, NULL, subj, NULL, at, at, row, col, row, col);
   f->start_char = f->end_char = ch;
 }
@@ -588,7 +613,7 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
   if (file->npu_sibling) analyze__npu_sibling(opt, file->npu_sibling, mine);
   if (file->n_file_ignores) findings_drop_if(mine, analyze__file_ignored, (void *)file);
   findings_sort(mine);
-  analyze__cap(mine);
+  analyze__cap(mine, ctx->truncated);
   return tests;
 }
 
@@ -762,7 +787,11 @@ static MemoUnit analyze__run_unit(AnalyzeCtx *ctx, PyFile *py, const AnalyzeUnit
   size_t g0 = py->guarded.len, n0 = py->npu_aware.len;
   ctx->out = &mu.findings;
   ctx->unit = &mu.u;
+  bool was = ctx->truncated;
+  ctx->truncated = false;
   analyze__unit(ctx, py, us->tops.items + sp->first, sp->n);
+  if (ctx->truncated) mu.u.flags |= UNIT_READS_FILE; /* cut by the file's budget: never kept */
+  ctx->truncated = ctx->truncated || was;
   ctx->unit = NULL;
   analyze__push_ranges(&mu.ranges[0], py->guarded.items + g0, py->guarded.len - g0);
   analyze__push_ranges(&mu.ranges[1], py->npu_aware.items + n0, py->npu_aware.len - n0);
@@ -772,9 +801,13 @@ static MemoUnit analyze__run_unit(AnalyzeCtx *ctx, PyFile *py, const AnalyzeUnit
 /* A unit's findings and calls join the file's: copies when the memo keeps
  * the unit (then it goes to `next`), else moved and the unit dropped. */
 static void analyze__join_unit(MemoUnit *mu, FindingList *all, UnitCalls *calls, MemoUnits *next) {
+  /* a unit that reads outside itself is never taken from the memo: its
+   * findings move, and the memo keeps only its place */
+  bool copy = next && !(mu->u.flags & UNIT_READS_FILE);
   array_reserve(all, mu->findings.len);
   for (size_t k = 0; k < mu->findings.len; k++)
-    array_push(all, next ? finding_copy(&mu->findings.items[k]) : mu->findings.items[k]);
+    array_push(all, copy ? finding_copy(&mu->findings.items[k]) : mu->findings.items[k]);
+  if (next && !copy) mu->findings.len = 0;
   for (size_t k = 0; k < mu->u.calls.len; k++) {
     UnitCall c = mu->u.calls.items[k];
     if (next) c.name = xstrdup(c.name);
@@ -823,6 +856,13 @@ static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits 
   unsigned flags = 0;
   for (size_t i = 0; i < us->spans.len; i++) {
     MemoUnit mu;
+    /* a kept unit whose findings no longer fit the file's budget runs again (cut as a fresh run would be) */
+    if (kept[i] && all->len + kept[i]->findings.len >= ANALYZE_RAW_LIMIT) {
+      analyze__memo_unit_free(kept[i]);
+      memset(kept[i], 0, sizeof *kept[i]);
+      kept[i] = NULL;
+    }
+    ctx->budget = all->len < ANALYZE_RAW_LIMIT ? ANALYZE_RAW_LIMIT - all->len : 0;
     if (kept[i]) {
       mu = *kept[i];
       memset(kept[i], 0, sizeof *kept[i]); /* moved to next */
@@ -866,7 +906,7 @@ static void analyze__other(AnalyzeCtx *ctx) {
 void analyze_file(const AnalyzeFile *file, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
                   FindingList *out, FileFacts *facts) {
   const char *path = file->path;
-  AnalyzeCtx ctx = {path, context_file_kind(path), text, len, NULL, NULL, opt, out, NULL};
+  AnalyzeCtx ctx = {path, context_file_kind(path), text, len, NULL, NULL, opt, out, NULL, ANALYZE_RAW_LIMIT, false};
   /* a memo holds the units of the last version analyzed by units */
   if (file->memo && (ctx.kind != FILE_PYTHON || !tree)) analyze__memo_clear(file->memo);
   if (ctx.kind == FILE_UNKNOWN) return;

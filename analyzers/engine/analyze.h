@@ -46,6 +46,11 @@ TSLanguage *analyze_language(FileKind kind); /* NULL for kinds parsed without tr
  * before folding is not folded (fold.c compares findings pairwise): its
  * findings are listed one per site, up to the cap. */
 #define ANALYZE_MAX_FINDINGS 10000
+/* Findings a Python file's detectors may make before refinement: past it
+ * the walk stops at the next top-level statement, so memory per file stays
+ * bounded however many constructs the file holds (the ASC003 note then
+ * gives its count as a lower bound, "N+"). */
+#define ANALYZE_RAW_LIMIT (4 * ANALYZE_MAX_FINDINGS)
 
 /* Parses text with parser (its language set), reusing old (edited to match)
  * when not NULL. A lone "\r" is a line break to Python and to editors, not

@@ -347,9 +347,35 @@ static void pyfacts__walk(PyfBuild *b) {
   array_free(&parents);
 }
 
+/* An open-addressing set of the (owner, name) pairs of `bound`: index + 1
+ * per slot, 2x the pairs at least. Caller frees. */
+static size_t *pyfacts__bound_set(const PyfBuild *b, size_t *n_out) {
+  size_t n = 16;
+  while (n < 2 * b->bound.len) n *= 2;
+  size_t *set = xcalloc(n, sizeof *set);
+  for (size_t k = 0; k < b->bound.len; k++) {
+    const PyRef *r = &b->bound.items[k];
+    size_t i = pyfacts__ref_hash(r->owner, r->name, strlen(r->name)) & (n - 1);
+    while (set[i]) i = (i + 1) & (n - 1);
+    set[i] = k + 1;
+  }
+  *n_out = n;
+  return set;
+}
+
+static bool pyfacts__is_bound(const PyfBuild *b, const size_t *set, size_t n, int32_t owner, const char *s,
+                              size_t len) {
+  for (size_t i = pyfacts__ref_hash(owner, s, len) & (n - 1); set[i]; i = (i + 1) & (n - 1)) {
+    const PyRef *r = &b->bound.items[set[i] - 1];
+    if (r->owner == owner && strlen(r->name) == len && memcmp(r->name, s, len) == 0) return true;
+  }
+  return false;
+}
+
 /* A call whose base name the function binds itself (`ring = len;
  * ring([])`) is not the module's `ring`: it is dropped (unknown). */
 static void pyfacts__drop_shadowed(PyfBuild *b) {
+  size_t n_set = 0, *set = pyfacts__bound_set(b, &n_set);
   size_t w = 0;
   for (size_t i = 0; i < b->out->calls.len; i++) {
     PyCall *c = &b->out->calls.items[i];
@@ -358,9 +384,7 @@ static void pyfacts__drop_shadowed(PyfBuild *b) {
       /* the base as spelled: the callee of a local call, the import's local name otherwise */
       uint32_t s = c->start.byte, e = s;
       while (e < b->py->len && (isalnum((unsigned char)b->py->text[e]) || b->py->text[e] == '_')) e++;
-      for (size_t k = 0; k < b->bound.len && !shadowed; k++)
-        shadowed = b->bound.items[k].owner == c->owner && strlen(b->bound.items[k].name) == e - s &&
-                   memcmp(b->bound.items[k].name, b->py->text + s, e - s) == 0;
+      shadowed = pyfacts__is_bound(b, set, n_set, c->owner, b->py->text + s, e - s);
     }
     if (shadowed) {
       free(c->callee);
@@ -370,6 +394,7 @@ static void pyfacts__drop_shadowed(PyfBuild *b) {
     }
   }
   b->out->calls.len = w;
+  free(set);
 }
 
 static void pyfacts__imports(PyfBuild *b) {

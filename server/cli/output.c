@@ -130,17 +130,37 @@ cJSON *output_finding_json(const Finding *f, const char *file) {
   return o;
 }
 
+/* Writes a cJSON_Print text as if printed `depth` levels down: every line
+ * after the first gets `depth` more tabs. */
+static void output__indented(FILE *out, const char *s, int depth) {
+  for (; *s; s++) {
+    fputc(*s, out);
+    if (*s == '\n')
+      for (int d = 0; d < depth; d++) fputc('\t', out);
+  }
+}
+
+/* The JSON report, streamed: each finding is printed and freed as it is
+ * made, so the output never exists as one tree or one string (the bytes are
+ * those cJSON_Print gives for the whole document). */
 static void output__json(FILE *out, const Workspace *ws) {
-  cJSON *root = cJSON_CreateObject();
-  cJSON_AddStringToObject(root, "version", ASCEND_LSP_VERSION);
-  cJSON *arr = cJSON_AddArrayToObject(root, "findings");
-  size_t counts[5] = {0}, fixable = 0;
+  cJSON *version = cJSON_CreateString(ASCEND_LSP_VERSION);
+  char *v = cJSON_PrintUnformatted(version);
+  fprintf(out, "{\n\t\"version\":\t%s,\n\t\"findings\":\t[", v);
+  cJSON_free(v);
+  cJSON_Delete(version);
+  size_t counts[5] = {0}, fixable = 0, n = 0;
   cJSON *by_code = cJSON_CreateObject();
   for (size_t i = 0; i < ws->files.len; i++) {
     const WsFile *wf = &ws->files.items[i];
     for (size_t k = 0; k < wf->findings.len; k++) {
       const Finding *f = &wf->findings.items[k];
-      cJSON_AddItemToArray(arr, output_finding_json(f, wf->path));
+      cJSON *o = output_finding_json(f, wf->path);
+      char *txt = cJSON_Print(o);
+      if (n++) fputs(", ", out);
+      output__indented(out, txt, 2);
+      cJSON_free(txt);
+      cJSON_Delete(o);
       counts[f->severity]++;
       if (f->fix != FIX_NONE && f->edits.len) fixable++;
       cJSON *c = cJSON_GetObjectItemCaseSensitive(by_code, f->rule->code);
@@ -148,7 +168,9 @@ static void output__json(FILE *out, const Workspace *ws) {
       else cJSON_AddNumberToObject(by_code, f->rule->code, 1);
     }
   }
-  cJSON *sum = cJSON_AddObjectToObject(root, "summary");
+  fputs("],\n", out);
+  cJSON *rest = cJSON_CreateObject();
+  cJSON *sum = cJSON_AddObjectToObject(rest, "summary");
   cJSON_AddNumberToObject(sum, "files", (double)ws->files.len);
   cJSON_AddNumberToObject(sum, "findings", (double)(counts[1] + counts[2] + counts[3] + counts[4]));
   cJSON_AddNumberToObject(sum, "errors", (double)counts[SEV_ERROR]);
@@ -157,13 +179,13 @@ static void output__json(FILE *out, const Workspace *ws) {
   cJSON_AddNumberToObject(sum, "hints", (double)counts[SEV_HINT]);
   cJSON_AddNumberToObject(sum, "fixable", (double)fixable);
   cJSON_AddItemToObject(sum, "by_code", by_code);
-  cJSON *skipped = cJSON_AddArrayToObject(root, "skipped");
+  cJSON *skipped = cJSON_AddArrayToObject(rest, "skipped");
   for (size_t i = 0; i < ws->notes.len; i++) cJSON_AddItemToArray(skipped, cJSON_CreateString(ws->notes.items[i]));
-  char *s = cJSON_Print(root);
-  fputs(s, out);
+  char *tail = cJSON_Print(rest); /* "{\n\t\"summary\": ... }": the document's rest after its "{\n" */
+  fputs(tail + 2, out);
   fputc('\n', out);
-  cJSON_free(s);
-  cJSON_Delete(root);
+  cJSON_free(tail);
+  cJSON_Delete(rest);
 }
 
 /* GitHub Actions workflow commands: values escape %, CR, LF; properties also , and :. */

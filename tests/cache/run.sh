@@ -95,6 +95,17 @@ echo "exit $?" >>"$tmp/nw.err"
 if cmp -s "$tmp/ref2" "$tmp/nw" && grep -q '^note: the analysis cache was not written' "$tmp/nw.err"; then ok
 else bad unwritable-dir; fi
 
+# a FIFO where this run's temporary file goes (named after the process id,
+# which exec keeps): removed, not opened, so the run neither blocks nor loses
+# its results
+name=$(ls "$E" | grep '\.cache$')
+rm -f "$E/$name"
+ASCEND_LSP_CACHE_DIR=$E timeout 20 sh -c 'mkfifo "$0/$1.$$.tmp" && exec "$2" check --format json --exit-zero "$3"' \
+  "$E" "$name" "$BIN" "$tmp/proj" >"$tmp/fifo.out" 2>"$tmp/fifo.err"
+rc=$?
+if [ $rc -eq 0 ] && cmp -s "$tmp/ref2" "$tmp/fifo.out" && [ "$(ls "$E" | grep -c tmp)" = 0 ] &&
+   cmp -s "$tmp/saved2" "$E/$name"; then ok; else bad fifo-at-temp-name; fi
+
 # ASCEND_LSP_NO_CACHE turns it off
 ASCEND_LSP_NO_CACHE=1 ASCEND_LSP_CACHE_DIR="$tmp/off" "$BIN" $args >"$tmp/off.out" 2>/dev/null
 if [ ! -e "$tmp/off" ] && cmp -s "$tmp/ref2" "$tmp/off.out"; then ok; else bad env-off; fi

@@ -60,6 +60,7 @@ NPU_CHIPS = {  # `<!-- npu="..." idN -->` of the product lists -> C chip mask na
     "A3": "CHIP_A3",
     "950": "CHIP_950",
     "910a": "CHIP_910A",
+    "910": "CHIP_910A",  # npu="910b,910": Atlas 训练系列产品 (910A)
 }
 CHIP_ORDER = ["CHIP_910B", "CHIP_A3", "CHIP_950", "CHIP_910A"]
 TABLE_CHIPS = ("CHIP_910B", "CHIP_A3")  # the products of the table-format releases
@@ -161,7 +162,7 @@ def chips_of_line(line):
 HEAD_RE = re.compile(r"^(?P<level>#{3,5})\s+(?:<code><i>class</i></code>\s+)?(?P<name>.+?)\s*$")
 METHOD_RE = re.compile(r"^>\s*<font[^>]*>\s*(?P<name>.+?)\s*</font>\s*$")
 ROW_RE = re.compile(r"^\|\s*<term>([^<]+)</term>\s*\|\s*(\S+)\s*\|\s*$")
-ITEM_RE = re.compile(r"^-\s*<term>([^<]+)</term>\s*[：:]\s*(\S+)\s*$")  # a product-list item
+ITEM_RE = re.compile(r"^(?:-\s*)?<term>([^<]+)</term>\s*[：:]\s*(\S+)\s*$")  # a product-list item (the dash is sometimes left out)
 BLOCK_RE = re.compile(r"^<!--\s*npu=\"([^\"]*)\"\s*(id\d+)\s*-->$")
 BLOCK_END_RE = re.compile(r"^<!--\s*end\s+(id\d+)\s*-->$")
 NAME_OK = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*(\.[A-Za-z_][A-Za-z_0-9]*)*$")
@@ -238,6 +239,8 @@ def parse_sections(path, text):
             if rest:
                 add_note(cur[1], rest, block and block[0])
             continue
+        if state == "table" and ITEM_RE.match(s):
+            state = "list"  # "**支持情况**" over a product list (2.14.0 writes both labels so)
         if state == "table":
             r = ROW_RE.match(line)
             if r:
@@ -276,9 +279,11 @@ def read_block(path, i, s, block):
     if b:
         if block:
             fail(path, i, "product block %s opens inside block %s" % (b.group(2), block[1]))
-        if b.group(1) not in NPU_CHIPS:
-            fail(path, i, "unknown product npu=%r" % b.group(1))
-        return (NPU_CHIPS[b.group(1)], b.group(2), i)
+        names = b.group(1).split(",")  # one product, or several: npu="950,A3,910b"
+        for n in names:
+            if n.strip() not in NPU_CHIPS:
+                fail(path, i, "unknown product npu=%r" % b.group(1))
+        return (frozenset(NPU_CHIPS[n.strip()] for n in names), b.group(2), i)
     e = BLOCK_END_RE.match(s)
     if e:
         if not block or block[1] != e.group(1):
@@ -303,20 +308,20 @@ def read_item(path, i, s, facts, block):
         fail(path, i, "unknown product %r" % term)
     if mark not in ("支持", "不支持"):
         fail(path, i, "unknown support value %r" % mark)
-    if block and block[0] != CHIPS[term]:
+    if block and CHIPS[term] not in block[0]:
         fail(path, i, "product %r in the block of another product (%s)" % (term, block[1]))
     facts[CHIPS[term]] = Fact("SUPPORTED" if mark == "支持" else "UNSUPPORTED")
 
 
 def add_note(facts, text, only=None):
-    """Adds a restriction to the facts it names; `only`: the chip of the product block it stands in."""
+    """Adds a restriction to the facts it names; `only`: the chips of the product block it stands in."""
     chips, body = chips_of_line(text)
     # "…，例如：" / "示例如下：" introduce an example (code), not a restriction
     body = re.sub(r"[，,]?\s*(?:例如|示例如下|如下)[：:]$", "", clean_note(body))
     if body in ("", "-", "--"):  # "**限制与说明**： -": none
         return
     for chip, f in facts.items():
-        if (chips is None or chip in chips) and (only is None or chip == only):
+        if (chips is None or chip in chips) and (only is None or chip in only):
             f.notes.append(body)
 
 

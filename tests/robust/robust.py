@@ -800,6 +800,33 @@ def text_findings_per_file_limit():
 
 
 @test
+def text_raw_findings_budget():
+    """Memory per file is bounded before refinement too: past 40,000 findings
+    the detectors stop at the next top-level statement, and the ASC003 note
+    gives the count left out as a lower bound. A file with a finding on each
+    of 335,000 lines used to hold all of them until the cap (849 MB RSS)."""
+    text = "import torch\n" + "torch.cuda.synchronize()\n" * 40005
+    root = tempfile.mkdtemp(prefix="asc-raw-")
+    try:
+        path = os.path.join(root, "gen.py")
+        with open(path, "w") as f:
+            f.write(text)
+        p = subprocess.run([BIN, "check", "--format", "json", "--no-cache", path], capture_output=True, timeout=300)
+        items = json.loads(p.stdout)["findings"]
+        codes = [it.get("code") or it.get("rule") for it in items]
+        check(len(codes) == 10001 and codes[10000] == "ASC003", "check: %d findings" % len(codes))
+        check(items[-1].get("message") == "30000+ more findings in this file are not listed (at most 10000 per file)",
+              "the ASC003 note: %r" % items[-1].get("message"))
+    finally:
+        shutil.rmtree(root)
+    s = started()
+    d = open_doc(s, "file:///w/raw/gen.py", text)
+    check(len(d) == 10001 and d[-1]["message"].startswith("30000+ more findings"),
+          "server: %d diagnostics, the last %r" % (len(d), d[-1] if d else None))
+    return s
+
+
+@test
 def text_clean_documents():
     """Documents of every kind with nothing to report (but text the byte
     prefilter lets through) are analyzed to an empty list."""

@@ -156,6 +156,52 @@ static long inc_t__script(const char *path, uint64_t seed, int n, const AnalyzeO
   return ok ? reused : -1;
 }
 
+/* A file past the raw-findings budget (ANALYZE_RAW_LIMIT): nine functions
+ * of 500 lines with ten CUDA calls each, 45,000 findings before refinement.
+ * Edits that shrink and grow the first function move the point where the
+ * walk stops; kept units must never hide that move. */
+TEST(incremental_past_the_raw_findings_budget) {
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  StrBuf sb;
+  sb_init(&sb);
+  sb_puts(&sb, "import torch\n");
+  for (int f = 0; f < 9; f++) {
+    sb_printf(&sb, "\ndef step%d():\n", f);
+    for (int l = 0; l < 500; l++) {
+      sb_puts(&sb, "   ");
+      for (int c = 0; c < 10; c++) sb_puts(&sb, " torch.cuda.synchronize();");
+      sb_puts(&sb, "\n");
+    }
+  }
+  DocStore s;
+  doc_store_init(&s);
+  Document *d = doc_open(&s, "file:///w/budget.py", "python", 1, sb.data, sb.len);
+  sb_free(&sb);
+  doc_analyze(&s, d, &opt, NULL, 0);
+  ASSERT(inc_t__matches_fresh(d, &opt));
+  ASSERT(d->findings.len == ANALYZE_MAX_FINDINGS + 1);
+  ASSERT_STR_EQ(d->findings.items[ANALYZE_MAX_FINDINGS].message,
+                "30000+ more findings in this file are not listed (at most 10000 per file)");
+  const char *cut = strstr(d->text.data, "def step0():\n") + strlen("def step0():\n");
+  size_t at = (size_t)(cut - d->text.data), line = (size_t)(strchr(cut, '\n') - cut) + 1;
+  char *saved = xstrndup(cut, line * 300);
+  doc_edit_bytes(d, at, at + line * 300, "", 0); /* 3,000 findings fewer: the walk goes further */
+  doc_analyze(&s, d, &opt, NULL, 0);
+  ASSERT(inc_t__matches_fresh(d, &opt));
+  doc_edit_bytes(d, at, at, saved, line * 300); /* and back */
+  doc_analyze(&s, d, &opt, NULL, 0);
+  ASSERT(inc_t__matches_fresh(d, &opt));
+  uint64_t rng = 99;
+  for (int i = 0; i < 6; i++) {
+    inc_t__edit(d, &rng);
+    doc_analyze(&s, d, &opt, NULL, 0);
+    ASSERT(inc_t__matches_fresh(d, &opt));
+  }
+  free(saved);
+  doc_store_free(&s);
+}
+
 static const char *const inc_t__fixtures[] = {
     "tests/fixtures/dit-model/dit/attention.py", "tests/fixtures/dit-model/dit/parallel.py",
     "tests/fixtures/dit-model/dit/model.py",     "tests/fixtures/dit-model/dit/sampler.py",
