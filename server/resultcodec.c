@@ -104,6 +104,7 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
     for (size_t k = 0; k < 4; k++) rc__u32(out, nums[k]);
     rc__pos(out, c->start);
     rc__pos(out, c->end);
+    rc__str(out, c->self_attr);
   }
   rc__u32(out, (uint32_t)f->imports.len);
   for (size_t i = 0; i < f->imports.len; i++) {
@@ -309,6 +310,7 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     c.flags = nums[3];
     c.start = rc__get_pos(r);
     c.end = rc__get_pos(r);
+    c.self_attr = rc__get_str(r);
     if (!c.callee || nums[0] > PYCALL_SUPER || c.owner < -1 || c.owner >= (int32_t)f->defs.len) r->bad = true;
     array_push(&f->calls, c);
   }

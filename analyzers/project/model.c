@@ -21,7 +21,11 @@ typedef struct {
 
 typedef struct {
   char *id, *rel;
+  Array(uint32_t) ref_ids; /* per reference of facts: its interned name */
+  Array(uint32_t) def_ids; /* per definition: its interned name */
   uint64_t digest; /* of rel, facts and constructs: an unchanged module is not relinked */
+  uint64_t shape;  /* of what other modules' links read of it (see model__shape) */
+  bool stale;      /* its body changed since the last link, its shape did not */
   PyFacts *facts; /* owned; NULL when not Python */
   Array(MConstruct) cons;
   /* linked */
@@ -60,6 +64,16 @@ typedef struct {
   size_t len;
 } MLauncher;
 
+/* Interned names: every name a module defines or refers to gets a number
+ * once, when the module is set, so that linking (reachability by name, the
+ * definitions of a name) works on numbers. Owns its strings; open
+ * addressing over ids + 1 (0: empty), a power-of-two table. */
+typedef struct {
+  uint32_t *slots;
+  size_t n_slots;
+  Array(char *) strs;
+} MNames;
+
 /* A set of borrowed strings: open addressing, a power-of-two table. */
 typedef struct {
   const char **slots;
@@ -70,11 +84,15 @@ struct Model {
   Array(MModule) mods;
   Array(MLauncher) launchers;
   bool dirty;
+  bool relink; /* a module was added or removed, a shape or a launcher changed: the next link is whole */
   Array(MDef) defs;
-  MIndex mod_names, def_names;
+  MIndex mod_names;
+  MNames names;
+  Array(uint32_t) byname_first; /* per name id + sentinel: first of its definitions in byname_defs */
+  Array(int32_t) byname_defs;   /* definitions grouped by name */
+  Array(uint8_t) mentioned;     /* per name id: some module refers to it */
   MIndex mod_suffixes; /* tails of whole-path names ("pkg.sub.mod" of "src.pkg.sub.mod"): src layouts,
                           namespace subpackages; used when no name matches exactly */
-  MSet mentioned; /* every name any module mentions */
   MSet tops;      /* first components of module names: other names are no project's */
   Array(char *) top_names;
   Array(char *) entry_modules; /* dotted names launched as scripts or modules */
@@ -146,6 +164,72 @@ static void model__set_free(MSet *st) {
   memset(st, 0, sizeof *st);
 }
 
+static int64_t model__name_id(const MNames *t, const char *s) {
+  if (!t->n_slots) return -1;
+  for (size_t i = model__str_hash(s) & (t->n_slots - 1); t->slots[i]; i = (i + 1) & (t->n_slots - 1))
+    if (strcmp(t->strs.items[t->slots[i] - 1], s) == 0) return t->slots[i] - 1;
+  return -1;
+}
+
+static void model__names_grow(MNames *t) {
+  size_t n = t->n_slots ? t->n_slots * 2 : 4096;
+  uint32_t *slots = xcalloc(n, sizeof *slots);
+  for (size_t k = 0; k < t->strs.len; k++) {
+    size_t i = model__str_hash(t->strs.items[k]) & (n - 1);
+    while (slots[i]) i = (i + 1) & (n - 1);
+    slots[i] = (uint32_t)k + 1;
+  }
+  free(t->slots);
+  t->slots = slots;
+  t->n_slots = n;
+}
+
+static uint32_t model__intern(MNames *t, const char *s) {
+  if (2 * (t->strs.len + 1) > t->n_slots) model__names_grow(t);
+  size_t i = model__str_hash(s) & (t->n_slots - 1);
+  for (; t->slots[i]; i = (i + 1) & (t->n_slots - 1))
+    if (strcmp(t->strs.items[t->slots[i] - 1], s) == 0) return t->slots[i] - 1;
+  array_push(&t->strs, xstrdup(s));
+  t->slots[i] = (uint32_t)t->strs.len;
+  return (uint32_t)t->strs.len - 1;
+}
+
+static void model__names_free(MNames *t) {
+  for (size_t k = 0; k < t->strs.len; k++) free(t->strs.items[k]);
+  array_free(&t->strs);
+  free(t->slots);
+  memset(t, 0, sizeof *t);
+}
+
+/* The interned names of a module's references and definitions. */
+/* The interned names of a module's references and definitions. The
+ * module's facts then borrow the interned text of their references and
+ * callees instead of holding a copy each (most of a project's names repeat:
+ * one string per name, not per use); model__body_free gives them back
+ * before freeing the facts. */
+static void model__intern_module(MNames *t, MModule *mm) {
+  if (!mm->facts) return;
+  for (size_t k = 0; k < mm->facts->refs.len; k++) {
+    PyRef *r = &mm->facts->refs.items[k];
+    uint32_t id = model__intern(t, r->name);
+    array_push(&mm->ref_ids, id);
+    free(r->name);
+    r->name = t->strs.items[id];
+  }
+  for (size_t k = 0; k < mm->facts->calls.len; k++) {
+    PyCall *c = &mm->facts->calls.items[k];
+    uint32_t id = model__intern(t, c->callee);
+    free(c->callee);
+    c->callee = t->strs.items[id];
+  }
+  for (size_t k = 0; k < mm->facts->defs.len; k++) array_push(&mm->def_ids, model__intern(t, mm->facts->defs.items[k].name));
+}
+
+static bool model__mentioned(const Model *m, const char *name) {
+  int64_t id = model__name_id(&m->names, name);
+  return id >= 0 && (size_t)id < m->mentioned.len && m->mentioned.items[id];
+}
+
 static bool model__is_test_path(const char *path) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
@@ -182,15 +266,32 @@ static void model__module_clear_link(MModule *mm) {
   array_free(&mm->call_first);
 }
 
-static void model__module_free(MModule *mm) {
-  free(mm->id);
-  free(mm->rel);
+/* The parts of a module its body decides: facts, constructs and the links
+ * of its own calls and references. */
+static void model__body_free(MModule *mm) {
+  for (size_t k = 0; mm->facts && k < mm->facts->refs.len; k++) mm->facts->refs.items[k].name = NULL; /* interned */
+  for (size_t k = 0; mm->facts && k < mm->facts->calls.len; k++) mm->facts->calls.items[k].callee = NULL;
   pyfacts_free(mm->facts);
+  mm->facts = NULL;
   for (size_t i = 0; i < mm->cons.len; i++) {
     free(mm->cons.items[i].subject);
     free(mm->cons.items[i].message);
   }
   array_free(&mm->cons);
+  array_free(&mm->ref_ids);
+  array_free(&mm->def_ids);
+  array_free(&mm->call_target);
+  array_free(&mm->import_target);
+  array_free(&mm->ref_order);
+  array_free(&mm->ref_first);
+  array_free(&mm->call_order);
+  array_free(&mm->call_first);
+}
+
+static void model__module_free(MModule *mm) {
+  free(mm->id);
+  free(mm->rel);
+  model__body_free(mm);
   model__module_clear_link(mm);
 }
 
@@ -217,8 +318,10 @@ void model_free(Model *m) {
   array_free(&m->defs);
   array_free(&m->mod_names);
   array_free(&m->mod_suffixes);
-  array_free(&m->def_names);
-  model__set_free(&m->mentioned);
+  model__names_free(&m->names);
+  array_free(&m->byname_first);
+  array_free(&m->byname_defs);
+  array_free(&m->mentioned);
   model__set_free(&m->tops);
   model__strs_free(m->top_names.items, m->top_names.len);
   array_free(&m->top_names);
@@ -284,6 +387,7 @@ static uint64_t model__digest(const MModule *mm) {
     h = model__mix(h, &c->flags, sizeof c->flags);
     h = model__mix(h, &c->start, sizeof c->start);
     h = model__mix(h, &c->end, sizeof c->end);
+    h = model__mix_str(h, c->self_attr);
   }
   for (size_t i = 0; f && i < f->imports.len; i++) {
     const PyFactImport *im = &f->imports.items[i];
@@ -317,6 +421,45 @@ static uint64_t model__digest(const MModule *mm) {
     h = model__mix(h, &c->def, sizeof c->def);
     h = model__mix(h, &c->start_byte, sizeof c->start_byte * 8);
   }
+  return h;
+}
+
+/* What linking other modules reads of a module: its path (its name), its
+ * definitions' names, kinds, classes and bases, its imports, and for a
+ * package `__init__` the names its module code binds (model__import asks
+ * whether a package binds a name). Positions, calls, references and
+ * constructs are its body: when only they change, only its own calls are
+ * resolved again. */
+static uint64_t model__shape(const char *rel, const PyFacts *f) {
+  uint64_t h = model__mix_str(1469598103934665603ull, rel);
+  if (!f) return h;
+  for (size_t i = 0; i < f->defs.len; i++) {
+    const PyDef *d = &f->defs.items[i];
+    h = model__mix_str(h, d->name);
+    h = model__mix(h, &d->kind, sizeof d->kind);
+    h = model__mix(h, &d->cls, sizeof d->cls);
+    h = model__mix(h, &d->bases.len, sizeof d->bases.len);
+    for (size_t b = 0; b < d->bases.len; b++) h = model__mix_str(h, d->bases.items[b]);
+  }
+  h = model__mix(h, &f->defs.len, sizeof f->defs.len);
+  for (size_t i = 0; i < f->imports.len; i++) {
+    const PyFactImport *im = &f->imports.items[i];
+    h = model__mix_str(h, im->local);
+    h = model__mix_str(h, im->qualname);
+    h = model__mix_str(h, im->module);
+    unsigned flags = im->from_import | im->guarded << 1 | im->top << 2;
+    h = model__mix(h, &flags, sizeof flags);
+  }
+  h = model__mix(h, &f->imports.len, sizeof f->imports.len);
+  for (size_t i = 0; i < f->star_imports.len; i++) h = model__mix_str(h, f->star_imports.items[i]);
+  h = model__mix(h, &f->star_imports.len, sizeof f->star_imports.len);
+  for (size_t i = 0; i < f->dynamic_imports.len; i++) h = model__mix_str(h, f->dynamic_imports.items[i]);
+  h = model__mix(h, &f->dynamic_imports.len, sizeof f->dynamic_imports.len);
+  const char *b = strrchr(rel, '/');
+  b = b ? b + 1 : rel;
+  if (strcmp(b, "__init__.py") == 0 || strcmp(b, "__init__.pyi") == 0)
+    for (size_t i = 0; i < f->refs.len; i++)
+      if (f->refs.items[i].owner == PYREF_MODULE) h = model__mix_str(h, f->refs.items[i].name);
   return h;
 }
 
@@ -361,6 +504,21 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
     array_free(&cons);
     return;
   }
+  uint64_t shape = model__shape(fresh.rel, fresh.facts);
+  m->dirty = true;
+  if (mm && mm->shape == shape && (mm->facts != NULL) == (fresh.facts != NULL)) {
+    /* the same shape: the links of the other modules stand */
+    model__body_free(mm);
+    mm->facts = owned ? owned : facts ? pyfacts_copy(facts->py) : NULL;
+    mm->cons.items = cons.items;
+    mm->cons.len = cons.len;
+    mm->cons.cap = cons.cap;
+    mm->digest = digest;
+    mm->stale = true;
+    model__intern_module(&m->names, mm);
+    return;
+  }
+  m->relink = true;
   if (mm) model__module_free(mm);
   else {
     array_push(&m->mods, (MModule){0});
@@ -374,7 +532,8 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
   mm->cons.len = cons.len;
   mm->cons.cap = cons.cap;
   mm->digest = digest;
-  m->dirty = true;
+  mm->shape = shape;
+  model__intern_module(&m->names, mm);
 }
 
 void model_remove_module(Model *m, const char *id) {
@@ -384,7 +543,21 @@ void model_remove_module(Model *m, const char *id) {
   size_t i = (size_t)(mm - m->mods.items);
   memmove(mm, mm + 1, (m->mods.len - i - 1) * sizeof *mm);
   m->mods.len--;
-  m->dirty = true;
+  m->dirty = m->relink = true;
+}
+
+void model_remove_under(Model *m, const char *path) {
+  size_t n = strlen(path), kept = 0;
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    if (strcmp(mm->id, path) == 0 || (strncmp(mm->id, path, n) == 0 && mm->id[n] == '/')) {
+      model__module_free(mm);
+      m->dirty = m->relink = true;
+    } else {
+      m->mods.items[kept++] = *mm;
+    }
+  }
+  m->mods.len = kept;
 }
 
 void model_set_launcher(Model *m, const char *id, const char *text, size_t len) {
@@ -399,13 +572,13 @@ void model_set_launcher(Model *m, const char *id, const char *text, size_t len) 
       l->text = xstrndup(text, len);
       l->len = len;
     }
-    m->dirty = true;
+    m->dirty = m->relink = true;
     return;
   }
   if (!text) return;
   MLauncher l = {xstrdup(id), xstrndup(text, len), len};
   array_push(&m->launchers, l);
-  m->dirty = true;
+  m->dirty = m->relink = true;
 }
 
 /* ---- names ---------------------------------------------------------------- */
@@ -718,28 +891,29 @@ static void model__defs(Model *m) {
     for (size_t k = 0; mm->facts && k < mm->facts->defs.len; k++) {
       MDef d = {(int32_t)i, (int32_t)k, -1, -1, -1, 0, false};
       array_push(&m->defs, d);
-      model__index_push(&m->def_names, mm->facts->defs.items[k].name, (int32_t)m->defs.len - 1);
-    }
-    for (size_t k = 0; mm->facts && k < mm->facts->refs.len; k++) model__set_add(&m->mentioned, mm->facts->refs.items[k].name);
-  }
-  model__index_sort(&m->def_names);
-}
-
-static void model__link_calls(Model *m) {
-  for (size_t i = 0; i < m->mods.len; i++) {
-    MModule *mm = &m->mods.items[i];
-    if (!mm->facts) continue;
-    for (size_t k = 0; k < mm->facts->calls.len; k++) {
-      int32_t t = model__call_target(m, (int32_t)i, &mm->facts->calls.items[k]);
-      array_push(&mm->call_target, t);
-      m->st.calls++;
-      if (t >= 0) m->st.resolved_calls++;
-    }
-    for (size_t k = 0; k < mm->facts->imports.len; k++) {
-      const PyFactImport *im = &mm->facts->imports.items[k];
-      array_push(&mm->import_target, im->from_import ? model__resolve_in(m, (int32_t)i, im->qualname, false) : -1);
     }
   }
+  /* the definitions of each name, grouped (a counting sort over name ids) */
+  size_t n = m->names.strs.len;
+  m->byname_first.len = 0;
+  array_reserve(&m->byname_first, n + 1);
+  m->byname_first.len = n + 1;
+  memset(m->byname_first.items, 0, (n + 1) * sizeof *m->byname_first.items);
+  for (size_t g = 0; g < m->defs.len; g++) {
+    const MDef *d = &m->defs.items[g];
+    m->byname_first.items[m->mods.items[d->mod].def_ids.items[d->idx] + 1]++;
+  }
+  for (size_t i = 0; i < n; i++) m->byname_first.items[i + 1] += m->byname_first.items[i];
+  array_reserve(&m->byname_defs, m->defs.len + 1);
+  m->byname_defs.len = m->defs.len;
+  Array(uint32_t) fill = {0};
+  array_reserve(&fill, n + 1);
+  memcpy(fill.items, m->byname_first.items, n * sizeof *fill.items);
+  for (size_t g = 0; g < m->defs.len; g++) {
+    const MDef *d = &m->defs.items[g];
+    m->byname_defs.items[fill.items[m->mods.items[d->mod].def_ids.items[d->idx]]++] = (int32_t)g;
+  }
+  array_free(&fill);
 }
 
 /* Whether an absolute module name that resolves to nothing belongs to the
@@ -1004,7 +1178,7 @@ static void model__scan_launcher(Model *m, const char *t, size_t len) {
 typedef struct {
   Model *m;
   Array(int32_t) work;
-  MSet reached; /* names already followed */
+  uint8_t *reached; /* per name id: already followed */
 } MReach;
 
 static void model__reach_def(MReach *r, int32_t g) {
@@ -1016,11 +1190,12 @@ static void model__reach_def(MReach *r, int32_t g) {
 
 /* A name mentioned by reachable code keeps every definition of that name
  * alive (callbacks, getattr, registries: unknown stays reachable). */
-static void model__reach_name(MReach *r, const char *name) {
-  if (!model__set_add(&r->reached, name)) return;
-  const MIndex *dn = &r->m->def_names;
-  for (size_t k = model__index_find(dn, name); k < dn->len && strcmp(dn->items[k].key, name) == 0; k++)
-    model__reach_def(r, dn->items[k].val);
+static void model__reach_name(MReach *r, uint32_t id) {
+  if (r->reached[id]) return;
+  r->reached[id] = 1;
+  const Model *m = r->m;
+  if ((size_t)id + 1 >= m->byname_first.len) return; /* a name no definition has (new since the last whole link) */
+  for (uint32_t k = m->byname_first.items[id]; k < m->byname_first.items[id + 1]; k++) model__reach_def(r, m->byname_defs.items[k]);
 }
 
 /* Calls grouped by owner: -2 the __main__ block, -1 the other module code. */
@@ -1065,7 +1240,7 @@ static void model__ref_groups(MModule *mm) {
 static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
   MModule *mm = &r->m->mods.items[mi];
   for (uint32_t k = mm->ref_first.items[owner + 2]; k < mm->ref_first.items[owner + 3]; k++)
-    model__reach_name(r, mm->facts->refs.items[mm->ref_order.items[k]].name);
+    model__reach_name(r, mm->ref_ids.items[mm->ref_order.items[k]]);
   for (uint32_t k = mm->call_first.items[owner + 2]; k < mm->call_first.items[owner + 3]; k++) {
     int32_t t = mm->call_target.items[mm->call_order.items[k]];
     if (t >= 0) model__reach_def(r, t);
@@ -1128,9 +1303,9 @@ static void model__roots(MReach *r, int32_t mi) {
 static void model__reachability(Model *m) {
   model__entries_clear(m);
   for (size_t i = 0; i < m->launchers.len; i++) model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
-  for (size_t i = 0; i < m->mods.len; i++)
-    if (m->mods.items[i].facts) model__ref_groups(&m->mods.items[i]);
-  MReach r = {m, {0}, {0}};
+  for (size_t i = 0; i < m->mods.len; i++) /* grouped once per body */
+    if (m->mods.items[i].facts && !m->mods.items[i].ref_first.len) model__ref_groups(&m->mods.items[i]);
+  MReach r = {m, {0}, xcalloc(m->names.strs.len + 1, 1)};
   for (size_t i = 0; i < m->mods.len; i++) model__roots(&r, (int32_t)i);
   for (size_t w = 0; w < r.work.len; w++) {
     int32_t g = r.work.items[w];
@@ -1145,38 +1320,128 @@ static void model__reachability(Model *m) {
         model__reach_def(&r, model__global(m, d->mod, (int32_t)k));
   }
   array_free(&r.work);
-  model__set_free(&r.reached);
+  free(r.reached);
   for (size_t g = 0; g < m->defs.len; g++)
     if (!m->defs.items[g].reachable) m->st.unreachable_defs++;
 }
 
-void model_link(Model *m) {
-  if (!m->dirty) return;
-  if (m->mods.len > 1) qsort(m->mods.items, m->mods.len, sizeof *m->mods.items, model__mod_cmp);
+/* `self.<attr>(...)` that no method answers, where `__init__` of the same
+ * class assigned `self.<attr> = C(...)` and C is a project class: the
+ * instance is called, so C.forward (an nn.Module) or C.__call__. `attrs`
+ * are the module's calls that assign an attribute. */
+static int32_t model__attr_call(const Model *m, int32_t mi, const PyCall *c, const MModule *mm, const uint32_t *attrs,
+                                size_t n_attrs) {
+  int32_t cls = model__owner_class(m, mi, c->owner);
+  for (size_t a = 0; cls >= 0 && a < n_attrs; a++) {
+    const PyCall *as = &mm->facts->calls.items[attrs[a]];
+    if (strcmp(as->self_attr, c->callee) != 0 || model__global(m, mi, mm->facts->defs.items[as->owner].cls) != cls) continue;
+    int32_t t = mm->call_target.items[attrs[a]];
+    if (t < 0 || model__pydef(m, t)->kind != PYDEF_CLASS) return -1;
+    int32_t meth = model__method(m, t, "forward", false);
+    return meth >= 0 ? meth : model__method(m, t, "__call__", false);
+  }
+  return -1;
+}
+
+/* The links of one module's own calls and from-imports. */
+static void model__link_module_calls(Model *m, int32_t i) {
+  MModule *mm = &m->mods.items[i];
+  if (!mm->facts) return;
+  Array(uint32_t) attrs = {0};
+  for (size_t k = 0; k < mm->facts->calls.len; k++) {
+    array_push(&mm->call_target, model__call_target(m, i, &mm->facts->calls.items[k]));
+    if (mm->facts->calls.items[k].self_attr) array_push(&attrs, (uint32_t)k);
+  }
+  for (size_t k = 0; k < mm->facts->calls.len && attrs.len; k++) {
+    const PyCall *c = &mm->facts->calls.items[k];
+    if (c->kind == PYCALL_SELF && mm->call_target.items[k] < 0)
+      mm->call_target.items[k] = model__attr_call(m, i, c, mm, attrs.items, attrs.len);
+  }
+  array_free(&attrs);
+  for (size_t k = 0; k < mm->facts->imports.len; k++) {
+    const PyFactImport *im = &mm->facts->imports.items[k];
+    array_push(&mm->import_target, im->from_import ? model__resolve_in(m, i, im->qualname, false) : -1);
+  }
+}
+
+/* What every link recomputes from the call graph: the names code mentions,
+ * the summaries (the fixpoint from the constructs), reachability and the
+ * statistics. Linear in the project's calls, references and definitions. */
+static void model__link_graph(Model *m) {
+  array_reserve(&m->mentioned, m->names.strs.len + 1);
+  m->mentioned.len = m->names.strs.len;
+  memset(m->mentioned.items, 0, m->mentioned.len);
+  for (size_t i = 0; i < m->mods.len; i++) {
+    const MModule *mm = &m->mods.items[i];
+    for (size_t k = 0; k < mm->ref_ids.len; k++) m->mentioned.items[mm->ref_ids.items[k]] = 1;
+  }
+  for (size_t g = 0; g < m->defs.len; g++) {
+    MDef *d = &m->defs.items[g];
+    d->need_mod = d->need_cons = d->via = -1;
+    d->depth = 0;
+    d->reachable = false;
+  }
+  memset(&m->st, 0, sizeof m->st);
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
-    model__module_clear_link(mm);
-    mm->broken = false;
     mm->main_entry = false;
+    m->st.calls += mm->call_target.len;
+    for (size_t k = 0; k < mm->call_target.len; k++) m->st.resolved_calls += mm->call_target.items[k] >= 0;
+    m->st.broken_modules += mm->broken;
   }
-  m->defs.len = m->mod_names.len = m->def_names.len = m->mod_suffixes.len = 0;
-  model__set_free(&m->mentioned);
-  model__set_free(&m->tops);
-  model__strs_free(m->top_names.items, m->top_names.len);
-  m->top_names.len = 0;
-  memset(&m->st, 0, sizeof m->st);
-  model__names(m);
-  model__defs(m);
-  model__link_calls(m);
-  model__link_imports(m);
   model__summaries(m);
   model__reachability(m);
   m->st.modules = m->mods.len;
   m->st.defs = m->defs.len;
-  for (size_t i = 0; i < m->mods.len; i++)
-    if (m->mods.items[i].broken) m->st.broken_modules++;
-  m->dirty = false;
 }
+
+static bool model__cancelled(const atomic_int *cancel) { return cancel && atomic_load(cancel); }
+
+/* Everything from the modules' inputs; false when cancelled. */
+static bool model__link_whole(Model *m, const atomic_int *cancel) {
+  if (m->mods.len > 1) qsort(m->mods.items, m->mods.len, sizeof *m->mods.items, model__mod_cmp);
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    model__module_clear_link(mm);
+    mm->broken = mm->stale = false;
+  }
+  m->defs.len = m->mod_names.len = m->mod_suffixes.len = 0;
+  model__set_free(&m->tops);
+  model__strs_free(m->top_names.items, m->top_names.len);
+  m->top_names.len = 0;
+  model__names(m);
+  model__defs(m);
+  for (size_t i = 0; i < m->mods.len; i++) {
+    if (i % 64 == 0 && model__cancelled(cancel)) return false;
+    model__link_module_calls(m, (int32_t)i);
+  }
+  model__link_imports(m);
+  return !model__cancelled(cancel);
+}
+
+/* Only bodies changed: names, definitions, imports and the other modules'
+ * call links stand (they read shapes only); the changed modules' calls are
+ * linked again. */
+static void model__link_bodies(Model *m) {
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    if (!mm->stale) continue;
+    model__link_module_calls(m, (int32_t)i);
+    mm->stale = false;
+  }
+}
+
+bool model_link_cancellable(Model *m, const atomic_int *cancel) {
+  if (!m->dirty) return true;
+  if (m->relink && !model__link_whole(m, cancel)) return false; /* half linked: still dirty, the next link is whole */
+  if (!m->relink) model__link_bodies(m);
+  if (model__cancelled(cancel)) return false;
+  model__link_graph(m);
+  m->dirty = m->relink = false;
+  return true;
+}
+
+void model_link(Model *m) { model_link_cancellable(m, NULL); }
 
 void model_stats(const Model *m, ModelStats *st) { *st = m->st; }
 
@@ -1324,7 +1589,7 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
       g = model__global(m, (int32_t)(mm - m->mods.items), model__pydef(m, g)->cls);
     if (m->defs.items[g].reachable) return NULL;
     const char *name = model__pydef(m, g)->name;
-    bool used = model__set_has(&m->mentioned, name);
+    bool used = model__mentioned(m, name);
     StrBuf sb;
     sb_init(&sb);
     model__def_label(m, g, &sb);
@@ -1387,6 +1652,40 @@ void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingLis
   }
   model__mark_unreachable(m, mm, out);
   findings_sort(out);
+}
+
+uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) {
+  model_link(m);
+  const MModule *mm = model__find(m, id);
+  if (!mm || !mm->facts) return 0;
+  FindingList l = {0};
+  model_apply(m, id, opt, &l);
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < l.len; i++) {
+    const Finding *f = &l.items[i];
+    h = model__mix_str(h, f->rule->code);
+    h = model__mix_str(h, f->message);
+    h = model__mix(h, &f->start_byte, sizeof f->start_byte);
+    h = model__mix(h, &f->severity, sizeof f->severity);
+    for (size_t k = 0; k < f->related.len; k++) {
+      const Related *r = &f->related.items[k];
+      h = model__mix_str(model__mix_str(h, r->path), r->message);
+      h = model__mix(h, &r->start, sizeof r->start);
+      h = model__mix(h, &r->start_row, sizeof r->start_row);
+    }
+  }
+  findings_free(&l);
+  /* what lowers the file's own findings: which of its code runs, and why not */
+  h = model__mix_str(h, mm->broken ? mm->broken_reason : "");
+  h = model__mix(h, &mm->main_entry, sizeof mm->main_entry);
+  if (mm->facts->has_main && !mm->main_entry && mm->importer >= 0) h = model__mix_str(h, m->mods.items[mm->importer].rel);
+  for (size_t k = 0; k < mm->facts->defs.len; k++) {
+    const MDef *d = &m->defs.items[mm->def_base + k];
+    bool used = !d->reachable && model__mentioned(m, mm->facts->defs.items[k].name);
+    unsigned bits = d->reachable | used << 1;
+    h = model__mix(h, &bits, sizeof bits);
+  }
+  return h;
 }
 
 char *model_chain_at(Model *m, const char *id, uint32_t at) {

@@ -28,15 +28,21 @@
  * the chain and related locations), and every finding in code that never
  * runs lowered to a hint marked unreachable.
  *
- * Updating one module (model_set_module / model_remove_module) relinks the
- * whole model; the result is the same as a model built from scratch over
- * the same modules. Not thread-safe: one model is used by one thread at a
- * time. Ownership: a Model owns copies of everything it is given; free with
- * model_free. */
+ * Updates are incremental: a module is kept with digests of its input and
+ * of its shape (what other modules' links read of it: definitions,
+ * imports); model_link relinks only what changed (see model_link), and the
+ * result is the same as a model built from scratch over the same modules
+ * (tests/unit/test-model.c checks it over random edit scripts). Not
+ * thread-safe: one model is used by one thread at a time (the server hands
+ * it to a worker thread to link and takes it back). Ownership: a Model owns
+ * copies of everything it is given (names are interned in it once, so a
+ * long session keeps every name it has seen); free with model_free. */
 #ifndef ASC_MODEL_H
 #define ASC_MODEL_H
 
 #include "analyzers/engine/analyze.h"
+
+#include <stdatomic.h>
 
 typedef struct Model Model;
 
@@ -57,19 +63,40 @@ void model_take_module(Model *m, const char *id, const char *rel, FileFacts *fac
 bool model_is_dirty(const Model *m);
 /* Forgets a module (the file was deleted). No-op when unknown. */
 void model_remove_module(Model *m, const char *id);
+/* Forgets the module `path` and every module whose id is under the folder
+ * `path` (a deleted or renamed folder). */
+void model_remove_under(Model *m, const char *path);
 /* A launcher or packaging file (shell script, pyproject.toml, setup.py,
  * setup.cfg): its text (copied; NULL removes it) names entry points
  * (`python -m pkg.mod`, `python path/x.py`, `pkg.mod:func`). */
 void model_set_launcher(Model *m, const char *id, const char *text, size_t len);
 
 /* Relinks after changes (imports, calls, summaries, reachability). Called by
- * model_apply when needed; explicit calls make timing predictable. */
+ * model_apply when needed; explicit calls make timing predictable. A change
+ * of module bodies only (the same definitions and imports) relinks the
+ * calls of the changed modules and runs the summary fixpoint and
+ * reachability again (linear, on interned names); a module added or
+ * removed, a changed definition or import or launcher relinks the whole
+ * model. */
 void model_link(Model *m);
+/* The same on another thread than the model's user (the model is not
+ * touched by anyone else meanwhile): returns false when *cancel was set
+ * before it finished; the model is then left dirty and consistent (the
+ * next link is whole). */
+bool model_link_cancellable(Model *m, const atomic_int *cancel);
 
 /* Adds the model's findings for module `id` to out (out holds that file's
  * own analysis) and lowers findings in unreachable code to unreachable
  * hints. Codes not selected by opt are not added. No-op for an unknown id. */
 void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingList *out);
+
+/* A digest of what model_apply does to module `id`'s findings: the
+ * call-site and import findings it adds (messages, related locations) and
+ * what decides the unreachable hints (its definitions' reachability, its
+ * broken reason, whether its `__main__` block runs). Equal digests before
+ * and after a change: the module's diagnostics did not change, it need not
+ * be analyzed again. 0 for an unknown module. */
+uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt);
 
 /* Statistics of the last link. */
 typedef struct {

@@ -162,6 +162,22 @@ static void pyfacts__dynamic(PyfBuild *b, TSNode call) {
   }
 }
 
+/* `self.<attr> = <call>` directly in a method `__init__`: the attribute. */
+static char *pyfacts__self_attr(const PyfBuild *b, TSNode call, int32_t owner) {
+  if (owner < 0 || b->out->defs.items[owner].kind != PYDEF_METHOD || strcmp(b->out->defs.items[owner].name, "__init__") != 0)
+    return NULL;
+  TSNode asg = ts_node_parent(call);
+  if (ts_node_is_null(asg) || pysym_of(asg) != PYSYM_ASSIGNMENT) return NULL;
+  TSNode left = pysym_child(asg, PYFIELD_LEFT), right = pysym_child(asg, PYFIELD_RIGHT);
+  if (ts_node_is_null(left) || ts_node_is_null(right) || !ts_node_eq(right, call) || pysym_of(left) != PYSYM_ATTRIBUTE)
+    return NULL;
+  TSNode obj = pysym_child(left, PYFIELD_OBJECT), attr = pysym_child(left, PYFIELD_ATTRIBUTE);
+  if (ts_node_is_null(obj) || ts_node_is_null(attr) || pysym_of(obj) != PYSYM_IDENTIFIER ||
+      ts_node_end_byte(obj) - ts_node_start_byte(obj) != 4 || memcmp(b->py->text + ts_node_start_byte(obj), "self", 4) != 0)
+    return NULL;
+  return pyfile_node_text(b->py, attr);
+}
+
 static void pyfacts__call(PyfBuild *b, TSNode call) {
   TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   if (ts_node_is_null(fn)) return;
@@ -174,11 +190,12 @@ static void pyfacts__call(PyfBuild *b, TSNode call) {
   const PyFile *py = b->py;
   uint32_t at = ts_node_start_byte(fn);
   PyCall c = {callee, kind, pyfacts__owner(b), pyfacts__in_main(b, at), 0,
-              pyfacts__pos(b, at), pyfacts__pos(b, ts_node_end_byte(fn))};
+              pyfacts__pos(b, at), pyfacts__pos(b, ts_node_end_byte(fn)), NULL};
   if (pyfile_in_ranges(py->guarded.items, py->guarded.len, at)) c.flags |= PYCALL_GUARDED;
   if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at)) c.flags |= PYCALL_NPU_AWARE;
   if (pyfile_in_ranges(py->dead.items, py->dead.len, at) || pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at))
     c.flags |= PYCALL_DEAD;
+  c.self_attr = pyfacts__self_attr(b, call, c.owner);
   array_push(&b->out->calls, c);
 }
 
@@ -369,8 +386,12 @@ static void pyfacts__drop_shadowed(PyfBuild *b) {
       while (e < b->py->len && (isalnum((unsigned char)b->py->text[e]) || b->py->text[e] == '_')) e++;
       shadowed = pyfacts__is_bound(b, set, n_set, c->owner, b->py->text + s, e - s);
     }
-    if (shadowed) free(c->callee);
-    else b->out->calls.items[w++] = *c;
+    if (shadowed) {
+      free(c->callee);
+      free(c->self_attr);
+    } else {
+      b->out->calls.items[w++] = *c;
+    }
   }
   b->out->calls.len = w;
   free(set);
@@ -429,7 +450,10 @@ void pyfacts_free(PyFacts *f) {
     pyfacts__strs_free(f->defs.items[i].bases.items, f->defs.items[i].bases.len);
     array_free(&f->defs.items[i].bases);
   }
-  for (size_t i = 0; i < f->calls.len; i++) free(f->calls.items[i].callee);
+  for (size_t i = 0; i < f->calls.len; i++) {
+    free(f->calls.items[i].callee);
+    free(f->calls.items[i].self_attr);
+  }
   for (size_t i = 0; i < f->imports.len; i++) {
     free(f->imports.items[i].local);
     free(f->imports.items[i].qualname);
@@ -467,6 +491,7 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
   for (size_t i = 0; i < f->calls.len; i++) {
     PyCall k = f->calls.items[i];
     k.callee = xstrdup(k.callee);
+    k.self_attr = k.self_attr ? xstrdup(k.self_attr) : NULL;
     array_push(&c->calls, k);
   }
   for (size_t i = 0; i < f->imports.len; i++) {

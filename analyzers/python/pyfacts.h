@@ -8,7 +8,9 @@
  * Calls: every call with its callee spelled the way the model resolves it
  * (through the file's imports when its base name is imported, `self.m`,
  * `super().m`, or the plain local name), the definition it is in, and
- * whether the call is guarded (a fallback exists), NPU-aware or dead there.
+ * whether the call is guarded (a fallback exists), NPU-aware or dead there,
+ * and the attribute of `self` it is assigned to in `__init__` (`self.attn =
+ * Attention(dim)`: later `self.attn(x)` calls that class).
  * Names: every identifier and attribute name each definition (or the
  * module's own code, or its `if __name__ == "__main__":` block) mentions,
  * once per owner: what keeps other code alive when passed as a callback.
@@ -57,6 +59,7 @@ typedef struct {
   bool in_main;        /* inside the `__main__` block */
   unsigned flags;      /* PYCALL_* */
   PyPos start, end;    /* the callee expression */
+  char *self_attr;     /* in a method `__init__`: `self.<self_attr> = <this call>`; else NULL */
 } PyCall;
 
 /* A module-level import binding (`import a.b as c`, `from .m import f`). */

@@ -39,6 +39,7 @@ typedef struct {
   AnalyzeMemo *memo; /* Python: units of the last analysis; NULL until the first */
   FileFacts facts;        /* of the last analysis, for the project model */
   uint64_t shown_digest;  /* of the findings last shown, with the model's */
+  uint64_t model_view;    /* model_view_digest when last analyzed (lsp_model.c) */
 } Document;
 
 typedef struct {

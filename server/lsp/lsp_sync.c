@@ -159,6 +159,7 @@ void lsp_flush(Session *s) {
       Document *d = s->docs.docs.items[i];
       if (!d->dirty && d->published) continue;
       lsp_analyze(s, d);
+      if (lsp_model_waiting(s, d)) continue; /* published when the model is linked (lsp_model.c) */
       lsp__publish(s, d);
     }
 }

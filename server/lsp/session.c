@@ -162,6 +162,20 @@ static cJSON *session__capabilities(Session *s) {
   cJSON *ws = cJSON_AddObjectToObject(caps, "workspace");
   cJSON *wf = cJSON_AddObjectToObject(ws, "workspaceFolders");
   cJSON_AddBoolToObject(wf, "supported", 1);
+  /* the project model follows Python files and folders the editor creates, renames or deletes */
+  cJSON *fo = cJSON_AddObjectToObject(ws, "fileOperations");
+  static const char *const ops[] = {"didCreate", "didRename", "didDelete"};
+  for (size_t i = 0; i < 3; i++) {
+    cJSON *filters = cJSON_AddArrayToObject(cJSON_AddObjectToObject(fo, ops[i]), "filters");
+    for (int k = 0; k < 2; k++) {
+      cJSON *f = cJSON_CreateObject();
+      cJSON_AddStringToObject(f, "scheme", "file");
+      cJSON *pat = cJSON_AddObjectToObject(f, "pattern");
+      cJSON_AddStringToObject(pat, "glob", k ? "**" : "**/*.py");
+      if (k) cJSON_AddStringToObject(pat, "matches", "folder");
+      cJSON_AddItemToArray(filters, f);
+    }
+  }
   return caps;
 }
 
@@ -261,6 +275,9 @@ static const Route session__routes[] = {
     {"window/workDoneProgress/cancel", lsp_model_cancel, SESSION_NOTIFICATION},
     {"workspace/didChangeConfiguration", lsp_did_change_configuration, SESSION_NOTIFICATION},
     {"workspace/didChangeWatchedFiles", lsp_did_change_watched_files, SESSION_NOTIFICATION},
+    {"workspace/didCreateFiles", lsp_model_did_create_files, SESSION_NOTIFICATION},
+    {"workspace/didDeleteFiles", lsp_model_did_delete_files, SESSION_NOTIFICATION},
+    {"workspace/didRenameFiles", lsp_model_did_rename_files, SESSION_NOTIFICATION},
     {"workspace/executeCommand", lsp_execute_command, SESSION_REQUEST},
 };
 

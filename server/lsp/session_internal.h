@@ -21,6 +21,7 @@ typedef enum { SESSION_STARTING, SESSION_RUNNING, SESSION_SHUT_DOWN } SessionSta
 
 typedef struct ReportJob ReportJob;
 typedef struct ModelJob ModelJob;
+typedef struct LinkJob LinkJob;
 struct Model;
 
 /* Client settings (didChangeConfiguration, initializationOptions). */
@@ -82,6 +83,9 @@ typedef struct Session {
   bool reload_pending;    /* options changed while a report was running */
   struct Model *model;    /* the project model, NULL until built (lsp_model.c) */
   ModelJob *model_job;    /* its background build, or NULL */
+  LinkJob *model_link;    /* a relink on the thread pool, which owns the model meanwhile (s->model NULL), or NULL */
+  StrList model_pending;  /* URIs of documents analyzed while the model was being linked */
+  Array(cJSON *) model_events; /* file events that arrived meanwhile (owned), applied when it is back */
   bool model_refreshing;  /* dependents of a change are being analyzed again */
 } Session;
 
@@ -143,11 +147,20 @@ void lsp_model_cancel(Session *s, const cJSON *id, const cJSON *params); /* wind
 void lsp_model_shutdown(Session *s);
 void lsp_model_free(Session *s);
 /* After d was analyzed: its module replaced, the model's findings added
- * to d->findings. Returns whether the model changed. */
+ * to d->findings. Returns whether the model changed and the dependents are
+ * to be refreshed now (--sync); without --sync a change is linked on the
+ * thread pool and d waits for it (lsp_model_waiting). */
 bool lsp_model_after_analyze(Session *s, Document *d);
+/* Whether d's diagnostics wait for a relink: publish them when it lands. */
+bool lsp_model_waiting(Session *s, const Document *d);
 void lsp_model_refresh_dependents(Session *s, const Document *changed);
 /* Watched-file events for files that are not open; true when the model changed. */
 bool lsp_model_watched(Session *s, const cJSON *params);
+/* workspace/didCreateFiles, didRenameFiles, didDeleteFiles (params.files):
+ * the modules of files (and folders) that are not open. */
+void lsp_model_did_create_files(Session *s, const cJSON *id, const cJSON *params);
+void lsp_model_did_rename_files(Session *s, const cJSON *id, const cJSON *params);
+void lsp_model_did_delete_files(Session *s, const cJSON *id, const cJSON *params);
 char *lsp_model_chain(Session *s, const Document *d, uint32_t at); /* caller frees; NULL: none */
 
 /* JSON helpers */

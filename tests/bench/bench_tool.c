@@ -457,6 +457,19 @@ static int bench__model(int argc, char **argv) {
            "edit_total_ms %.2f\n", f->path, importers, (b - a) * 1e3, (c - b) * 1e3, (d - c) * 1e3, (d - a) * 1e3);
     findings_free(&l);
     analyze_facts_free(&facts);
+    /* then an edit of that function's body only (same imports and definitions): the partial relink */
+    char *body = xasprintf("%.*s\nimport torch\n\n\ndef bench_edit():\n    torch.zeros(1)\n", (int)len, text);
+    memset(&l, 0, sizeof l);
+    memset(&facts, 0, sizeof facts);
+    analyze_text(f->rel, body, strlen(body), NULL, &o, &l, &facts);
+    model_set_module(m, f->path, f->rel, &facts, &l);
+    double e0 = bench__now();
+    model_link(m);
+    double e1 = bench__now();
+    printf("edit_body_relink_ms %.2f\n", (e1 - e0) * 1e3);
+    findings_free(&l);
+    analyze_facts_free(&facts);
+    free(body);
     free(edited);
     free(text);
   }

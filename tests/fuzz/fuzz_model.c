@@ -6,9 +6,13 @@
  * (model_apply, rendered with their related locations) must be exactly
  * those of a model built from scratch over the final texts.
  *
- * Input layout, repeated: 1 byte op (low 3 bits: the path; bit 3: remove),
- * 1 byte length N, N bytes of text. On a mismatch both renderings are
- * printed before aborting. */
+ * Input layout, repeated: 1 byte op (low 3 bits: the path; bit 3: remove;
+ * bit 4: link after this edit, as the server does between edits, so that
+ * later edits take the partial relink when they keep the module's shape;
+ * bit 5: append the text to the module's text instead of replacing it, an
+ * edit that mostly keeps the shape), 1 byte length N, N bytes of text. On a
+ * mismatch (findings or statistics) both renderings are printed before
+ * aborting. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +51,7 @@ static char *fuzz__render(Model *m, char *const *texts, const size_t *lens) {
       sb_printf(&sb, "%s:%u:%u %d %s %s %d\n", fuzz__paths[i], f->start_byte, f->end_byte, (int)f->severity,
                 f->rule->code, f->message, f->unreachable);
       for (size_t r = 0; r < f->related.len; r++)
-        sb_printf(&sb, "  %s:%u %s\n", f->related.items[r].path, f->related.items[r].start_byte, f->related.items[r].message);
+        sb_printf(&sb, "  %s:%u %s\n", f->related.items[r].path, f->related.items[r].start, f->related.items[r].message);
     }
     findings_free(&l);
     analyze_facts_free(&facts);
@@ -65,22 +69,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     at += 2;
     if (n > size - at) n = (unsigned)(size - at);
     size_t f = (op & 7) % FUZZ_N;
-    free(texts[f]);
+    char *old = texts[f];
     texts[f] = NULL;
     if (op & 8) {
       model_remove_module(inc, fuzz__paths[f]);
     } else {
-      texts[f] = xstrndup((const char *)data + at, n);
+      char *add = xstrndup((const char *)data + at, n);
+      texts[f] = (op & 32) && old ? xasprintf("%s%s", old, add) : xstrdup(add);
+      free(add);
       lens[f] = strlen(texts[f]); /* up to a NUL: binary text is its own case in analyze_text */
       fuzz__set(inc, fuzz__paths[f], texts[f], lens[f]);
     }
+    free(old);
+    if (op & 16) model_link(inc);
     at += n;
   }
   Model *scratch = model_new();
   for (size_t i = 0; i < FUZZ_N; i++)
     if (texts[i]) fuzz__set(scratch, fuzz__paths[i], texts[i], lens[i]);
   char *a = fuzz__render(inc, texts, lens), *b = fuzz__render(scratch, texts, lens);
-  if (strcmp(a, b) != 0) {
+  ModelStats sa, sb;
+  model_link(inc);
+  model_link(scratch);
+  model_stats(inc, &sa);
+  model_stats(scratch, &sb);
+  if (strcmp(a, b) != 0 || memcmp(&sa, &sb, sizeof sa) != 0) {
     fprintf(stderr, "incremental:\n%s\nfrom scratch:\n%s\n", a, b);
     abort();
   }
