@@ -252,18 +252,23 @@ static bool model__private(const char *name) {
 
 Model *model_new(void) { return xcalloc(1, sizeof(Model)); }
 
+/* The links of a module's own calls, imports and references. */
+static void model__links_free(MModule *mm) {
+  array_free(&mm->call_target);
+  array_free(&mm->import_target);
+  array_free(&mm->ref_order);
+  array_free(&mm->ref_first);
+  array_free(&mm->call_order);
+  array_free(&mm->call_first);
+}
+
 static void model__module_clear_link(MModule *mm) {
   free(mm->name);
   free(mm->alt);
   free(mm->broken_reason);
   mm->name = mm->alt = mm->broken_reason = NULL;
-  array_free(&mm->call_target);
-  array_free(&mm->import_target);
+  model__links_free(mm);
   array_free(&mm->deps);
-  array_free(&mm->ref_order);
-  array_free(&mm->ref_first);
-  array_free(&mm->call_order);
-  array_free(&mm->call_first);
 }
 
 /* The parts of a module its body decides: facts, constructs and the links
@@ -280,12 +285,7 @@ static void model__body_free(MModule *mm) {
   array_free(&mm->cons);
   array_free(&mm->ref_ids);
   array_free(&mm->def_ids);
-  array_free(&mm->call_target);
-  array_free(&mm->import_target);
-  array_free(&mm->ref_order);
-  array_free(&mm->ref_first);
-  array_free(&mm->call_order);
-  array_free(&mm->call_first);
+  model__links_free(mm);
 }
 
 static void model__module_free(MModule *mm) {

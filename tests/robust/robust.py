@@ -770,28 +770,32 @@ def text_many_findings_on_one_line_scale_linearly():
     check(r <= 3.0, "time(12,000 calls on one line) / time(6,000) = %.2f (%.2f s / %.2f s), want <= 3" % (r, t[12000], t[6000]))
 
 
+def check_json_of(text):
+    """The findings of `check --format json --no-cache` on a file holding text."""
+    root = tempfile.mkdtemp(prefix="asc-gen-")
+    try:
+        path = os.path.join(root, "gen.py")
+        with open(path, "w") as f:
+            f.write(text)
+        p = subprocess.run([BIN, "check", "--format", "json", "--no-cache", path], capture_output=True, timeout=300)
+        return json.loads(p.stdout)["findings"]
+    finally:
+        shutil.rmtree(root)
+
+
 @test
 def text_findings_per_file_limit():
     """A finding on every line of a huge file used to be kept, printed and
     published in full (335,000 lines: 1.95 GB, 315 MB of JSON). At most
     10,000 per file are listed, then one ASC003 note says how many more."""
     text = "import torch\n" + "torch.cuda.synchronize()\n" * 10005
-    root = tempfile.mkdtemp(prefix="asc-cap-")
-    try:
-        path = os.path.join(root, "gen.py")
-        with open(path, "w") as f:
-            f.write(text)
-        p = subprocess.run([BIN, "check", "--format", "json", path], capture_output=True, timeout=300)
-        out = json.loads(p.stdout)
-        items = out if isinstance(out, list) else out.get("findings") or out.get("results") or []
-        codes = [it.get("code") or it.get("rule") for it in items]
-        check(len(codes) == 10001 and codes[:10000] == ["ASC201"] * 10000 and codes[10000] == "ASC003",
-              "check: %d findings, the last %r" % (len(codes), codes[-2:]))
-        last = items[-1]
-        check(last.get("message") == "5 more findings in this file are not listed (at most 10000 per file)",
-              "the ASC003 note: %r" % last)
-    finally:
-        shutil.rmtree(root)
+    items = check_json_of(text)
+    codes = [it.get("code") or it.get("rule") for it in items]
+    check(len(codes) == 10001 and codes[:10000] == ["ASC201"] * 10000 and codes[10000] == "ASC003",
+          "check: %d findings, the last %r" % (len(codes), codes[-2:]))
+    last = items[-1]
+    check(last.get("message") == "5 more findings in this file are not listed (at most 10000 per file)",
+          "the ASC003 note: %r" % last)
     s = started()
     d = open_doc(s, "file:///w/cap/gen.py", text)
     check(len(d) == 10001 and d[-1]["code"] == "ASC003" and d[-1]["range"]["start"]["line"] == 10001,
@@ -806,19 +810,11 @@ def text_raw_findings_budget():
     gives the count left out as a lower bound. A file with a finding on each
     of 335,000 lines used to hold all of them until the cap (849 MB RSS)."""
     text = "import torch\n" + "torch.cuda.synchronize()\n" * 40005
-    root = tempfile.mkdtemp(prefix="asc-raw-")
-    try:
-        path = os.path.join(root, "gen.py")
-        with open(path, "w") as f:
-            f.write(text)
-        p = subprocess.run([BIN, "check", "--format", "json", "--no-cache", path], capture_output=True, timeout=300)
-        items = json.loads(p.stdout)["findings"]
-        codes = [it.get("code") or it.get("rule") for it in items]
-        check(len(codes) == 10001 and codes[10000] == "ASC003", "check: %d findings" % len(codes))
-        check(items[-1].get("message") == "30000+ more findings in this file are not listed (at most 10000 per file)",
-              "the ASC003 note: %r" % items[-1].get("message"))
-    finally:
-        shutil.rmtree(root)
+    items = check_json_of(text)
+    codes = [it.get("code") or it.get("rule") for it in items]
+    check(len(codes) == 10001 and codes[10000] == "ASC003", "check: %d findings" % len(codes))
+    check(items[-1].get("message") == "30000+ more findings in this file are not listed (at most 10000 per file)",
+          "the ASC003 note: %r" % items[-1].get("message"))
     s = started()
     d = open_doc(s, "file:///w/raw/gen.py", text)
     check(len(d) == 10001 and d[-1]["message"].startswith("30000+ more findings"),
