@@ -465,6 +465,18 @@ static uint64_t model__shape(const char *rel, const PyFacts *f) {
 
 bool model_is_dirty(const Model *m) { return m->dirty; }
 
+/* A module's new body: its facts (taken), constructs (the array taken) and
+ * input digest, with its names interned. */
+static void model__set_body(Model *m, MModule *mm, PyFacts *facts, MConstruct *items, size_t len, size_t cap,
+                            uint64_t digest) {
+  mm->facts = facts;
+  mm->cons.items = items;
+  mm->cons.len = len;
+  mm->cons.cap = cap;
+  mm->digest = digest;
+  model__intern_module(&m->names, mm);
+}
+
 static void model__set(Model *m, const char *id, const char *rel, const FileFacts *facts, PyFacts *owned,
                        const FindingList *findings);
 
@@ -509,13 +521,9 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
   if (mm && mm->shape == shape && (mm->facts != NULL) == (fresh.facts != NULL)) {
     /* the same shape: the links of the other modules stand */
     model__body_free(mm);
-    mm->facts = owned ? owned : facts ? pyfacts_copy(facts->py) : NULL;
-    mm->cons.items = cons.items;
-    mm->cons.len = cons.len;
-    mm->cons.cap = cons.cap;
-    mm->digest = digest;
+    model__set_body(m, mm, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap,
+                    digest);
     mm->stale = true;
-    model__intern_module(&m->names, mm);
     return;
   }
   m->relink = true;
@@ -527,13 +535,9 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
   memset(mm, 0, sizeof *mm);
   mm->id = xstrdup(id);
   mm->rel = xstrdup(rel ? rel : id);
-  mm->facts = owned ? owned : facts ? pyfacts_copy(facts->py) : NULL;
-  mm->cons.items = cons.items;
-  mm->cons.len = cons.len;
-  mm->cons.cap = cons.cap;
-  mm->digest = digest;
   mm->shape = shape;
-  model__intern_module(&m->names, mm);
+  model__set_body(m, mm, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap,
+                    digest);
 }
 
 void model_remove_module(Model *m, const char *id) {
