@@ -363,6 +363,15 @@ static uint64_t model__mix(uint64_t h, const void *p, size_t n) {
 
 static uint64_t model__mix_str(uint64_t h, const char *s) { return model__mix(h, s ? s : "", s ? strlen(s) + 1 : 1); }
 
+/* An import's names and flags, mixed into h. */
+static uint64_t model__mix_import(uint64_t h, const PyFactImport *im) {
+  h = model__mix_str(h, im->local);
+  h = model__mix_str(h, im->qualname);
+  h = model__mix_str(h, im->module);
+  unsigned flags = im->from_import | im->guarded << 1 | im->top << 2;
+  return model__mix(h, &flags, sizeof flags);
+}
+
 /* Everything linking reads of a module, hashed. */
 static uint64_t model__digest(const MModule *mm) {
   uint64_t h = model__mix_str(1469598103934665603ull, mm->rel);
@@ -391,11 +400,7 @@ static uint64_t model__digest(const MModule *mm) {
   }
   for (size_t i = 0; f && i < f->imports.len; i++) {
     const PyFactImport *im = &f->imports.items[i];
-    h = model__mix_str(h, im->local);
-    h = model__mix_str(h, im->qualname);
-    h = model__mix_str(h, im->module);
-    unsigned flags = im->from_import | im->guarded << 1 | im->top << 2;
-    h = model__mix(h, &flags, sizeof flags);
+    h = model__mix_import(h, im);
     h = model__mix(h, &im->start, sizeof im->start);
     h = model__mix(h, &im->end, sizeof im->end);
   }
@@ -443,12 +448,7 @@ static uint64_t model__shape(const char *rel, const PyFacts *f) {
   }
   h = model__mix(h, &f->defs.len, sizeof f->defs.len);
   for (size_t i = 0; i < f->imports.len; i++) {
-    const PyFactImport *im = &f->imports.items[i];
-    h = model__mix_str(h, im->local);
-    h = model__mix_str(h, im->qualname);
-    h = model__mix_str(h, im->module);
-    unsigned flags = im->from_import | im->guarded << 1 | im->top << 2;
-    h = model__mix(h, &flags, sizeof flags);
+    h = model__mix_import(h, &f->imports.items[i]);
   }
   h = model__mix(h, &f->imports.len, sizeof f->imports.len);
   for (size_t i = 0; i < f->star_imports.len; i++) h = model__mix_str(h, f->star_imports.items[i]);
