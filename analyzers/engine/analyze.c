@@ -42,17 +42,16 @@ typedef struct {
 } WalkSlot;
 
 /* The single cursor walk over the top-level nodes `tops` of a Python tree
- * and their subtrees, until ctx->out holds ctx->budget findings. A node is descended into when some visitor still
+ * and their subtrees. A node is descended into when some visitor still
  * wants its subtree; a visitor that declined one is not called again until
- * the walk leaves that subtree. */
-static void analyze__walk(TSNode root, const TSNode *tops, size_t n_tops, WalkSlot *slots, size_t n,
-                          AnalyzeCtx *ctx) {
+ * the walk leaves that subtree. The walk stops before the next top-level
+ * node once `out` holds `budget` findings (ANALYZE_RAW_LIMIT) and then
+ * returns true: the rest is not looked at. */
+static bool analyze__walk(TSNode root, const TSNode *tops, size_t n_tops, WalkSlot *slots, size_t n,
+                          const FindingList *out, size_t budget) {
   Array(TSNode) parents = {0};
-  for (size_t t = 0; t < n_tops; t++) {
-    if (ctx->out->len >= ctx->budget) { /* ANALYZE_RAW_LIMIT: the rest of the file is not looked at */
-      ctx->truncated = true;
-      break;
-    }
+  bool cut = false;
+  for (size_t t = 0; t < n_tops && !(cut = out->len >= budget); t++) {
     parents.len = 0;
     array_push(&parents, root);
     TSTreeCursor cur = ts_tree_cursor_new(tops[t]);
@@ -83,6 +82,7 @@ static void analyze__walk(TSNode root, const TSNode *tops, size_t n_tops, WalkSl
     ts_tree_cursor_delete(&cur);
   }
   array_free(&parents);
+  return cut;
 }
 
 /* ---- units ------------------------------------------------------------------ */
@@ -136,8 +136,9 @@ static void analyze__units(TSNode root, AnalyzeUnits *us) {
 }
 
 /* Runs every detector on one unit: the shared walk, then each domain's
- * post-walk work in domain order. Findings go to ctx->out. */
-static void analyze__unit(AnalyzeCtx *ctx, PyFile *py, const TSNode *tops, size_t n_tops) {
+ * post-walk work in domain order. Findings go to ctx->out. Returns whether
+ * the walk stopped at `budget` findings. */
+static bool analyze__unit(AnalyzeCtx *ctx, PyFile *py, const TSNode *tops, size_t n_tops, size_t budget) {
   WalkSlot slots[ANALYZE__DOMAINS + 1];
   void *states[ANALYZE__DOMAINS] = {0};
   size_t n = 0;
@@ -147,12 +148,13 @@ static void analyze__unit(AnalyzeCtx *ctx, PyFile *py, const TSNode *tops, size_
     const PyVisitor *pv = analyze__table[i].visitor;
     if (pv && (states[i] = pv->begin(ctx))) slots[n++] = (WalkSlot){pv->visit, states[i], 0};
   }
-  if (n) analyze__walk(ts_tree_root_node(ctx->tree), tops, n_tops, slots, n, ctx);
+  bool cut = n && analyze__walk(ts_tree_root_node(ctx->tree), tops, n_tops, slots, n, ctx->out, budget);
   if (matcher) pymatch_end(matcher);
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
     if (states[i]) analyze__table[i].visitor->end(states[i]);
     if (analyze__table[i].fn && analyze__table[i].per_unit) analyze__table[i].fn(ctx);
   }
+  return cut;
 }
 
 /* Whole-file work of the Python detectors, after every unit: the domains'
@@ -174,19 +176,15 @@ static void analyze__file_detectors(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *u
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++)
     if (analyze__table[i].fn && !analyze__table[i].per_unit) analyze__table[i].fn(ctx);
   if (flags & UNIT_ATTN_LINKS) { /* the units with sites again, with every unit's calls */
-    size_t budget = ctx->budget;
-    bool truncated = ctx->truncated;
-    ctx->budget = SIZE_MAX; /* the units' walks kept to the limit already */
     void *st = attention_visitor.begin(ctx);
     for (size_t i = 0; st && i < us->spans.len; i++) {
       const AnalyzeSpan *sp = &us->spans.items[i];
       WalkSlot slot = {attention_visitor.visit, st, 0};
       if (sp->u.flags & UNIT_ATTN_LINKS)
-        analyze__walk(ts_tree_root_node(ctx->tree), us->tops.items + sp->first, sp->n, &slot, 1, ctx);
+        analyze__walk(ts_tree_root_node(ctx->tree), us->tops.items + sp->first, sp->n, &slot, 1, ctx->out,
+                      SIZE_MAX); /* the units' walks kept to the limit already */
     }
     if (st) attention_visitor.end(st);
-    ctx->budget = budget;
-    ctx->truncated = truncated;
   }
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
     const PyVisitor *pv = analyze__table[i].visitor;
@@ -777,8 +775,10 @@ static MemoUnit *analyze__memo_find(AnalyzeMemo *m, size_t *from, const AnalyzeS
 typedef Array(MemoUnit) MemoUnits;
 
 /* Runs the detectors on one unit of this version into a new MemoUnit,
- * with the guarded and NPU-aware ranges its matcher added. */
-static MemoUnit analyze__run_unit(AnalyzeCtx *ctx, PyFile *py, const AnalyzeUnits *us, const AnalyzeSpan *sp) {
+ * with the guarded and NPU-aware ranges its matcher added; the walk stops
+ * at `budget` findings (the file's rest of ANALYZE_RAW_LIMIT). */
+static MemoUnit analyze__run_unit(AnalyzeCtx *ctx, PyFile *py, const AnalyzeUnits *us, const AnalyzeSpan *sp,
+                                  size_t budget) {
   MemoUnit mu = {0};
   mu.u = sp->u;
   mu.orig_start = sp->u.start;
@@ -787,11 +787,10 @@ static MemoUnit analyze__run_unit(AnalyzeCtx *ctx, PyFile *py, const AnalyzeUnit
   size_t g0 = py->guarded.len, n0 = py->npu_aware.len;
   ctx->out = &mu.findings;
   ctx->unit = &mu.u;
-  bool was = ctx->truncated;
-  ctx->truncated = false;
-  analyze__unit(ctx, py, us->tops.items + sp->first, sp->n);
-  if (ctx->truncated) mu.u.flags |= UNIT_READS_FILE; /* cut by the file's budget: never kept */
-  ctx->truncated = ctx->truncated || was;
+  if (analyze__unit(ctx, py, us->tops.items + sp->first, sp->n, budget)) {
+    mu.u.flags |= UNIT_READS_FILE; /* cut by the file's budget: never kept */
+    ctx->truncated = true;
+  }
   ctx->unit = NULL;
   analyze__push_ranges(&mu.ranges[0], py->guarded.items + g0, py->guarded.len - g0);
   analyze__push_ranges(&mu.ranges[1], py->npu_aware.items + n0, py->npu_aware.len - n0);
@@ -862,13 +861,13 @@ static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits 
       memset(kept[i], 0, sizeof *kept[i]);
       kept[i] = NULL;
     }
-    ctx->budget = all->len < ANALYZE_RAW_LIMIT ? ANALYZE_RAW_LIMIT - all->len : 0;
     if (kept[i]) {
       mu = *kept[i];
       memset(kept[i], 0, sizeof *kept[i]); /* moved to next */
       reused++;
     } else {
-      mu = analyze__run_unit(ctx, py, us, &us->spans.items[i]);
+      mu = analyze__run_unit(ctx, py, us, &us->spans.items[i],
+                             all->len < ANALYZE_RAW_LIMIT ? ANALYZE_RAW_LIMIT - all->len : 0);
     }
     flags |= mu.u.flags;
     us->spans.items[i].u.flags = mu.u.flags;
@@ -906,7 +905,7 @@ static void analyze__other(AnalyzeCtx *ctx) {
 void analyze_file(const AnalyzeFile *file, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
                   FindingList *out, FileFacts *facts) {
   const char *path = file->path;
-  AnalyzeCtx ctx = {path, context_file_kind(path), text, len, NULL, NULL, opt, out, NULL, ANALYZE_RAW_LIMIT, false};
+  AnalyzeCtx ctx = {path, context_file_kind(path), text, len, NULL, NULL, opt, out, NULL, false};
   /* a memo holds the units of the last version analyzed by units */
   if (file->memo && (ctx.kind != FILE_PYTHON || !tree)) analyze__memo_clear(file->memo);
   if (ctx.kind == FILE_UNKNOWN) return;

@@ -93,9 +93,7 @@ typedef struct {
   const AnalyzeOptions *opt;
   FindingList *out;        /* this detector's findings so far (see analyze.h) */
   AnalyzeUnit *unit;       /* the unit being analyzed (never NULL) */
-  size_t budget;           /* Python: the unit's walk stops before the next
-                              top-level statement once out holds this many */
-  bool truncated;          /* the walk stopped early (ANALYZE_RAW_LIMIT) */
+  bool truncated;          /* Python: a unit's walk stopped at ANALYZE_RAW_LIMIT */
 } AnalyzeCtx;
 
 /* Notes a dependency of the current unit's findings (UNIT_* flags). */
