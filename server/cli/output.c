@@ -73,16 +73,21 @@ static void output__text(FILE *out, const Workspace *ws) {
   if (safe || unsafe) fputc('\n', out);
 }
 
+/* line, column, end_line, end_column (1-based; columns in code points). */
+static void output__span(cJSON *o, uint32_t row, uint32_t chr, uint32_t end_row, uint32_t end_chr) {
+  cJSON_AddNumberToObject(o, "line", row + 1);
+  cJSON_AddNumberToObject(o, "column", chr + 1);
+  cJSON_AddNumberToObject(o, "end_line", end_row + 1);
+  cJSON_AddNumberToObject(o, "end_column", end_chr + 1);
+}
+
 cJSON *output_finding_json(const Finding *f, const char *file) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "code", f->rule->code);
   cJSON_AddStringToObject(o, "name", f->rule->name);
   cJSON_AddStringToObject(o, "severity", severity_name(f->severity));
   cJSON_AddStringToObject(o, "file", file);
-  cJSON_AddNumberToObject(o, "line", f->start_row + 1);
-  cJSON_AddNumberToObject(o, "column", f->start_char + 1);
-  cJSON_AddNumberToObject(o, "end_line", f->end_row + 1);
-  cJSON_AddNumberToObject(o, "end_column", f->end_char + 1);
+  output__span(o, f->start_row, f->start_char, f->end_row, f->end_char);
   cJSON_AddStringToObject(o, "message", f->message);
   cJSON_AddStringToObject(o, "message_zh", f->message_zh);
   if (f->replacement) cJSON_AddStringToObject(o, "replacement", f->replacement);
@@ -99,10 +104,7 @@ cJSON *output_finding_json(const Finding *f, const char *file) {
       const Related *r = &f->related.items[i];
       cJSON *jr = cJSON_CreateObject();
       if (r->path) cJSON_AddStringToObject(jr, "file", r->path); /* another file of the project */
-      cJSON_AddNumberToObject(jr, "line", r->start_row + 1);
-      cJSON_AddNumberToObject(jr, "column", r->start_char + 1);
-      cJSON_AddNumberToObject(jr, "end_line", r->end_row + 1);
-      cJSON_AddNumberToObject(jr, "end_column", r->end_char + 1);
+      output__span(jr, r->start_row, r->start_char, r->end_row, r->end_char);
       cJSON_AddStringToObject(jr, "message", r->message);
       cJSON_AddItemToArray(rel, jr);
     }
@@ -119,10 +121,7 @@ cJSON *output_finding_json(const Finding *f, const char *file) {
     for (size_t i = 0; i < f->edits.len; i++) {
       const TextEdit *e = &f->edits.items[i];
       cJSON *je = cJSON_CreateObject();
-      cJSON_AddNumberToObject(je, "line", e->start_row + 1);
-      cJSON_AddNumberToObject(je, "column", e->start_char + 1);
-      cJSON_AddNumberToObject(je, "end_line", e->end_row + 1);
-      cJSON_AddNumberToObject(je, "end_column", e->end_char + 1);
+      output__span(je, e->start_row, e->start_char, e->end_row, e->end_char);
       cJSON_AddStringToObject(je, "content", e->text);
       cJSON_AddItemToArray(edits, je);
     }
