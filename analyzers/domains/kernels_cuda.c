@@ -157,16 +157,18 @@ static bool kernels__is_global(TSNode def) {
   return false;
 }
 
+/* Whether the text of node n holds `word`. */
+static bool kernels__node_has(const AnalyzeCtx *ctx, TSNode n, const char *word) {
+  uint32_t s = ts_node_start_byte(n);
+  return memmem(ctx->text + s, ts_node_end_byte(n) - s, word, strlen(word)) != NULL;
+}
+
 /* `#define NAME(kernelName, ...) ... __global__ void kernelName(...)`. */
 static void kernels__macro(CudaWalk *w, TSNode def) {
   TSNode name = ts_node_child_by_field_name(def, "name", 4);
   TSNode value = ts_node_child_by_field_name(def, "value", 5);
   if (ts_node_is_null(name) || ts_node_is_null(value)) return;
-  const char *v = w->ctx->text + ts_node_start_byte(value);
-  size_t vl = ts_node_end_byte(value) - ts_node_start_byte(value);
-  bool global = false;
-  for (size_t i = 0; i + 10 <= vl && !global; i++) global = memcmp(v + i, "__global__", 10) == 0;
-  if (global) array_push(&w->kernel_macros, kernels__text(w->ctx, name));
+  if (kernels__node_has(w->ctx, value, "__global__")) array_push(&w->kernel_macros, kernels__text(w->ctx, name));
 }
 
 /* Whether `id` names a kernel-defining macro: one of this file's, or an
@@ -204,17 +206,9 @@ static void kernels__class(CudaWalk *w, TSNode cls) {
   TSNode name = ts_node_child_by_field_name(cls, "name", 4);
   TSNode body = ts_node_child_by_field_name(cls, "body", 4);
   if (ts_node_is_null(name) || ts_node_is_null(body)) return;
-  const char *b = w->ctx->text + ts_node_start_byte(body);
-  size_t bl = ts_node_end_byte(body) - ts_node_start_byte(body);
-  bool threads = false, call = false, device = false;
-  for (size_t i = 0; i < bl; i++) {
-    if (!threads && i + 18 <= bl && memcmp(b + i, "MaxThreadsPerBlock", 18) == 0) threads = true;
-    if (!call && i + 10 <= bl && memcmp(b + i, "operator()", 10) == 0) call = true;
-    if (!device && ((i + 14 <= bl && memcmp(b + i, "CUTLASS_DEVICE", 14) == 0) ||
-                    (i + 10 <= bl && memcmp(b + i, "__device__", 10) == 0)))
-      device = true;
-  }
-  if (!threads || !call || !device) return;
+  if (!kernels__node_has(w->ctx, body, "MaxThreadsPerBlock") || !kernels__node_has(w->ctx, body, "operator()") ||
+      !(kernels__node_has(w->ctx, body, "CUTLASS_DEVICE") || kernels__node_has(w->ctx, body, "__device__")))
+    return;
   char *full = kernels__name(w->ctx, name);
   CudaKernel k = {cls, name, xstrdup(kernels__last(full)), NULL, true};
   free(full);
