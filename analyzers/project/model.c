@@ -633,9 +633,23 @@ static void model__names(Model *m) {
     mm->test = model__is_test_path(mm->rel);
     char *dir = model__dir(mm->rel);
     mm->in_package = *dir && model__index_find(&pkgs, dir) < pkgs.len;
-    /* climb while the parent is a package too */
+    /* a folder without __init__.py inside a package is a namespace portion
+     * of it (`pkg/ops/fused.py` is `pkg.ops.fused`): name it from there */
     char *top = xstrdup(dir);
-    if (mm->in_package) {
+    while (!mm->in_package && *top) {
+      char *up = model__dir(top);
+      free(top);
+      top = up;
+      if (*top && model__index_find(&pkgs, top) < pkgs.len) break;
+    }
+    bool portion = !mm->in_package && *top;
+    mm->in_package = mm->in_package || portion;
+    if (!portion) {
+      free(top);
+      top = xstrdup(dir);
+    }
+    /* climb while the parent is a package too */
+    if (mm->in_package || portion) {
       for (;;) {
         char *up = model__dir(top);
         bool pkg = *up && model__index_find(&pkgs, up) < pkgs.len;
@@ -934,17 +948,35 @@ static bool model__ours(const Model *m, const char *abs) {
 /* Whether a module that is not among the sources may be built: a compiled
  * extension (`pkg._C`: a private name) or one the packaging files name
  * (setup.py's ext_modules). Then it is unknown, not missing. */
-static bool model__maybe_built(const Model *m, const char *abs) {
-  const char *last = strrchr(abs, '.');
-  last = last ? last + 1 : abs;
+static bool model__built_name(const Model *m, const char *last, size_t n) {
   if (last[0] == '_') return true;
-  size_t n = strlen(last);
   for (size_t i = 0; i < m->launchers.len; i++) {
     const MLauncher *l = &m->launchers.items[i];
     for (const char *p = l->text; (p = memmem(p, l->len - (size_t)(p - l->text), last, n)) != NULL; p++)
       if ((p == l->text || !model__word(p[-1])) && !model__word(p[n])) return true;
   }
   return false;
+}
+
+/* The first part of the name that is not a project module decides:
+ * `pkg._C.ops` is a name inside the built `pkg._C`, whose attributes the
+ * sources cannot show. */
+static bool model__maybe_built(const Model *m, const char *abs) {
+  char *q = xstrdup(abs);
+  size_t n = strlen(q);
+  for (const char *p = strchr(abs, '.'); p; p = strchr(p + 1, '.')) {
+    q[p - abs] = '\0';
+    bool have = model__module_named(m, q) >= 0;
+    q[p - abs] = '.';
+    if (!have) {
+      n = (size_t)(p - abs);
+      break;
+    }
+  }
+  free(q);
+  const char *start = abs + n;
+  while (start > abs && start[-1] != '.') start--;
+  return model__built_name(m, start, (size_t)(abs + n - start));
 }
 
 /* A directory of modules without __init__.py (a namespace package): some

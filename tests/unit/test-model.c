@@ -326,6 +326,31 @@ TEST(model_src_layout_namespace_subpackage) {
   model_free(m);
 }
 
+/* A folder without __init__.py inside a package (ops/) is part of it:
+ * its relative imports climb from the package; names inside a built
+ * extension (`pkg._C.ops`) are unknown, not missing. Neither makes the
+ * importing file unreachable. */
+TEST(model_namespace_portion_and_extension_names) {
+  static const MT files[] = {
+      {"kit/__init__.py", ""},
+      {"kit/utils.py", "def ceil_div(a, b):\n    return (a + b - 1) // b\n"},
+      {"kit/ops/fused.py",
+       "import torch\nfrom ..utils import ceil_div\nfrom kit._C.ops import gemm\n\n\ndef fused(x):\n"
+       "    torch.cuda.synchronize()\n    return gemm(x, ceil_div(4, 2))\n"},
+      {"kit/model.py", "from .ops.fused import fused\n\n\ndef run(x):\n    return fused(x)\n"},
+  };
+  Model *m = mt_model(files, 4);
+  char *got = mt_render(m, files, 4, false);
+  ASSERT_STR_EQ(got, "kit/ops/fused.py:7:5 warning ASC201 torch.cuda.synchronize\n"
+                     "kit/model.py:1:24 hint ASC803 fused() → torch.cuda.synchronize (kit/ops/fused.py:7)\n"
+                     "kit/model.py:5:12 warning ASC801 fused() → torch.cuda.synchronize (kit/ops/fused.py:7)\n");
+  free(got);
+  ModelStats st;
+  model_stats(m, &st);
+  ASSERT_EQ(st.broken_modules, 0);
+  model_free(m);
+}
+
 /* `self.attn = Attention()` in __init__, then `self.attn(x)`: the call is
  * the instance's forward; an attribute assigned outside __init__ or never
  * assigned a project class resolves to nothing. */
