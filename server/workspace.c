@@ -1,6 +1,6 @@
 /* workspace: see workspace.h. */
 #include "server/workspace.h"
-#include "analyzers/engine/fold.h"
+#include "analyzers/engine/fold_outcome.h"
 #include "analyzers/engine/nesting.h"
 #include "analyzers/python/pyfacts.h"
 #include "analyzers/project/model.h"
@@ -540,15 +540,18 @@ char *ws_npu_sibling(const char *path) {
 
 /* ---- across files ------------------------------------------------------------ */
 
-void ws_project_fold(Workspace *ws, const AnalyzeOptions *aopt) {
+FoldOutcome *ws_project_fold(Workspace *ws, const AnalyzeOptions *aopt, bool abs_ids, bool outcome) {
   FoldFile *ff = xcalloc(ws->files.len + 1, sizeof *ff);
   for (size_t i = 0; i < ws->files.len; i++) {
     WsFile *f = &ws->files.items[i];
-    ff[i] = (FoldFile){f->path, f->abs, f->kind, context_is_test_path(f->rel ? f->rel : f->path), &f->findings,
-                       &f->facts};
+    ff[i] = (FoldFile){abs_ids ? f->abs : f->path, f->abs, f->kind, context_is_test_path(f->rel ? f->rel : f->path),
+                       &f->findings, &f->facts};
   }
+  FoldOutcome *o = outcome ? fold_outcome_begin(ff, ws->files.len) : NULL;
   fold_project(ff, ws->files.len, aopt);
+  fold_outcome_end(o, ff, ws->files.len);
   free(ff);
+  return o;
 }
 
 /* ---- project model ----------------------------------------------------------- */

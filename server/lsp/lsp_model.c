@@ -24,6 +24,7 @@
  * inline. Shutdown cancels a running link. */
 #include "server/lsp/session_internal.h"
 #include "analyzers/project/model.h"
+#include "analyzers/engine/fold_outcome.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -44,6 +45,7 @@ struct ModelJob {
   char *create_id; /* our window/workDoneProgress/create request, until answered */
   bool token_ready, ended;
   Model *model;    /* result */
+  FoldOutcome *folds; /* result: the folds across files */
   int rc;
 };
 
@@ -100,6 +102,7 @@ static void lsp_model__work(uv_work_t *w) {
     ws_free(&ws);
     return;
   }
+  j->folds = ws_project_fold(&ws, &j->s->opt, true, true);
   j->model = ws_model_build(&ws, true, true);
   ws_free(&ws);
 }
@@ -114,14 +117,17 @@ static void lsp_model__job_free(ModelJob *j) {
   }
   array_free(&j->overlays);
   model_free(j->model);
+  fold_outcome_free(j->folds);
   free(j);
 }
 
-/* Open documents analyzed since the snapshot replace their modules. */
-static void lsp_model__adopt_open(Session *s) {
+/* Open documents analyzed since the snapshot replace their modules; the
+ * others the new folds change are analyzed again too. */
+static void lsp_model__adopt_open(Session *s, const FoldOutcome *old) {
   for (size_t i = 0; i < s->docs.docs.len; i++) {
     Document *d = s->docs.docs.items[i];
-    if (d->kind != FILE_PYTHON || !d->path) continue;
+    if (!d->path) continue;
+    if (d->kind != FILE_PYTHON && !fold_outcome_has(s->folds, d->path) && !fold_outcome_has(old, d->path)) continue;
     d->dirty = true; /* analyzed again, with the model */
     d->published = false;
   }
@@ -137,7 +143,11 @@ static void lsp_model__done(uv_work_t *w, int status) {
     model_free(s->model);
     s->model = j->model;
     j->model = NULL;
-    lsp_model__adopt_open(s);
+    FoldOutcome *old = s->folds;
+    s->folds = j->folds;
+    j->folds = NULL;
+    lsp_model__adopt_open(s, old);
+    fold_outcome_free(old);
     lsp_model__events(s);
     session_schedule(s);
   } else if (j->rc == -ENOENT && !s->stopped) {
@@ -207,6 +217,8 @@ void lsp_model_shutdown(Session *s) {
 void lsp_model_free(Session *s) {
   model_free(s->model);
   s->model = NULL;
+  fold_outcome_free(s->folds);
+  s->folds = NULL;
   for (size_t i = 0; i < s->model_pending.len; i++) free(s->model_pending.items[i]);
   array_free(&s->model_pending);
   for (size_t i = 0; i < s->model_events.len; i++) cJSON_Delete(s->model_events.items[i]);

@@ -3,6 +3,7 @@
  * publishing happen once per loop turn (or after the debounce delay) for
  * every document that changed, so a burst of edits costs one analysis. */
 #include "server/lsp/session_internal.h"
+#include "analyzers/engine/fold_outcome.h"
 #include "server/lsp/lsp_docs.h"
 #include "analyzers/engine/nesting.h"
 
@@ -52,6 +53,7 @@ void lsp_analyze(Session *s, Document *d) {
   const char **ignores = config_file_ignore_codes(&s->config, d->path, &n);
   doc_analyze(&s->docs, d, &s->opt, ignores, n);
   free(ignores);
+  fold_outcome_apply(s->folds, d->path, &d->findings); /* as `check` folds it with the other files */
   if (d->too_deep && !was_deep) session_log(s, 2, "ascend-lsp: %s: %s", d->path, nesting_note());
   /* the project model: this module replaced, then the open documents that
    * depend on it (one level of refresh; their own changes come through here) */

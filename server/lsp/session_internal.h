@@ -82,6 +82,8 @@ typedef struct Session {
   ReportJob *report;      /* running report, or NULL */
   bool reload_pending;    /* options changed while a report was running */
   struct Model *model;    /* the project model, NULL until built (lsp_model.c) */
+  struct FoldOutcome *folds; /* what the folds across files did in the last build, replayed on
+                              every analysis of an open document (fold_outcome.h); NULL until built */
   ModelJob *model_job;    /* its background build, or NULL */
   LinkJob *model_link;    /* a relink on the thread pool, which owns the model meanwhile (s->model NULL), or NULL */
   StrList model_pending;  /* URIs of documents analyzed while the model was being linked */

@@ -1,16 +1,15 @@
 #!/usr/bin/env python3
 """Editor path check: every served file of the cuda-ext fixture is opened in
 the language server, and the ASC1xx/ASC4xx diagnostics it publishes must be
-exactly the findings `check` reports for that file (same lines and codes,
-and the same related locations: the sites folded into a finding are its
-relatedInformation).
+exactly the findings `check` of the directory reports for that file (same
+lines and codes, and the same related locations: the sites folded into a
+finding are its relatedInformation, those of other files too). The folds
+across files (a kernel family's instantiation files, headers that are
+internals of a kernel) come from the server's workspace build, which runs
+inline after `initialized` with --sync.
 
-usage: lsp_check.py BIN FIXTURE CHECK_JSON [FILES_JSON]
+usage: lsp_check.py BIN FIXTURE CHECK_JSON
 
-FILES_JSON (optional): `check` of the C/C++ files named one by one; their
-expected diagnostics come from it. The language server folds each C/C++
-document by itself; the folds across files (a kernel family's instantiation
-files, headers that are internals of a kernel) are the directory check's.
 Prints one line per file ("ok FILE" or "FAIL FILE: ..."); exit status 0.
 """
 import json
@@ -24,7 +23,6 @@ PREFIXES = ("ASC1", "ASC4")
 TIMEOUT = 20.0
 # The document kinds the server serves (the .so is only read by workspace scans).
 SERVED = (".py", ".txt", ".toml", ".cfg", ".yml", ".cu", ".cuh", ".cpp", ".h")
-CXX = (".cu", ".cuh", ".cpp", ".cc", ".h", ".hpp")
 
 
 def frame(msg):
@@ -51,13 +49,9 @@ def read_message(fd, buf, deadline):
 
 def main():
     binary, fixture, check_json = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
-    files_json = sys.argv[4] if len(sys.argv) > 4 else None
     root = os.path.abspath(fixture)
     expected = {}
     found = json.load(open(check_json, encoding="utf-8"))["findings"]
-    if files_json:
-        found = [f for f in found if not f["file"].endswith(CXX)]
-        found += [f for f in json.load(open(files_json, encoding="utf-8"))["findings"] if f["file"].endswith(CXX)]
     for f in found:
         # `file` is relative to the scanned root (or, in older builds, to the current directory)
         rel = f["file"] if os.path.exists(os.path.join(root, f["file"])) else \

@@ -10,8 +10,8 @@
 #    reviewed list that UPDATE=1 does not touch, so regenerating the goldens
 #    cannot bless a lost finding) is reported;
 #  - lsp: the language server publishes, for every served file, the same
-#    ASC1/ASC4 diagnostics as `check` (lsp_check.py); for a C/C++ file, as
-#    `check` of that file named alone (the folds across files are the CLI's).
+#    ASC1/ASC4 diagnostics as `check` of the directory (lsp_check.py), the
+#    folds across files included.
 #
 # UPDATE=1 rewrites the goldens and the .so. Prints one summary line
 # "kernels: N passed, N failed" and exits non-zero on failure.
@@ -71,11 +71,7 @@ done <"$K/expect.txt"
 
 # -- the editor path gives the same findings -------------------------------------------
 if command -v "$PY" >/dev/null 2>&1; then
-  # the server folds each C/C++ document alone: compare those with `check` of each file named alone
-  cxx_files() { find "$1" -type f \( -name '*.cu' -o -name '*.cuh' -o -name '*.cpp' -o -name '*.h' \) | sort; }
-  # shellcheck disable=SC2046
-  "$BIN" check $(cxx_files "$FIXTURE") --select "$SELECT" --format json >"$tmp/files.json" 2>/dev/null
-  "$PY" "$K/lsp_check.py" "$BIN" "$FIXTURE" "$tmp/check.json" "$tmp/files.json" >"$tmp/lsp.out" 2>&1
+  "$PY" "$K/lsp_check.py" "$BIN" "$FIXTURE" "$tmp/check.json" >"$tmp/lsp.out" 2>&1
   while IFS= read -r line; do
     case "$line" in
     ok\ *) ok ;;
@@ -84,9 +80,7 @@ if command -v "$PY" >/dev/null 2>&1; then
   done <"$tmp/lsp.out"
   # the folds (dispatch switch, extension internals, calls per function) reach the editor too
   "$BIN" check tests/fixtures/fused-ext --select "$SELECT" --format json >"$tmp/fused.json" 2>/dev/null
-  # shellcheck disable=SC2046
-  "$BIN" check $(cxx_files tests/fixtures/fused-ext) --select "$SELECT" --format json >"$tmp/fused-files.json" 2>/dev/null
-  "$PY" "$K/lsp_check.py" "$BIN" tests/fixtures/fused-ext "$tmp/fused.json" "$tmp/fused-files.json" >"$tmp/lsp-fused.out" 2>&1
+  "$PY" "$K/lsp_check.py" "$BIN" tests/fixtures/fused-ext "$tmp/fused.json" >"$tmp/lsp-fused.out" 2>&1
   while IFS= read -r line; do
     case "$line" in
     ok\ *) ok ;;
