@@ -608,8 +608,12 @@ static char *attention__causal(const Attn *a, const AttnArgs *x, const char *q) 
   return r;
 }
 
+/* A call without cu_seqlens (a wrapper's own signature) is inexact
+ * (attention__inexact): the template names the missing operands. */
 static char *attention__varlen(const Attn *a, const AttnArgs *x, const char *tmpl) {
-  char *cq = attention__operand(a, x->role[ROLE_CUQ]), *ck = attention__operand(a, x->role[ROLE_CUK]);
+  TSNode nq = x->role[ROLE_CUQ], nk = x->role[ROLE_CUK];
+  char *cq = ts_node_is_null(nq) ? xstrdup("cu_seqlens_q") : attention__operand(a, nq);
+  char *ck = ts_node_is_null(nk) ? xstrdup("cu_seqlens_k") : attention__operand(a, nk);
   const KbVar vars[] = {{"cu_q", cq}, {"cu_k", ck}};
   char *r = kb_render(tmpl, vars, 2);
   free(cq);
