@@ -1,6 +1,7 @@
 /* fold: see fold.h. Each pass marks the findings it absorbs as gone; the
  * gone ones are freed at the end, so indexes stay valid between passes. */
 #include "analyzers/engine/fold.h"
+#include "analyzers/engine/fold_reach.h"
 
 #include "analyzers/python/pyfacts.h"
 #include "analyzers/python/resolver.h"
@@ -1331,6 +1332,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   if (n == 0) return;
   FoldProject p = {files, n, opt, xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(size_t)), xcalloc(n, sizeof(bool))};
   fold__cuda_only_packages(&p);
+  fold_reach_cxx(files, n, opt);
   FoldNode *g = xcalloc(n, sizeof *g);
   for (size_t i = 0; i < n; i++)
     if (files[i].kind == FILE_CUDA) fold__includes(&p, i, g);

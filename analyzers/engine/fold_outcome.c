@@ -16,6 +16,7 @@ typedef struct {
   Severity severity;
   char *subject; /* owned */
   uint32_t rank;
+  char **related; /* owned: the related sites' messages, n_related of them ("path\x1fmessage") */
 } FoldSnap;
 
 typedef enum { FOLD_DROPPED, FOLD_CHANGED } FoldChangeKind;
@@ -28,6 +29,7 @@ typedef struct {
   char *note_en, *note_zh;
   Severity severity;    /* CHANGED: the severity after */
   Array(Related) related; /* CHANGED: the sites added (owned) */
+  StrList dropped;      /* CHANGED: the sites removed, as site keys ("path\x1fmessage") */
 } FoldChange;
 
 typedef struct {
@@ -71,6 +73,11 @@ static uint32_t *fold_outcome__ranks(const FindingList *l) {
 
 /* ---- capture ---- */
 
+/* A related site known by its file and message (positions move with edits). */
+static char *fold_outcome__site(const Related *r) {
+  return xasprintf("%s\x1f%s", r->path ? r->path : "", r->message ? r->message : "");
+}
+
 FoldOutcome *fold_outcome_begin(const FoldFile *files, size_t n) {
   FoldOutcome *o = xcalloc(1, sizeof *o);
   o->n = n;
@@ -83,7 +90,9 @@ FoldOutcome *fold_outcome_begin(const FoldFile *files, size_t n) {
     for (size_t j = 0; j < l->len; j++) {
       const Finding *f = &l->items[j];
       s[j] = (FoldSnap){f->rule->code, f->start_byte, f->end_byte, strlen(f->message), strlen(f->message_zh),
-                        f->related.len, f->unreachable, f->severity, xstrdup(f->subject ? f->subject : ""), ranks[j]};
+                        f->related.len, f->unreachable, f->severity, xstrdup(f->subject ? f->subject : ""), ranks[j],
+                        xcalloc(f->related.len + 1, sizeof(char *))};
+      for (size_t k = 0; k < f->related.len; k++) s[j].related[k] = fold_outcome__site(&f->related.items[k]);
     }
     free(ranks);
     o->snaps[i] = s;
@@ -106,23 +115,58 @@ static FoldChange fold_outcome__change(FoldChangeKind kind, const FoldSnap *s) {
   return c;
 }
 
-/* What happened to a finding that fold_project kept; false if nothing. */
-static bool fold_outcome__kept(const FoldSnap *s, const Finding *f, FoldChange *c) {
-  bool unreachable = f->unreachable && !s->unreachable;
-  if (!unreachable && f->related.len == s->n_related && f->severity == s->severity) return false;
-  *c = fold_outcome__change(FOLD_CHANGED, s);
-  c->severity = f->severity;
-  c->unreachable = unreachable;
-  if (unreachable) {
-    const char *en = f->message + s->msg_len;
-    c->note_en = xstrdup(*en == ' ' ? en + 1 : en);
-    c->note_zh = xstrdup(f->message_zh + s->zh_len);
+/* The sites of `have` not matched one for one in `want` (a multiset
+ * difference by site key); used[] marks the matched ones of want. */
+static void fold_outcome__unmatched(char *const *have, size_t n_have, char *const *want, size_t n_want, bool *unmatched) {
+  bool *used = xcalloc(n_want + 1, sizeof *used);
+  for (size_t i = 0; i < n_have; i++) {
+    unmatched[i] = true;
+    for (size_t k = 0; k < n_want && unmatched[i]; k++)
+      if (!used[k] && strcmp(have[i], want[k]) == 0) used[k] = !(unmatched[i] = false);
   }
-  for (size_t k = s->n_related; k < f->related.len; k++) {
+  free(used);
+}
+
+/* The sites fold_project removed from a finding and the ones it added. */
+static void fold_outcome__sites(const FoldSnap *s, const Finding *f, FoldChange *c) {
+  char **after = xcalloc(f->related.len + 1, sizeof *after);
+  for (size_t k = 0; k < f->related.len; k++) after[k] = fold_outcome__site(&f->related.items[k]);
+  bool *gone = xcalloc(s->n_related + 1, sizeof *gone), *added = xcalloc(f->related.len + 1, sizeof *added);
+  fold_outcome__unmatched(s->related, s->n_related, after, f->related.len, gone);
+  fold_outcome__unmatched(after, f->related.len, s->related, s->n_related, added);
+  for (size_t k = 0; k < s->n_related; k++)
+    if (gone[k]) array_push(&c->dropped, xstrdup(s->related[k]));
+  for (size_t k = 0; k < f->related.len; k++) {
+    free(after[k]);
+    if (!added[k]) continue;
     Related r = f->related.items[k];
     r.message = xstrdup(r.message ? r.message : "");
     r.path = r.path ? xstrdup(r.path) : NULL;
     array_push(&c->related, r);
+  }
+  free(after);
+  free(gone);
+  free(added);
+}
+
+/* What happened to a finding that fold_project kept; false if nothing. */
+static bool fold_outcome__kept(const FoldSnap *s, const Finding *f, FoldChange *c) {
+  bool unreachable = f->unreachable && !s->unreachable;
+  *c = fold_outcome__change(FOLD_CHANGED, s);
+  c->severity = f->severity;
+  c->unreachable = unreachable;
+  fold_outcome__sites(s, f, c);
+  if (!unreachable && !c->related.len && !c->dropped.len && f->severity == s->severity) {
+    array_free(&c->related);
+    strlist_free(&c->dropped);
+    free(c->code);
+    free(c->subject);
+    return false;
+  }
+  if (unreachable) {
+    const char *en = f->message + s->msg_len;
+    c->note_en = xstrdup(*en == ' ' ? en + 1 : en);
+    c->note_zh = xstrdup(f->message_zh + s->zh_len);
   }
   return true;
 }
@@ -148,7 +192,11 @@ static void fold_outcome__file(FoldOutcome *o, size_t i, const FoldFile *file) {
 
 static void fold_outcome__snaps_free(FoldOutcome *o) {
   for (size_t i = 0; i < o->n; i++) {
-    for (size_t k = 0; o->snaps[i] && k < o->n_snaps[i]; k++) free(o->snaps[i][k].subject);
+    for (size_t k = 0; o->snaps[i] && k < o->n_snaps[i]; k++) {
+      free(o->snaps[i][k].subject);
+      for (size_t r = 0; r < o->snaps[i][k].n_related; r++) free(o->snaps[i][k].related[r]);
+      free(o->snaps[i][k].related);
+    }
     free(o->snaps[i]);
   }
   free(o->snaps);
@@ -176,6 +224,24 @@ static const FoldChange *fold_outcome__find(const FoldOutcomeFile *of, const Fin
 }
 
 static void fold_outcome__replay(const FoldChange *c, Finding *f) {
+  bool *used = xcalloc(c->dropped.len + 1, sizeof *used);
+  size_t keep = 0;
+  for (size_t k = 0; k < f->related.len; k++) {
+    Related *q = &f->related.items[k];
+    char *key = fold_outcome__site(q);
+    bool drop = false;
+    for (size_t d = 0; d < c->dropped.len && !drop; d++)
+      if (!used[d] && strcmp(c->dropped.items[d], key) == 0) used[d] = drop = true;
+    free(key);
+    if (drop) {
+      free(q->message);
+      free(q->path);
+      continue;
+    }
+    f->related.items[keep++] = *q;
+  }
+  f->related.len = keep;
+  free(used);
   for (size_t k = 0; k < c->related.len; k++) finding_add_related_at(f, &c->related.items[k]);
   f->severity = c->severity;
   if (!c->unreachable || f->unreachable) return;
@@ -227,6 +293,7 @@ void fold_outcome_free(FoldOutcome *o) {
         free(c->related.items[r].path);
       }
       array_free(&c->related);
+      strlist_free(&c->dropped);
     }
     array_free(&of->changes);
     free(of->path);
