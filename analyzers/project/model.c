@@ -36,6 +36,7 @@ typedef struct {
   char *broken_reason;
   int32_t importer;      /* a module importing it (-1: none) */
   bool main_entry;       /* its `__main__` block runs */
+  bool loaded;           /* some entry point, the package's surface or a loaded module imports it */
   Array(int32_t) call_target;   /* per call: definition, -1 */
   Array(int32_t) import_target; /* per import: definition, -1 */
   Array(int32_t) deps;          /* modules it imports */
@@ -1034,7 +1035,7 @@ static void model__import(Model *m, int32_t mi, const char *spelled, bool requir
       const MModule *pkg = &m->mods.items[to];
       const char *last = strrchr(abs, '.');
       last = last ? last + 1 : abs;
-      bool bound = false;
+      bool bound = pkg->facts && pkg->facts->star_imports.len > 0; /* `from .x import *` may bind it */
       for (size_t r = 0; pkg->facts && r < pkg->facts->refs.len && !bound; r++)
         bound = pkg->facts->refs.items[r].owner == PYREF_MODULE && strcmp(pkg->facts->refs.items[r].name, last) == 0;
       missing = !bound && model__local_def(m, to, last, strlen(last), -1) < 0;
@@ -1219,7 +1220,7 @@ typedef struct {
 
 static void model__reach_def(MReach *r, int32_t g) {
   MDef *d = &r->m->defs.items[g];
-  if (d->reachable || r->m->mods.items[d->mod].broken) return;
+  if (d->reachable || r->m->mods.items[d->mod].broken || !r->m->mods.items[d->mod].loaded) return;
   d->reachable = true;
   array_push(&r->work, g);
 }
@@ -1309,18 +1310,80 @@ static bool model__cli(const MModule *mm) {
   return false;
 }
 
-/* The roots of a module: its own code, its `__main__` block when it is a
- * script, and the definitions that are entry points. */
+/* Dots in a module's name: 0 for the top package, 1 for its modules and
+ * subpackages (`pkg.mod`, `pkg.sub`), the package's surface. */
+static size_t model__depth(const MModule *mm) {
+  size_t n = 0;
+  for (const char *p = mm->name; *p; p++) n += *p == '.';
+  return n;
+}
+
+/* Whether a module runs without being imported: tests, modules outside
+ * packages (scripts, top-level modules), a package's surface (its
+ * `__init__` and the modules one level below: what users import), modules
+ * a launcher or console script names, and modules that parse a command
+ * line. A deeper module nothing imports whose `__main__` block is all it
+ * has to run is a self-test, not a script. */
+static bool model__seed(const Model *m, const MModule *mm) {
+  return mm->test || !mm->in_package || model__depth(mm) <= 1 || model__launched(m, mm) ||
+         (mm->facts->has_main && model__cli(mm));
+}
+
+typedef Array(int32_t) MQueue;
+
+static void model__load(Model *m, int32_t i, MQueue *queue) {
+  MModule *d = &m->mods.items[i];
+  if (d->loaded || !d->facts || d->broken) return;
+  d->loaded = true;
+  array_push(queue, i);
+}
+
+/* Which modules are loaded: the seeds and, over the import graph, every
+ * module a loaded one imports (anywhere in it). A loaded module that
+ * imports by a computed name (importlib.import_module(name)) could load
+ * anything: then every module is. */
+static void model__loaded(Model *m) {
+  MQueue queue = {0};
+  bool unknown = false;
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    mm->loaded = false;
+    if (mm->facts && !mm->broken && model__seed(m, mm)) {
+      mm->loaded = true;
+      array_push(&queue, (int32_t)i);
+    }
+  }
+  for (size_t q = 0; q < queue.len; q++) {
+    const MModule *mm = &m->mods.items[queue.items[q]];
+    unknown = unknown || mm->facts->dynamic_unknown;
+    /* the packages above it (importing `a.b.c` runs `a` and `a.b` first), and what it imports */
+    char *up = xstrdup(mm->name);
+    for (char *dot; (dot = strrchr(up, '.')) != NULL;) {
+      *dot = '\0';
+      int32_t p = model__module_named(m, up);
+      if (p >= 0 && m->mods.items[p].is_init) model__load(m, p, &queue);
+    }
+    free(up);
+    mm = &m->mods.items[queue.items[q]]; /* the queue may have moved */
+    for (size_t k = 0; k < mm->deps.len; k++) model__load(m, mm->deps.items[k], &queue);
+  }
+  for (size_t i = 0; unknown && i < m->mods.len; i++) m->mods.items[i].loaded = m->mods.items[i].facts != NULL;
+  array_free(&queue);
+}
+
+/* The roots of a loaded module: its own code, its `__main__` block when it
+ * is a script, and the definitions that are entry points. */
 static void model__roots(MReach *r, int32_t mi) {
   Model *m = r->m;
   MModule *mm = &m->mods.items[mi];
-  if (mm->broken || !mm->facts) return;
+  if (mm->broken || !mm->facts || !mm->loaded) return;
   mm->main_entry = mm->facts->has_main && (mm->importer < 0 || model__launched(m, mm) || model__cli(mm));
   model__reach_owner(r, mi, PYREF_MODULE);
   if (mm->main_entry) model__reach_owner(r, mi, PYREF_MAIN);
-  /* a package's public names are its API; so are a loose module's, unless
-   * it is a script (a `__main__` block runs it and says what it calls) */
-  bool public_mod = mm->in_package || !mm->facts->has_main;
+  /* the public names of a package's surface are its API; so are a loose
+   * module's, unless it is a script (a `__main__` block runs it and says
+   * what it calls); deeper modules are the package's own business */
+  bool public_mod = mm->in_package ? model__depth(mm) <= 1 : !mm->facts->has_main;
   for (const char *p = mm->name; public_mod && *p; p++)
     if (*p == '_' && (p == mm->name || p[-1] == '.') && !mm->is_init) public_mod = false;
   for (size_t k = 0; k < mm->facts->defs.len; k++) {
@@ -1342,6 +1405,8 @@ static void model__reachability(Model *m) {
   for (size_t i = 0; i < m->mods.len; i++) /* grouped once per body */
     if (m->mods.items[i].facts && !m->mods.items[i].ref_first.len) model__ref_groups(&m->mods.items[i]);
   MReach r = {m, {0}, xcalloc(m->names.strs.len + 1, 1)};
+  model__loaded(m);
+  for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].main_entry = false;
   for (size_t i = 0; i < m->mods.len; i++) model__roots(&r, (int32_t)i);
   for (size_t w = 0; w < r.work.len; w++) {
     int32_t g = r.work.items[w];
@@ -1617,6 +1682,10 @@ static void model__emit(const Model *m, const MModule *mm, int32_t owner, const 
 
 static const char *model__unreachable_reason(const Model *m, const MModule *mm, uint32_t at, char **own) {
   if (mm->broken) return mm->broken_reason;
+  if (!mm->loaded) {
+    *own = xasprintf("nothing that runs imports %s (no entry point, test or public module of the package loads it)", mm->rel);
+    return *own;
+  }
   int32_t l = pyfacts_def_at(mm->facts, at);
   if (l >= 0) {
     int32_t g = model__global(m, (int32_t)(mm - m->mods.items), l);
@@ -1714,6 +1783,7 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
   /* what lowers the file's own findings: which of its code runs, and why not */
   h = model__mix_str(h, mm->broken ? mm->broken_reason : "");
   h = model__mix(h, &mm->main_entry, sizeof mm->main_entry);
+  h = model__mix(h, &mm->loaded, sizeof mm->loaded);
   if (mm->facts->has_main && !mm->main_entry && mm->importer >= 0) h = model__mix_str(h, m->mods.items[mm->importer].rel);
   for (size_t k = 0; k < mm->facts->defs.len; k++) {
     const MDef *d = &m->defs.items[mm->def_base + k];

@@ -3,6 +3,7 @@
 #include "analyzers/python/pyfacts.h"
 #include "analyzers/python/pysym.h"
 #include "analyzers/python/pysyntax.h"
+#include "analyzers/kb/kb.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ typedef struct {
    * the next one on that line counts on from it */
   uint32_t last_byte, last_row, last_chr;
   bool have_last;
+  const KbEntry *loaders; /* the "dynamic-loaders" row, or NULL */
 } PyfBuild;
 
 /* ---- positions ------------------------------------------------------------ */
@@ -184,9 +186,9 @@ static void pyfacts__call(PyfBuild *b, TSNode call) {
   PyCallKind kind;
   char *callee = pyfacts__callee(b, fn, &kind);
   if (!callee) return;
-  if ((kind == PYCALL_IMPORTED && strcmp(callee, "importlib.import_module") == 0) ||
-      (kind == PYCALL_LOCAL && strcmp(callee, "__import__") == 0))
-    pyfacts__dynamic(b, call);
+  if (b->loaders && kb_pattern_match(b->loaders->arg, callee)) pyfacts__dynamic(b, call);
+  else if (b->loaders && kind == PYCALL_IMPORTED && kb_pattern_match(b->loaders->value, callee))
+    b->out->dynamic_unknown = true; /* code a configuration names (`_target_:`) */
   const PyFile *py = b->py;
   uint32_t at = ts_node_start_byte(fn);
   PyCall c = {callee, kind, pyfacts__owner(b), pyfacts__in_main(b, at), 0,
@@ -401,7 +403,11 @@ static void pyfacts__imports(PyfBuild *b) {
   const PyFile *py = b->py;
   for (size_t i = 0; i < py->bindings.len; i++) {
     const PyBinding *bd = &py->bindings.items[i];
-    if (!bd->module_scope) continue;
+    if (!bd->module_scope) { /* a function's own import: the module loads when that runs */
+      array_push(&b->out->dynamic_imports, xstrndup(py->text + bd->module_start, bd->module_end - bd->module_start));
+      if (bd->from_import) array_push(&b->out->dynamic_imports, xstrdup(bd->qualname));
+      continue;
+    }
     PyFactImport im = {0};
     im.local = xstrdup(bd->local);
     im.qualname = xstrdup(bd->qualname);
@@ -419,7 +425,7 @@ static void pyfacts__imports(PyfBuild *b) {
 
 PyFacts *pyfacts_build(const PyFile *py) {
   PyFacts *f = xcalloc(1, sizeof *f);
-  PyfBuild b = {py, f, {0}, {0}, NULL, 0, {0}, 0, 0, 0, false};
+  PyfBuild b = {py, f, {0}, {0}, NULL, 0, {0}, 0, 0, 0, false, kb_lookup(KB_DETECTOR, "dynamic-loaders", NULL, 0)};
   pyfacts__lines(py->text, py->len, &b.lines);
   /* the main block first: the walk files names under it */
   TSNode root = ts_tree_root_node(py->tree);

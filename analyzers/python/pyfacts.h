@@ -88,7 +88,8 @@ typedef struct PyFacts {
   Array(PyCall) calls;    /* in document order */
   Array(PyFactImport) imports;
   Array(char *) star_imports;   /* modules of module-level `from m import *` */
-  Array(char *) dynamic_imports; /* literal importlib.import_module("m") / __import__("m") */
+  Array(char *) dynamic_imports; /* modules loaded at run time: imports inside functions,
+                                    literal importlib.import_module("m") / __import__("m") */
   bool dynamic_unknown;   /* an import_module call with a computed name */
   Array(char *) all;      /* __all__ entries */
   bool has_all;

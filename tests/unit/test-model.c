@@ -351,6 +351,58 @@ TEST(model_namespace_portion_and_extension_names) {
   model_free(m);
 }
 
+/* What runs: a module nothing loads (imported by nobody, deeper than the
+ * package's surface) is unreachable, its __main__ self-test included; a
+ * function-local import loads its module, and importing `a.b.c` runs the
+ * packages above it; a public function of a deeper module that nothing
+ * calls is dead, one of a surface module (pkg/api.py) is the package's
+ * API; a command-line module deep in the package is a script. */
+TEST(model_loaded_modules_and_surface) {
+  static const MT files[] = {
+      {"srv/__init__.py", ""},
+      {"srv/api.py", "import torch\n\n\ndef public_helper():\n    torch.cuda.synchronize()\n"},
+      {"srv/router/__init__.py", "from .workers import start_workers\n"},
+      {"srv/router/workers.py", "import torch\n\n\ndef start_workers():\n    torch.cuda.set_device(0)\n"},
+      {"srv/router/manager.py",
+       "import argparse\n\n\ndef main():\n    from .infer.rpc import serve\n    serve()\n\n\n"
+       "if __name__ == \"__main__\":\n    argparse.ArgumentParser().parse_args()\n    main()\n"},
+      {"srv/router/infer/__init__.py", ""},
+      {"srv/router/infer/rpc.py",
+       "import torch\n\n\ndef serve():\n    torch.cuda.empty_cache()\n\n\ndef unused():\n    torch.cuda.synchronize()\n"},
+      {"srv/router/infer/old_kernel.py",
+       "import torch\n\n\ndef old():\n    torch.cuda.synchronize()\n\n\nif __name__ == \"__main__\":\n    old()\n"},
+  };
+  Model *m = mt_model(files, 8);
+  char *got = mt_render(m, files, 8, false);
+  ASSERT_STR_EQ(got,
+                "srv/api.py:5:5 warning ASC201 torch.cuda.synchronize\n"
+                "srv/router/__init__.py:1:22 hint ASC803 start_workers() → torch.cuda.set_device (srv/router/workers.py:5)\n"
+                "srv/router/workers.py:5:5 warning ASC201 torch.cuda.set_device\n"
+                "srv/router/manager.py:6:5 warning ASC801 serve() → torch.cuda.empty_cache (srv/router/infer/rpc.py:5)\n"
+                "srv/router/infer/rpc.py:5:5 warning ASC201 torch.cuda.empty_cache\n"
+                "srv/router/infer/rpc.py:9:5 hint ASC201 torch.cuda.synchronize unreachable\n"
+                "srv/router/infer/old_kernel.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n");
+  free(got);
+  model_free(m);
+}
+
+/* A computed import (importlib.import_module(name)) or a configuration
+ * loader (hydra's instantiate) could load any module: every module is
+ * loaded then, and a deep module's code stays reachable. */
+TEST(model_dynamic_loaders_load_everything) {
+  static const MT files[] = {
+      {"app/__init__.py", ""},
+      {"app/build.py", "import hydra.utils as hyu\n\n\ndef build(cfg):\n    return hyu.instantiate(cfg.model)\n"},
+      {"app/models/__init__.py", ""},
+      {"app/models/heads/proj.py", "import torch\n\nSTREAM = torch.cuda.Stream()\n"},
+  };
+  Model *m = mt_model(files, 4);
+  char *got = mt_render(m, files, 4, false);
+  ASSERT_STR_EQ(got, "app/models/heads/proj.py:3:10 warning ASC208 torch.cuda.Stream\n");
+  free(got);
+  model_free(m);
+}
+
 /* `self.attn = Attention()` in __init__, then `self.attn(x)`: the call is
  * the instance's forward; an attribute assigned outside __init__ or never
  * assigned a project class resolves to nothing. */
