@@ -370,9 +370,12 @@ static bool coverage__dtype_segment(const char *seg, size_t n) {
   static const char *const dt[] = {"bf16", "fp16", "fp32", "fp64", "uint8", "int8", "int16", "int32", "int64", "bool", "complex"};
   static const char mark[] = "支持";
   for (const char *p = seg; (p = memmem(p, n - (size_t)(p - seg), mark, sizeof mark - 1)) != NULL; p++) {
-    const char *after = p + sizeof mark - 1;
-    for (size_t i = 0; i < sizeof dt / sizeof dt[0]; i++)
-      if ((size_t)(seg + n - after) >= strlen(dt[i]) && strncmp(after, dt[i], strlen(dt[i])) == 0) return true;
+    /* "仅支持fp16..." or with a word between ("仅支持输出fp16，fp32"): up to two CJK characters */
+    for (size_t skip = 0; skip <= 6; skip += 3) {
+      const char *after = p + sizeof mark - 1 + skip;
+      for (size_t i = 0; after < seg + n && i < sizeof dt / sizeof dt[0]; i++)
+        if ((size_t)(seg + n - after) >= strlen(dt[i]) && strncmp(after, dt[i], strlen(dt[i])) == 0) return true;
+    }
   }
   return false;
 }
