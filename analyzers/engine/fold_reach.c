@@ -214,33 +214,41 @@ static int reach__cond(TSNode c, const char *t, const ReachDefines *defs) {
   return (v != 0) != neg;
 }
 
-/* `#if COND` / `#elif COND`: the body of a false condition, the
- * alternatives of a true one, are compiled out. */
+/* `#if COND` / `#elif COND` with a false condition: its body is compiled
+ * out (the region is made here, before the body is visited). */
 static void reach__preproc_if(Reach *r, size_t file, TSNode n, const char *t, const ReachDefines *defs) {
   TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
-  int v = reach__cond(cond, t, defs);
-  if (v < 0) return;
+  if (reach__cond(cond, t, defs) != 0) return;
   TSNode alt = ts_node_child_by_field_name(n, "alternative", 11);
   uint32_t cs = ts_node_start_byte(cond), ce = ts_node_end_byte(cond);
-  ReachRegion g = {file, 0, 0, NULL};
-  if (v == 0) {
-    g.start = ce;
-    g.end = ts_node_is_null(alt) ? ts_node_end_byte(n) : ts_node_start_byte(alt);
-    g.why = xasprintf("`#%s %.*s`", reach__is(n, "preproc_elif") ? "elif" : "if", (int)(ce - cs), t + cs);
-  } else if (!ts_node_is_null(alt)) {
-    g.start = ts_node_start_byte(alt);
-    g.end = ts_node_end_byte(alt);
-    g.why = xasprintf("the `#else` of `#if %.*s`", (int)(ce - cs), t + cs);
-  } else {
-    return;
-  }
+  ReachRegion g = {file, ce, ts_node_is_null(alt) ? ts_node_end_byte(n) : ts_node_start_byte(alt),
+                   xasprintf("`#%s %.*s`", reach__is(n, "preproc_elif") ? "elif" : "if", (int)(ce - cs), t + cs)};
   array_push(&r->regions, g);
 }
 
+/* `#else` / `#elif` of a true condition: all of it is compiled out (the
+ * region is made when the alternative is reached, after the live body). */
+static void reach__preproc_alt(Reach *r, size_t file, TSNode n, const char *t, const ReachDefines *defs) {
+  TSNode p = ts_node_parent(n);
+  if (!reach__is(p, "preproc_if") && !reach__is(p, "preproc_elif")) return;
+  TSNode alt = ts_node_child_by_field_name(p, "alternative", 11);
+  if (ts_node_is_null(alt) || ts_node_start_byte(alt) != ts_node_start_byte(n)) return;
+  TSNode cond = ts_node_child_by_field_name(p, "condition", 9);
+  if (reach__cond(cond, t, defs) != 1) return;
+  uint32_t cs = ts_node_start_byte(cond), ce = ts_node_end_byte(cond);
+  ReachRegion g = {file, ts_node_start_byte(n), ts_node_end_byte(n),
+                   xasprintf("the `#else` of `#%s %.*s`", reach__is(p, "preproc_elif") ? "elif" : "if", (int)(ce - cs),
+                             t + cs)};
+  array_push(&r->regions, g);
+}
+
+/* The regions of one file are disjoint and made in document order (a
+ * region's #if is visited before what it holds, and nothing inside a dead
+ * region is visited): only the newest can hold the node at hand. */
 static bool reach__in_region(const Reach *r, size_t file, size_t from, uint32_t s, uint32_t e) {
-  for (size_t k = from; k < r->regions.len; k++)
-    if (r->regions.items[k].file == file && r->regions.items[k].start <= s && e <= r->regions.items[k].end) return true;
-  return false;
+  if (r->regions.len <= from) return false;
+  const ReachRegion *g = &r->regions.items[r->regions.len - 1];
+  return g->file == file && g->start <= s && e <= g->end;
 }
 
 /* The name node of a function definition's declarator, or a null node. */
@@ -321,7 +329,12 @@ static void reach__cxx(Reach *r, size_t file, const char *t, size_t len, TSParse
         array_push(&open, o);
       }
     } else if (strcmp(type, "preproc_if") == 0 || strcmp(type, "preproc_elif") == 0) {
-      reach__preproc_if(r, file, n, t, &defs);
+      reach__preproc_alt(r, file, n, t, &defs); /* an #elif is the alternative of the one before */
+      skip = reach__in_region(r, file, first_region, s, e);
+      if (!skip) reach__preproc_if(r, file, n, t, &defs);
+    } else if (strcmp(type, "preproc_else") == 0) {
+      reach__preproc_alt(r, file, n, t, &defs);
+      skip = reach__in_region(r, file, first_region, s, e);
     } else if (strcmp(type, "identifier") == 0 || strcmp(type, "field_identifier") == 0 ||
                strcmp(type, "type_identifier") == 0) {
       if (!reach__declared_name(n)) reach__mention(r, t + s, e - s, owner);
