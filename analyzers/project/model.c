@@ -1659,7 +1659,7 @@ static bool model__taken(const FindingList *out, uint32_t s, uint32_t e) {
 }
 
 static void model__emit(const Model *m, const MModule *mm, int32_t owner, const AnalyzeOptions *opt, FindingList *out,
-                        int32_t t, const char *detector, PyPos s, PyPos e, bool guarded, bool info) {
+                        int32_t t, const char *detector, PyPos s, PyPos e, bool guarded) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, detector, opt->user_entries, opt->n_user_entries);
   const KbRule *rule = row ? context_rule(opt, row->code) : NULL;
   if (!rule || !context_code_selected(opt, rule->code)) return;
@@ -1671,9 +1671,9 @@ static void model__emit(const Model *m, const MModule *mm, int32_t owner, const 
   f->start_char = s.chr;
   f->end_char = e.chr;
   f->guarded = guarded;
-  const MConstruct *c = model__root(m, t);
-  /* without a fallback here the call fails like the construct */
-  f->severity = info ? rule->severity : guarded ? SEV_INFO : c->severity;
+  /* the rule's severity (a hint): the work item is the construct, reported
+   * where it is; every caller follows once the wrapper is ported */
+  f->severity = rule->severity;
   if (guarded) finding_append_note(f, "[guarded: a fallback exists]", "［已有回退路径］");
   model__add_related(m, f, t);
   free(chain);
@@ -1745,7 +1745,7 @@ void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingLis
     if (model__taken(&view, c->start.byte, c->end.byte)) continue;
     bool cls = model__pydef(m, t)->kind == PYDEF_CLASS;
     model__emit(m, mm, c->owner, opt, out, t, cls ? "project-class-instantiation" : "project-function-call", c->start, c->end,
-                (c->flags & PYCALL_GUARDED) != 0, false);
+                (c->flags & PYCALL_GUARDED) != 0);
   }
   for (size_t k = 0; k < f->imports.len; k++) {
     const PyFactImport *im = &f->imports.items[k];
@@ -1753,7 +1753,7 @@ void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingLis
     if (t < 0 || m->defs.items[t].need_cons < 0) continue;
     FindingList view = {out->items, own, own};
     if (model__taken(&view, im->start.byte, im->end.byte)) continue;
-    model__emit(m, mm, -1, opt, out, t, "project-name-import", im->start, im->end, im->guarded, true);
+    model__emit(m, mm, -1, opt, out, t, "project-name-import", im->start, im->end, im->guarded);
   }
   model__mark_unreachable(m, mm, out);
   findings_sort(out);

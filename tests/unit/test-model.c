@@ -87,10 +87,10 @@ TEST(model_call_sites_follow_wrappers) {
       "pkg/model.py:2:17 hint ASC803 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
       "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
       "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"
-      "pkg/model.py:7:16 warning ASC801 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
+      "pkg/model.py:7:16 hint ASC801 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
       "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
       "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"
-      "pkg/model.py:11:20 info ASC801 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
+      "pkg/model.py:11:20 hint ASC801 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
       "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
       "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"
       "pkg/build.py:1:20 hint ASC803 Block → Block.forward() → flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
@@ -98,7 +98,7 @@ TEST(model_call_sites_follow_wrappers) {
       "  -> pkg/model.py:6:9 Block.forward() calls flash_attention()\n"
       "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
       "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"
-      "pkg/build.py:5:12 warning ASC802 Block → Block.forward() → flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
+      "pkg/build.py:5:12 hint ASC802 Block → Block.forward() → flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
       "  -> pkg/model.py:5:7 Block uses Block.forward()\n"
       "  -> pkg/model.py:6:9 Block.forward() calls flash_attention()\n"
       "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
@@ -153,7 +153,7 @@ TEST(model_bad_input_terminates) {
   ASSERT_STR_EQ(got,
                 "p/a.py:11:21 warning ASC201 torch.cuda.device_count\n"
                 "p/c.py:1:16 hint ASC803 ring() → torch.cuda.device_count (p/a.py:11)\n"
-                "p/c.py:5:12 warning ASC801 ring() → torch.cuda.device_count (p/a.py:11)\n");
+                "p/c.py:5:12 hint ASC801 ring() → torch.cuda.device_count (p/a.py:11)\n");
   free(got);
   model_free(m);
 }
@@ -183,7 +183,7 @@ TEST(model_ten_thousand_modules) {
   mt_render_file(m, path, text, &sb, false);
   ASSERT_STR_EQ(sb.data, "chain/m9999.py:1:25 hint ASC803 f9998() → f9997() → … → f0() → torch.cuda.synchronize "
                          "(chain/m0.py:5)\n"
-                         "chain/m9999.py:5:12 warning ASC801 f9998() → f9997() → … → f0() → torch.cuda.synchronize "
+                         "chain/m9999.py:5:12 hint ASC801 f9998() → f9997() → … → f0() → torch.cuda.synchronize "
                          "(chain/m0.py:5)\n");
   sb_free(&sb);
   model_free(m);
@@ -321,7 +321,7 @@ TEST(model_src_layout_namespace_subpackage) {
   char *got = mt_render(m, files, 3, false);
   ASSERT_STR_EQ(got, "src/app/geo/rot.py:5:5 warning ASC201 torch.cuda.synchronize\n"
                      "src/app/use.py:1:25 hint ASC803 spin() → torch.cuda.synchronize (src/app/geo/rot.py:5)\n"
-                     "src/app/use.py:6:12 warning ASC801 spin() → torch.cuda.synchronize (src/app/geo/rot.py:5)\n");
+                     "src/app/use.py:6:12 hint ASC801 spin() → torch.cuda.synchronize (src/app/geo/rot.py:5)\n");
   free(got);
   model_free(m);
 }
@@ -343,7 +343,7 @@ TEST(model_namespace_portion_and_extension_names) {
   char *got = mt_render(m, files, 4, false);
   ASSERT_STR_EQ(got, "kit/ops/fused.py:7:5 warning ASC201 torch.cuda.synchronize\n"
                      "kit/model.py:1:24 hint ASC803 fused() → torch.cuda.synchronize (kit/ops/fused.py:7)\n"
-                     "kit/model.py:5:12 warning ASC801 fused() → torch.cuda.synchronize (kit/ops/fused.py:7)\n");
+                     "kit/model.py:5:12 hint ASC801 fused() → torch.cuda.synchronize (kit/ops/fused.py:7)\n");
   free(got);
   ModelStats st;
   model_stats(m, &st);
@@ -378,7 +378,7 @@ TEST(model_loaded_modules_and_surface) {
                 "srv/api.py:5:5 warning ASC201 torch.cuda.synchronize\n"
                 "srv/router/__init__.py:1:22 hint ASC803 start_workers() → torch.cuda.set_device (srv/router/workers.py:5)\n"
                 "srv/router/workers.py:5:5 warning ASC201 torch.cuda.set_device\n"
-                "srv/router/manager.py:6:5 warning ASC801 serve() → torch.cuda.empty_cache (srv/router/infer/rpc.py:5)\n"
+                "srv/router/manager.py:6:5 hint ASC801 serve() → torch.cuda.empty_cache (srv/router/infer/rpc.py:5)\n"
                 "srv/router/infer/rpc.py:5:5 warning ASC201 torch.cuda.empty_cache\n"
                 "srv/router/infer/rpc.py:9:5 hint ASC201 torch.cuda.synchronize unreachable\n"
                 "srv/router/infer/old_kernel.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n");
@@ -419,9 +419,9 @@ TEST(model_self_attribute_calls) {
   Model *m = mt_model(files, 3);
   char *out = mt_render(m, files + 2, 1, false);
   ASSERT_STR_EQ(out, "net/block.py:1:24 hint ASC803 Attention → Attention.forward() → flash_attn_func (net/attention.py:6)\n"
-                     "net/block.py:6:21 warning ASC802 Attention → Attention.forward() → flash_attn_func (net/attention.py:6)\n"
-                     "net/block.py:10:16 warning ASC801 Attention.forward() → flash_attn_func (net/attention.py:6)\n"
-                     "net/block.py:13:21 warning ASC802 Attention → Attention.forward() → flash_attn_func (net/attention.py:6)\n");
+                     "net/block.py:6:21 hint ASC802 Attention → Attention.forward() → flash_attn_func (net/attention.py:6)\n"
+                     "net/block.py:10:16 hint ASC801 Attention.forward() → flash_attn_func (net/attention.py:6)\n"
+                     "net/block.py:13:21 hint ASC802 Attention → Attention.forward() → flash_attn_func (net/attention.py:6)\n");
   free(out);
   /* Block.forward itself now needs CUDA: hover at self.attn shows the chain */
   const char *block = files[2].text;
