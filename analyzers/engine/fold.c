@@ -889,6 +889,38 @@ static void fold__optional_baseline(const AnalyzeCtx *ctx, FindingList *l) {
   }
 }
 
+/* A kernel's name with its digits left out: the variants of one kernel
+ * written per bit width or tile (VecQuant2MatMulKernel, VecQuant3...,
+ * gemm_w4a16_T1 / _T2) share it. Caller frees. */
+static char *fold__variant_stem(const char *name) {
+  char *s = xstrdup(name ? name : "");
+  size_t k = 0;
+  for (const char *p = s; *p; p++)
+    if (!isdigit((unsigned char)*p)) s[k++] = *p;
+  s[k] = '\0';
+  return s;
+}
+
+/* The kernels of one file that differ only in digits are one family: one
+ * port with its variants as parameters, at the first, the others related
+ * (with their launches). */
+static void fold__kernel_variants(Fold *fo) {
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    if (fo->sites[i].gone || strcmp(l->items[i].rule->code, "ASC401") != 0) continue;
+    char *stem = fold__variant_stem(l->items[i].subject);
+    for (size_t j = i + 1; j < l->len; j++) {
+      if (fo->sites[j].gone || strcmp(l->items[j].rule->code, "ASC401") != 0 ||
+          strcmp(l->items[i].subject, l->items[j].subject) == 0)
+        continue;
+      char *other = fold__variant_stem(l->items[j].subject);
+      if (strcmp(stem, other) == 0) fold__gone(fo, i, j, NULL);
+      free(other);
+    }
+    free(stem);
+  }
+}
+
 void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   if (l->len == 0) return;
   Fold fo = {ctx, l, xcalloc(l->len, sizeof(FoldSite))};
@@ -912,6 +944,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   }
   if (ctx->kind == FILE_CUDA) {
     fold__launches(&fo);
+    fold__kernel_variants(&fo);
     fold__dispatch(&fo);
     fold__calls(&fo);
     fold__internals(&fo);
