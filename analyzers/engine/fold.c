@@ -877,12 +877,7 @@ static void fold__optional_baseline(const AnalyzeCtx *ctx, FindingList *l) {
       if (f->start_byte < r->start || f->start_byte >= r->end || !fold__absent_on_npu(l, &py->requires_src.items[k]))
         continue;
       char *stmt = fold__text(ctx, at->start, at->end, 60);
-      char *en = kb_format(row->msg_en, stmt, NULL), *zh = kb_format(row->msg_zh, stmt, NULL);
-      f->unreachable = true;
-      f->severity = SEV_HINT;
-      finding_append_note(f, en, zh);
-      free(en);
-      free(zh);
+      fold_mark_unreachable(f, row, stmt);
       free(stmt);
       break;
     }
@@ -980,7 +975,16 @@ static const char *fold__text_of(FoldProject *p, size_t i) {
   return p->text[i];
 }
 
-static bool fold__live(const Finding *f) { return f->severity != SEV_HINT && !f->unreachable; }
+bool fold_live(const Finding *f) { return f->severity != SEV_HINT && !f->unreachable; }
+
+void fold_mark_unreachable(Finding *f, const KbEntry *row, const char *subject) {
+  char *en = kb_format(row->msg_en, subject, NULL), *zh = kb_format(row->msg_zh, subject, NULL);
+  f->unreachable = true;
+  f->severity = SEV_HINT;
+  finding_append_note(f, en, zh);
+  free(en);
+  free(zh);
+}
 
 /* Index of the file whose path is `path`, or SIZE_MAX. */
 static size_t fold__file(const FoldProject *p, const char *path) {
@@ -1078,7 +1082,7 @@ static void fold__includes(FoldProject *p, size_t i, FoldNode *g) {
 static size_t fold__first_kernel(const FoldProject *p, size_t i) {
   const FindingList *l = p->files[i].findings;
   for (size_t k = 0; k < l->len; k++)
-    if (fold__live(&l->items[k]) && strcmp(l->items[k].rule->code, "ASC401") == 0) return k;
+    if (fold_live(&l->items[k]) && strcmp(l->items[k].rule->code, "ASC401") == 0) return k;
   return SIZE_MAX;
 }
 
@@ -1102,7 +1106,7 @@ static size_t fold__nearest_kernel(FoldProject *p, const FoldNode *g, size_t fro
     if (f != from) {
       const FindingList *l = p->files[f].findings;
       for (size_t k = 0; k < l->len && found == SIZE_MAX; k++)
-        if (fold__live(&l->items[k]) && strcmp(l->items[k].rule->code, "ASC401") == 0 && match(p, from, f, k)) {
+        if (fold_live(&l->items[k]) && strcmp(l->items[k].rule->code, "ASC401") == 0 && match(p, from, f, k)) {
           found = f;
           *kernel = k;
         }
@@ -1149,13 +1153,13 @@ static void fold__families(FoldProject *p, const FoldNode *g) {
     FindingList *l = p->files[i].findings;
     if (p->files[i].kind != FILE_CUDA || p->files[i].test || fold__first_kernel(p, i) != SIZE_MAX) continue;
     bool launches = false;
-    for (size_t j = 0; j < l->len; j++) launches = launches || (fold__live(&l->items[j]) && strcmp(l->items[j].rule->code, "ASC402") == 0);
+    for (size_t j = 0; j < l->len; j++) launches = launches || (fold_live(&l->items[j]) && strcmp(l->items[j].rule->code, "ASC402") == 0);
     if (!launches) continue;
     size_t k = SIZE_MAX, o = fold__nearest_kernel(p, g, i, false, fold__named_in, &k);
     if (o == SIZE_MAX) continue;
     bool *take = xcalloc(l->len + 1, sizeof *take);
     for (size_t j = 0; j < l->len; j++)
-      take[j] = fold__live(&l->items[j]) && (strcmp(l->items[j].rule->code, "ASC402") == 0 || fold__internal_code(p->opt, &l->items[j]));
+      take[j] = fold_live(&l->items[j]) && (strcmp(l->items[j].rule->code, "ASC402") == 0 || fold__internal_code(p->opt, &l->items[j]));
     fold__move(p, i, take, o, k);
     free(take);
   }
@@ -1168,7 +1172,7 @@ static void fold__headers(FoldProject *p, const FoldNode *g) {
     if (p->files[i].kind != FILE_CUDA || p->files[i].test || !fold__header(p->files[i].path) || l->len == 0) continue;
     bool only = true, any = false;
     for (size_t j = 0; j < l->len && only; j++) {
-      if (!fold__live(&l->items[j]) || kb_domain(l->items[j].rule->code) < 2) continue;
+      if (!fold_live(&l->items[j]) || kb_domain(l->items[j].rule->code) < 2) continue;
       any = true;
       only = fold__internal_code(p->opt, &l->items[j]) || strcmp(l->items[j].rule->code, "ASC403") == 0;
     }
@@ -1176,7 +1180,7 @@ static void fold__headers(FoldProject *p, const FoldNode *g) {
     size_t k = SIZE_MAX, o = fold__nearest_kernel(p, g, i, true, fold__any_kernel, &k);
     if (o == SIZE_MAX) continue;
     bool *take = xcalloc(l->len + 1, sizeof *take);
-    for (size_t j = 0; j < l->len; j++) take[j] = fold__live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2;
+    for (size_t j = 0; j < l->len; j++) take[j] = fold_live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2;
     fold__move(p, i, take, o, k);
     free(take);
   }
@@ -1242,16 +1246,8 @@ static bool fold__cuda_only_registration(const char *t, size_t len, const KbEntr
 /* Marks the live findings (domains 2-9) of file i unreachable, with `why`. */
 static void fold__mark_unreachable(FoldProject *p, size_t i, const KbEntry *row, const char *why) {
   FindingList *l = p->files[i].findings;
-  char *en = kb_format(row->msg_en, why, NULL), *zh = kb_format(row->msg_zh, why, NULL);
-  for (size_t j = 0; j < l->len; j++) {
-    Finding *f = &l->items[j];
-    if (!fold__live(f) || kb_domain(f->rule->code) < 2) continue;
-    f->unreachable = true;
-    f->severity = SEV_HINT;
-    finding_append_note(f, en, zh);
-  }
-  free(en);
-  free(zh);
+  for (size_t j = 0; j < l->len; j++)
+    if (fold_live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2) fold_mark_unreachable(&l->items[j], row, why);
 }
 
 static bool fold__under(const char *path, const char *dir) {

@@ -59,6 +59,13 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt);
  * "ascend*": backends/_ascend/, npu/, *_npu.py). path borrowed. */
 bool fold_npu_path(const char *path);
 
+/* Whether a finding is still an item of work: not a hint, not unreachable. */
+bool fold_live(const Finding *f);
+
+/* Makes f a hint marked unreachable, with the note of `row` ({subject} =
+ * subject, the reason). */
+void fold_mark_unreachable(Finding *f, const KbEntry *row, const char *subject);
+
 /* Folds ctx's file's findings in `l` in place (l is owned by the caller;
  * folded findings are freed). Byte ranges must be set and rows computed;
  * the caller computes the columns of related locations afterwards. */

@@ -412,16 +412,6 @@ static void reach__solve(Reach *r) {
 
 /* ---- marking ---- */
 
-static bool reach__live(const Finding *f) { return f->severity != SEV_HINT && !f->unreachable; }
-
-static void reach__unreachable(Finding *f, const KbEntry *row, const char *subject) {
-  char *en = kb_format(row->msg_en, subject, NULL), *zh = kb_format(row->msg_zh, subject, NULL);
-  f->unreachable = true;
-  f->severity = SEV_HINT;
-  finding_append_note(f, en, zh);
-  free(en);
-  free(zh);
-}
 
 static void reach__mark(const Reach *r, FoldFile *files, const KbEntry *dead, const KbEntry *out) {
   for (size_t d = 0; dead && r->extension && d < r->defs.len; d++) {
@@ -431,9 +421,9 @@ static void reach__mark(const Reach *r, FoldFile *files, const KbEntry *dead, co
     char *who = NULL;
     for (size_t j = 0; j < l->len; j++) {
       Finding *f = &l->items[j];
-      if (!reach__live(f) || kb_domain(f->rule->code) < 2 || f->start_byte < def->start || f->start_byte >= def->end) continue;
+      if (!fold_live(f) || kb_domain(f->rule->code) < 2 || f->start_byte < def->start || f->start_byte >= def->end) continue;
       if (!who) who = xasprintf("%s()", r->names.strs[def->name]);
-      reach__unreachable(f, dead, who);
+      fold_mark_unreachable(f, dead, who);
     }
     free(who);
   }
@@ -442,8 +432,8 @@ static void reach__mark(const Reach *r, FoldFile *files, const KbEntry *dead, co
     FindingList *l = files[rg->file].findings;
     for (size_t j = 0; j < l->len; j++) {
       Finding *f = &l->items[j];
-      if (reach__live(f) && kb_domain(f->rule->code) >= 2 && f->start_byte >= rg->start && f->start_byte < rg->end)
-        reach__unreachable(f, out, rg->why);
+      if (fold_live(f) && kb_domain(f->rule->code) >= 2 && f->start_byte >= rg->start && f->start_byte < rg->end)
+        fold_mark_unreachable(f, out, rg->why);
     }
   }
 }
@@ -483,7 +473,7 @@ static void reach__prune_related(const Reach *r, FoldFile *files, size_t n) {
 
 static bool reach__has_live(const FoldFile *f) {
   for (size_t j = 0; j < f->findings->len; j++)
-    if (reach__live(&f->findings->items[j]) && kb_domain(f->findings->items[j].rule->code) >= 2) return true;
+    if (fold_live(&f->findings->items[j]) && kb_domain(f->findings->items[j].rule->code) >= 2) return true;
   return false;
 }
 
