@@ -1357,10 +1357,78 @@ static void fold__cuda_only_packages(FoldProject *p) {
   strlist_free(&mods);
 }
 
+/* ---- per-device backend folders ---- */
+
+/* The folders directly under `parent` that files sit in, matching `pattern`,
+ * comma-separated into *names; returns how many. */
+static size_t fold__device_siblings(const FoldProject *p, const char *parent, const char *pattern, StrBuf *names) {
+  StrList seen = {0};
+  size_t n = strlen(parent);
+  for (size_t k = 0; k < p->n; k++) {
+    const char *q = p->files[k].path;
+    if (strncmp(q, parent, n) != 0 || q[n] != '/') continue;
+    const char *c = q + n + 1, *slash = strchr(c, '/');
+    if (!slash) continue;
+    char *dir = xstrndup(c, (size_t)(slash - c));
+    bool dup = false;
+    for (size_t i = 0; i < seen.len && !dup; i++) dup = strcmp(seen.items[i], dir) == 0;
+    if (dup || !kb_pattern_match(pattern, dir)) {
+      free(dir);
+      continue;
+    }
+    sb_printf(names, "%s%s", seen.len ? ", " : "", dir);
+    array_push(&seen, dir);
+  }
+  size_t count = seen.len;
+  strlist_free(&seen);
+  return count;
+}
+
+/* A CUDA folder among per-device backend folders (`backends/cuda/` beside
+ * `cpu/`, `default/`, `xpu/`: the "device-backends" row): the NPU selects
+ * another backend, so its findings are unreachable hints; the port is an
+ * NPU backend beside them. */
+static void fold__device_backends(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "device-backends", p->opt->user_entries, p->opt->n_user_entries);
+  if (!row || !row->arg || !row->value) return;
+  StrList done = {0};
+  for (size_t i = 0; i < p->n; i++) {
+    const char *path = p->files[i].path;
+    for (const char *c = path; c && *c;) {
+      const char *slash = strchr(c, '/');
+      if (!slash) break;
+      char *dir = xstrndup(c, (size_t)(slash - c));
+      bool cuda = kb_pattern_match(row->value, dir);
+      free(dir);
+      char *parent = cuda && c > path ? xstrndup(path, (size_t)(c - path - 1)) : NULL;
+      bool again = false;
+      for (size_t d = 0; parent && d < done.len && !again; d++) again = strcmp(done.items[d], parent) == 0;
+      if (parent && !again) {
+        array_push(&done, xstrdup(parent));
+        StrBuf names;
+        sb_init(&names);
+        if (fold__device_siblings(p, parent, row->arg, &names) >= 2) {
+          char *backend = xstrndup(path, (size_t)(slash - path));
+          char *why = xasprintf("%s is the CUDA backend beside %s", backend, names.data);
+          for (size_t k = 0; k < p->n; k++)
+            if (fold__under(p->files[k].path, backend)) fold__mark_unreachable(p, k, row, why);
+          free(why);
+          free(backend);
+        }
+        sb_free(&names);
+      }
+      free(parent);
+      c = slash + 1;
+    }
+  }
+  strlist_free(&done);
+}
+
 void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   if (n == 0) return;
   FoldProject p = {files, n, opt, xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(size_t)), xcalloc(n, sizeof(bool))};
   fold__cuda_only_packages(&p);
+  fold__device_backends(&p);
   fold_reach_cxx(files, n, opt);
   FoldNode *g = xcalloc(n, sizeof *g);
   for (size_t i = 0; i < n; i++)
