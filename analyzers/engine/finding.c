@@ -48,10 +48,7 @@ void finding_free(Finding *f) {
   free(f->detail);
   for (size_t i = 0; i < f->edits.len; i++) free(f->edits.items[i].text);
   array_free(&f->edits);
-  for (size_t i = 0; i < f->related.len; i++) {
-    free(f->related.items[i].path);
-    free(f->related.items[i].message);
-  }
+  for (size_t i = 0; i < f->related.len; i++) related_free(&f->related.items[i]);
   array_free(&f->related);
 }
 
@@ -85,11 +82,31 @@ void finding_add_related(Finding *f, uint32_t start, uint32_t end, const char *m
   array_push(&f->related, r);
 }
 
-void finding_add_related_at(Finding *f, const Related *r) {
+Related related_copy(const Related *r) {
   Related c = *r;
   c.path = r->path ? xstrdup(r->path) : NULL;
   c.message = xstrdup(r->message ? r->message : "");
+  return c;
+}
+
+void related_free(Related *r) {
+  free(r->path);
+  free(r->message);
+  r->path = r->message = NULL;
+}
+
+void finding_add_related_at(Finding *f, const Related *r) {
+  Related c = related_copy(r);
   array_push(&f->related, c);
+}
+
+void finding_drop_related_if(Finding *f, bool (*drop)(void *data, const Related *r), void *data) {
+  size_t keep = 0;
+  for (size_t k = 0; k < f->related.len; k++) {
+    if (drop(data, &f->related.items[k])) related_free(&f->related.items[k]);
+    else f->related.items[keep++] = f->related.items[k];
+  }
+  f->related.len = keep;
 }
 
 void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text) {

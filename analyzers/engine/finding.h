@@ -119,6 +119,12 @@ void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text
 void finding_add_related(Finding *f, uint32_t start, uint32_t end, const char *message);
 /* Adds a copy of r (path and message duplicated) to f. */
 void finding_add_related_at(Finding *f, const Related *r);
+/* A copy of r with its own path and message (free with related_free). */
+Related related_copy(const Related *r);
+void related_free(Related *r);
+/* Frees and removes the related sites of f that `drop` says yes to (data is
+ * passed through), keeping the order of the rest. */
+void finding_drop_related_if(Finding *f, bool (*drop)(void *data, const Related *r), void *data);
 /* Appends a note to both messages: " <en>" to the English one, <zh> as given
  * to the Chinese one (which carries its own full-width punctuation). */
 void finding_append_note(Finding *f, const char *en, const char *zh);

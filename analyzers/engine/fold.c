@@ -901,19 +901,16 @@ static char *fold__variant_stem(const char *name) {
  * (with their launches). */
 static void fold__kernel_variants(Fold *fo) {
   FindingList *l = fo->l;
-  for (size_t i = 0; i < l->len; i++) {
-    if (fo->sites[i].gone || strcmp(l->items[i].rule->code, "ASC401") != 0) continue;
-    char *stem = fold__variant_stem(l->items[i].subject);
-    for (size_t j = i + 1; j < l->len; j++) {
-      if (fo->sites[j].gone || strcmp(l->items[j].rule->code, "ASC401") != 0 ||
-          strcmp(l->items[i].subject, l->items[j].subject) == 0)
-        continue;
-      char *other = fold__variant_stem(l->items[j].subject);
-      if (strcmp(stem, other) == 0) fold__gone(fo, i, j, NULL);
-      free(other);
-    }
-    free(stem);
-  }
+  char **stem = xcalloc(l->len + 1, sizeof *stem); /* NULL: no kernel finding */
+  for (size_t i = 0; i < l->len; i++)
+    if (!fo->sites[i].gone && strcmp(l->items[i].rule->code, "ASC401") == 0) stem[i] = fold__variant_stem(l->items[i].subject);
+  for (size_t i = 0; i < l->len; i++)
+    for (size_t j = i + 1; stem[i] && !fo->sites[i].gone && j < l->len; j++)
+      if (stem[j] && !fo->sites[j].gone && strcmp(l->items[i].subject, l->items[j].subject) != 0 &&
+          strcmp(stem[i], stem[j]) == 0)
+        fold__gone(fo, i, j, NULL);
+  for (size_t i = 0; i < l->len; i++) free(stem[i]);
+  free(stem);
 }
 
 void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
@@ -973,6 +970,13 @@ static const char *fold__text_of(FoldProject *p, size_t i) {
     if (util_read_file(p->files[i].abs, FOLD_MAX_READ, &p->text[i], &p->len[i]) != 0) p->text[i] = NULL;
   }
   return p->text[i];
+}
+
+static const char *fold__text_at(void *data, size_t i, size_t *len) {
+  FoldProject *p = data;
+  const char *t = fold__text_of(p, i);
+  *len = t ? p->len[i] : 0;
+  return t;
 }
 
 bool fold_live(const Finding *f) { return f->severity != SEV_HINT && !f->unreachable; }
@@ -1429,7 +1433,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   FoldProject p = {files, n, opt, xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(size_t)), xcalloc(n, sizeof(bool))};
   fold__cuda_only_packages(&p);
   fold__device_backends(&p);
-  fold_reach_cxx(files, n, opt);
+  fold_reach_cxx(files, n, opt, fold__text_at, &p);
   FoldNode *g = xcalloc(n, sizeof *g);
   for (size_t i = 0; i < n; i++)
     if (files[i].kind == FILE_CUDA) fold__includes(&p, i, g);

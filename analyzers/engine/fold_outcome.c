@@ -11,12 +11,12 @@
 typedef struct {
   const char *code;
   uint32_t start, end;
-  size_t msg_len, zh_len, n_related;
+  size_t msg_len, zh_len;
   bool unreachable;
   Severity severity;
   char *subject; /* owned */
   uint32_t rank;
-  char **related; /* owned: the related sites' messages, n_related of them ("path\x1fmessage") */
+  StrList related; /* owned: the related sites' keys (fold_outcome__site) */
 } FoldSnap;
 
 typedef enum { FOLD_DROPPED, FOLD_CHANGED } FoldChangeKind;
@@ -90,9 +90,8 @@ FoldOutcome *fold_outcome_begin(const FoldFile *files, size_t n) {
     for (size_t j = 0; j < l->len; j++) {
       const Finding *f = &l->items[j];
       s[j] = (FoldSnap){f->rule->code, f->start_byte, f->end_byte, strlen(f->message), strlen(f->message_zh),
-                        f->related.len, f->unreachable, f->severity, xstrdup(f->subject ? f->subject : ""), ranks[j],
-                        xcalloc(f->related.len + 1, sizeof(char *))};
-      for (size_t k = 0; k < f->related.len; k++) s[j].related[k] = fold_outcome__site(&f->related.items[k]);
+                        f->unreachable, f->severity, xstrdup(f->subject ? f->subject : ""), ranks[j], {0}};
+      for (size_t k = 0; k < f->related.len; k++) array_push(&s[j].related, fold_outcome__site(&f->related.items[k]));
     }
     free(ranks);
     o->snaps[i] = s;
@@ -131,17 +130,16 @@ static void fold_outcome__unmatched(char *const *have, size_t n_have, char *cons
 static void fold_outcome__sites(const FoldSnap *s, const Finding *f, FoldChange *c) {
   char **after = xcalloc(f->related.len + 1, sizeof *after);
   for (size_t k = 0; k < f->related.len; k++) after[k] = fold_outcome__site(&f->related.items[k]);
-  bool *gone = xcalloc(s->n_related + 1, sizeof *gone), *added = xcalloc(f->related.len + 1, sizeof *added);
-  fold_outcome__unmatched(s->related, s->n_related, after, f->related.len, gone);
-  fold_outcome__unmatched(after, f->related.len, s->related, s->n_related, added);
-  for (size_t k = 0; k < s->n_related; k++)
-    if (gone[k]) array_push(&c->dropped, xstrdup(s->related[k]));
+  size_t nb = s->related.len;
+  bool *gone = xcalloc(nb + 1, sizeof *gone), *added = xcalloc(f->related.len + 1, sizeof *added);
+  fold_outcome__unmatched(s->related.items, nb, after, f->related.len, gone);
+  fold_outcome__unmatched(after, f->related.len, s->related.items, nb, added);
+  for (size_t k = 0; k < nb; k++)
+    if (gone[k]) array_push(&c->dropped, xstrdup(s->related.items[k]));
   for (size_t k = 0; k < f->related.len; k++) {
     free(after[k]);
     if (!added[k]) continue;
-    Related r = f->related.items[k];
-    r.message = xstrdup(r.message ? r.message : "");
-    r.path = r.path ? xstrdup(r.path) : NULL;
+    Related r = related_copy(&f->related.items[k]);
     array_push(&c->related, r);
   }
   free(after);
@@ -194,8 +192,7 @@ static void fold_outcome__snaps_free(FoldOutcome *o) {
   for (size_t i = 0; i < o->n; i++) {
     for (size_t k = 0; o->snaps[i] && k < o->n_snaps[i]; k++) {
       free(o->snaps[i][k].subject);
-      for (size_t r = 0; r < o->snaps[i][k].n_related; r++) free(o->snaps[i][k].related[r]);
-      free(o->snaps[i][k].related);
+      strlist_free(&o->snaps[i][k].related);
     }
     free(o->snaps[i]);
   }
@@ -223,25 +220,25 @@ static const FoldChange *fold_outcome__find(const FoldOutcomeFile *of, const Fin
   return NULL;
 }
 
+typedef struct {
+  const StrList *dropped;
+  bool *used; /* each dropped site removes one site with its key */
+} FoldDrop;
+
+static bool fold_outcome__dropped(void *data, const Related *q) {
+  FoldDrop *d = data;
+  char *key = fold_outcome__site(q);
+  bool drop = false;
+  for (size_t k = 0; k < d->dropped->len && !drop; k++)
+    if (!d->used[k] && strcmp(d->dropped->items[k], key) == 0) d->used[k] = drop = true;
+  free(key);
+  return drop;
+}
+
 static void fold_outcome__replay(const FoldChange *c, Finding *f) {
-  bool *used = xcalloc(c->dropped.len + 1, sizeof *used);
-  size_t keep = 0;
-  for (size_t k = 0; k < f->related.len; k++) {
-    Related *q = &f->related.items[k];
-    char *key = fold_outcome__site(q);
-    bool drop = false;
-    for (size_t d = 0; d < c->dropped.len && !drop; d++)
-      if (!used[d] && strcmp(c->dropped.items[d], key) == 0) used[d] = drop = true;
-    free(key);
-    if (drop) {
-      free(q->message);
-      free(q->path);
-      continue;
-    }
-    f->related.items[keep++] = *q;
-  }
-  f->related.len = keep;
-  free(used);
+  FoldDrop d = {&c->dropped, xcalloc(c->dropped.len + 1, sizeof(bool))};
+  finding_drop_related_if(f, fold_outcome__dropped, &d);
+  free(d.used);
   for (size_t k = 0; k < c->related.len; k++) finding_add_related_at(f, &c->related.items[k]);
   f->severity = c->severity;
   if (!c->unreachable || f->unreachable) return;
@@ -288,10 +285,7 @@ void fold_outcome_free(FoldOutcome *o) {
       free(c->subject);
       free(c->note_en);
       free(c->note_zh);
-      for (size_t r = 0; r < c->related.len; r++) {
-        free(c->related.items[r].message);
-        free(c->related.items[r].path);
-      }
+      for (size_t r = 0; r < c->related.len; r++) related_free(&c->related.items[r]);
       array_free(&c->related);
       strlist_free(&c->dropped);
     }

@@ -9,6 +9,7 @@
  * its live findings to unreachable hints. */
 #include "analyzers/engine/fold_reach.h"
 #include "analyzers/engine/analyze.h"
+#include "analyzers/engine/names.h"
 #include "analyzers/kb/kb.h"
 
 #include <ctype.h>
@@ -16,50 +17,6 @@
 #include <string.h>
 
 #define REACH_MAX_READ ((size_t)16 << 20)
-
-/* ---- names: interned, each gets a number ---- */
-
-typedef struct {
-  char **strs; /* by id */
-  size_t n, cap;
-  int32_t *slots; /* open addressing: id + 1, 0 = empty */
-  size_t n_slots;
-} ReachNames;
-
-static uint64_t reach__hash(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-  return h;
-}
-
-static void reach__grow(ReachNames *t) {
-  size_t ns = t->n_slots ? t->n_slots * 2 : 1024;
-  int32_t *slots = xcalloc(ns, sizeof *slots);
-  for (size_t i = 0; i < t->n; i++) {
-    size_t k = reach__hash(t->strs[i], strlen(t->strs[i])) & (ns - 1);
-    while (slots[k]) k = (k + 1) & (ns - 1);
-    slots[k] = (int32_t)i + 1;
-  }
-  free(t->slots);
-  t->slots = slots;
-  t->n_slots = ns;
-}
-
-static int32_t reach__intern(ReachNames *t, const char *s, size_t n) {
-  if (2 * (t->n + 1) > t->n_slots) reach__grow(t);
-  size_t k = reach__hash(s, n) & (t->n_slots - 1);
-  for (; t->slots[k]; k = (k + 1) & (t->n_slots - 1)) {
-    const char *o = t->strs[t->slots[k] - 1];
-    if (strncmp(o, s, n) == 0 && o[n] == '\0') return t->slots[k] - 1;
-  }
-  if (t->n == t->cap) {
-    t->cap = t->cap ? t->cap * 2 : 1024;
-    t->strs = xrealloc(t->strs, t->cap * sizeof *t->strs);
-  }
-  t->strs[t->n] = xstrndup(s, n);
-  t->slots[k] = (int32_t)t->n + 1;
-  return (int32_t)t->n++;
-}
 
 /* ---- what the walks record ---- */
 
@@ -84,14 +41,14 @@ typedef struct {
 typedef struct {
   const char *bindings; /* the binding macros (a kb pattern), or NULL */
   bool extension;       /* some C/C++ file defines a binding */
-  ReachNames names;
+  Names names;
   Array(ReachDef) defs;
   Array(ReachMention) mentions;
   Array(ReachRegion) regions;
 } Reach;
 
 static void reach__mention(Reach *r, const char *s, size_t n, int32_t owner) {
-  ReachMention m = {reach__intern(&r->names, s, n), owner};
+  ReachMention m = {(int32_t)names_intern(&r->names, s, n), owner};
   array_push(&r->mentions, m);
 }
 
@@ -322,7 +279,7 @@ static void reach__cxx(Reach *r, size_t file, const char *t, size_t len, TSParse
       TSNode name = reach__def_name(n);
       if (!ts_node_is_null(name) && reach__candidate(r, n, name, t)) {
         ReachDef d = {file, s, e,
-                      reach__intern(&r->names, t + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name)),
+                      (int32_t)names_intern(&r->names, t + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name)),
                       false};
         array_push(&r->defs, d);
         ReachOpen o = {e, (int32_t)r->defs.len - 1};
@@ -356,7 +313,7 @@ static void reach__cxx(Reach *r, size_t file, const char *t, size_t len, TSParse
 /* ---- the fixpoint ---- */
 
 static void reach__solve(Reach *r) {
-  size_t nn = r->names.n;
+  size_t nn = r->names.strs.len;
   bool *live_name = xcalloc(nn + 1, sizeof *live_name);
   /* definitions by name and mentions by owner, as index lists */
   size_t *def_first = xcalloc(nn + 2, sizeof *def_first), *def_of = xcalloc(r->defs.len + 1, sizeof *def_of);
@@ -422,7 +379,7 @@ static void reach__mark(const Reach *r, FoldFile *files, const KbEntry *dead, co
     for (size_t j = 0; j < l->len; j++) {
       Finding *f = &l->items[j];
       if (!fold_live(f) || kb_domain(f->rule->code) < 2 || f->start_byte < def->start || f->start_byte >= def->end) continue;
-      if (!who) who = xasprintf("%s()", r->names.strs[def->name]);
+      if (!who) who = xasprintf("%s()", r->names.strs.items[def->name]);
       fold_mark_unreachable(f, dead, who);
     }
     free(who);
@@ -449,25 +406,23 @@ static bool reach__dead_at(const Reach *r, size_t file, uint32_t at) {
   return false;
 }
 
+typedef struct {
+  const Reach *r;
+  size_t file;
+} ReachAt;
+
+static bool reach__dead_site(void *data, const Related *q) {
+  const ReachAt *a = data;
+  return !q->path && reach__dead_at(a->r, a->file, q->start);
+}
+
 /* A live finding lists no sites of its file that are dead code (the
  * runtime calls of a dead launcher folded into the file's first kernel). */
 static void reach__prune_related(const Reach *r, FoldFile *files, size_t n) {
   for (size_t i = 0; i < n; i++) {
-    FindingList *l = files[i].findings;
-    for (size_t j = 0; files[i].kind == FILE_CUDA && j < l->len; j++) {
-      Finding *f = &l->items[j];
-      if (f->unreachable) continue;
-      size_t keep = 0;
-      for (size_t k = 0; k < f->related.len; k++) {
-        Related *q = &f->related.items[k];
-        if (!q->path && reach__dead_at(r, i, q->start)) {
-          free(q->message);
-          continue;
-        }
-        f->related.items[keep++] = *q;
-      }
-      f->related.len = keep;
-    }
+    ReachAt a = {r, i};
+    for (size_t j = 0; files[i].kind == FILE_CUDA && j < files[i].findings->len; j++)
+      if (!files[i].findings->items[j].unreachable) finding_drop_related_if(&files[i].findings->items[j], reach__dead_site, &a);
   }
 }
 
@@ -477,7 +432,7 @@ static bool reach__has_live(const FoldFile *f) {
   return false;
 }
 
-void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
+void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, FoldTextFn cxx_text, void *data) {
   const KbEntry *dead = kb_lookup(KB_DETECTOR, "cxx-unreferenced", opt->user_entries, opt->n_user_entries);
   const KbEntry *out = kb_lookup(KB_DETECTOR, "cxx-compiled-out", opt->user_entries, opt->n_user_entries);
   bool any = false;
@@ -488,21 +443,22 @@ void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   TSParser *parser = ts_parser_new();
   ts_parser_set_language(parser, analyze_language(FILE_CUDA));
   for (size_t i = 0; i < n; i++) {
-    if (files[i].kind != FILE_CUDA && files[i].kind != FILE_PYTHON) continue;
-    char *t = NULL;
     size_t len = 0;
-    if (util_read_file(files[i].abs, REACH_MAX_READ, &t, &len) != 0) continue;
-    if (files[i].kind == FILE_CUDA) reach__cxx(&r, i, t, len, parser);
-    else reach__python(&r, t, len);
+    if (files[i].kind == FILE_CUDA) {
+      const char *t = cxx_text(data, i, &len);
+      if (t) reach__cxx(&r, i, t, len, parser);
+      continue;
+    }
+    char *t = NULL; /* Python is read once, here: nothing else in the folds needs it */
+    if (files[i].kind != FILE_PYTHON || util_read_file(files[i].abs, REACH_MAX_READ, &t, &len) != 0) continue;
+    reach__python(&r, t, len);
     free(t);
   }
   ts_parser_delete(parser);
   reach__solve(&r);
   reach__mark(&r, files, dead, out);
   reach__prune_related(&r, files, n);
-  for (size_t i = 0; i < r.names.n; i++) free(r.names.strs[i]);
-  free(r.names.strs);
-  free(r.names.slots);
+  names_free(&r.names);
   for (size_t i = 0; i < r.regions.len; i++) free(r.regions.items[i].why);
   array_free(&r.regions);
   array_free(&r.defs);

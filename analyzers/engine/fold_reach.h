@@ -24,9 +24,13 @@
 
 #include "analyzers/engine/fold.h"
 
-/* Marks the dead C/C++ findings of files[0, n) in place. Reads the C/C++
- * and Python files from `abs` when some C/C++ file has live findings; a
- * file that cannot be read mentions nothing and loses nothing. */
-void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt);
+/* The text of C/C++ file i (borrowed), or NULL when it cannot be read. */
+typedef const char *(*FoldTextFn)(void *data, size_t i, size_t *len);
+
+/* Marks the dead C/C++ findings of files[0, n) in place, when some C/C++
+ * file has live findings: the C/C++ texts come from cxx_text (fold_project's
+ * cache, which its include graph reads too), the Python ones are read from
+ * `abs`. A file that cannot be read mentions nothing and loses nothing. */
+void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, FoldTextFn cxx_text, void *data);
 
 #endif

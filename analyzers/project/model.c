@@ -2,6 +2,7 @@
  * (see model.h). Linking is a sequence of passes over flat arrays; every
  * graph walk is a worklist, never recursion. */
 #include "analyzers/project/model.h"
+#include "analyzers/engine/names.h"
 #include "analyzers/kb/kb.h"
 #include "analyzers/python/pyfacts.h"
 
@@ -65,15 +66,6 @@ typedef struct {
   size_t len;
 } MLauncher;
 
-/* Interned names: every name a module defines or refers to gets a number
- * once, when the module is set, so that linking (reachability by name, the
- * definitions of a name) works on numbers. Owns its strings; open
- * addressing over ids + 1 (0: empty), a power-of-two table. */
-typedef struct {
-  uint32_t *slots;
-  size_t n_slots;
-  Array(char *) strs;
-} MNames;
 
 /* A set of borrowed strings: open addressing, a power-of-two table. */
 typedef struct {
@@ -88,7 +80,7 @@ struct Model {
   bool relink; /* a module was added or removed, a shape or a launcher changed: the next link is whole */
   Array(MDef) defs;
   MIndex mod_names;
-  MNames names;
+  Names names;         /* every name a module defines or refers to, numbered once when the module is set */
   Array(uint32_t) byname_first; /* per name id + sentinel: first of its definitions in byname_defs */
   Array(int32_t) byname_defs;   /* definitions grouped by name */
   Array(uint8_t) mentioned;     /* per name id: some module refers to it */
@@ -165,69 +157,31 @@ static void model__set_free(MSet *st) {
   memset(st, 0, sizeof *st);
 }
 
-static int64_t model__name_id(const MNames *t, const char *s) {
-  if (!t->n_slots) return -1;
-  for (size_t i = model__str_hash(s) & (t->n_slots - 1); t->slots[i]; i = (i + 1) & (t->n_slots - 1))
-    if (strcmp(t->strs.items[t->slots[i] - 1], s) == 0) return t->slots[i] - 1;
-  return -1;
-}
-
-static void model__names_grow(MNames *t) {
-  size_t n = t->n_slots ? t->n_slots * 2 : 4096;
-  uint32_t *slots = xcalloc(n, sizeof *slots);
-  for (size_t k = 0; k < t->strs.len; k++) {
-    size_t i = model__str_hash(t->strs.items[k]) & (n - 1);
-    while (slots[i]) i = (i + 1) & (n - 1);
-    slots[i] = (uint32_t)k + 1;
-  }
-  free(t->slots);
-  t->slots = slots;
-  t->n_slots = n;
-}
-
-static uint32_t model__intern(MNames *t, const char *s) {
-  if (2 * (t->strs.len + 1) > t->n_slots) model__names_grow(t);
-  size_t i = model__str_hash(s) & (t->n_slots - 1);
-  for (; t->slots[i]; i = (i + 1) & (t->n_slots - 1))
-    if (strcmp(t->strs.items[t->slots[i] - 1], s) == 0) return t->slots[i] - 1;
-  array_push(&t->strs, xstrdup(s));
-  t->slots[i] = (uint32_t)t->strs.len;
-  return (uint32_t)t->strs.len - 1;
-}
-
-static void model__names_free(MNames *t) {
-  for (size_t k = 0; k < t->strs.len; k++) free(t->strs.items[k]);
-  array_free(&t->strs);
-  free(t->slots);
-  memset(t, 0, sizeof *t);
-}
-
-/* The interned names of a module's references and definitions. */
 /* The interned names of a module's references and definitions. The
  * module's facts then borrow the interned text of their references and
  * callees instead of holding a copy each (most of a project's names repeat:
  * one string per name, not per use); model__body_free gives them back
  * before freeing the facts. */
-static void model__intern_module(MNames *t, MModule *mm) {
+static void model__intern_module(Names *t, MModule *mm) {
   if (!mm->facts) return;
   for (size_t k = 0; k < mm->facts->refs.len; k++) {
     PyRef *r = &mm->facts->refs.items[k];
-    uint32_t id = model__intern(t, r->name);
+    uint32_t id = names_intern(t, r->name, strlen(r->name));
     array_push(&mm->ref_ids, id);
     free(r->name);
     r->name = t->strs.items[id];
   }
   for (size_t k = 0; k < mm->facts->calls.len; k++) {
     PyCall *c = &mm->facts->calls.items[k];
-    uint32_t id = model__intern(t, c->callee);
+    uint32_t id = names_intern(t, c->callee, strlen(c->callee));
     free(c->callee);
     c->callee = t->strs.items[id];
   }
-  for (size_t k = 0; k < mm->facts->defs.len; k++) array_push(&mm->def_ids, model__intern(t, mm->facts->defs.items[k].name));
+  for (size_t k = 0; k < mm->facts->defs.len; k++) array_push(&mm->def_ids, names_intern(t, mm->facts->defs.items[k].name, strlen(mm->facts->defs.items[k].name)));
 }
 
 static bool model__mentioned(const Model *m, const char *name) {
-  int64_t id = model__name_id(&m->names, name);
+  int64_t id = names_find(&m->names, name, strlen(name));
   return id >= 0 && (size_t)id < m->mentioned.len && m->mentioned.items[id];
 }
 
@@ -319,7 +273,7 @@ void model_free(Model *m) {
   array_free(&m->defs);
   array_free(&m->mod_names);
   array_free(&m->mod_suffixes);
-  model__names_free(&m->names);
+  names_free(&m->names);
   array_free(&m->byname_first);
   array_free(&m->byname_defs);
   array_free(&m->mentioned);
@@ -641,16 +595,10 @@ static void model__names(Model *m) {
       char *up = model__dir(top);
       free(top);
       top = up;
-      if (*top && model__index_find(&pkgs, top) < pkgs.len) break;
-    }
-    bool portion = !mm->in_package && *top;
-    mm->in_package = mm->in_package || portion;
-    if (!portion) {
-      free(top);
-      top = xstrdup(dir);
+      mm->in_package = *top && model__index_find(&pkgs, top) < pkgs.len;
     }
     /* climb while the parent is a package too */
-    if (mm->in_package || portion) {
+    if (mm->in_package) {
       for (;;) {
         char *up = model__dir(top);
         bool pkg = *up && model__index_find(&pkgs, up) < pkgs.len;
@@ -1345,14 +1293,9 @@ static void model__load(Model *m, int32_t i, MQueue *queue) {
 static void model__loaded(Model *m) {
   MQueue queue = {0};
   bool unknown = false;
-  for (size_t i = 0; i < m->mods.len; i++) {
-    MModule *mm = &m->mods.items[i];
-    mm->loaded = false;
-    if (mm->facts && !mm->broken && model__seed(m, mm)) {
-      mm->loaded = true;
-      array_push(&queue, (int32_t)i);
-    }
-  }
+  for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].loaded = false;
+  for (size_t i = 0; i < m->mods.len; i++)
+    if (m->mods.items[i].facts && model__seed(m, &m->mods.items[i])) model__load(m, (int32_t)i, &queue);
   for (size_t q = 0; q < queue.len; q++) {
     const MModule *mm = &m->mods.items[queue.items[q]];
     unknown = unknown || mm->facts->dynamic_unknown;
@@ -1364,7 +1307,6 @@ static void model__loaded(Model *m) {
       if (p >= 0 && m->mods.items[p].is_init) model__load(m, p, &queue);
     }
     free(up);
-    mm = &m->mods.items[queue.items[q]]; /* the queue may have moved */
     for (size_t k = 0; k < mm->deps.len; k++) model__load(m, mm->deps.items[k], &queue);
   }
   for (size_t i = 0; unknown && i < m->mods.len; i++) m->mods.items[i].loaded = m->mods.items[i].facts != NULL;
@@ -1671,9 +1613,8 @@ static void model__emit(const Model *m, const MModule *mm, int32_t owner, const 
   f->start_char = s.chr;
   f->end_char = e.chr;
   f->guarded = guarded;
-  /* the rule's severity (a hint): the work item is the construct, reported
-   * where it is; every caller follows once the wrapper is ported */
-  f->severity = rule->severity;
+  /* the rule's severity, a hint (kb_emit): the work item is the construct,
+   * reported where it is; every caller follows once the wrapper is ported */
   if (guarded) finding_append_note(f, "[guarded: a fallback exists]", "［已有回退路径］");
   model__add_related(m, f, t);
   free(chain);
