@@ -14,6 +14,7 @@
  * The findings pymatch made for this file are the tail of ctx->out (every
  * front end analyzes one file into a fresh list). No API names appear here:
  * rows carry them, and the call builder only knows parameter roles. */
+#include "analyzers/engine/forest.h"
 #include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
@@ -400,7 +401,7 @@ static bool attention__in_autograd_function(const Attn *a, TSNode call) {
   for (size_t i = 0; i < a->py->classes.len; i++) {
     const PyClass *c = &a->py->classes.items[i];
     if (at < c->start || at >= c->end) continue;
-    TSNode cls = ts_node_descendant_for_byte_range(ts_tree_root_node(a->ctx->tree), c->start, c->end);
+    TSNode cls = forest_node_at(a->ctx->forest, c->start, c->end);
     while (!ts_node_is_null(cls) && !pysyntax_is(cls, "class_definition")) cls = ts_node_parent(cls);
     TSNode bases = ts_node_is_null(cls) ? cls : ts_node_child_by_field_name(cls, "superclasses", 12);
     char *t = ts_node_is_null(bases) ? NULL : pyfile_node_text(a->py, bases);

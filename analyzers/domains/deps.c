@@ -464,7 +464,7 @@ void deps_analyze(AnalyzeCtx *ctx) {
   switch (ctx->kind) {
   case FILE_REQUIREMENTS: deps_requirements(ctx); break;
   case FILE_PYPROJECT:
-    if (ctx->tree) deps_pyproject(ctx);
+    if (ctx->forest) deps_pyproject(ctx);
     break;
   case FILE_SETUP_CFG: deps_setup_cfg(ctx); break;
   case FILE_CONDA_ENV: deps_conda(ctx); break;

@@ -6,6 +6,7 @@
  * A work list then expands each keyword's value through lists, `+`,
  * conditional expressions, dicts and those names, with a step cap so
  * self-referencing assignments terminate. */
+#include "analyzers/engine/forest.h"
 #include "analyzers/domains/deps.h"
 #include "analyzers/python/pysyntax.h"
 
@@ -132,16 +133,18 @@ static void deps__visit(DepsSetup *s, TSNode n) {
 }
 
 static void deps__collect(DepsSetup *s) {
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(s->ctx->tree));
-  bool more = true;
-  while (more) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    deps__visit(s, n);
-    if (!pysyntax_is(n, "comment") && ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-      if (!ts_tree_cursor_goto_parent(&cur)) break;
+  for (size_t m = 0; m < forest_size(s->ctx->forest); m++) {
+    TSTreeCursor cur = ts_tree_cursor_new(forest_root(s->ctx->forest, m));
+    bool more = true;
+    while (more) {
+      TSNode n = ts_tree_cursor_current_node(&cur);
+      deps__visit(s, n);
+      if (!pysyntax_is(n, "comment") && ts_tree_cursor_goto_first_child(&cur)) continue;
+      while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+        if (!ts_tree_cursor_goto_parent(&cur)) break;
+    }
+    ts_tree_cursor_delete(&cur);
   }
-  ts_tree_cursor_delete(&cur);
 }
 
 /* ---- expansion ------------------------------------------------------------------------- */

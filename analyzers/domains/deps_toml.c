@@ -5,6 +5,7 @@
  * uv/pdm dev dependencies), Poetry `name = spec` pairs, or index URLs. An
  * inline table whose path matches nothing is opened in place (an explicit
  * work list, no recursion). */
+#include "analyzers/engine/forest.h"
 #include "analyzers/domains/deps.h"
 #include "analyzers/engine/toml.h"
 
@@ -185,7 +186,7 @@ static bool deps__toml_visit(void *data, const TomlItem *it) {
 void deps_pyproject(AnalyzeCtx *ctx) {
   DepsSites sites = {0};
   DepsToml t = {ctx, &sites};
-  toml_walk(ts_tree_root_node(ctx->tree), ctx->text, deps__toml_visit, &t);
+  toml_walk(forest_root(ctx->forest, 0), ctx->text, deps__toml_visit, &t);
   deps_emit_sites(ctx, &sites);
   array_free(&sites);
 }

@@ -2,6 +2,7 @@
  * device-layer mappings themselves (torch.cuda.*, .cuda(), device strings,
  * environment variables) are rows in kb.c matched by pymatch; this file also
  * folds a torch.cuda.is_available() guard into the calls it guards. */
+#include "analyzers/engine/forest.h"
 #include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
@@ -288,8 +289,7 @@ static void device__fold_flag(AnalyzeCtx *ctx, const Finding *g, TSNode site) {
  * a rewritten call behind an unchanged CUDA test would never run on the
  * NPU. Returns whether the guard finding is to be dropped. */
 static bool device__guard(AnalyzeCtx *ctx, const Finding *g) {
-  TSNode root = ts_tree_root_node(ctx->tree);
-  TSNode site = ts_node_descendant_for_byte_range(root, g->start_byte, g->end_byte);
+  TSNode site = forest_node_at(ctx->forest, g->start_byte, g->end_byte);
   if (device__conditional(ctx, g, site)) return true;
   bool flags, calls;
   device__guard_body(ctx, site, &flags, &calls);
@@ -316,8 +316,7 @@ static bool device__drop_guard(void *data, const Finding *f) {
  * (a conversion script): where the checkpoint is read changes nothing on the
  * NPU, the CPU takes it. Uses are words in the same function (or file). */
 static bool device__load_only(const AnalyzeCtx *ctx, const Finding *f) {
-  TSNode root = ts_tree_root_node(ctx->tree);
-  TSNode n = ts_node_descendant_for_byte_range(root, f->start_byte, f->end_byte);
+  TSNode n = forest_node_at(ctx->forest, f->start_byte, f->end_byte);
   while (!ts_node_is_null(n) && !pysyntax_is(n, "assignment") && !pysyntax_is(n, "block") && !pysyntax_is(n, "module"))
     n = ts_node_parent(n);
   TSNode name = pysyntax_is(n, "assignment") ? pysym_child(n, PYFIELD_LEFT) : (TSNode){0};
@@ -352,10 +351,10 @@ static bool device__drop_seed(void *data, const Finding *f) {
   AnalyzeCtx *ctx = data;
   const KbEntry *row = kb_lookup(KB_DETECTOR, "redundant-seed", ctx->opt->user_entries, ctx->opt->n_user_entries);
   if (!row || !f->subject || !kb_pattern_match(row->arg, f->subject)) return false;
-  TSNode n = ts_node_descendant_for_byte_range(ts_tree_root_node(ctx->tree), f->start_byte, f->end_byte);
+  TSNode n = forest_node_at(ctx->forest, f->start_byte, f->end_byte);
   while (!ts_node_is_null(n) && !pysyntax_is(n, "expression_statement")) n = ts_node_parent(n);
-  TSNode prev = ts_node_is_null(n) ? n : ts_node_prev_named_sibling(n);
-  while (pysyntax_is(prev, "comment")) prev = ts_node_prev_named_sibling(prev);
+  TSNode prev = forest_prev_named_sibling(ctx->forest, n);
+  while (pysyntax_is(prev, "comment")) prev = forest_prev_named_sibling(ctx->forest, prev);
   TSNode call = pysyntax_is(prev, "expression_statement") ? ts_node_named_child(prev, 0) : (TSNode){0};
   char *q = pysyntax_is(call, "call") ? pyfile_qualname(ctx->py, pysym_child(call, PYFIELD_FUNCTION)) : NULL;
   bool redundant = q && kb_pattern_match(row->value, q);

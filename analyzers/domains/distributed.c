@@ -13,6 +13,7 @@
  *  - `NCCL_BACKEND = "nccl"` labels the backend: not a finding.
  *
  * Callee and attention names come from the detector rows. */
+#include "analyzers/engine/forest.h"
 #include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
@@ -242,11 +243,10 @@ static char *distributed__table_key(const Dist *d, TSNode str) {
 /* A CUDA entry of a per-device table is right as it is: the advice is to
  * add the NPU entry, and there is no edit to make. */
 static void distributed__device_tables(Dist *d) {
-  TSNode root = ts_tree_root_node(d->ctx->tree);
   for (size_t i = 0; d->table && i < d->ctx->out->len; i++) {
     Finding *f = &d->ctx->out->items[i];
     if (!f->entry || f->entry->match != KB_NAMED_STRING || strcmp(f->rule->code, d->table->code) != 0) continue;
-    char *key = distributed__table_key(d, ts_node_descendant_for_byte_range(root, f->start_byte, f->end_byte));
+    char *key = distributed__table_key(d, forest_node_at(d->ctx->forest, f->start_byte, f->end_byte));
     if (key && kb_pattern_match(d->table->arg, key)) {
       kb_restate(f, NULL, d->table->replacement);
       f->fix = FIX_NONE;
@@ -264,7 +264,7 @@ static bool distributed__visit_node(void *state, const PyVisit *v) { return dist
 static bool distributed__label(void *data, const Finding *f) {
   const Dist *d = data;
   if (!f->entry || f->entry->match != KB_NAMED_STRING || kb_domain(f->rule->code) != 5) return false;
-  TSNode str = ts_node_descendant_for_byte_range(ts_tree_root_node(d->ctx->tree), f->start_byte, f->end_byte);
+  TSNode str = forest_node_at(d->ctx->forest, f->start_byte, f->end_byte);
   TSNode asg = ts_node_parent(str);
   TSNode left = pysyntax_is(asg, "assignment") ? pysym_child(asg, PYFIELD_LEFT) : (TSNode){0};
   char *name = pysyntax_is(left, "identifier") ? pyfile_node_text(d->py, left) : NULL;

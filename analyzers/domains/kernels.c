@@ -51,10 +51,10 @@ static void kernels__elf(AnalyzeCtx *ctx) {
 void kernels_analyze(AnalyzeCtx *ctx) {
   switch (ctx->kind) {
   case FILE_CUDA:
-    if (ctx->tree) kernels_cuda(ctx);
+    if (ctx->forest) kernels_cuda(ctx);
     break;
   case FILE_PYTHON:
-    if (ctx->py && ctx->tree) kernels_python(ctx);
+    if (ctx->py && ctx->forest) kernels_python(ctx);
     break;
   case FILE_ELF: kernels__elf(ctx); break;
   default: break;

@@ -11,6 +11,7 @@
  * cutlass::device_kernel<...> launches). A launch through a pointer or
  * alias (`auto kernel = &flash_fwd_kernel<...>; kernel<<<...>>>`) is listed
  * with the kernel it points to. */
+#include "analyzers/engine/forest.h"
 #include "analyzers/domains/kernels.h"
 
 #include <stdlib.h>
@@ -335,7 +336,7 @@ static void kernels__emit_launch(CudaWalk *w, const CudaLaunch *l) {
 
 void kernels_cuda(AnalyzeCtx *ctx) {
   CudaWalk w = {ctx, {0}, {0}, {0}, {0}};
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(ctx->tree));
+  TSTreeCursor cur = ts_tree_cursor_new(forest_root(ctx->forest, 0));
   bool more = true;
   while (more) {
     bool skip = false;

@@ -6,6 +6,7 @@
  * does, what a Function wraps, the sources an extension compiles) and, when
  * a torch_npu op fits, a sharper replacement. A finding is completed once:
  * only findings without a detail are considered. */
+#include "analyzers/engine/forest.h"
 #include "analyzers/domains/kernels.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
@@ -149,7 +150,7 @@ static bool kernels__opaque(AnalyzeCtx *ctx, const KbEntry *plain, const char *c
     const PyFunction *fn = &ctx->py->functions.items[i];
     if (fn->class_name || strcmp(fn->name, callee) != 0) continue;
     context_depends(ctx, UNIT_READS_FILE); /* the helper may sit in another unit */
-    TSNode def = ts_node_descendant_for_byte_range(ts_tree_root_node(ctx->tree), fn->body_start, fn->end);
+    TSNode def = forest_node_at(ctx->forest, fn->body_start, fn->end);
     StrList calls = {0};
     kernels_callees(ctx->text, def, &calls);
     bool hidden = false;
@@ -198,12 +199,12 @@ static void kernels__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
 /* The value of the module-level assignment `name = value` (the last one),
  * or a null node: a build usually lists its sources in a variable. */
 static TSNode kernels__module_value(AnalyzeCtx *ctx, TSNode id) {
-  TSNode found = {{0}, NULL, NULL}, root = ts_tree_root_node(ctx->tree);
+  TSNode found = {{0}, NULL, NULL};
   context_depends(ctx, UNIT_READS_FILE); /* assignments anywhere at the top level */
   uint32_t len = ts_node_end_byte(id) - ts_node_start_byte(id);
   const char *name = ctx->text + ts_node_start_byte(id);
-  for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
-    TSNode st = ts_node_named_child(root, i);
+  ForestTops it = forest_tops(ctx->forest, true);
+  for (TSNode st; forest_next_top(&it, &st);) {
     TSNode a = pysyntax_is(st, "expression_statement") ? ts_node_named_child(st, 0) : st;
     if (!pysyntax_is(a, "assignment")) continue;
     TSNode l = pysym_child(a, PYFIELD_LEFT);
@@ -283,29 +284,37 @@ static void kernels__visit(AnalyzeCtx *ctx, const KernelsPending *p, TSNode n) {
   }
 }
 
+/* Every node of the subtree at n, in document order. */
+static void kernels__walk(AnalyzeCtx *ctx, KernelsPending *pending, TSNode n) {
+  TSTreeCursor cur = ts_tree_cursor_new(n);
+  bool more = true;
+  while (more) {
+    kernels__visit(ctx, pending, ts_tree_cursor_current_node(&cur));
+    if (ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+      if (!ts_tree_cursor_goto_parent(&cur)) break;
+  }
+  ts_tree_cursor_delete(&cur);
+}
+
 void kernels_python(AnalyzeCtx *ctx) {
   KernelsPending pending = {0};
   for (size_t i = 0; i < ctx->out->len; i++)
     if (kernels__mine(&ctx->out->items[i])) array_push(&pending, i);
   if (pending.len == 0) return;
   /* the unit's top-level nodes and their subtrees */
-  TSNode root = ts_tree_root_node(ctx->tree);
-  TSTreeCursor top = ts_tree_cursor_new(root);
-  bool any = ts_tree_cursor_goto_first_child_for_byte(&top, ctx->unit->start) >= 0;
-  for (; any; any = ts_tree_cursor_goto_next_sibling(&top)) {
-    TSNode n = ts_tree_cursor_current_node(&top);
-    if (ts_node_start_byte(n) >= ctx->unit->end && ts_node_end_byte(n) > ts_node_start_byte(n)) break;
-    if (ts_node_end_byte(n) <= ctx->unit->start && ts_node_end_byte(n) > ts_node_start_byte(n)) continue;
-    TSTreeCursor cur = ts_tree_cursor_new(n);
-    bool more = true;
-    while (more) {
-      kernels__visit(ctx, &pending, ts_tree_cursor_current_node(&cur));
-      if (ts_tree_cursor_goto_first_child(&cur)) continue;
-      while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-        if (!ts_tree_cursor_goto_parent(&cur)) break;
+  const Forest *fo = ctx->forest;
+  for (size_t m = forest_member_at(fo, ctx->unit->start); m < forest_size(fo); m++) {
+    TSTreeCursor top = ts_tree_cursor_new(forest_root(fo, m));
+    bool any = ts_tree_cursor_goto_first_child_for_byte(&top, ctx->unit->start) >= 0, past = false;
+    for (; any; any = ts_tree_cursor_goto_next_sibling(&top)) {
+      TSNode n = ts_tree_cursor_current_node(&top);
+      if ((past = ts_node_start_byte(n) >= ctx->unit->end && ts_node_end_byte(n) > ts_node_start_byte(n))) break;
+      if (ts_node_end_byte(n) <= ctx->unit->start && ts_node_end_byte(n) > ts_node_start_byte(n)) continue;
+      kernels__walk(ctx, &pending, n);
     }
-    ts_tree_cursor_delete(&cur);
+    ts_tree_cursor_delete(&top);
+    if (past) break;
   }
-  ts_tree_cursor_delete(&top);
   array_free(&pending);
 }

@@ -11,6 +11,7 @@
  *  - ASC606: assertions on float dtypes.
  *
  * Every name (callees, methods, scope globs) comes from the detector rows. */
+#include "analyzers/engine/forest.h"
 #include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
@@ -219,7 +220,8 @@ static bool precision__cast_before(const Prec *p, TSNode stmt, TSNode tested, TS
   TSNode x = pysym_child(tested, PYFIELD_OBJECT);
   if (ts_node_is_null(x)) return false;
   /* the last assignment to x earlier in the same block decides */
-  for (TSNode prev = ts_node_prev_named_sibling(stmt); !ts_node_is_null(prev); prev = ts_node_prev_named_sibling(prev)) {
+  for (TSNode prev = forest_prev_named_sibling(p->ctx->forest, stmt); !ts_node_is_null(prev);
+       prev = forest_prev_named_sibling(p->ctx->forest, prev)) {
     context_reads(p->ctx, ts_node_start_byte(prev), ts_node_end_byte(prev));
     TSNode asg = pysyntax_is(prev, "expression_statement") ? ts_node_named_child(prev, 0) : (TSNode){0};
     if (!pysyntax_is(asg, "assignment")) continue;
@@ -511,7 +513,7 @@ static bool precision__dtype_var_to_helpers(const Prec *p, TSNode site) {
 static bool precision__off_device(const Prec *p, const Finding *f) {
   for (size_t i = 0; i < p->fed.len; i++)
     if (p->fed.items[i] == f->start_byte) return false;
-  TSNode site = ts_node_descendant_for_byte_range(ts_tree_root_node(p->ctx->tree), f->start_byte, f->end_byte);
+  TSNode site = forest_node_at(p->ctx->forest, f->start_byte, f->end_byte);
   if (p->host && pyfile_in_ranges(p->host_blocks.items, p->host_blocks.len, f->start_byte))
     return !precision__reaches_device(p, site);
   if (f->entry->match == KB_METHOD) {

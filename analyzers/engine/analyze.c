@@ -1,5 +1,6 @@
 /* analyze: file classification, the domain table and the refinement stage
  * that follows the detectors (see analyze.h for the order). */
+#include "analyzers/engine/forest.h"
 #include "analyzers/engine/analyze.h"
 #include "analyzers/engine/nesting.h"
 #include "analyzers/domains/domains.h"
@@ -47,13 +48,13 @@ typedef struct {
  * the walk leaves that subtree. The walk stops before the next top-level
  * node once `out` holds `budget` findings (ANALYZE_RAW_LIMIT) and then
  * returns true: the rest is not looked at. */
-static bool analyze__walk(TSNode root, const TSNode *tops, size_t n_tops, WalkSlot *slots, size_t n,
+static bool analyze__walk(const TSNode *tops, size_t n_tops, WalkSlot *slots, size_t n,
                           const FindingList *out, size_t budget) {
   Array(TSNode) parents = {0};
   bool cut = false;
   for (size_t t = 0; t < n_tops && !(cut = out->len >= budget); t++) {
     parents.len = 0;
-    array_push(&parents, root);
+    array_push(&parents, ts_tree_root_node(tops[t].tree)); /* its member's root (forest.h) */
     TSTreeCursor cur = ts_tree_cursor_new(tops[t]);
     for (bool more = true; more;) {
       size_t depth = parents.len;
@@ -112,11 +113,13 @@ static bool analyze__definition(TSNode n) {
 /* Splits the module into units: each definition alone, each run of other
  * top-level statements (comments included) together, in chunks of
  * ANALYZE__RUN_CHUNK statements. */
-static void analyze__units(TSNode root, AnalyzeUnits *us) {
-  TSTreeCursor cur = ts_tree_cursor_new(root);
-  for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur))
-    array_push(&us->tops, ts_tree_cursor_current_node(&cur));
-  ts_tree_cursor_delete(&cur);
+static void analyze__units(const Forest *forest, AnalyzeUnits *us) {
+  for (size_t m = 0; m < forest_size(forest); m++) {
+    TSTreeCursor cur = ts_tree_cursor_new(forest_root(forest, m));
+    for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur))
+      array_push(&us->tops, ts_tree_cursor_current_node(&cur));
+    ts_tree_cursor_delete(&cur);
+  }
   for (size_t i = 0; i < us->tops.len;) {
     size_t j = i + 1;
     if (!analyze__definition(us->tops.items[i])) {
@@ -148,7 +151,7 @@ static bool analyze__unit(AnalyzeCtx *ctx, PyFile *py, const TSNode *tops, size_
     const PyVisitor *pv = analyze__table[i].visitor;
     if (pv && (states[i] = pv->begin(ctx))) slots[n++] = (WalkSlot){pv->visit, states[i], 0};
   }
-  bool cut = n && analyze__walk(ts_tree_root_node(ctx->tree), tops, n_tops, slots, n, ctx->out, budget);
+  bool cut = n && analyze__walk(tops, n_tops, slots, n, ctx->out, budget);
   if (matcher) pymatch_end(matcher);
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
     if (states[i]) analyze__table[i].visitor->end(states[i]);
@@ -181,7 +184,7 @@ static void analyze__file_detectors(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *u
       const AnalyzeSpan *sp = &us->spans.items[i];
       WalkSlot slot = {attention_visitor.visit, st, 0};
       if (sp->u.flags & UNIT_ATTN_LINKS)
-        analyze__walk(ts_tree_root_node(ctx->tree), us->tops.items + sp->first, sp->n, &slot, 1, ctx->out,
+        analyze__walk(us->tops.items + sp->first, sp->n, &slot, 1, ctx->out,
                       SIZE_MAX); /* the units' walks kept to the limit already */
     }
     if (st) attention_visitor.end(st);
@@ -882,7 +885,7 @@ static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits 
 /* Every detector over a Python file: by units, then the whole-file work. */
 static void analyze__python(const AnalyzeFile *file, AnalyzeCtx *ctx, PyFile *py) {
   AnalyzeUnits us = {0};
-  analyze__units(ts_tree_root_node(ctx->tree), &us);
+  analyze__units(ctx->forest, &us);
   char *key = file->memo ? analyze__key(file, ctx->opt, py) : NULL;
   UnitCalls calls = {0};
   unsigned flags = analyze__python_units(ctx, py, &us, file->memo, key, &calls);
@@ -902,38 +905,38 @@ static void analyze__other(AnalyzeCtx *ctx) {
   ctx->unit = NULL;
 }
 
-void analyze_file(const AnalyzeFile *file, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
-                  FindingList *out, FileFacts *facts) {
+void analyze_file(const AnalyzeFile *file, const char *text, size_t len, const Forest *forest,
+                  const AnalyzeOptions *opt, FindingList *out, FileFacts *facts) {
   const char *path = file->path;
   AnalyzeCtx ctx = {path, context_file_kind(path), text, len, NULL, NULL, opt, out, NULL, false};
   /* a memo holds the units of the last version analyzed by units */
-  if (file->memo && (ctx.kind != FILE_PYTHON || !tree)) analyze__memo_clear(file->memo);
+  if (file->memo && (ctx.kind != FILE_PYTHON || !forest)) analyze__memo_clear(file->memo);
   if (ctx.kind == FILE_UNKNOWN) return;
   /* Files that cannot match any row are not parsed (facts need the parse). */
   if (ctx.kind == FILE_PYTHON && !facts && opt->n_user_entries == 0 && !opt->report_unused_noqa &&
       strcmp(analyze__base(path), "setup.py") != 0 && !prefilter_may_match(text, len))
     return;
   /* binary text, or brackets nested past the parser's limit (nesting.h) */
-  if (analyze__binary(file, ctx.kind, text, len) || (!tree && nesting_file_too_deep(ctx.kind, text, len))) {
+  if (analyze__binary(file, ctx.kind, text, len) || (!forest && nesting_file_too_deep(ctx.kind, text, len))) {
     if (file->memo) analyze__memo_clear(file->memo);
     return;
   }
   TSParser *parser = NULL;
-  TSLanguage *lang = analyze_language(ctx.kind);
-  if (lang) {
-    if (tree) {
-      ctx.tree = tree;
-    } else {
+  Forest own;
+  if (analyze_language(ctx.kind)) {
+    if (!forest) {
       parser = ts_parser_new();
-      ts_parser_set_language(parser, lang);
-      ctx.tree = analyze_parse(parser, NULL, text, len);
-      if (!ctx.tree) {
+      forest_init(&own, ctx.kind);
+      if (!forest_parse(&own, parser, text, len)) {
+        forest_free(&own);
         ts_parser_delete(parser);
         return;
       }
+      forest = &own;
     }
+    ctx.forest = forest;
   }
-  PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build(ctx.tree, text, len) : NULL;
+  PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build(ctx.forest, text, len) : NULL;
   ctx.py = py;
   /* detectors write this file's findings to `mine`; the refinement stage
    * runs on them before they join the caller's list */
@@ -949,13 +952,13 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, TSTree 
   if (facts) facts->test_findings = tests;
   pyfile_free(py);
   if (parser) {
-    ts_tree_delete(ctx.tree);
+    forest_free(&own);
     ts_parser_delete(parser);
   }
 }
 
-void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
+void analyze_text(const char *path, const char *text, size_t len, const Forest *forest, const AnalyzeOptions *opt,
                   FindingList *out, FileFacts *facts) {
   AnalyzeFile file = {.path = path};
-  analyze_file(&file, text, len, tree, opt, out, facts);
+  analyze_file(&file, text, len, forest, opt, out, facts);
 }

@@ -1,6 +1,6 @@
 /* analyze: the per-file pipeline, the single call every front end makes.
  *
- * analyze_file parses the text (or reuses the caller's tree), runs every
+ * analyze_file parses the text (or reuses the caller's forest), runs every
  * detector of the domain table in analyze.c, then one refinement stage whose
  * steps run in this order, each over the findings the previous ones left:
  *
@@ -36,6 +36,7 @@
 
 #include <tree_sitter/api.h>
 #include "analyzers/engine/context.h"
+#include "analyzers/engine/forest.h"
 
 TSLanguage *analyze_language(FileKind kind); /* NULL for kinds parsed without tree-sitter */
 
@@ -89,7 +90,7 @@ void analyze_memo_free(AnalyzeMemo *m);
 /* Bytes [start, old_end) of the text the memo last saw became [start,
  * new_end): call for every edit, in order, before the next analysis. */
 void analyze_memo_edit(AnalyzeMemo *m, uint32_t start, uint32_t old_end, uint32_t new_end);
-/* Ranges whose syntax changed in the re-parse (ts_tree_get_changed_ranges,
+/* Ranges whose syntax changed in the re-parse (the forest's fresh members,
  * in the new text's bytes). */
 void analyze_memo_changed(AnalyzeMemo *m, const TSRange *r, size_t n);
 /* Units taken from the memo and units run by the last analysis. */
@@ -107,18 +108,18 @@ typedef struct {
                               RPC_NUL_BYTE for text that came through JSON-RPC
                               with NULs masked; either makes the text binary */
   AnalyzeMemo *memo;       /* units of the previous version to reuse, updated
-                              to this one (needs the caller's tree); NULL: none */
+                              to this one (needs the caller's forest); NULL: none */
 } AnalyzeFile;
 
 /* Analyzes one file and appends its final findings to out (the caller owns
- * them: findings_free). `tree` may be a tree already parsed from exactly
- * this text (borrowed; not modified); pass NULL to parse here. `facts` may
- * be NULL. */
-void analyze_file(const AnalyzeFile *file, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
-                  FindingList *out, FileFacts *facts);
+ * them: findings_free). `forest` may be the syntax already parsed from
+ * exactly this text (borrowed; not modified); pass NULL to parse here.
+ * `facts` may be NULL. */
+void analyze_file(const AnalyzeFile *file, const char *text, size_t len, const Forest *forest,
+                  const AnalyzeOptions *opt, FindingList *out, FileFacts *facts);
 
 /* analyze_file for a file known only by its path. */
-void analyze_text(const char *path, const char *text, size_t len, TSTree *tree, const AnalyzeOptions *opt,
+void analyze_text(const char *path, const char *text, size_t len, const Forest *forest, const AnalyzeOptions *opt,
                   FindingList *out, FileFacts *facts);
 
 #endif

@@ -83,12 +83,13 @@ typedef struct {
 
 /* Per-file context handed to each detector. */
 typedef struct PyFile PyFile;
+typedef struct Forest Forest;
 typedef struct {
   const char *path;        /* as given (relative or absolute); used for kind and messages */
   FileKind kind;
   const char *text;
   size_t len;
-  TSTree *tree;            /* NULL for kinds parsed without tree-sitter */
+  const Forest *forest;    /* the syntax (forest.h); NULL for kinds parsed without tree-sitter */
   const PyFile *py;        /* Python facts and names; NULL unless FILE_PYTHON */
   const AnalyzeOptions *opt;
   FindingList *out;        /* this detector's findings so far (see analyze.h) */

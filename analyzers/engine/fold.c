@@ -1,5 +1,6 @@
 /* fold: see fold.h. Each pass marks the findings it absorbs as gone; the
  * gone ones are freed at the end, so indexes stay valid between passes. */
+#include "analyzers/engine/forest.h"
 #include "analyzers/engine/fold.h"
 #include "analyzers/engine/fold_reach.h"
 
@@ -47,8 +48,10 @@ static FoldSite fold__site(const AnalyzeCtx *ctx, const Finding *f) {
   memset(&s, 0, sizeof s);
   s.stmt = s.func = FOLD_NONE;
   s.call_end = f->end_byte;
-  if (!ctx->tree || f->end_byte <= f->start_byte) return s;
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(ctx->tree));
+  if (!ctx->forest || f->end_byte <= f->start_byte) return s;
+  TSNode root = forest_root(ctx->forest, forest_member_at(ctx->forest, f->start_byte));
+  if (ts_node_is_null(root)) return s;
+  TSTreeCursor cur = ts_tree_cursor_new(root);
   for (bool more = true; more;) {
     TSNode n = ts_tree_cursor_current_node(&cur);
     if (ts_node_start_byte(n) > f->start_byte || ts_node_end_byte(n) < f->end_byte) break;

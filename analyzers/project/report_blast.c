@@ -7,6 +7,7 @@
  * it (reverse import edges): a call whose callee resolves, through the
  * file's imports, to the wrapper's module and name. Only the files involved
  * are parsed, one at a time. Python only: native blockers have no wrappers. */
+#include "analyzers/engine/forest.h"
 #include "analyzers/project/report_priv.h"
 #include "analyzers/python/resolver.h"
 #include "analyzers/engine/nesting.h"
@@ -51,7 +52,7 @@ static uint32_t report_blast__row(const char *text, uint32_t at) {
 
 typedef struct {
   TSParser *parser;
-  TSTree *tree;
+  Forest forest;
   PyFile *py;
   char *text;
   size_t len;
@@ -66,21 +67,21 @@ static bool report_blast__parse(BlastParsed *p, ReportReadFn read, void *data, s
     return false;
   }
   p->parser = ts_parser_new();
-  ts_parser_set_language(p->parser, analyze_language(FILE_PYTHON));
-  p->tree = analyze_parse(p->parser, NULL, p->text, p->len);
-  if (!p->tree) {
+  forest_init(&p->forest, FILE_PYTHON);
+  if (!forest_parse(&p->forest, p->parser, p->text, p->len)) {
+    forest_free(&p->forest);
     ts_parser_delete(p->parser);
     free(p->text);
     memset(p, 0, sizeof *p);
     return false;
   }
-  p->py = pyfile_build(p->tree, p->text, p->len);
+  p->py = pyfile_build(&p->forest, p->text, p->len);
   return true;
 }
 
 static void report_blast__unparse(BlastParsed *p) {
   if (p->py) pyfile_free(p->py);
-  if (p->tree) ts_tree_delete(p->tree);
+  forest_free(&p->forest);
   if (p->parser) ts_parser_delete(p->parser);
   free(p->text);
   memset(p, 0, sizeof *p);
@@ -107,10 +108,10 @@ static void report_blast__add_site(Report *r, const BlastTarget *t, const Report
   array_push(&w->callers, s);
 }
 
-/* Scans one parsed file for calls of any target (cursor walk, no recursion). */
-static void report_blast__scan(Report *r, const BlastTargets *targets, const ReportFile *files, size_t file,
-                               const BlastParsed *p, const PhaseGraph *g) {
-  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(p->tree));
+/* Scans one statement's tree for calls of any target (cursor walk, no recursion). */
+static void report_blast__scan_tree(Report *r, const BlastTargets *targets, const ReportFile *files, size_t file,
+                                    const BlastParsed *p, const PhaseGraph *g, TSNode root) {
+  TSTreeCursor c = ts_tree_cursor_new(root);
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&c);
     if (strcmp(ts_node_type(n), "call") == 0) {
@@ -156,6 +157,13 @@ static void report_blast__scan(Report *r, const BlastTargets *targets, const Rep
       }
     }
   }
+}
+
+/* Scans one parsed file for calls of any target. */
+static void report_blast__scan(Report *r, const BlastTargets *targets, const ReportFile *files, size_t file,
+                               const BlastParsed *p, const PhaseGraph *g) {
+  for (size_t m = 0; m < forest_size(&p->forest); m++)
+    report_blast__scan_tree(r, targets, files, file, p, g, forest_root(&p->forest, m));
 }
 
 /* Module-level blockers: the import statements that load the module. */

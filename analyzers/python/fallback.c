@@ -3,6 +3,7 @@
  * makes the import optional only where the code checks the name before
  * using it; one use on the default path means the program needs the
  * package after all. */
+#include "analyzers/engine/forest.h"
 #include "analyzers/python/resolver.h"
 #include "analyzers/python/pysym.h"
 
@@ -51,8 +52,13 @@ static bool fallback__leaves(TSNode block) {
 /* An earlier statement of `block` (before `before`) that leaves when the
  * name is unusable: `if f is None: raise ...`. */
 static bool fallback__early_exit(const PyFile *py, TSNode block, TSNode before, const StrList *names) {
-  for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
-    TSNode s = ts_node_named_child(block, i);
+  /* the module's statements are the file's top-level ones, one tree each (forest.h) */
+  bool module = fallback__is(block, "module");
+  ForestTops it = forest_tops(py->forest, true);
+  for (uint32_t i = 0;; i++) {
+    TSNode s;
+    if (module ? !forest_next_top(&it, &s) : i >= ts_node_named_child_count(block)) break;
+    if (!module) s = ts_node_named_child(block, i);
     if (ts_node_start_byte(s) >= ts_node_start_byte(before)) break;
     if (fallback__is(s, "if_statement") && fallback__mentions_any(py, ts_node_child_by_field_name(s, "condition", 9), names) &&
         fallback__leaves(ts_node_child_by_field_name(s, "consequence", 11)))
@@ -179,15 +185,17 @@ static void fallback__try(PyFile *py, TSNode stmt) {
 
 void pyfile_required_fallbacks(PyFile *py) {
   if (!memmem(py->text, py->len, "None", 4)) return;
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(py->tree));
-  bool more = true;
-  while (more) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    if (fallback__is(n, "try_statement")) fallback__try(py, n);
-    bool expr = fallback__is(n, "expression_statement"); /* no try statements inside expressions */
-    if (!expr && ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-      if (!ts_tree_cursor_goto_parent(&cur)) break;
+  for (size_t m = 0; m < forest_size(py->forest); m++) {
+    TSTreeCursor cur = ts_tree_cursor_new(forest_root(py->forest, m));
+    bool more = true;
+    while (more) {
+      TSNode n = ts_tree_cursor_current_node(&cur);
+      if (fallback__is(n, "try_statement")) fallback__try(py, n);
+      bool expr = fallback__is(n, "expression_statement"); /* no try statements inside expressions */
+      if (!expr && ts_tree_cursor_goto_first_child(&cur)) continue;
+      while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+        if (!ts_tree_cursor_goto_parent(&cur)) break;
+    }
+    ts_tree_cursor_delete(&cur);
   }
-  ts_tree_cursor_delete(&cur);
 }

@@ -1,5 +1,6 @@
 /* pyfacts: definitions, calls, names and imports of a Python file for the
  * project model (see pyfacts.h). One cursor walk over the tree. */
+#include "analyzers/engine/forest.h"
 #include "analyzers/python/pyfacts.h"
 #include "analyzers/python/pysym.h"
 #include "analyzers/python/pysyntax.h"
@@ -327,8 +328,7 @@ static void pyfacts__visit(PyfBuild *b, const TSTreeCursor *cur, TSNode n, TSNod
   }
 }
 
-static void pyfacts__walk(PyfBuild *b) {
-  TSNode root = ts_tree_root_node(b->py->tree);
+static void pyfacts__walk(PyfBuild *b, TSNode root) {
   Array(TSNode) parents = {0};
   array_push(&parents, root);
   TSTreeCursor cur = ts_tree_cursor_new(root);
@@ -428,13 +428,10 @@ PyFacts *pyfacts_build(const PyFile *py) {
   PyfBuild b = {py, f, {0}, {0}, NULL, 0, {0}, 0, 0, 0, false, kb_lookup(KB_DETECTOR, "dynamic-loaders", NULL, 0)};
   pyfacts__lines(py->text, py->len, &b.lines);
   /* the main block first: the walk files names under it */
-  TSNode root = ts_tree_root_node(py->tree);
-  uint32_t n = ts_node_named_child_count(root);
-  for (uint32_t i = 0; i < n && !f->has_main; i++) {
-    TSNode c = ts_node_named_child(root, i);
-    if (pysym_of(c) == PYSYM_IF_STATEMENT) pyfacts__main(&b, c, root);
-  }
-  pyfacts__walk(&b);
+  ForestTops it = forest_tops(py->forest, true);
+  for (TSNode c; !f->has_main && forest_next_top(&it, &c);)
+    if (pysym_of(c) == PYSYM_IF_STATEMENT) pyfacts__main(&b, c, ts_tree_root_node(c.tree));
+  for (size_t m = 0; m < forest_size(py->forest); m++) pyfacts__walk(&b, forest_root(py->forest, m));
   pyfacts__drop_shadowed(&b);
   pyfacts__imports(&b);
   for (size_t i = 0; i < b.bound.len; i++) free(b.bound.items[i].name);

@@ -467,7 +467,10 @@ static void pymatch__decorated(Matcher *m, TSNode dd) {
 static void pymatch__import_module(Matcher *m, TSNode stmt, TSNode at, const char *module) {
   char *q = xstrdup(module);
   size_t pkg_len = strcspn(module, ".");
-  uint32_t block = ts_node_start_byte(ts_node_parent(stmt));
+  /* the block the statement is in; every top-level statement is in the
+   * module's, though each has its own tree (forest.h) */
+  TSNode parent = ts_node_parent(stmt);
+  uint32_t block = ts_node_is_null(ts_node_parent(parent)) ? 0 : ts_node_start_byte(parent);
   for (;;) {
     const KbEntry *e = pymatch__lookup(m, KB_IMPORT, q);
     if (e) {

@@ -1,4 +1,5 @@
 /* pysyntax: see pysyntax.h. */
+#include "analyzers/engine/forest.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/pysym.h"
 
@@ -125,16 +126,16 @@ static uint32_t pysyntax__line_end(const PyFile *py, uint32_t at) {
 uint32_t pysyntax_import_point(const PyFile *py) {
   if (py->has_torch_import) return py->torch_import_plain ? py->torch_import_line_end : py->torch_import_line_start;
   if (py->import_insert_byte > 0) return py->import_insert_byte;
-  TSNode root = ts_tree_root_node(py->tree);
   uint32_t at = 0;
-  uint32_t n = ts_node_named_child_count(root);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode c = ts_node_named_child(root, i);
+  ForestTops it = forest_tops(py->forest, true);
+  size_t i = 0;
+  for (TSNode c; forest_next_top(&it, &c);) {
+    bool first = i++ == 0;
     if (pysyntax_is(c, "comment") && ts_node_start_byte(c) == at) {
       at = pysyntax__line_end(py, ts_node_end_byte(c));
       continue;
     }
-    if (i == 0 || (at > 0 && ts_node_start_byte(c) >= at)) {
+    if (first || (at > 0 && ts_node_start_byte(c) >= at)) {
       if (pysyntax_is(c, "expression_statement") && ts_node_named_child_count(c) == 1 &&
           pysyntax_is(ts_node_named_child(c, 0), "string"))
         at = pysyntax__line_end(py, ts_node_end_byte(c));

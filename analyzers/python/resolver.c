@@ -1,5 +1,6 @@
 /* resolver: see resolver.h. One TSTreeCursor walk collects import bindings
  * and file facts; lookups go through an index of the bindings by name. */
+#include "analyzers/engine/forest.h"
 #include "analyzers/python/resolver.h"
 #include "analyzers/python/pysym.h"
 #include "analyzers/python/pysyntax.h"
@@ -620,10 +621,9 @@ static bool resolver__visit(PyFile *py, TSNode n, Frame *frames, size_t depth) {
 /* Comments: every '#' that starts a comment node. A '#' inside a string is
  * rejected by the tree; there are few of either per file. */
 static void resolver__comments(PyFile *py) {
-  TSNode root = ts_tree_root_node(py->tree);
   for (const char *p = memchr(py->text, '#', py->len); p; p = memchr(p + 1, '#', py->len - (size_t)(p + 1 - py->text))) {
     uint32_t at = (uint32_t)(p - py->text);
-    TSNode c = ts_node_descendant_for_byte_range(root, at, at + 1);
+    TSNode c = forest_node_at(py->forest, at, at + 1);
     if (pysym_of(c) == PYSYM_COMMENT && ts_node_start_byte(c) == at) {
       resolver__comment(py, c);
       uint32_t end = ts_node_end_byte(c);
@@ -652,19 +652,8 @@ static void resolver__methods(PyFile *py) {
   array_free(&open);
 }
 
-PyFile *pyfile_build(TSTree *tree, const char *text, size_t len) {
-  PyFile *py = xcalloc(1, sizeof *py);
-  py->text = text;
-  py->len = len;
-  py->tree = tree;
-  size_t rows = 1;
-  for (size_t i = 0; i < len; i++)
-    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) rows++;
-  py->n_rows = rows;
-  py->comments = xcalloc(rows, sizeof *py->comments);
-  py->eol = pysyntax_eol(text, len);
-
-  TSNode root = ts_tree_root_node(tree);
+/* The statement-level walk of one member's tree. */
+static void resolver__walk(PyFile *py, TSNode root, size_t len) {
   Array(Frame) frames = {0};
   Frame top = {root, 0, (uint32_t)len};
   array_push(&frames, top);
@@ -689,6 +678,21 @@ PyFile *pyfile_build(TSTree *tree, const char *text, size_t len) {
   }
   ts_tree_cursor_delete(&cur);
   array_free(&frames);
+}
+
+PyFile *pyfile_build(const Forest *forest, const char *text, size_t len) {
+  PyFile *py = xcalloc(1, sizeof *py);
+  py->text = text;
+  py->len = len;
+  py->forest = forest;
+  size_t rows = 1;
+  for (size_t i = 0; i < len; i++)
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) rows++;
+  py->n_rows = rows;
+  py->comments = xcalloc(rows, sizeof *py->comments);
+  py->eol = pysyntax_eol(text, len);
+
+  for (size_t m = 0; m < forest_size(forest); m++) resolver__walk(py, forest_root(forest, m), len);
   resolver__comments(py);
   pyfile_required_fallbacks(py);
   resolver__methods(py);
@@ -810,13 +814,12 @@ const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at) {
 }
 
 TSNode pyfile_next_name(const PyFile *py, const char *name, size_t n, uint32_t *at, uint32_t to) {
-  TSNode root = ts_tree_root_node(py->tree);
   if (to > py->len) to = (uint32_t)py->len;
   while (n && *at < to && to - *at >= n) {
     const char *p = memmem(py->text + *at, to - *at, name, n);
     if (!p) break;
     uint32_t s = (uint32_t)(p - py->text), e = s + (uint32_t)n;
-    TSNode id = ts_node_descendant_for_byte_range(root, s, e);
+    TSNode id = forest_node_at(py->forest, s, e);
     if (pysym_of(id) == PYSYM_IDENTIFIER && ts_node_start_byte(id) == s && ts_node_end_byte(id) == e) {
       *at = e;
       return id;

@@ -68,7 +68,7 @@ typedef struct {
 struct PyFile {
   const char *text;
   size_t len;
-  TSTree *tree;
+  const struct Forest *forest; /* the syntax (forest.h), borrowed */
   Array(PyBinding) bindings; /* in document order of their statements */
   uint64_t name_bloom[4];    /* bits of the bound local names: most lookups miss */
   /* Bindings by local name, so that a lookup visits only its name's: open
@@ -112,7 +112,7 @@ struct PyFile {
 typedef struct PyFile PyFile;
 
 /* Builds the facts of a parsed Python file. Caller frees with pyfile_free. */
-PyFile *pyfile_build(TSTree *tree, const char *text, size_t len);
+PyFile *pyfile_build(const struct Forest *forest, const char *text, size_t len);
 void pyfile_free(PyFile *py);
 
 /* Binding visible for `name` at byte `at`, innermost scope first; NULL if

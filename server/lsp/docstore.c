@@ -19,7 +19,7 @@ static void doc__free(Document *d) {
   free(d->language_id);
   sb_free(&d->text);
   pos_index_free(&d->index);
-  if (d->tree) ts_tree_delete(d->tree);
+  forest_free(&d->forest);
   analyze_memo_free(d->memo);
   findings_free(&d->findings);
   analyze_facts_free(&d->facts);
@@ -106,6 +106,7 @@ Document *doc_open(DocStore *s, const char *uri, const char *language_id, int64_
   sb_append(&d->text, text, len);
   d->kind = context_file_kind(d->path);
   if (d->kind == FILE_UNKNOWN && strcmp(d->language_id, "python") == 0) d->kind = FILE_PYTHON;
+  forest_init(&d->forest, d->kind);
   d->dirty = true;
   doc__reindex(d);
   array_push(&s->docs, d);
@@ -160,7 +161,7 @@ void doc_edit_bytes(Document *d, size_t start, size_t end, const char *text, siz
   sb_free(&d->text);
   d->text = nt;
   doc__reindex(d);
-  if (d->tree) ts_tree_edit(d->tree, &e);
+  forest_edit(&d->forest, d->text.data, d->text.len, &e);
   if (d->memo) analyze_memo_edit(d->memo, e.start_byte, e.old_end_byte, e.new_end_byte);
   d->dirty = true;
   d->published = false;
@@ -182,14 +183,23 @@ void doc_set_text(Document *d, const char *text, size_t len) {
   sb_init(&d->text);
   sb_append(&d->text, text, len);
   doc__reindex(d);
-  if (d->tree) { /* whole-document replacement: no old tree to reuse */
-    ts_tree_delete(d->tree);
-    d->tree = NULL;
-  }
+  forest_free(&d->forest); /* whole-document replacement: no old trees to reuse */
+  forest_init(&d->forest, d->kind);
   analyze_memo_free(d->memo); /* nor units */
   d->memo = NULL;
   d->dirty = true;
   d->published = false;
+}
+
+/* The units of the statements the last parse parsed again. */
+static void doc__mark_parsed(Document *d) {
+  Array(TSRange) r = {0};
+  for (size_t i = 0; i < d->forest.members.len; i++) {
+    const ForestMember *m = &d->forest.members.items[i];
+    if (m->fresh) array_push(&r, ((TSRange){{0, 0}, {0, 0}, m->start, m->end}));
+  }
+  analyze_memo_changed(d->memo, r.items, r.len);
+  array_free(&r);
 }
 
 bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char *const *ignores, size_t n_ignores) {
@@ -200,31 +210,23 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char
   memset(&d->facts, 0, sizeof d->facts);
   TSLanguage *lang = analyze_language(d->kind);
   d->too_deep = lang && nesting_file_too_deep(d->kind, d->text.data, d->text.len);
-  if (d->too_deep) {
-    if (d->tree) ts_tree_delete(d->tree); /* parsed from an earlier, shallower text */
-    d->tree = NULL;
+  if (d->too_deep) { /* parsed from an earlier, shallower text */
+    forest_free(&d->forest);
+    forest_init(&d->forest, d->kind);
     return true;
   }
+  bool parsed = false;
   if (lang && d->text.len < UINT32_MAX / 2) {
-    ts_parser_set_language(s->parser, lang);
-    TSTree *t = analyze_parse(s->parser, d->tree, d->text.data, d->text.len);
-    if (t && d->tree && d->memo) { /* syntax that changed beyond the edits re-runs its units too */
-      uint32_t n = 0;
-      TSRange *r = ts_tree_get_changed_ranges(d->tree, t, &n);
-      analyze_memo_changed(d->memo, r, n);
-      free(r);
-    }
-    if (t) {
-      if (d->tree) ts_tree_delete(d->tree);
-      d->tree = t;
-    }
+    bool had = forest_size(&d->forest) > 0;
+    parsed = forest_parse(&d->forest, s->parser, d->text.data, d->text.len);
+    if (parsed && had && d->memo) doc__mark_parsed(d);
   }
-  if (!d->memo && d->kind == FILE_PYTHON && d->tree) d->memo = analyze_memo_new();
+  if (!d->memo && d->kind == FILE_PYTHON && parsed) d->memo = analyze_memo_new();
   /* a NUL held as RPC_NUL_BYTE makes the text binary, as for the CLI */
   AnalyzeFile file = {.path = d->rel ? d->rel : d->path, .npu_sibling = d->npu_sibling, .file_ignores = ignores,
                       .n_file_ignores = n_ignores, .nul_byte = d->nul_marks ? RPC_NUL_BYTE : 0,
                       .memo = d->memo};
-  analyze_file(&file, d->text.data, d->text.len, lang ? d->tree : NULL, opt, &d->findings,
+  analyze_file(&file, d->text.data, d->text.len, parsed ? &d->forest : NULL, opt, &d->findings,
                d->kind == FILE_PYTHON ? &d->facts : NULL);
   return true;
 }

@@ -1,12 +1,14 @@
 /* docstore: the open documents of a language-server session.
  *
- * Each Document keeps its text, a line index for position conversion, the
- * tree-sitter tree (edited with ts_tree_edit on every change and re-parsed
- * with the old tree before analysis), the version, the findings of its
- * last analysis and, for Python, the units of that analysis (AnalyzeMemo):
- * every edit moves them or marks them touched, the re-parse marks the
- * units whose syntax changed, and the next analysis re-runs only those. Changes are applied in the client's position encoding and
- * clamped to the document as LSP requires; a change never fails.
+ * Each Document keeps its text, a line index for position conversion, its
+ * syntax (a Forest: one tree per top-level statement of Python; every edit
+ * re-splits the statements it touched and the next analysis re-parses only
+ * those), the version, the findings
+ * of its last analysis and, for Python, the units of that analysis
+ * (AnalyzeMemo): every edit moves them or marks them touched, the re-parse
+ * marks the units of the statements it parsed again, and the next analysis
+ * re-runs only those. Changes are applied in the client's position encoding
+ * and clamped to the document as LSP requires; a change never fails.
  *
  * Ownership: the DocStore owns every Document; pointers returned by
  * doc_find stay valid until doc_close of that URI or doc_store_free. */
@@ -25,7 +27,7 @@ typedef struct {
   StrBuf text;
   LineIndex index;
   FileKind kind;
-  TSTree *tree;      /* NULL until first analysis, or for kinds without a grammar */
+  Forest forest;     /* empty until the first analysis, or for kinds without a grammar */
   bool dirty;        /* changed since the last analysis */
   bool published;    /* diagnostics of the current version were sent */
   bool nul_marks;    /* text received with U+0000, held as RPC_NUL_BYTE */
@@ -57,18 +59,18 @@ Document *doc_find(DocStore *s, const char *uri);
 /* Closes and frees; false when the URI was not open. */
 bool doc_close(DocStore *s, const char *uri);
 
-/* Replaces [start,end) (byte offsets, clamped) with text, editing the tree. */
+/* Replaces [start,end) (byte offsets, clamped) with text, editing the syntax. */
 void doc_edit_bytes(Document *d, size_t start, size_t end, const char *text, size_t len);
 /* Applies an LSP range change: positions in `enc`, clamped. */
 void doc_edit_range(Document *d, LspPosition start, LspPosition end, PosEncoding enc, const char *text, size_t len);
 /* Replaces the whole text (a change without a range). */
 void doc_set_text(Document *d, const char *text, size_t len);
 
-/* Re-parses (incrementally, with the edited old tree) and re-analyzes when
+/* Re-parses (the edited statements, incrementally) and re-analyzes when
  * dirty; returns whether it did. `ignores` (borrowed for the call) are the
  * codes the project's per-file ignores silence in this document. The
  * findings are final: the analysis applied the NPU twin and the ignores. A
- * text nested too deep for the parser (nesting.h) is not parsed: no tree, no
+ * text nested too deep for the parser (nesting.h) is not parsed: no syntax, no
  * findings, too_deep set. */
 bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char *const *ignores, size_t n_ignores);
 

@@ -101,8 +101,8 @@ static bool lsp__kind_wanted(const cJSON *only, const char *kind) {
 
 /* Migration route A: on an entry point, turn on transfer_to_npu. */
 static cJSON *lsp__route_a(Session *s, Document *d) {
-  if (d->kind != FILE_PYTHON || !d->tree) return NULL;
-  PyFile *py = pyfile_build(d->tree, d->text.data, d->text.len);
+  if (d->kind != FILE_PYTHON || !forest_size(&d->forest)) return NULL;
+  PyFile *py = pyfile_build(&d->forest, d->text.data, d->text.len);
   cJSON *a = NULL;
   if (py->has_main_guard && !py->transfer_to_npu) {
     const char *eol = pysyntax_eol(d->text.data, d->text.len);

@@ -5,7 +5,7 @@
  * Python, setup.py, CUDA/C++, pyproject.toml, setup.cfg, requirements.txt,
  * environment.yml, a shell script; bit 7 selects the rules by prefix
  * (exercising the filter pass). The rest is the file text, analyzed once
- * with a tree parsed here and once without (analyze_text parses): both
+ * with a forest parsed here and once without (analyze_text parses): both
  * must give the same findings. Every finding must lie inside the text, and
  * every edit range too. */
 #include <stdint.h>
@@ -57,15 +57,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   analyze_text(path, text, len, NULL, &opt, &a, &fa);
 
   TSLanguage *lang = analyze_language(context_file_kind(path));
-  TSTree *tree = NULL;
+  Forest forest;
+  forest_init(&forest, context_file_kind(path));
+  bool parsed = false;
   TSParser *parser = NULL;
   /* past the nesting limit the runtime's tree delete double-frees: never parsed */
   if (lang && len < UINT32_MAX / 2 && !nesting_file_too_deep(context_file_kind(path), text, len)) {
     parser = ts_parser_new();
-    ts_parser_set_language(parser, lang);
-    tree = analyze_parse(parser, NULL, text, len);
+    parsed = forest_parse(&forest, parser, text, len);
   }
-  analyze_text(path, text, len, tree, &opt, &b, NULL);
+  analyze_text(path, text, len, parsed ? &forest : NULL, &opt, &b, NULL);
 
   FUZZ_CHECK(a.len == b.len);
   for (size_t i = 0; i < a.len; i++) {
@@ -79,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   findings_free(&a);
   findings_free(&b);
   analyze_facts_free(&fa);
-  if (tree) ts_tree_delete(tree);
+  forest_free(&forest);
   if (parser) ts_parser_delete(parser);
   free(text);
   return 0;

@@ -1,14 +1,13 @@
 /* Name resolution: aliases, from-imports, function-local imports, chains. */
 #include "tests/unit/test.h"
 #include "analyzers/python/resolver.h"
+#include "analyzers/engine/forest.h"
 
 #include <stdlib.h>
 
-TSLanguage *tree_sitter_python(void);
-
 typedef struct {
   TSParser *parser;
-  TSTree *tree;
+  Forest forest;
   PyFile *py;
   const char *text;
 } Src;
@@ -16,14 +15,14 @@ typedef struct {
 static void src_open(Src *s, const char *text) {
   s->text = text;
   s->parser = ts_parser_new();
-  ts_parser_set_language(s->parser, tree_sitter_python());
-  s->tree = ts_parser_parse_string(s->parser, NULL, text, (uint32_t)strlen(text));
-  s->py = pyfile_build(s->tree, text, strlen(text));
+  forest_init(&s->forest, FILE_PYTHON);
+  forest_parse(&s->forest, s->parser, text, strlen(text));
+  s->py = pyfile_build(&s->forest, text, strlen(text));
 }
 
 static void src_close(Src *s) {
   pyfile_free(s->py);
-  ts_tree_delete(s->tree);
+  forest_free(&s->forest);
   ts_parser_delete(s->parser);
 }
 
@@ -35,7 +34,8 @@ static char *qual_at(Src *s, const char *needle, int nth) {
     if (!p) return NULL;
   }
   uint32_t a = (uint32_t)(p - s->text), b = a + (uint32_t)strlen(needle);
-  TSNode n = ts_node_named_descendant_for_byte_range(ts_tree_root_node(s->tree), a, b);
+  TSNode n = forest_root(&s->forest, forest_member_at(&s->forest, a));
+  n = ts_node_named_descendant_for_byte_range(n, a, b);
   while (!ts_node_is_null(n) && (ts_node_start_byte(n) != a || ts_node_end_byte(n) != b)) n = ts_node_parent(n);
   if (ts_node_is_null(n)) return NULL;
   return pyfile_qualname(s->py, n);

@@ -1,0 +1,227 @@
+#include "analyzers/engine/forest.h"
+
+#include <string.h>
+
+#include "analyzers/engine/analyze.h"
+#include "analyzers/python/pysplit.h"
+
+void forest_init(Forest *f, FileKind kind) {
+  memset(f, 0, sizeof *f);
+  f->kind = kind;
+  f->split = kind == FILE_PYTHON;
+}
+
+static void forest__drop(ForestMember *m) {
+  if (m->tree) ts_tree_delete(m->tree);
+  m->tree = NULL;
+}
+
+static void forest__clear(Forest *f) {
+  for (size_t i = 0; i < f->members.len; i++) forest__drop(&f->members.items[i]);
+  f->members.len = 0;
+}
+
+void forest_free(Forest *f) {
+  forest__clear(f);
+  array_free(&f->members);
+}
+
+/* The last member starting at or before byte x (0 when none does). */
+static size_t forest__find(const Forest *f, uint32_t x) {
+  size_t lo = 0, hi = f->members.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (f->members.items[mid].start <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo ? lo - 1 : 0;
+}
+
+/* Every member of the text, from scratch. */
+static void forest__split_all(Forest *f, const char *text, size_t len) {
+  if (!f->split) {
+    ForestMember m = {0, (uint32_t)len, 0, NULL, false, false};
+    array_push(&f->members, m);
+    return;
+  }
+  uint32_t row = 0;
+  size_t p = 0;
+  do {
+    size_t q = pysplit_next(text, len, p);
+    ForestMember m = {(uint32_t)p, (uint32_t)q, row, NULL, false, false};
+    array_push(&f->members, m);
+    row += pysplit_rows(text, len, p, q);
+    p = q;
+  } while (p < len);
+}
+
+/* Member i's included range: its bytes, from column 0 of its first row to
+ * column 0 of the next member's (the last one runs to the end). */
+static TSRange forest__range(const Forest *f, size_t i) {
+  const ForestMember *m = &f->members.items[i];
+  TSRange r = {{m->row, 0}, {UINT32_MAX, UINT32_MAX}, m->start, UINT32_MAX};
+  if (i + 1 < f->members.len) {
+    r.end_point = (TSPoint){f->members.items[i + 1].row, 0};
+    r.end_byte = m->end;
+  }
+  return r;
+}
+
+/* A parser that remembers nothing of its last parse. tree-sitter 0.20
+ * keeps state of the Python scanner across parses with included ranges
+ * (two parses of the same range can differ after another one), and takes a
+ * range that does not start at byte 0 for the rest of an earlier parse, so
+ * it never reuses an old tree there: each statement is parsed from scratch
+ * by a parser whose language was set again. */
+static void forest__renew(TSParser *parser, TSLanguage *lang) {
+  ts_parser_set_language(parser, NULL);
+  ts_parser_set_language(parser, lang);
+}
+
+bool forest_parse(Forest *f, TSParser *parser, const char *text, size_t len) {
+  TSLanguage *lang = analyze_language(f->kind);
+  if (!lang || len > UINT32_MAX / 2) {
+    forest__clear(f);
+    return false;
+  }
+  ts_parser_set_language(parser, lang);
+  if (!f->members.len) forest__split_all(f, text, len);
+  bool ok = true;
+  for (size_t i = 0; ok && i < f->members.len; i++) {
+    ForestMember *m = &f->members.items[i];
+    m->fresh = false;
+    if (m->tree && !m->edited) continue;
+    TSTree *t;
+    if (f->split) {
+      forest__renew(parser, lang);
+      TSRange r = forest__range(f, i);
+      ts_parser_set_included_ranges(parser, &r, 1);
+      t = analyze_parse(parser, NULL, text, len);
+    } else { /* one tree for the file: re-parsed incrementally */
+      t = analyze_parse(parser, m->tree, text, len);
+    }
+    ok = t != NULL;
+    forest__drop(m);
+    m->tree = t;
+    m->edited = false;
+    m->fresh = true;
+  }
+  if (f->split) ts_parser_set_included_ranges(parser, NULL, 0);
+  if (!ok) forest__clear(f);
+  return ok;
+}
+
+/* Members moved by an edit that ends at or before their start. */
+static void forest__shift(Forest *f, size_t from, const TSInputEdit *e) {
+  int64_t delta = (int64_t)e->new_end_byte - (int64_t)e->old_end_byte;
+  int64_t drow = (int64_t)e->new_end_point.row - (int64_t)e->old_end_point.row;
+  for (size_t i = from; i < f->members.len; i++) {
+    ForestMember *m = &f->members.items[i];
+    m->start = (uint32_t)(m->start + delta);
+    m->end = (uint32_t)(m->end + delta);
+    m->row = (uint32_t)(m->row + drow);
+    if (m->tree) ts_tree_edit(m->tree, e);
+  }
+}
+
+typedef Array(ForestMember) ForestMembers;
+
+/* The bytes of a line that decide whether it starts a statement: the
+ * longest keyword pysplit looks at ("finally") and the byte after it. */
+#define FOREST__KEYWORD_ZONE 8
+
+/* The text split again from member a's start to the first boundary at or
+ * after the edit's end that is also a (moved) member's start, k; those
+ * members, a..k-1, are replaced by `out`. Returns k. */
+static size_t forest__resplit(const Forest *f, const char *text, size_t len, size_t a, size_t b, uint32_t new_end,
+                              ForestMembers *out) {
+  const ForestMember *M = f->members.items;
+  size_t n = f->members.len, k = b + 1;
+  size_t p = M[a].start;
+  uint32_t row = M[a].row;
+  for (;;) {
+    size_t q = pysplit_next(text, len, p);
+    ForestMember m = {(uint32_t)p, (uint32_t)q, row, NULL, false, false};
+    array_push(out, m);
+    if (q >= len) return n;
+    while (k < n && M[k].start < q) k++;
+    if (q >= new_end && k < n && M[k].start == q) return k;
+    row += pysplit_rows(text, len, p, q);
+    p = q;
+  }
+}
+
+void forest_edit(Forest *f, const char *text, size_t len, const TSInputEdit *e) {
+  size_t n = f->members.len;
+  if (!n) return;
+  if (!f->split) {
+    ForestMember *m = &f->members.items[0];
+    if (m->tree) ts_tree_edit(m->tree, e);
+    m->edited = true;
+    m->end = (uint32_t)len;
+    return;
+  }
+  /* Whether a line starts a statement depends on its first bytes too (a
+   * clause keyword, a keyword that closes open brackets): an edit there can
+   * join the member to the one before, so the split is read again from
+   * that one. */
+  size_t a = forest__find(f, e->start_byte > FOREST__KEYWORD_ZONE ? e->start_byte - FOREST__KEYWORD_ZONE : 0);
+  size_t b = e->old_end_byte ? forest__find(f, e->old_end_byte - 1) : 0;
+  if (b < a) b = a;
+  forest__shift(f, b + 1, e);
+  ForestMembers out = {0};
+  size_t k = forest__resplit(f, text, len, a, b, e->new_end_byte, &out);
+  ForestMember *M = f->members.items;
+  for (size_t i = a; i < k; i++) forest__drop(&M[i]);
+  /* members[a, k) become out */
+  size_t tail = n - k, len_new = a + out.len + tail;
+  array_reserve(&f->members, out.len);
+  M = f->members.items;
+  memmove(M + a + out.len, M + k, tail * sizeof *M);
+  memcpy(M + a, out.items, out.len * sizeof *M);
+  f->members.len = len_new;
+  array_free(&out);
+}
+
+size_t forest_size(const Forest *f) { return f->members.len; }
+
+TSNode forest_root(const Forest *f, size_t i) {
+  if (i >= f->members.len || !f->members.items[i].tree) return (TSNode){0};
+  return ts_tree_root_node(f->members.items[i].tree);
+}
+
+size_t forest_member_at(const Forest *f, uint32_t at) { return forest__find(f, at); }
+
+ForestTops forest_tops(const Forest *f, bool named) { return (ForestTops){f, 0, 0, named}; }
+
+bool forest_next_top(ForestTops *it, TSNode *out) {
+  for (; it->member < forest_size(it->f); it->member++, it->child = 0) {
+    TSNode r = forest_root(it->f, it->member);
+    uint32_t n = ts_node_is_null(r) ? 0 : it->named ? ts_node_named_child_count(r) : ts_node_child_count(r);
+    if (it->child < n) {
+      *out = it->named ? ts_node_named_child(r, it->child) : ts_node_child(r, it->child);
+      it->child++;
+      return true;
+    }
+  }
+  return false;
+}
+
+TSNode forest_node_at(const Forest *f, uint32_t start, uint32_t end) {
+  TSNode root = forest_root(f, forest__find(f, start));
+  return ts_node_is_null(root) ? root : ts_node_descendant_for_byte_range(root, start, end);
+}
+
+TSNode forest_prev_named_sibling(const Forest *f, TSNode n) {
+  if (ts_node_is_null(n)) return n;
+  TSNode p = ts_node_prev_named_sibling(n);
+  if (!ts_node_is_null(p)) return p;
+  TSNode parent = ts_node_parent(n);
+  if (ts_node_is_null(parent) || !ts_node_is_null(ts_node_parent(parent))) return p; /* not a top-level node */
+  for (size_t i = forest__find(f, ts_node_start_byte(n)); i-- > 0;) {
+    TSNode r = forest_root(f, i);
+    uint32_t c = ts_node_is_null(r) ? 0 : ts_node_named_child_count(r);
+    if (c) return ts_node_named_child(r, c - 1);
+  }
+  return p;
+}
