@@ -183,19 +183,33 @@ static void fallback__try(PyFile *py, TSNode stmt) {
   strlist_free(&names);
 }
 
+/* The try statement whose body is exactly the range r, or a null node. */
+static TSNode fallback__try_of(const PyFile *py, ByteRange r) {
+  TSNode n = forest_node_at(py->forest, r.start, r.end);
+  for (int depth = 0; !ts_node_is_null(n) && depth < FALLBACK_MAX_DEPTH; depth++) {
+    if (ts_node_start_byte(n) != r.start || ts_node_end_byte(n) != r.end) break;
+    TSNode up = ts_node_parent(n);
+    if (fallback__is(up, "try_statement") && ts_node_eq(ts_node_child_by_field_name(up, "body", 4), n)) return up;
+    n = up;
+  }
+  return (TSNode){0};
+}
+
 void pyfile_required_fallbacks(PyFile *py) {
   if (!memmem(py->text, py->len, "None", 4)) return;
-  for (size_t m = 0; m < forest_size(py->forest); m++) {
-    TSTreeCursor cur = ts_tree_cursor_new(forest_root(py->forest, m));
-    bool more = true;
-    while (more) {
-      TSNode n = ts_tree_cursor_current_node(&cur);
-      if (fallback__is(n, "try_statement")) fallback__try(py, n);
-      bool expr = fallback__is(n, "expression_statement"); /* no try statements inside expressions */
-      if (!expr && ts_tree_cursor_goto_first_child(&cur)) continue;
-      while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-        if (!ts_tree_cursor_goto_parent(&cur)) break;
-    }
-    ts_tree_cursor_delete(&cur);
+  /* only a try statement whose body is a guarded range can hold one: those
+   * ranges lead to them (in document order, as the walk found them),
+   * without a second walk over the whole tree */
+  Array(uint32_t) seen = {0};
+  for (size_t i = 0; i < py->guarded.len; i++) {
+    ByteRange r = py->guarded.items[i];
+    TSNode stmt = r.end > r.start ? fallback__try_of(py, r) : (TSNode){0};
+    if (ts_node_is_null(stmt)) continue;
+    bool again = false;
+    for (size_t k = 0; k < seen.len && !again; k++) again = seen.items[k] == ts_node_start_byte(stmt);
+    if (again) continue;
+    array_push(&seen, ts_node_start_byte(stmt));
+    fallback__try(py, stmt);
   }
+  array_free(&seen);
 }
