@@ -579,7 +579,8 @@ def table(R, mb, nfiles):
                 w("  %-58s %9.2f %8.2f %8.2f" % (label, X[k]["median_ms"], X[k]["p99_ms"], X[k]["max_ms"]))
         w("  (diagnostics in the 10,000-line file: %s; open + first analysis %.1f ms)" % (X["10k-char"]["open_diagnostics"],
                                                                                           X["10k-char"]["open_ms"]))
-        w("In process, per edit (median / p99 ms)     incr. parse    full parse   analysis only   doc_analyze (incr.)"
+        # "one-tree parse": the baseline of a single tree for the file, edited and re-parsed incrementally
+        w("In process, per edit (median / p99 ms)   one-tree parse   full parse   analysis only   doc_analyze (incr.)"
           "   full analysis   doc_analyze CPU   full CPU   units re-run / kept")
         for k in ("10k-inproc-char", "10k-inproc-line", "10k-inproc-import", "5k-inproc-char", "5k-inproc-line"):
             if k in X:
