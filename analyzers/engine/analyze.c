@@ -233,15 +233,19 @@ static const char *analyze__cr_read(void *payload, uint32_t at, TSPoint pt, uint
   return in->buf;
 }
 
-static bool analyze__has_lone_cr(const char *text, size_t len) {
+bool analyze_has_lone_cr(const char *text, size_t len) {
   for (const char *p = memchr(text, '\r', len); p; p = memchr(p + 1, '\r', len - (size_t)(p + 1 - text)))
     if ((size_t)(p + 1 - text) >= len || p[1] != '\n') return true;
   return false;
 }
 
 TSTree *analyze_parse(TSParser *parser, TSTree *old, const char *text, size_t len) {
+  return analyze_parse_as(parser, old, text, len, analyze_has_lone_cr(text, len));
+}
+
+TSTree *analyze_parse_as(TSParser *parser, TSTree *old, const char *text, size_t len, bool lone_cr) {
   if (len > UINT32_MAX / 2) return NULL;
-  if (!analyze__has_lone_cr(text, len)) return ts_parser_parse_string(parser, old, text, (uint32_t)len);
+  if (!lone_cr) return ts_parser_parse_string(parser, old, text, (uint32_t)len);
   AnalyzeCrInput *in = xmalloc(sizeof *in);
   in->text = text;
   in->len = len;

@@ -59,6 +59,10 @@ TSLanguage *analyze_language(FileKind kind); /* NULL for kinds parsed without tr
  * the text is not changed). Returns a new tree (caller frees with
  * ts_tree_delete) or NULL. */
 TSTree *analyze_parse(TSParser *parser, TSTree *old, const char *text, size_t len);
+/* The same, told whether the text holds a lone "\r" (analyze_has_lone_cr):
+ * a caller parsing one text many times (forest.h) looks once. */
+TSTree *analyze_parse_as(TSParser *parser, TSTree *old, const char *text, size_t len, bool lone_cr);
+bool analyze_has_lone_cr(const char *text, size_t len);
 
 void analyze_options_default(AnalyzeOptions *o);
 

@@ -86,7 +86,7 @@ bool forest_parse(Forest *f, TSParser *parser, const char *text, size_t len) {
   }
   ts_parser_set_language(parser, lang);
   if (!f->members.len) forest__split_all(f, text, len);
-  bool ok = true;
+  bool ok = true, cr = analyze_has_lone_cr(text, len);
   for (size_t i = 0; ok && i < f->members.len; i++) {
     ForestMember *m = &f->members.items[i];
     m->fresh = false;
@@ -96,9 +96,9 @@ bool forest_parse(Forest *f, TSParser *parser, const char *text, size_t len) {
       forest__renew(parser, lang);
       TSRange r = forest__range(f, i);
       ts_parser_set_included_ranges(parser, &r, 1);
-      t = analyze_parse(parser, NULL, text, len);
+      t = analyze_parse_as(parser, NULL, text, len, cr);
     } else { /* one tree for the file: re-parsed incrementally */
-      t = analyze_parse(parser, m->tree, text, len);
+      t = analyze_parse_as(parser, m->tree, text, len, cr);
     }
     ok = t != NULL;
     forest__drop(m);
