@@ -432,7 +432,8 @@ void analyze_facts_free(FileFacts *f) {
   f->py = NULL;
 }
 
-static void analyze__facts(const char *text, size_t len, const PyFile *py, FileFacts *facts) {
+static void analyze__facts(const char *text, size_t len, const PyFile *py, PyFactsCache *cache, const char *key,
+                           FileFacts *facts) {
   uint32_t lines = len > 0 ? 1 : 0;
   for (size_t i = 0; i < len; i++)
     if (text[i] == '\n') lines++;
@@ -440,7 +441,7 @@ static void analyze__facts(const char *text, size_t len, const PyFile *py, FileF
   facts->lines = lines;
   if (!py) return;
   facts->has_main_guard = py->has_main_guard;
-  facts->py = pyfacts_build(py);
+  facts->py = pyfacts_build_cached(py, cache, key);
   for (size_t i = 0; i < py->imports.len; i++) array_push(&facts->imports, xstrdup(py->imports.items[i].module));
 }
 
@@ -636,6 +637,7 @@ typedef struct {
 struct AnalyzeMemo {
   Array(MemoUnit) units;
   char *key;              /* file facts and options the units were made with; NULL: none */
+  PyFactsCache *facts;    /* the project model's facts of each statement (pyfacts.h) */
   size_t reused, ran;
 };
 
@@ -663,6 +665,7 @@ static void analyze__memo_clear(AnalyzeMemo *m) {
 void analyze_memo_free(AnalyzeMemo *m) {
   if (!m) return;
   analyze__memo_clear(m);
+  pyfacts_cache_free(m->facts);
   array_free(&m->units);
   free(m);
 }
@@ -887,13 +890,11 @@ static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits 
 }
 
 /* Every detector over a Python file: by units, then the whole-file work. */
-static void analyze__python(const AnalyzeFile *file, AnalyzeCtx *ctx, PyFile *py) {
+static void analyze__python(const AnalyzeFile *file, AnalyzeCtx *ctx, PyFile *py, const char *key) {
   AnalyzeUnits us = {0};
   analyze__units(ctx->forest, &us);
-  char *key = file->memo ? analyze__key(file, ctx->opt, py) : NULL;
   UnitCalls calls = {0};
   unsigned flags = analyze__python_units(ctx, py, &us, file->memo, key, &calls);
-  free(key);
   analyze__file_detectors(ctx, py, &us, flags, &calls);
   analyze__calls_free(&calls);
   array_free(&us.tops);
@@ -946,13 +947,17 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, const F
    * runs on them before they join the caller's list */
   FindingList mine = {0};
   ctx.out = &mine;
-  if (py) analyze__python(file, &ctx, py);
+  /* what the kept units and statement facts were made with (the memo's) */
+  char *key = py && file->memo ? analyze__key(file, opt, py) : NULL;
+  if (py) analyze__python(file, &ctx, py, key);
   else analyze__other(&ctx);
   uint32_t tests = analyze__refine(file, &ctx, py, &mine);
   array_reserve(out, mine.len);
   for (size_t i = 0; i < mine.len; i++) array_push(out, mine.items[i]);
   array_free(&mine);
-  if (facts) analyze__facts(text, len, py, facts);
+  if (facts && py && file->memo && !file->memo->facts) file->memo->facts = pyfacts_cache_new();
+  if (facts) analyze__facts(text, len, py, file->memo ? file->memo->facts : NULL, key, facts);
+  free(key);
   if (facts) facts->test_findings = tests;
   pyfile_free(py);
   if (parser) {

@@ -67,15 +67,19 @@ static TSRange forest__range(const Forest *f, size_t i) {
   return r;
 }
 
-/* A parser that remembers nothing of its last parse. tree-sitter 0.20
- * keeps state of the Python scanner across parses with included ranges
- * (two parses of the same range can differ after another one), and takes a
- * range that does not start at byte 0 for the rest of an earlier parse, so
- * it never reuses an old tree there: each statement is parsed from scratch
- * by a parser whose language was set again. */
-static void forest__renew(TSParser *parser, TSLanguage *lang) {
-  ts_parser_set_language(parser, NULL);
-  ts_parser_set_language(parser, lang);
+/* One statement, parsed from scratch. The tree-sitter 0.20 runtime takes
+ * a range that does not start at byte 0 for the rest of an earlier parse,
+ * so it never reuses an old tree there, and after such a parse with an old
+ * tree the next one could recover from errors differently: no old tree is
+ * given, and the parser's language is set again before each statement. */
+static TSTree *forest__parse_member(const Forest *f, size_t i, TSParser *p, TSLanguage *lang, const char *text,
+                                    size_t len, bool cr) {
+  ts_parser_set_language(p, NULL);
+  ts_parser_set_language(p, lang);
+  TSRange r = forest__range(f, i);
+  ts_parser_set_included_ranges(p, &r, 1);
+  TSTree *t = analyze_parse_as(p, NULL, text, len, cr);
+  return t;
 }
 
 bool forest_parse(Forest *f, TSParser *parser, const char *text, size_t len) {
@@ -91,15 +95,8 @@ bool forest_parse(Forest *f, TSParser *parser, const char *text, size_t len) {
     ForestMember *m = &f->members.items[i];
     m->fresh = false;
     if (m->tree && !m->edited) continue;
-    TSTree *t;
-    if (f->split) {
-      forest__renew(parser, lang);
-      TSRange r = forest__range(f, i);
-      ts_parser_set_included_ranges(parser, &r, 1);
-      t = analyze_parse_as(parser, NULL, text, len, cr);
-    } else { /* one tree for the file: re-parsed incrementally */
-      t = analyze_parse_as(parser, m->tree, text, len, cr);
-    }
+    TSTree *t = f->split ? forest__parse_member(f, i, parser, lang, text, len, cr)
+                         : analyze_parse_as(parser, m->tree, text, len, cr); /* one tree: re-parsed incrementally */
     ok = t != NULL;
     forest__drop(m);
     m->tree = t;
@@ -111,15 +108,21 @@ bool forest_parse(Forest *f, TSParser *parser, const char *text, size_t len) {
   return ok;
 }
 
-/* Members moved by an edit that ends at or before their start. */
+/* Members moved by an edit that ends at or before their start. A tree
+ * with a syntax error is parsed again where it lands: tree-sitter weighs
+ * error recoveries by the bytes and lines they skip, counted from the
+ * start of the file, so the same statement with an error can recover
+ * differently at another place (a fresh parse of the text must agree). */
 static void forest__shift(Forest *f, size_t from, const TSInputEdit *e) {
   int64_t delta = (int64_t)e->new_end_byte - (int64_t)e->old_end_byte;
   int64_t drow = (int64_t)e->new_end_point.row - (int64_t)e->old_end_point.row;
+  if (!delta && !drow) return;
   for (size_t i = from; i < f->members.len; i++) {
     ForestMember *m = &f->members.items[i];
     m->start = (uint32_t)(m->start + delta);
     m->end = (uint32_t)(m->end + delta);
     m->row = (uint32_t)(m->row + drow);
+    if (m->tree && ts_node_has_error(ts_tree_root_node(m->tree))) forest__drop(m);
     if (m->tree) ts_tree_edit(m->tree, e);
   }
 }

@@ -19,14 +19,19 @@ typedef struct {
   bool top_class; /* a top-level class: functions directly in it are methods */
 } PyfFrame;
 
+/* (owner, name) pairs already in a refs list: open addressing, index + 1. */
+typedef struct {
+  size_t *slots;
+  size_t n;
+} PyfRefSet;
+
 typedef struct {
   const PyFile *py;
-  PyFacts *out;
-  PyfLines lines;
+  PyFacts *out;         /* one statement's facts (a part), or the file's for its imports */
+  const PyFacts *file;  /* the file's: where its `__main__` block is */
+  const PyfLines *lines;
   Array(PyfFrame) frames;
-  /* (owner, name) pairs already in out->refs: open addressing, index + 1 */
-  size_t *seen;
-  size_t n_seen;
+  PyfRefSet seen;       /* of out->refs */
   Array(PyRef) bound; /* names assigned or taken as parameters inside definitions */
   /* the last position asked for (byte, row, code points from its line start):
    * the next one on that line counts on from it */
@@ -47,14 +52,14 @@ static void pyfacts__lines(const char *text, size_t len, PyfLines *ls) {
  * code-point column continues from the last one on the same line: many
  * calls on one long line cost the line once, not once each. */
 static PyPos pyfacts__pos(PyfBuild *b, uint32_t at) {
-  size_t lo = 0, hi = b->lines.len;
+  size_t lo = 0, hi = b->lines->len;
   while (hi - lo > 1) {
     size_t mid = (lo + hi) / 2;
-    if (b->lines.items[mid] <= at) lo = mid;
+    if (b->lines->items[mid] <= at) lo = mid;
     else hi = mid;
   }
-  PyPos p = {at, (uint32_t)lo, at - b->lines.items[lo], 0};
-  uint32_t from = b->lines.items[lo], chr = 0;
+  PyPos p = {at, (uint32_t)lo, at - b->lines->items[lo], 0};
+  uint32_t from = b->lines->items[lo], chr = 0;
   if (b->have_last && b->last_row == lo && b->last_byte <= at) {
     from = b->last_byte;
     chr = b->last_chr;
@@ -78,34 +83,38 @@ static size_t pyfacts__ref_hash(int32_t owner, const char *s, size_t n) {
   return (size_t)h;
 }
 
-static void pyfacts__grow_seen(PyfBuild *b) {
-  size_t n = b->n_seen ? b->n_seen * 2 : 256;
-  free(b->seen);
-  b->seen = xcalloc(n, sizeof *b->seen);
-  b->n_seen = n;
-  for (size_t k = 0; k < b->out->refs.len; k++) {
-    const PyRef *r = &b->out->refs.items[k];
+static void pyfacts__grow_seen(PyfRefSet *set, const PyFacts *out) {
+  size_t n = set->n ? set->n * 2 : 256;
+  free(set->slots);
+  set->slots = xcalloc(n, sizeof *set->slots);
+  set->n = n;
+  for (size_t k = 0; k < out->refs.len; k++) {
+    const PyRef *r = &out->refs.items[k];
     size_t i = pyfacts__ref_hash(r->owner, r->name, strlen(r->name)) & (n - 1);
-    while (b->seen[i]) i = (i + 1) & (n - 1);
-    b->seen[i] = k + 1;
+    while (set->slots[i]) i = (i + 1) & (n - 1);
+    set->slots[i] = k + 1;
   }
+}
+
+/* Adds (owner, name[0, n)) to out->refs unless it is there. */
+static void pyfacts__ref_add(PyFacts *out, PyfRefSet *set, int32_t owner, const char *name, size_t n) {
+  if (2 * (out->refs.len + 1) > set->n) pyfacts__grow_seen(set, out);
+  size_t i = pyfacts__ref_hash(owner, name, n) & (set->n - 1);
+  while (set->slots[i]) {
+    const PyRef *r = &out->refs.items[set->slots[i] - 1];
+    if (r->owner == owner && strlen(r->name) == n && memcmp(r->name, name, n) == 0) return;
+    i = (i + 1) & (set->n - 1);
+  }
+  PyRef r = {xstrndup(name, n), owner};
+  array_push(&out->refs, r);
+  set->slots[i] = out->refs.len;
 }
 
 /* Records that `owner` mentions the name text[s, e), once. */
 static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e) {
-  const char *name = b->py->text + s;
   size_t n = e - s;
   if (n == 0 || n > 128) return;
-  if (2 * (b->out->refs.len + 1) > b->n_seen) pyfacts__grow_seen(b);
-  size_t i = pyfacts__ref_hash(owner, name, n) & (b->n_seen - 1);
-  while (b->seen[i]) {
-    const PyRef *r = &b->out->refs.items[b->seen[i] - 1];
-    if (r->owner == owner && strlen(r->name) == n && memcmp(r->name, name, n) == 0) return;
-    i = (i + 1) & (b->n_seen - 1);
-  }
-  PyRef r = {xstrndup(name, n), owner};
-  array_push(&b->out->refs, r);
-  b->seen[i] = b->out->refs.len;
+  pyfacts__ref_add(b->out, &b->seen, owner, b->py->text + s, n);
 }
 
 /* ---- walk ----------------------------------------------------------------- */
@@ -115,7 +124,7 @@ static int32_t pyfacts__owner(const PyfBuild *b) {
 }
 
 static bool pyfacts__in_main(const PyfBuild *b, uint32_t at) {
-  return b->out->has_main && at >= b->out->main_start && at < b->out->main_end;
+  return b->file->has_main && at >= b->file->main_start && at < b->file->main_end;
 }
 
 /* The callee spelled for the model, or NULL when it is no name. */
@@ -251,16 +260,19 @@ static void pyfacts__all(PyfBuild *b, TSNode asg) {
   }
 }
 
-static void pyfacts__main(PyfBuild *b, TSNode stmt, TSNode parent) {
-  if (pysym_of(parent) != PYSYM_MODULE || b->out->has_main) return;
-  TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
-  if (ts_node_is_null(cond)) return;
-  uint32_t s = ts_node_start_byte(cond), e = ts_node_end_byte(cond);
-  const char *t = b->py->text + s;
-  if (!memmem(t, e - s, "__name__", 8) || !memmem(t, e - s, "__main__", 8)) return;
-  b->out->has_main = true;
-  b->out->main_start = ts_node_start_byte(stmt);
-  b->out->main_end = ts_node_end_byte(stmt);
+/* The first top-level `if __name__ == "__main__":` of the file. */
+static void pyfacts__main(const PyFile *py, PyFacts *f) {
+  ForestTops it = forest_tops(py->forest, true);
+  for (TSNode stmt; !f->has_main && forest_next_top(&it, &stmt);) {
+    TSNode cond = pysym_of(stmt) == PYSYM_IF_STATEMENT ? pysym_child(stmt, PYFIELD_CONDITION) : (TSNode){0};
+    if (ts_node_is_null(cond)) continue;
+    uint32_t s = ts_node_start_byte(cond), e = ts_node_end_byte(cond);
+    const char *t = py->text + s;
+    if (!memmem(t, e - s, "__name__", 8) || !memmem(t, e - s, "__main__", 8)) continue;
+    f->has_main = true;
+    f->main_start = ts_node_start_byte(stmt);
+    f->main_end = ts_node_end_byte(stmt);
+  }
 }
 
 static void pyfacts__star(PyfBuild *b, TSNode stmt) {
@@ -315,7 +327,6 @@ static void pyfacts__visit(PyfBuild *b, const TSTreeCursor *cur, TSNode n, TSNod
   case PYSYM_FUNCTION_DEFINITION: pyfacts__def(b, n, parent, false); break;
   case PYSYM_CLASS_DEFINITION: pyfacts__def(b, n, parent, true); break;
   case PYSYM_CALL: pyfacts__call(b, n); break;
-  case PYSYM_IF_STATEMENT: pyfacts__main(b, n, parent); break;
   case PYSYM_IMPORT_FROM_STATEMENT: pyfacts__star(b, n); break;
   case PYSYM_ASSIGNMENT:
     if (!b->frames.len) pyfacts__all(b, n);
@@ -423,31 +434,215 @@ static void pyfacts__imports(PyfBuild *b) {
   }
 }
 
-PyFacts *pyfacts_build(const PyFile *py) {
-  PyFacts *f = xcalloc(1, sizeof *f);
-  PyfBuild b = {py, f, {0}, {0}, NULL, 0, {0}, 0, 0, 0, false, kb_lookup(KB_DETECTOR, "dynamic-loaders", NULL, 0)};
-  pyfacts__lines(py->text, py->len, &b.lines);
-  /* the main block first: the walk files names under it */
-  ForestTops it = forest_tops(py->forest, true);
-  for (TSNode c; !f->has_main && forest_next_top(&it, &c);)
-    if (pysym_of(c) == PYSYM_IF_STATEMENT) pyfacts__main(&b, c, ts_tree_root_node(c.tree));
-  for (size_t m = 0; m < forest_size(py->forest); m++) pyfacts__walk(&b, forest_root(py->forest, m));
+/* ---- statements ------------------------------------------------------------ */
+
+/* One top-level statement's facts as its walk found them: definitions
+ * (their owner and class indices count from the statement's first),
+ * calls, names, star and dynamic imports, `__all__`. Kept between
+ * versions with what they read outside the statement (`context`): the
+ * part of the `__main__` block and of the guarded, NPU-aware, dead and
+ * skip-condition ranges inside it, relative to its start. */
+typedef Array(int64_t) PyfContext;
+
+typedef struct {
+  uint64_t hash;           /* of the statement's text (its member's bytes) */
+  uint32_t len;
+  uint32_t start, row;     /* the member's first byte and row then */
+  PyfContext context;
+  PyFacts facts;
+} PyfPart;
+
+struct PyFactsCache {
+  char *key;               /* the file facts the parts were made with */
+  Array(PyfPart) parts;    /* in document order */
+};
+
+static void pyfacts__release(PyFacts *f);
+
+static void pyfacts__part_free(PyfPart *p) {
+  array_free(&p->context);
+  pyfacts__release(&p->facts);
+}
+
+PyFactsCache *pyfacts_cache_new(void) { return xcalloc(1, sizeof(PyFactsCache)); }
+
+void pyfacts_cache_free(PyFactsCache *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->parts.len; i++) pyfacts__part_free(&c->parts.items[i]);
+  array_free(&c->parts);
+  free(c->key);
+  free(c);
+}
+
+static void pyfacts__context_ranges(PyfContext *ctx, const ByteRange *r, size_t n, uint32_t s, uint32_t e) {
+  size_t at = ctx->len;
+  array_push(ctx, 0);
+  for (size_t i = 0; i < n; i++)
+    if (r[i].start < e && r[i].end > s) {
+      array_push(ctx, (int64_t)r[i].start - s);
+      array_push(ctx, (int64_t)r[i].end - s);
+      ctx->items[at]++;
+    }
+}
+
+/* What a statement's facts read outside it, relative to its start. */
+static void pyfacts__context(const PyFile *py, const PyFacts *f, uint32_t s, uint32_t e, PyfContext *ctx) {
+  bool main = f->has_main && f->main_start < e && f->main_end > s;
+  array_push(ctx, main ? (int64_t)f->main_start - s : -1);
+  array_push(ctx, main ? (int64_t)f->main_end - s : -1);
+  pyfacts__context_ranges(ctx, py->guarded.items, py->guarded.len, s, e);
+  pyfacts__context_ranges(ctx, py->npu_aware.items, py->npu_aware.len, s, e);
+  pyfacts__context_ranges(ctx, py->dead.items, py->dead.len, s, e);
+  pyfacts__context_ranges(ctx, py->skip_conds.items, py->skip_conds.len, s, e);
+}
+
+static bool pyfacts__same_context(const PyfPart *p, const PyfContext *ctx) {
+  return p->context.len == ctx->len && memcmp(p->context.items, ctx->items, ctx->len * sizeof *ctx->items) == 0;
+}
+
+/* The walk of one statement into a part. */
+static void pyfacts__part_build(const PyFile *py, const PyFacts *file, const PyfLines *lines, TSNode root,
+                                PyFacts *out) {
+  PyfBuild b = {py, out, file, lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false,
+                kb_lookup(KB_DETECTOR, "dynamic-loaders", NULL, 0)};
+  pyfacts__walk(&b, root);
   pyfacts__drop_shadowed(&b);
-  pyfacts__imports(&b);
   for (size_t i = 0; i < b.bound.len; i++) free(b.bound.items[i].name);
   array_free(&b.bound);
-  array_free(&b.lines);
   array_free(&b.frames);
-  free(b.seen);
+  free(b.seen.slots);
+}
+
+static void pyfacts__shift_pos(PyPos *p, int64_t d, int64_t dr) {
+  p->byte = (uint32_t)(p->byte + d);
+  p->row = (uint32_t)(p->row + dr);
+}
+
+/* A kept part moved with its statement (columns stay: statements start a line). */
+static void pyfacts__part_shift(PyfPart *p, uint32_t start, uint32_t row) {
+  int64_t d = (int64_t)start - p->start, dr = (int64_t)row - p->row;
+  for (size_t i = 0; i < p->facts.defs.len; i++) {
+    PyDef *x = &p->facts.defs.items[i];
+    x->start = (uint32_t)(x->start + d);
+    x->end = (uint32_t)(x->end + d);
+    pyfacts__shift_pos(&x->at, d, dr);
+  }
+  for (size_t i = 0; i < p->facts.calls.len; i++) {
+    pyfacts__shift_pos(&p->facts.calls.items[i].start, d, dr);
+    pyfacts__shift_pos(&p->facts.calls.items[i].end, d, dr);
+  }
+  p->start = start;
+  p->row = row;
+}
+
+#define PYFACTS__COPY_STRS(dst, src)                                                   \
+  do {                                                                                 \
+    for (size_t k_ = 0; k_ < (src).len; k_++) array_push(&(dst), xstrdup((src).items[k_])); \
+  } while (0)
+
+/* A part's facts join the file's: definition indices move past the
+ * file's, and the module's and main block's names stay unique. */
+static void pyfacts__append(PyFacts *f, PyfRefSet *seen, const PyFacts *part) {
+  int32_t base = (int32_t)f->defs.len;
+  for (size_t i = 0; i < part->defs.len; i++) {
+    PyDef d = part->defs.items[i];
+    d.name = xstrdup(d.name);
+    if (d.cls >= 0) d.cls += base;
+    memset(&d.bases, 0, sizeof d.bases);
+    PYFACTS__COPY_STRS(d.bases, part->defs.items[i].bases);
+    array_push(&f->defs, d);
+  }
+  for (size_t i = 0; i < part->calls.len; i++) {
+    PyCall c = part->calls.items[i];
+    c.callee = xstrdup(c.callee);
+    c.self_attr = c.self_attr ? xstrdup(c.self_attr) : NULL;
+    if (c.owner >= 0) c.owner += base;
+    array_push(&f->calls, c);
+  }
+  for (size_t i = 0; i < part->refs.len; i++) {
+    const PyRef *r = &part->refs.items[i];
+    pyfacts__ref_add(f, seen, r->owner >= 0 ? r->owner + base : r->owner, r->name, strlen(r->name));
+  }
+  PYFACTS__COPY_STRS(f->star_imports, part->star_imports);
+  PYFACTS__COPY_STRS(f->dynamic_imports, part->dynamic_imports);
+  PYFACTS__COPY_STRS(f->all, part->all);
+  f->has_all = f->has_all || part->has_all;
+  f->dynamic_unknown = f->dynamic_unknown || part->dynamic_unknown;
+}
+
+static uint64_t pyfacts__hash(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return h;
+}
+
+/* The kept part of a statement with this text, or NULL; `from` moves over
+ * the cache's parts, which are in document order too. */
+static PyfPart *pyfacts__kept(PyFactsCache *c, size_t *from, uint64_t hash, uint32_t len) {
+  for (size_t i = *from; i < c->parts.len; i++)
+    if (c->parts.items[i].hash == hash && c->parts.items[i].len == len) {
+      *from = i + 1;
+      return &c->parts.items[i];
+    }
+  return NULL;
+}
+
+PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char *key) {
+  PyFacts *f = xcalloc(1, sizeof *f);
+  PyfLines lines = {0};
+  pyfacts__lines(py->text, py->len, &lines);
+  pyfacts__main(py, f); /* first: the walks file names under it */
+  bool keep = cache && key && cache->key && strcmp(cache->key, key) == 0;
+  Array(PyfPart) next = {0};
+  PyfRefSet seen = {NULL, 0};
+  size_t from = 0;
+  const Forest *fo = py->forest;
+  for (size_t m = 0; m < forest_size(fo); m++) {
+    const ForestMember *mem = &fo->members.items[m];
+    PyfPart part;
+    memset(&part, 0, sizeof part);
+    part.len = mem->end - mem->start;
+    part.hash = cache ? pyfacts__hash(py->text + mem->start, part.len) : 0;
+    part.start = mem->start;
+    part.row = mem->row;
+    pyfacts__context(py, f, mem->start, mem->end, &part.context);
+    PyfPart *old = keep ? pyfacts__kept(cache, &from, part.hash, part.len) : NULL;
+    if (old && pyfacts__same_context(old, &part.context)) {
+      part.facts = old->facts; /* moved out of the cache, to where the statement is now */
+      memset(&old->facts, 0, sizeof old->facts);
+      part.start = old->start;
+      part.row = old->row;
+      pyfacts__part_shift(&part, mem->start, mem->row);
+    } else {
+      pyfacts__part_build(py, f, &lines, forest_root(fo, m), &part.facts);
+    }
+    pyfacts__append(f, &seen, &part.facts);
+    if (cache) array_push(&next, part);
+    else pyfacts__part_free(&part);
+  }
+  free(seen.slots);
+  PyfBuild b = {py, f, f, &lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false, NULL};
+  pyfacts__imports(&b);
+  array_free(&lines);
+  if (cache) { /* this version's parts replace the cache's */
+    for (size_t i = 0; i < cache->parts.len; i++) pyfacts__part_free(&cache->parts.items[i]);
+    array_free(&cache->parts);
+    cache->parts.items = next.items;
+    cache->parts.len = next.len;
+    cache->parts.cap = next.cap;
+    free(cache->key);
+    cache->key = key ? xstrdup(key) : NULL;
+  }
   return f;
 }
+
+PyFacts *pyfacts_build(const PyFile *py) { return pyfacts_build_cached(py, NULL, NULL); }
 
 static void pyfacts__strs_free(char **s, size_t n) {
   for (size_t i = 0; i < n; i++) free(s[i]);
 }
 
-void pyfacts_free(PyFacts *f) {
-  if (!f) return;
+static void pyfacts__release(PyFacts *f) {
   for (size_t i = 0; i < f->defs.len; i++) {
     free(f->defs.items[i].name);
     pyfacts__strs_free(f->defs.items[i].bases.items, f->defs.items[i].bases.len);
@@ -473,13 +668,13 @@ void pyfacts_free(PyFacts *f) {
   array_free(&f->star_imports);
   array_free(&f->dynamic_imports);
   array_free(&f->all);
-  free(f);
 }
 
-#define PYFACTS__COPY_STRS(dst, src)                                                   \
-  do {                                                                                 \
-    for (size_t k_ = 0; k_ < (src).len; k_++) array_push(&(dst), xstrdup((src).items[k_])); \
-  } while (0)
+void pyfacts_free(PyFacts *f) {
+  if (!f) return;
+  pyfacts__release(f);
+  free(f);
+}
 
 PyFacts *pyfacts_copy(const PyFacts *f) {
   if (!f) return NULL;

@@ -100,6 +100,20 @@ typedef struct PyFacts {
 
 /* Builds the facts of a parsed Python file. Caller frees with pyfacts_free. */
 PyFacts *pyfacts_build(const PyFile *py);
+
+/* The facts of each top-level statement, kept between versions of one
+ * document (a server's): pyfacts_build_cached walks only the statements
+ * whose text is new (a hash of the forest member's bytes, forest.h) or
+ * whose surroundings changed (the
+ * `__main__` block, guarded, NPU-aware, dead ranges in it), when `key`
+ * (the file facts the statements' facts read: imports, options) is the
+ * cache's; else every statement. The result equals pyfacts_build's (both
+ * build by statements and join them the same way); the cache then holds
+ * this version's. Owned by the caller: pyfacts_cache_free. */
+typedef struct PyFactsCache PyFactsCache;
+PyFactsCache *pyfacts_cache_new(void);
+void pyfacts_cache_free(PyFactsCache *c);
+PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char *key);
 void pyfacts_free(PyFacts *f);
 /* Deep copy, or NULL for NULL. Caller frees with pyfacts_free. */
 PyFacts *pyfacts_copy(const PyFacts *f);

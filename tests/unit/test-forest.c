@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "analyzers/engine/analyze.h"
 #include "analyzers/engine/forest.h"
 #include "analyzers/python/pysplit.h"
 
@@ -185,6 +186,7 @@ TEST(forest_members_are_the_statements_of_one_parse) {
   Forest f;
   ASSERT(forest_t__parse(&f, p, src, len));
   ASSERT_EQ(forest_size(&f), 4);
+  ts_parser_set_language(p, analyze_language(FILE_PYTHON));
   TSTree *one = ts_parser_parse_string(p, NULL, src, (uint32_t)len);
   ForestTops it = forest_tops(&f, false);
   TSNode root = ts_tree_root_node(one);

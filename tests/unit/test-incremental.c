@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "analyzers/engine/analyze.h"
+#include "analyzers/python/pyfacts.h"
 #include "server/lsp/docstore.h"
 
 static bool inc_t__str_eq(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
@@ -108,11 +109,61 @@ static void inc_t__edit(Document *d, uint64_t *rng) {
   }
 }
 
+static bool inc_t__pos_eq(PyPos a, PyPos b) { return a.byte == b.byte && a.row == b.row && a.col == b.col && a.chr == b.chr; }
+
+static bool inc_t__strs_eq(char *const *a, size_t na, char *const *b, size_t nb) {
+  if (na != nb) return false;
+  for (size_t i = 0; i < na; i++)
+    if (strcmp(a[i], b[i]) != 0) return false;
+  return true;
+}
+
+/* Whether two files' project-model facts are the same in every field. */
+static bool inc_t__facts_eq(const PyFacts *a, const PyFacts *b) {
+  if (!a || !b) return a == b;
+  if (a->defs.len != b->defs.len || a->calls.len != b->calls.len || a->imports.len != b->imports.len ||
+      a->refs.len != b->refs.len || a->dynamic_unknown != b->dynamic_unknown || a->has_all != b->has_all ||
+      a->has_main != b->has_main || a->main_start != b->main_start || a->main_end != b->main_end ||
+      !inc_t__strs_eq(a->star_imports.items, a->star_imports.len, b->star_imports.items, b->star_imports.len) ||
+      !inc_t__strs_eq(a->dynamic_imports.items, a->dynamic_imports.len, b->dynamic_imports.items, b->dynamic_imports.len) ||
+      !inc_t__strs_eq(a->all.items, a->all.len, b->all.items, b->all.len))
+    return false;
+  for (size_t i = 0; i < a->defs.len; i++) {
+    const PyDef *x = &a->defs.items[i], *y = &b->defs.items[i];
+    if (strcmp(x->name, y->name) || x->kind != y->kind || x->cls != y->cls || x->start != y->start || x->end != y->end ||
+        !inc_t__pos_eq(x->at, y->at) || x->decorated != y->decorated ||
+        !inc_t__strs_eq(x->bases.items, x->bases.len, y->bases.items, y->bases.len))
+      return false;
+  }
+  for (size_t i = 0; i < a->calls.len; i++) {
+    const PyCall *x = &a->calls.items[i], *y = &b->calls.items[i];
+    if (strcmp(x->callee, y->callee) || x->kind != y->kind || x->owner != y->owner || x->in_main != y->in_main ||
+        x->flags != y->flags || !inc_t__pos_eq(x->start, y->start) || !inc_t__pos_eq(x->end, y->end) ||
+        !inc_t__str_eq(x->self_attr, y->self_attr))
+      return false;
+  }
+  for (size_t i = 0; i < a->imports.len; i++) {
+    const PyFactImport *x = &a->imports.items[i], *y = &b->imports.items[i];
+    if (strcmp(x->local, y->local) || strcmp(x->qualname, y->qualname) || strcmp(x->module, y->module) ||
+        x->from_import != y->from_import || x->guarded != y->guarded || x->top != y->top ||
+        !inc_t__pos_eq(x->start, y->start) || !inc_t__pos_eq(x->end, y->end))
+      return false;
+  }
+  for (size_t i = 0; i < a->refs.len; i++)
+    if (strcmp(a->refs.items[i].name, b->refs.items[i].name) || a->refs.items[i].owner != b->refs.items[i].owner)
+      return false;
+  return true;
+}
+
 static bool inc_t__matches_fresh(Document *d, const AnalyzeOptions *opt) {
   FindingList fresh = {0};
+  FileFacts facts = {0};
   AnalyzeFile file = {.path = d->path};
-  analyze_file(&file, d->text.data, d->text.len, NULL, opt, &fresh, NULL);
-  bool same = fresh.len == d->findings.len;
+  analyze_file(&file, d->text.data, d->text.len, NULL, opt, &fresh, &facts);
+  bool facts_same = inc_t__facts_eq(facts.py, d->facts.py);
+  if (!facts_same) fprintf(stderr, "  %s: the project-model facts differ from a fresh analysis\n", d->path);
+  analyze_facts_free(&facts);
+  bool same = facts_same && fresh.len == d->findings.len;
   for (size_t i = 0; same && i < fresh.len; i++) same = inc_t__same(&fresh.items[i], &d->findings.items[i]);
   if (!same) {
     fprintf(stderr, "  %s: %zu findings incrementally, %zu fresh; text:\n%.*s\n", d->path, d->findings.len, fresh.len,
