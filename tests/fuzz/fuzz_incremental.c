@@ -1,9 +1,9 @@
 /* fuzz_incremental: differential test of incremental analysis. A random
  * edit script is applied to an open document through doc_edit_bytes (which
- * edits the tree with ts_tree_edit and moves or touches the document's
- * units) and doc_analyze (which re-parses with the edited old tree and, for
- * Python, re-runs only the units the edits and the changed ranges touched,
- * keeping the others' findings), analyzing after some of the edits as a
+ * re-splits the statements an edit touched in the document's forest and
+ * moves or touches its units) and doc_analyze (which parses those
+ * statements again and, for Python, re-runs only the units the edits and
+ * the re-parsed statements touched, keeping the others' findings), analyzing after some of the edits as a
  * language server would; after every analysis the findings must be exactly
  * those of a from-scratch analysis of the same text.
  *
@@ -72,9 +72,9 @@ static void fuzz__check(Document *d, const AnalyzeOptions *opt) {
             d->text.data);
     fuzz__dump("incremental", &d->findings);
     fuzz__dump("from scratch", &fresh);
-    if (d->tree) {
-      char *a = ts_node_string(ts_tree_root_node(d->tree));
-      fprintf(stderr, "incremental tree: %.2000s\n", a);
+    for (size_t m = 0; m < forest_size(&d->forest); m++) {
+      char *a = ts_node_string(forest_root(&d->forest, m));
+      fprintf(stderr, "incremental statement %zu: %.500s\n", m, a);
       free(a);
     }
     abort();

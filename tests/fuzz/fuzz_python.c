@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analyzers/engine/analyze.h"
+#include "analyzers/engine/nesting.h"
 #include "analyzers/kb/kb.h"
 
 #define FUZZ_CHECK(c)                                                              \
