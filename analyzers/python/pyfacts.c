@@ -540,25 +540,30 @@ static void pyfacts__part_shift(PyfPart *p, uint32_t start, uint32_t row) {
     for (size_t k_ = 0; k_ < (src).len; k_++) array_push(&(dst), xstrdup((src).items[k_])); \
   } while (0)
 
+/* Deep copies of a definition and a call whose definition indices move by `base`. */
+static PyDef pyfacts__copy_def(const PyDef *src, int32_t base) {
+  PyDef d = *src;
+  d.name = xstrdup(d.name);
+  if (d.cls >= 0) d.cls += base;
+  memset(&d.bases, 0, sizeof d.bases);
+  PYFACTS__COPY_STRS(d.bases, src->bases);
+  return d;
+}
+
+static PyCall pyfacts__copy_call(const PyCall *src, int32_t base) {
+  PyCall c = *src;
+  c.callee = xstrdup(c.callee);
+  c.self_attr = c.self_attr ? xstrdup(c.self_attr) : NULL;
+  if (c.owner >= 0) c.owner += base;
+  return c;
+}
+
 /* A part's facts join the file's: definition indices move past the
  * file's, and the module's and main block's names stay unique. */
 static void pyfacts__append(PyFacts *f, PyfRefSet *seen, const PyFacts *part) {
   int32_t base = (int32_t)f->defs.len;
-  for (size_t i = 0; i < part->defs.len; i++) {
-    PyDef d = part->defs.items[i];
-    d.name = xstrdup(d.name);
-    if (d.cls >= 0) d.cls += base;
-    memset(&d.bases, 0, sizeof d.bases);
-    PYFACTS__COPY_STRS(d.bases, part->defs.items[i].bases);
-    array_push(&f->defs, d);
-  }
-  for (size_t i = 0; i < part->calls.len; i++) {
-    PyCall c = part->calls.items[i];
-    c.callee = xstrdup(c.callee);
-    c.self_attr = c.self_attr ? xstrdup(c.self_attr) : NULL;
-    if (c.owner >= 0) c.owner += base;
-    array_push(&f->calls, c);
-  }
+  for (size_t i = 0; i < part->defs.len; i++) array_push(&f->defs, pyfacts__copy_def(&part->defs.items[i], base));
+  for (size_t i = 0; i < part->calls.len; i++) array_push(&f->calls, pyfacts__copy_call(&part->calls.items[i], base));
   for (size_t i = 0; i < part->refs.len; i++) {
     const PyRef *r = &part->refs.items[i];
     pyfacts__ref_add(f, seen, r->owner >= 0 ? r->owner + base : r->owner, r->name, strlen(r->name));
@@ -679,19 +684,8 @@ void pyfacts_free(PyFacts *f) {
 PyFacts *pyfacts_copy(const PyFacts *f) {
   if (!f) return NULL;
   PyFacts *c = xcalloc(1, sizeof *c);
-  for (size_t i = 0; i < f->defs.len; i++) {
-    PyDef d = f->defs.items[i];
-    d.name = xstrdup(d.name);
-    memset(&d.bases, 0, sizeof d.bases);
-    PYFACTS__COPY_STRS(d.bases, f->defs.items[i].bases);
-    array_push(&c->defs, d);
-  }
-  for (size_t i = 0; i < f->calls.len; i++) {
-    PyCall k = f->calls.items[i];
-    k.callee = xstrdup(k.callee);
-    k.self_attr = k.self_attr ? xstrdup(k.self_attr) : NULL;
-    array_push(&c->calls, k);
-  }
+  for (size_t i = 0; i < f->defs.len; i++) array_push(&c->defs, pyfacts__copy_def(&f->defs.items[i], 0));
+  for (size_t i = 0; i < f->calls.len; i++) array_push(&c->calls, pyfacts__copy_call(&f->calls.items[i], 0));
   for (size_t i = 0; i < f->imports.len; i++) {
     PyFactImport im = f->imports.items[i];
     im.local = xstrdup(im.local);
