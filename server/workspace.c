@@ -31,14 +31,7 @@ typedef struct {
   bool explicit; /* adding a file named on the command line, not found by the walk */
 } Walker;
 
-uint64_t ws_hash(const char *text, size_t len) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < len; i++) {
-    h ^= (unsigned char)text[i];
-    h *= 1099511628211ull;
-  }
-  return h;
-}
+uint64_t ws_hash(const char *text, size_t len) { return util_fnv(UTIL_FNV_SEED, text, len); }
 
 static void ws__note(Workspace *ws, const char *path, const char *why) {
   array_push(&ws->notes, xasprintf("%s: %s", path, why));
@@ -540,14 +533,14 @@ char *ws_npu_sibling(const char *path) {
 
 /* ---- across files ------------------------------------------------------------ */
 
-FoldOutcome *ws_project_fold(Workspace *ws, const AnalyzeOptions *aopt, bool abs_ids, bool outcome) {
+FoldOutcome *ws_project_fold(Workspace *ws, const AnalyzeOptions *aopt, bool replay) {
   FoldFile *ff = xcalloc(ws->files.len + 1, sizeof *ff);
   for (size_t i = 0; i < ws->files.len; i++) {
     WsFile *f = &ws->files.items[i];
-    ff[i] = (FoldFile){abs_ids ? f->abs : f->path, f->abs, f->kind, context_is_test_path(f->rel ? f->rel : f->path),
+    ff[i] = (FoldFile){replay ? f->abs : f->path, f->abs, f->kind, context_is_test_path(f->rel ? f->rel : f->path),
                        &f->findings, &f->facts};
   }
-  FoldOutcome *o = outcome ? fold_outcome_begin(ff, ws->files.len) : NULL;
+  FoldOutcome *o = replay ? fold_outcome_begin(ff, ws->files.len) : NULL;
   fold_project(ff, ws->files.len, aopt);
   fold_outcome_end(o, ff, ws->files.len);
   free(ff);

@@ -115,12 +115,12 @@ DcKey ws_scan_identity(const AnalyzeOptions *aopt, const char *const *paths, siz
 char *ws_project_relative(const char *path);
 
 /* The folds across files (fold.h, fold_project) over the analyzed files'
- * findings, before the project model reads them. Files (and the related
- * sites folded in from them) are named by their absolute paths when
- * abs_ids, as the language server names documents. With `outcome`, returns
- * what the folds did, to replay on later analyses of one file
- * (fold_outcome.h; the caller frees it with fold_outcome_free); else NULL. */
-struct FoldOutcome *ws_project_fold(Workspace *ws, const AnalyzeOptions *aopt, bool abs_ids, bool outcome);
+ * findings, before the project model reads them. For a language server
+ * (`replay`), files and the related sites folded in from them are named by
+ * their absolute paths, as it names documents, and what the folds did is
+ * returned to replay on later analyses of one file (fold_outcome.h; the
+ * caller frees it with fold_outcome_free); else NULL. */
+struct FoldOutcome *ws_project_fold(Workspace *ws, const AnalyzeOptions *aopt, bool replay);
 
 /* For a Python file named for CUDA or the GPU (cuda_accelerator.py,
  * gpu_utils.py): the name of the NPU version beside it (npu_accelerator.py)

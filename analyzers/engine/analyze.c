@@ -641,7 +641,11 @@ struct AnalyzeMemo {
   size_t reused, ran;
 };
 
-AnalyzeMemo *analyze_memo_new(void) { return xcalloc(1, sizeof(AnalyzeMemo)); }
+AnalyzeMemo *analyze_memo_new(void) {
+  AnalyzeMemo *m = xcalloc(1, sizeof *m);
+  m->facts = pyfacts_cache_new();
+  return m;
+}
 
 static void analyze__calls_free(UnitCalls *c) {
   for (size_t i = 0; i < c->len; i++) free(c->items[i].name);
@@ -955,7 +959,6 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, const F
   array_reserve(out, mine.len);
   for (size_t i = 0; i < mine.len; i++) array_push(out, mine.items[i]);
   array_free(&mine);
-  if (facts && py && file->memo && !file->memo->facts) file->memo->facts = pyfacts_cache_new();
   if (facts) analyze__facts(text, len, py, file->memo ? file->memo->facts : NULL, key, facts);
   free(key);
   if (facts) facts->test_findings = tests;

@@ -1395,37 +1395,41 @@ static size_t fold__device_siblings(const FoldProject *p, const char *parent, co
  * `cpu/`, `default/`, `xpu/`: the "device-backends" row): the NPU selects
  * another backend, so its findings are unreachable hints; the port is an
  * NPU backend beside them. */
+/* The CUDA folder `backend` (path[0, end)) under `parent`, looked at once
+ * per parent (`done`): with two backend folders beside it, its files'
+ * findings are unreachable. */
+static void fold__device_backend(FoldProject *p, const KbEntry *row, const char *path, size_t end, char *parent,
+                                 StrList *done) {
+  for (size_t d = 0; d < done->len; d++)
+    if (strcmp(done->items[d], parent) == 0) {
+      free(parent);
+      return;
+    }
+  array_push(done, parent);
+  StrBuf names;
+  sb_init(&names);
+  if (fold__device_siblings(p, parent, row->arg, &names) >= 2) {
+    char *backend = xstrndup(path, end);
+    char *why = xasprintf("%s is the CUDA backend beside %s", backend, names.data);
+    for (size_t k = 0; k < p->n; k++)
+      if (fold__under(p->files[k].path, backend)) fold__mark_unreachable(p, k, row, why);
+    free(why);
+    free(backend);
+  }
+  sb_free(&names);
+}
+
 static void fold__device_backends(FoldProject *p) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "device-backends", p->opt->user_entries, p->opt->n_user_entries);
   if (!row || !row->arg || !row->value) return;
   StrList done = {0};
   for (size_t i = 0; i < p->n; i++) {
     const char *path = p->files[i].path;
-    for (const char *c = path; c && *c;) {
-      const char *slash = strchr(c, '/');
-      if (!slash) break;
+    for (const char *c = path, *slash; (slash = strchr(c, '/')) != NULL; c = slash + 1) {
       char *dir = xstrndup(c, (size_t)(slash - c));
-      bool cuda = kb_pattern_match(row->value, dir);
+      bool cuda = c > path && kb_pattern_match(row->value, dir);
       free(dir);
-      char *parent = cuda && c > path ? xstrndup(path, (size_t)(c - path - 1)) : NULL;
-      bool again = false;
-      for (size_t d = 0; parent && d < done.len && !again; d++) again = strcmp(done.items[d], parent) == 0;
-      if (parent && !again) {
-        array_push(&done, xstrdup(parent));
-        StrBuf names;
-        sb_init(&names);
-        if (fold__device_siblings(p, parent, row->arg, &names) >= 2) {
-          char *backend = xstrndup(path, (size_t)(slash - path));
-          char *why = xasprintf("%s is the CUDA backend beside %s", backend, names.data);
-          for (size_t k = 0; k < p->n; k++)
-            if (fold__under(p->files[k].path, backend)) fold__mark_unreachable(p, k, row, why);
-          free(why);
-          free(backend);
-        }
-        sb_free(&names);
-      }
-      free(parent);
-      c = slash + 1;
+      if (cuda) fold__device_backend(p, row, path, (size_t)(slash - path), xstrndup(path, (size_t)(c - path - 1)), &done);
     }
   }
   strlist_free(&done);

@@ -147,6 +147,16 @@ static void fold_outcome__sites(const FoldSnap *s, const Finding *f, FoldChange 
   free(added);
 }
 
+static void fold_outcome__change_free(FoldChange *c) {
+  free(c->code);
+  free(c->subject);
+  free(c->note_en);
+  free(c->note_zh);
+  for (size_t r = 0; r < c->related.len; r++) related_free(&c->related.items[r]);
+  array_free(&c->related);
+  strlist_free(&c->dropped);
+}
+
 /* What happened to a finding that fold_project kept; false if nothing. */
 static bool fold_outcome__kept(const FoldSnap *s, const Finding *f, FoldChange *c) {
   bool unreachable = f->unreachable && !s->unreachable;
@@ -155,10 +165,7 @@ static bool fold_outcome__kept(const FoldSnap *s, const Finding *f, FoldChange *
   c->unreachable = unreachable;
   fold_outcome__sites(s, f, c);
   if (!unreachable && !c->related.len && !c->dropped.len && f->severity == s->severity) {
-    array_free(&c->related);
-    strlist_free(&c->dropped);
-    free(c->code);
-    free(c->subject);
+    fold_outcome__change_free(c);
     return false;
   }
   if (unreachable) {
@@ -279,16 +286,7 @@ void fold_outcome_free(FoldOutcome *o) {
   fold_outcome__snaps_free(o);
   for (size_t i = 0; i < o->files.len; i++) {
     FoldOutcomeFile *of = &o->files.items[i];
-    for (size_t k = 0; k < of->changes.len; k++) {
-      FoldChange *c = &of->changes.items[k];
-      free(c->code);
-      free(c->subject);
-      free(c->note_en);
-      free(c->note_zh);
-      for (size_t r = 0; r < c->related.len; r++) related_free(&c->related.items[r]);
-      array_free(&c->related);
-      strlist_free(&c->dropped);
-    }
+    for (size_t k = 0; k < of->changes.len; k++) fold_outcome__change_free(&of->changes.items[k]);
     array_free(&of->changes);
     free(of->path);
   }

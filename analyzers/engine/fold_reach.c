@@ -312,28 +312,40 @@ static void reach__cxx(Reach *r, size_t file, const char *t, size_t len, TSParse
 
 /* ---- the fixpoint ---- */
 
+/* Items grouped by key (keys[i] in [0, n_keys), or -1: none): the items
+ * of key k are of[first[k] .. first[k + 1]). */
+typedef struct {
+  size_t *first, *of;
+} ReachIndex;
+
+static ReachIndex reach__index(const int32_t *keys, size_t n_items, size_t n_keys) {
+  ReachIndex x = {xcalloc(n_keys + 2, sizeof(size_t)), xcalloc(n_items + 1, sizeof(size_t))};
+  size_t *fill = xcalloc(n_keys + 1, sizeof *fill);
+  for (size_t i = 0; i < n_items; i++)
+    if (keys[i] >= 0) x.first[keys[i] + 1]++;
+  for (size_t k = 0; k < n_keys; k++) x.first[k + 1] += x.first[k];
+  for (size_t i = 0; i < n_items; i++)
+    if (keys[i] >= 0) x.of[x.first[keys[i]] + fill[keys[i]]++] = i;
+  free(fill);
+  return x;
+}
+
+static void reach__index_free(ReachIndex *x) {
+  free(x->first);
+  free(x->of);
+}
+
 static void reach__solve(Reach *r) {
-  size_t nn = r->names.strs.len;
+  size_t nn = r->names.strs.len, nd = r->defs.len;
   bool *live_name = xcalloc(nn + 1, sizeof *live_name);
-  /* definitions by name and mentions by owner, as index lists */
-  size_t *def_first = xcalloc(nn + 2, sizeof *def_first), *def_of = xcalloc(r->defs.len + 1, sizeof *def_of);
-  for (size_t d = 0; d < r->defs.len; d++) def_first[r->defs.items[d].name + 1]++;
-  for (size_t i = 0; i < nn; i++) def_first[i + 1] += def_first[i];
-  size_t *fill = xcalloc(nn + 1, sizeof *fill);
-  for (size_t d = 0; d < r->defs.len; d++) {
-    int32_t k = r->defs.items[d].name;
-    def_of[def_first[k] + fill[k]++] = d;
-  }
-  size_t nd = r->defs.len;
-  size_t *men_first = xcalloc(nd + 2, sizeof *men_first), *men_of = xcalloc(r->mentions.len + 1, sizeof *men_of);
-  for (size_t m = 0; m < r->mentions.len; m++)
-    if (r->mentions.items[m].owner >= 0) men_first[r->mentions.items[m].owner + 1]++;
-  for (size_t i = 0; i < nd; i++) men_first[i + 1] += men_first[i];
-  size_t *mfill = xcalloc(nd + 1, sizeof *mfill);
-  for (size_t m = 0; m < r->mentions.len; m++) {
-    int32_t o = r->mentions.items[m].owner;
-    if (o >= 0) men_of[men_first[o] + mfill[o]++] = m;
-  }
+  /* definitions by name and mentions by owner */
+  int32_t *keys = xcalloc((nd > r->mentions.len ? nd : r->mentions.len) + 1, sizeof *keys);
+  for (size_t d = 0; d < nd; d++) keys[d] = r->defs.items[d].name;
+  ReachIndex by_name = reach__index(keys, nd, nn);
+  for (size_t m = 0; m < r->mentions.len; m++) keys[m] = r->mentions.items[m].owner;
+  ReachIndex by_owner = reach__index(keys, r->mentions.len, nd);
+  free(keys);
+  const size_t *def_first = by_name.first, *def_of = by_name.of, *men_first = by_owner.first, *men_of = by_owner.of;
   Array(int32_t) work = {0};
   for (size_t m = 0; m < r->mentions.len; m++) {
     int32_t k = r->mentions.items[m].name;
@@ -359,12 +371,8 @@ static void reach__solve(Reach *r) {
   }
   array_free(&work);
   free(live_name);
-  free(def_first);
-  free(def_of);
-  free(fill);
-  free(men_first);
-  free(men_of);
-  free(mfill);
+  reach__index_free(&by_name);
+  reach__index_free(&by_owner);
 }
 
 /* ---- marking ---- */

@@ -169,8 +169,7 @@ void forest_edit(Forest *f, const char *text, size_t len, const TSInputEdit *e) 
    * join the member to the one before, so the split is read again from
    * that one. */
   size_t a = forest__find(f, e->start_byte > FOREST__KEYWORD_ZONE ? e->start_byte - FOREST__KEYWORD_ZONE : 0);
-  size_t b = e->old_end_byte ? forest__find(f, e->old_end_byte - 1) : 0;
-  if (b < a) b = a;
+  size_t b = e->old_end_byte ? forest__find(f, e->old_end_byte - 1) : 0; /* >= a: old_end >= start */
   forest__shift(f, b + 1, e);
   ForestMembers out = {0};
   size_t k = forest__resplit(f, text, len, a, b, e->new_end_byte, &out);

@@ -4,11 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t names__hash(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-  return (size_t)h;
-}
+static size_t names__hash(const char *s, size_t n) { return (size_t)util_fnv(UTIL_FNV_SEED, s, n); }
 
 static bool names__is(const char *o, const char *s, size_t n) { return strncmp(o, s, n) == 0 && o[n] == '\0'; }
 

@@ -267,3 +267,9 @@ void strlist_free(StrList *l) {
   for (size_t i = 0; i < l->len; i++) free(l->items[i]);
   array_free(l);
 }
+
+uint64_t util_fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}

@@ -87,6 +87,11 @@ int util_read_head(const char *path, size_t max_bytes, char **out, size_t *len) 
 const char *util_strerror(int rc);
 
 /* Shell-style glob on plain strings: '*' any run, '?' one byte. */
+/* FNV-1a of p[0, n), continuing from h: start from UTIL_FNV_SEED. The one
+ * hash of names, texts and digests (not for adversarial input). */
+#define UTIL_FNV_SEED 1469598103934665603ull
+uint64_t util_fnv(uint64_t h, const void *p, size_t n);
+
 bool util_glob(const char *pattern, const char *s);
 bool util_starts_with(const char *s, const char *prefix);
 bool util_ends_with(const char *s, const char *suffix);

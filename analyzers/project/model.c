@@ -122,11 +122,7 @@ static void model__index_push(MIndex *ix, const char *key, int32_t val) {
   array_push(ix, r);
 }
 
-static size_t model__str_hash(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return (size_t)h;
-}
+static size_t model__str_hash(const char *s) { return (size_t)util_fnv(UTIL_FNV_SEED, s, strlen(s)); }
 
 static bool model__set_has(const MSet *st, const char *key) {
   if (!st->n_slots) return false;
@@ -310,11 +306,7 @@ static void model__constructs(MModule *mm, const FindingList *findings) {
   }
 }
 
-static uint64_t model__mix(uint64_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
-  return h;
-}
+static uint64_t model__mix(uint64_t h, const void *p, size_t n) { return util_fnv(h, p, n); }
 
 static uint64_t model__mix_str(uint64_t h, const char *s) { return model__mix(h, s ? s : "", s ? strlen(s) + 1 : 1); }
 
@@ -329,7 +321,7 @@ static uint64_t model__mix_import(uint64_t h, const PyFactImport *im) {
 
 /* Everything linking reads of a module, hashed. */
 static uint64_t model__digest(const MModule *mm) {
-  uint64_t h = model__mix_str(1469598103934665603ull, mm->rel);
+  uint64_t h = model__mix_str(UTIL_FNV_SEED, mm->rel);
   const PyFacts *f = mm->facts;
   for (size_t i = 0; f && i < f->defs.len; i++) {
     const PyDef *d = &f->defs.items[i];
@@ -391,7 +383,7 @@ static uint64_t model__digest(const MModule *mm) {
  * constructs are its body: when only they change, only its own calls are
  * resolved again. */
 static uint64_t model__shape(const char *rel, const PyFacts *f) {
-  uint64_t h = model__mix_str(1469598103934665603ull, rel);
+  uint64_t h = model__mix_str(UTIL_FNV_SEED, rel);
   if (!f) return h;
   for (size_t i = 0; i < f->defs.len; i++) {
     const PyDef *d = &f->defs.items[i];
@@ -1706,7 +1698,7 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
   if (!mm || !mm->facts) return 0;
   FindingList l = {0};
   model_apply(m, id, opt, &l);
-  uint64_t h = 1469598103934665603ull;
+  uint64_t h = UTIL_FNV_SEED;
   for (size_t i = 0; i < l.len; i++) {
     const Finding *f = &l.items[i];
     h = model__mix_str(h, f->rule->code);

@@ -78,9 +78,7 @@ static PyPos pyfacts__pos(PyfBuild *b, uint32_t at) {
 /* ---- names ---------------------------------------------------------------- */
 
 static size_t pyfacts__ref_hash(int32_t owner, const char *s, size_t n) {
-  uint64_t h = 1469598103934665603ull ^ (uint64_t)(uint32_t)owner;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-  return (size_t)h;
+  return (size_t)util_fnv(UTIL_FNV_SEED ^ (uint64_t)(uint32_t)owner, s, n);
 }
 
 static void pyfacts__grow_seen(PyfRefSet *set, const PyFacts *out) {
@@ -501,10 +499,9 @@ static bool pyfacts__same_context(const PyfPart *p, const PyfContext *ctx) {
 }
 
 /* The walk of one statement into a part. */
-static void pyfacts__part_build(const PyFile *py, const PyFacts *file, const PyfLines *lines, TSNode root,
-                                PyFacts *out) {
-  PyfBuild b = {py, out, file, lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false,
-                kb_lookup(KB_DETECTOR, "dynamic-loaders", NULL, 0)};
+static void pyfacts__part_build(const PyFile *py, const PyFacts *file, const PyfLines *lines, const KbEntry *loaders,
+                                TSNode root, PyFacts *out) {
+  PyfBuild b = {py, out, file, lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false, loaders};
   pyfacts__walk(&b, root);
   pyfacts__drop_shadowed(&b);
   for (size_t i = 0; i < b.bound.len; i++) free(b.bound.items[i].name);
@@ -575,12 +572,6 @@ static void pyfacts__append(PyFacts *f, PyfRefSet *seen, const PyFacts *part) {
   f->dynamic_unknown = f->dynamic_unknown || part->dynamic_unknown;
 }
 
-static uint64_t pyfacts__hash(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-  return h;
-}
-
 /* The kept part of a statement with this text, or NULL; `from` moves over
  * the cache's parts, which are in document order too. */
 static PyfPart *pyfacts__kept(PyFactsCache *c, size_t *from, uint64_t hash, uint32_t len) {
@@ -598,6 +589,7 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
   pyfacts__lines(py->text, py->len, &lines);
   pyfacts__main(py, f); /* first: the walks file names under it */
   bool keep = cache && key && cache->key && strcmp(cache->key, key) == 0;
+  const KbEntry *loaders = kb_lookup(KB_DETECTOR, "dynamic-loaders", NULL, 0);
   Array(PyfPart) next = {0};
   PyfRefSet seen = {NULL, 0};
   size_t from = 0;
@@ -607,10 +599,12 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
     PyfPart part;
     memset(&part, 0, sizeof part);
     part.len = mem->end - mem->start;
-    part.hash = cache ? pyfacts__hash(py->text + mem->start, part.len) : 0;
     part.start = mem->start;
     part.row = mem->row;
-    pyfacts__context(py, f, mem->start, mem->end, &part.context);
+    if (cache) { /* what the part is kept by */
+      part.hash = util_fnv(UTIL_FNV_SEED, py->text + mem->start, part.len);
+      pyfacts__context(py, f, mem->start, mem->end, &part.context);
+    }
     PyfPart *old = keep ? pyfacts__kept(cache, &from, part.hash, part.len) : NULL;
     if (old && pyfacts__same_context(old, &part.context)) {
       part.facts = old->facts; /* moved out of the cache, to where the statement is now */
@@ -619,7 +613,7 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
       part.row = old->row;
       pyfacts__part_shift(&part, mem->start, mem->row);
     } else {
-      pyfacts__part_build(py, f, &lines, forest_root(fo, m), &part.facts);
+      pyfacts__part_build(py, f, &lines, loaders, forest_root(fo, m), &part.facts);
     }
     pyfacts__append(f, &seen, &part.facts);
     if (cache) array_push(&next, part);

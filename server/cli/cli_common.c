@@ -232,7 +232,7 @@ void cli_common_analyze(CliCommon *c, Workspace *ws) {
   WsRun run = {.threads = c->threads, .disk = disk, .ignores = config_file_ignore_codes, .ignores_data = &c->config};
   ws_analyze(ws, &c->aopt, &run);
   if (cli_common__any_directory(c)) { /* the disk cache keeps each file's own results, before the model */
-    ws_project_fold(ws, &c->aopt, false, false);
+    ws_project_fold(ws, &c->aopt, false);
     Model *m = ws_model_build(ws, false, true);
     ws_model_apply(ws, m, false, &c->aopt, config_filter_findings, &c->config);
     model_free(m);

@@ -102,7 +102,7 @@ static void lsp_model__work(uv_work_t *w) {
     ws_free(&ws);
     return;
   }
-  j->folds = ws_project_fold(&ws, &j->s->opt, true, true);
+  j->folds = ws_project_fold(&ws, &j->s->opt, true);
   j->model = ws_model_build(&ws, true, true);
   ws_free(&ws);
 }
