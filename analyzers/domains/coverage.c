@@ -10,12 +10,13 @@
  *    argument the dtype list leaves out, a shape with more dimensions than
  *    the limit): ASC221 at each call;
  *  - may fall back to the CPU: ASC222, once per API and file;
- *  - a restriction that says more than the call can show: ASC220, once per
- *    API and file. A dtype list that names fp32, a dimension limit with no
- *    argument visibly outside it, and the list notes that say nothing about
- *    this call (the "coverage-note:" rows: a keyword it does not pass, a
- *    caveat true on every device, another chip) are no work: the finding is
- *    a hint then ("coverage-dtype-only"). Predicates and containers
+ *  - a restriction that says more than the call can show: ASC220 (a hint:
+ *    something to check, not work), once per API and file. A dtype list
+ *    that names fp32, a dimension limit with no argument visibly outside it,
+ *    and the list notes that say nothing about this call (the
+ *    "coverage-note:" rows: a keyword it does not pass, a caveat true on
+ *    every device, another chip) say so in the message
+ *    ("coverage-dtype-only"). Predicates and containers
  *    ("coverage-dtype-plumbing") and nn module constructors (their dtype
  *    line is about the input of forward) get no dtype finding at all;
  *  - not listed (or not for the chip): ASC223, once per API and file.
@@ -405,9 +406,9 @@ static bool coverage__notes_apply(const Cov *c, const KbSupport *s, TSNode call)
   return false;
 }
 
-/* What the list's restriction is at this call: 2 work to check (an
- * information), 1 a dtype list or dimension limit the call shows nothing
- * outside of (a hint), 0 nothing worth a finding. */
+/* What the list's restriction is at this call: 2 a note of the list that
+ * applies to it, 1 a dtype list or dimension limit the call shows nothing
+ * outside of (the finding says so), 0 nothing worth a finding. */
 static int coverage__restricts(const Cov *c, const KbSupport *s, const char *api, TSNode call) {
   bool plumbing = !*s->dtypes || (c->plumbing && kb_pattern_match(c->plumbing->arg, api)) || coverage__constructor(api);
   if (s->other && coverage__notes_apply(c, s, call)) return 2;
