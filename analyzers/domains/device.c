@@ -241,10 +241,10 @@ static void device__guard_body(AnalyzeCtx *ctx, TSNode site, bool *flags, bool *
   TSNode body = ts_node_is_null(stmt) ? stmt : ts_node_child_by_field_name(stmt, "consequence", 11);
   if (ts_node_is_null(body) || ts_node_named_child_count(stmt) > 2) return; /* with elif/else: a selection */
   if (device__negated(site, ts_node_child_by_field_name(stmt, "condition", 9))) return;
-  uint32_t n = ts_node_named_child_count(body);
-  *flags = *calls = n > 0;
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode st = ts_node_named_child(body, i);
+  *flags = *calls = ts_node_named_child_count(body) > 0;
+  PyChildren it;
+  pysyntax_children(&it, body);
+  for (TSNode st; pysyntax_children_next(&it, &st);) {
     char *t = pyfile_node_text(ctx->py, st);
     *flags = *flags && t && util_starts_with(t, "torch.backends.");
     free(t);

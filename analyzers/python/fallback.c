@@ -5,6 +5,7 @@
  * package after all. */
 #include "analyzers/engine/forest.h"
 #include "analyzers/python/resolver.h"
+#include "analyzers/python/pysyntax.h"
 #include "analyzers/python/pysym.h"
 
 #include <stdlib.h>
@@ -42,9 +43,13 @@ static bool fallback__mentions_any(const PyFile *py, TSNode n, const StrList *na
 }
 
 static bool fallback__leaves(TSNode block) {
-  for (uint32_t i = 0; i < ts_node_named_child_count(block); i++) {
-    TSNode s = ts_node_named_child(block, i);
-    if (fallback__is(s, "raise_statement") || fallback__is(s, "return_statement")) return true;
+  PyChildren it;
+  pysyntax_children(&it, block);
+  for (TSNode s; pysyntax_children_next(&it, &s);) {
+    if (fallback__is(s, "raise_statement") || fallback__is(s, "return_statement")) {
+      pysyntax_children_end(&it);
+      return true;
+    }
   }
   return false;
 }
@@ -55,16 +60,17 @@ static bool fallback__early_exit(const PyFile *py, TSNode block, TSNode before, 
   /* the module's statements are the file's top-level ones, one tree each (forest.h) */
   bool module = fallback__is(block, "module");
   ForestTops it = forest_tops(py->forest, true);
-  for (uint32_t i = 0;; i++) {
-    TSNode s;
-    if (module ? !forest_next_top(&it, &s) : i >= ts_node_named_child_count(block)) break;
-    if (!module) s = ts_node_named_child(block, i);
+  PyChildren kids;
+  pysyntax_children(&kids, module ? (TSNode){0} : block);
+  bool found = false;
+  for (TSNode s; !found && (module ? forest_next_top(&it, &s) : pysyntax_children_next(&kids, &s));) {
     if (ts_node_start_byte(s) >= ts_node_start_byte(before)) break;
-    if (fallback__is(s, "if_statement") && fallback__mentions_any(py, ts_node_child_by_field_name(s, "condition", 9), names) &&
-        fallback__leaves(ts_node_child_by_field_name(s, "consequence", 11)))
-      return true;
+    found = fallback__is(s, "if_statement") &&
+            fallback__mentions_any(py, ts_node_child_by_field_name(s, "condition", 9), names) &&
+            fallback__leaves(ts_node_child_by_field_name(s, "consequence", 11));
   }
-  return false;
+  pysyntax_children_end(&kids);
+  return found;
 }
 
 /* Whether the identifier `id` is used behind a check of one of `names`. */

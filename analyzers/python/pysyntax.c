@@ -12,6 +12,32 @@ bool pysyntax_is(TSNode n, const char *type) {
   return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
 }
 
+void pysyntax_children(PyChildren *it, TSNode n) {
+  it->open = !ts_node_is_null(n);
+  it->more = false;
+  if (!it->open) return;
+  it->cur = ts_tree_cursor_new(n);
+  it->more = ts_tree_cursor_goto_first_child(&it->cur);
+}
+
+bool pysyntax_children_next(PyChildren *it, TSNode *child) {
+  while (it->more) {
+    TSNode c = ts_tree_cursor_current_node(&it->cur);
+    it->more = ts_tree_cursor_goto_next_sibling(&it->cur);
+    if (ts_node_is_named(c)) {
+      *child = c;
+      return true;
+    }
+  }
+  pysyntax_children_end(it);
+  return false;
+}
+
+void pysyntax_children_end(PyChildren *it) {
+  if (it->open) ts_tree_cursor_delete(&it->cur);
+  it->open = it->more = false;
+}
+
 size_t pysyntax_string_candidates(TSNode value, TSNode *out, size_t max) {
   size_t n = 0;
   TSNode stack[16];

@@ -10,6 +10,18 @@
 
 bool pysyntax_is(TSNode n, const char *type);
 
+/* The named children of a node in order, with a cursor: ts_node_named_child(n, i)
+ * walks from the first child each time, which is quadratic over a block of
+ * statements. Begin, call next until it returns false (end is then done);
+ * call end when stopping early. */
+typedef struct {
+  TSTreeCursor cur;
+  bool open, more;
+} PyChildren;
+void pysyntax_children(PyChildren *it, TSNode n);
+bool pysyntax_children_next(PyChildren *it, TSNode *child);
+void pysyntax_children_end(PyChildren *it);
+
 /* String nodes that `value` can evaluate to: the string itself, both arms of
  * a conditional expression, the inside of parentheses, the left string of a
  * `+` concatenation. Returns how many were stored in out (at most max). */

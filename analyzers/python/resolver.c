@@ -481,10 +481,9 @@ static const ByteRange *resolver__optional_flag(const PyFile *py, TSNode cond) {
  * FLAG set by a guarded third-party import (resolver__optional_flag): what
  * follows it in the function never runs where the package is absent. */
 static void resolver__requires_optional(PyFile *py, TSNode fn) {
-  TSNode body = pysym_child(fn, PYFIELD_BODY);
-  uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode st = ts_node_named_child(body, i);
+  PyChildren it;
+  pysyntax_children(&it, pysym_child(fn, PYFIELD_BODY));
+  for (TSNode st; pysyntax_children_next(&it, &st);) {
     const ByteRange *src = NULL;
     if (resolver__is(st, "assert_statement")) {
       src = resolver__optional_flag(py, ts_node_named_child(st, 0));
@@ -499,6 +498,7 @@ static void resolver__requires_optional(PyFile *py, TSNode fn) {
     array_push(&py->requires_at, at);
     array_push(&py->requires, rest);
     array_push(&py->requires_src, from);
+    pysyntax_children_end(&it);
     return;
   }
 }
