@@ -294,6 +294,46 @@ static void fold__repeats(Fold *fo) {
   fold__keys_free(&by_row);
 }
 
+/* Device-layer repeats of one construct in one Python function
+ * (`torch.cuda.empty_cache()` after each of three offloads, the two
+ * `torch.cuda.synchronize()` of a timing pair, `device="cuda"` on each
+ * tensor of one block): one edit applied several times is one work item,
+ * at the first site, with the others related and their edits in its fix,
+ * and the message says how many sites it covers. */
+static void fold__in_function(Fold *fo) {
+  const PyFile *py = fo->ctx->py;
+  if (!py) return;
+  FindingList *l = fo->l;
+  FoldKeys by_fn = {0};
+  uint32_t *sites = xcalloc(l->len, sizeof *sites);
+  for (size_t j = 0; j < l->len; j++) {
+    const Finding *f = &l->items[j];
+    const PyFunction *fn = fo->sites[j].gone || kb_domain(f->rule->code) != 2 ? NULL : pyfile_function_at(py, f->start_byte);
+    if (!fn) continue;
+    /* one API (not only one row: torch.cuda.amp.* names GradScaler and autocast) */
+    char *k = xasprintf("%s\x1f%s\x1f%u", f->rule->code, f->subject ? f->subject : "", fn->start);
+    size_t into = fold__lookup(&by_fn, k);
+    if (into == SIZE_MAX) {
+      fold__insert(&by_fn, k, j);
+      continue;
+    }
+    free(k);
+    fold__gone(fo, into, j, NULL);
+    sites[into]++;
+  }
+  for (size_t i = 0; i < l->len; i++) {
+    const PyFunction *fn = sites[i] ? pyfile_function_at(py, l->items[i].start_byte) : NULL;
+    if (!fn) continue;
+    char *en = xasprintf("[%u sites in %s()]", sites[i] + 1, fn->name);
+    char *zh = xasprintf("［%s() 中共 %u 处］", fn->name, sites[i] + 1);
+    finding_append_note(&l->items[i], en, zh);
+    free(en);
+    free(zh);
+  }
+  free(sites);
+  fold__keys_free(&by_fn);
+}
+
 /* Two rules on one range (a "cuda" string that is both a device string and
  * an autocast device type): the row with the narrower pattern stays. */
 static bool fold__generic(const Finding *f) { return !f->entry || !f->entry->pattern || f->entry->pattern[0] == '*'; }
@@ -930,6 +970,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__per_file(&fo);
     fold__build_script(&fo);
     fold__import_uses(&fo);
+    fold__in_function(&fo);
     fold__inner_kernels(&fo);
     fold__dsl_groups(&fo);
     fold__triton_helpers(&fo);
