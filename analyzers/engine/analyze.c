@@ -13,6 +13,7 @@
 #include "analyzers/python/resolver.h"
 
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 
 TSLanguage *tree_sitter_python(void);
@@ -576,6 +577,44 @@ static void analyze__npu_sibling(const AnalyzeOptions *opt, const char *sibling,
   free(subj);
 }
 
+/* The other device a path names (the "other-device-path" row: a folder
+ * or file-name word such as `xpu`, `hpu`, `metax`, `gcu`), or NULL. Only
+ * the part inside the project: where a checkout lives says nothing. */
+static const char *analyze__device_word(const KbEntry *row, const char *path, char *word, size_t cap) {
+  for (const char *p = path; p && *p;) {
+    size_t n = strcspn(p, "/\\_-.");
+    if (n && n < cap) {
+      memcpy(word, p, n);
+      word[n] = '\0';
+      for (char *c = word; *c; c++) *c = (char)tolower((unsigned char)*c);
+      if (kb_pattern_match(row->arg, word)) return word;
+    }
+    p += n;
+    if (*p) p++;
+  }
+  return NULL;
+}
+
+/* Step 10 too: a file whose path names another accelerator's backend
+ * (`backends/hpu/ops.py`, `ops/norm/enflame_gcu/layer_norm.py`,
+ * `platform/metax_cuda.py`) is that device's code, selected where that
+ * device is: its findings give way to one ASC002 hint at its start. */
+static void analyze__other_device_path(const AnalyzeOptions *opt, const char *rel, FindingList *out) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-path", opt->user_entries, opt->n_user_entries);
+  const KbRule *rule = row && row->arg ? context_rule(opt, row->code) : NULL;
+  char word[32];
+  const char *dev = rule ? analyze__device_word(row, rel, word, sizeof word) : NULL;
+  int python = 0;
+  bool any = false;
+  for (size_t i = 0; dev && i < out->len && !any; i++) any = analyze__in_domain(&python, &out->items[i]);
+  if (!any) return;
+  findings_drop_if(out, analyze__in_domain, &python);
+  char *subj = xasprintf("another device (its path names %s)", dev);
+  Finding *f = kb_emit(out, rule, row, subj, row->replacement, 0, 0, 0, 0, 0, 0);
+  f->start_char = f->end_char = 0;
+  free(subj);
+}
+
 /* Step 9: codes the project's configuration ignores for this file. */
 static bool analyze__file_ignored(void *data, const Finding *f) {
   const AnalyzeFile *file = data;
@@ -617,6 +656,7 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
   analyze__columns(ctx->text, ctx->len, &ls, mine, 0);
   array_free(&ls);
   if (file->npu_sibling) analyze__npu_sibling(opt, file->npu_sibling, mine);
+  else if (file->path) analyze__other_device_path(opt, file->path, mine);
   if (file->n_file_ignores) findings_drop_if(mine, analyze__file_ignored, (void *)file);
   findings_sort(mine);
   analyze__cap(mine, ctx->truncated);

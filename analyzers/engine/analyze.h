@@ -24,7 +24,8 @@
  *   8. folds: findings that are one work item become one (fold.h)
  *   9. rows and columns again, for what steps 7 and 8 added or moved
  *  10. the NPU twin: a CUDA file with an NPU version beside it gives way to
- *      one ASC002 hint naming it
+ *      one ASC002 hint naming it; so does a file whose path names another
+ *      device's backend (`backends/xpu/`, `metax_cuda.py`)
  *  11. the project's per-file ignores
  *  12. sort by position, then code
  *
