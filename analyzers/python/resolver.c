@@ -19,6 +19,7 @@
 typedef struct {
   TSNode node;
   uint32_t scope_start, scope_end; /* innermost function scope */
+  bool requires;   /* a function's frame: a statement of its body already requires a package */
 } Frame;
 
 static unsigned resolver__name_bit(const char *name, size_t n) {
@@ -479,32 +480,29 @@ static const ByteRange *resolver__optional_flag(const PyFile *py, TSNode cond) {
 
 /* `assert FLAG` or `if not FLAG: raise ...` among a function's statements,
  * FLAG set by a guarded third-party import (resolver__optional_flag): what
- * follows it in the function never runs where the package is absent. */
-static void resolver__requires_optional(PyFile *py, TSNode fn) {
-  PyChildren it;
-  pysyntax_children(&it, pysym_child(fn, PYFIELD_BODY));
-  for (TSNode st; pysyntax_children_next(&it, &st);) {
-    const ByteRange *src = NULL;
-    if (resolver__is(st, "assert_statement")) {
-      src = resolver__optional_flag(py, ts_node_named_child(st, 0));
-    } else if (resolver__is(st, "if_statement") && ts_node_named_child_count(st) == 2) {
-      TSNode cond = pysym_child(st, PYFIELD_CONDITION);
-      TSNode inner = resolver__is(cond, "not_operator") ? ts_node_named_child(cond, 0) : (TSNode){0};
-      src = !ts_node_is_null(inner) && resolver__clause_raises(st) ? resolver__optional_flag(py, inner) : NULL;
-    }
-    if (!src) continue;
-    ByteRange at = {ts_node_start_byte(st), ts_node_end_byte(st)}, rest = {ts_node_end_byte(st), ts_node_end_byte(fn)};
-    ByteRange from = *src;
-    array_push(&py->requires_at, at);
-    array_push(&py->requires, rest);
-    array_push(&py->requires_src, from);
-    pysyntax_children_end(&it);
-    return;
+ * follows it in the function never runs where the package is absent. Asked
+ * of each statement of a function body as the walk reaches it (`fn` is the
+ * function's frame); the first one counts. */
+static void resolver__requires_optional(PyFile *py, TSNode st, Frame *fn) {
+  if (fn->requires) return;
+  const ByteRange *src = NULL;
+  if (resolver__is(st, "assert_statement")) {
+    src = resolver__optional_flag(py, ts_node_named_child(st, 0));
+  } else if (resolver__is(st, "if_statement") && ts_node_named_child_count(st) == 2) {
+    TSNode cond = pysym_child(st, PYFIELD_CONDITION);
+    TSNode inner = resolver__is(cond, "not_operator") ? ts_node_named_child(cond, 0) : (TSNode){0};
+    src = !ts_node_is_null(inner) && resolver__clause_raises(st) ? resolver__optional_flag(py, inner) : NULL;
   }
+  if (!src) return;
+  ByteRange at = {ts_node_start_byte(st), ts_node_end_byte(st)}, rest = {ts_node_end_byte(st), ts_node_end_byte(fn->node)};
+  ByteRange from = *src;
+  array_push(&py->requires_at, at);
+  array_push(&py->requires, rest);
+  array_push(&py->requires_src, from);
+  fn->requires = true;
 }
 
 static void resolver__function(PyFile *py, TSNode fn, const Frame *parent) {
-  resolver__requires_optional(py, fn);
   TSNode whole = fn;
   if (resolver__is(parent->node, "decorated_definition")) {
     whole = parent->node;
@@ -575,6 +573,9 @@ static void resolver__top_import_end(PyFile *py, TSNode stmt) {
  * are found from the text. */
 static bool resolver__visit(PyFile *py, TSNode n, Frame *frames, size_t depth) {
   const Frame *parent = &frames[depth - 1];
+  /* a statement of a function's body: frames ... function_definition, block */
+  if (depth >= 2 && pysym_of(parent->node) == PYSYM_BLOCK && pysym_of(frames[depth - 2].node) == PYSYM_FUNCTION_DEFINITION)
+    resolver__requires_optional(py, n, &frames[depth - 2]);
   switch (pysym_of(n)) {
   case PYSYM_IMPORT_STATEMENT:
   case PYSYM_IMPORT_FROM_STATEMENT: {
@@ -655,7 +656,7 @@ static void resolver__methods(PyFile *py) {
 /* The statement-level walk of one member's tree. */
 static void resolver__walk(PyFile *py, TSNode root, size_t len) {
   Array(Frame) frames = {0};
-  Frame top = {root, 0, (uint32_t)len};
+  Frame top = {root, 0, (uint32_t)len, false};
   array_push(&frames, top);
   TSTreeCursor cur = ts_tree_cursor_new(root);
   bool more = ts_tree_cursor_goto_first_child(&cur);
@@ -664,6 +665,7 @@ static void resolver__walk(PyFile *py, TSNode root, size_t len) {
     if (resolver__visit(py, n, frames.items, frames.len) && ts_tree_cursor_goto_first_child(&cur)) {
       Frame f = frames.items[frames.len - 1];
       f.node = n;
+      f.requires = false;
       if (resolver__is(n, "function_definition")) {
         f.scope_start = ts_node_start_byte(n);
         f.scope_end = ts_node_end_byte(n);
