@@ -307,10 +307,26 @@ static int dc__write_all(int fd, const char *p, size_t n) {
   return 0;
 }
 
+/* Whether the recorded entries (sorted) are exactly the loaded file's
+ * (distinct paths, the same digests and payloads): a run that took
+ * everything from the cache then writes nothing. */
+static bool dc__unchanged(DiskCache *dc) {
+  if (!dc->bytes || dc->records.len != dc->loaded.len) return false;
+  for (size_t i = 0; i < dc->records.len; i++) {
+    const DcRecord *r = &dc->records.items[i];
+    if (i && strcmp(dc->records.items[i - 1].path, r->path) == 0) return false;
+    const char *data;
+    size_t len;
+    if (!dc_lookup(dc, r->path, r->deps, &data, &len) || len != r->len || memcmp(data, r->data, len) != 0) return false;
+  }
+  return true;
+}
+
 int dc_save(DiskCache *dc) {
+  if (dc->records.len) qsort(dc->records.items, dc->records.len, sizeof *dc->records.items, dc__record_cmp);
+  if (dc__unchanged(dc)) return 0;
   int rc = dc__make_dir(dc->dir);
   if (rc != 0) return rc;
-  if (dc->records.len) qsort(dc->records.items, dc->records.len, sizeof *dc->records.items, dc__record_cmp);
   StrBuf sb;
   sb_init(&sb);
   sb_append(&sb, DC_MAGIC, 8);

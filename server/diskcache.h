@@ -61,7 +61,8 @@ void dc_note_hit(DiskCache *dc);
 /* Records path's payload for the saved file (copied). */
 void dc_record(DiskCache *dc, const char *path, DcKey deps, const char *data, size_t len);
 /* Writes the recorded entries (nothing else: files gone from the tree drop
- * out) to the cache file, creating dir. Returns 0 or a negative errno; the
+ * out) to the cache file, creating dir; nothing when they are the loaded
+ * file's entries unchanged. Returns 0 or a negative errno; the
  * previous file is untouched on failure and no temporary file is left. */
 int dc_save(DiskCache *dc) WARN_UNUSED;
 /* Hits noted and entries recorded, since dc_load. */

@@ -34,8 +34,13 @@ run "$tmp/cold" "$C" $args
 if same "$tmp/ref" "$tmp/cold" && [ "$(entries "$C")" = 1 ] && [ -f "$C/CACHEDIR.TAG" ]; then ok; else bad cold-run; fi
 cp "$C"/*.cache "$tmp/saved"
 
+stamp() { stat -c '%i %Y.%y' "$1"; }
+before=$(stamp "$C"/*.cache)
+sleep 1 # a rewrite would move the modification time
 run "$tmp/warm" "$C" $args
 if same "$tmp/ref" "$tmp/warm" && cmp -s "$tmp/saved" "$C"/*.cache; then ok; else bad warm-run; fi
+# everything came from the cache: the file is not written again (same inode, same time)
+if [ "$(stamp "$C"/*.cache)" = "$before" ]; then ok; else bad warm-run-writes-nothing; fi
 # a warm run analyzes nothing: every file's results come from the cache
 n=$(ASCEND_LSP_CACHE_STATS=1 ASCEND_LSP_CACHE_DIR=$C "$BIN" $args 2>&1 >/dev/null | grep '^cache:')
 total=$(ASCEND_LSP_CACHE_STATS=1 ASCEND_LSP_CACHE_DIR="$tmp/count" "$BIN" $args 2>&1 >/dev/null | sed -n 's/^cache: 0 of \([0-9]*\) files.*/\1/p')
