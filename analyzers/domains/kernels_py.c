@@ -135,12 +135,30 @@ static void kernels__methods(AnalyzeCtx *ctx, TSNode body, StrBuf *sb, StrList *
  * library (the "autograd-function-plain" row): a compiled extension
  * (`import pkg._C as _C`), a third-party kernel library. A module-level
  * function of the file is looked into once (`scaled_softmax(x)` calling
- * `fused_ext_cuda.scaled_softmax`); relative imports are project code, whose
- * CUDA-only calls the project model reports. */
+ * `fused_ext_cuda.scaled_softmax`); relative imports, and absolute ones of
+ * a package the file sits in, are project code, whose CUDA-only calls the
+ * project model reports. */
+/* Whether an absolute module name is the project's own Python: its
+ * top-level name is a folder the file sits in (`from nanotron import
+ * distributed as dist` in src/nanotron/parallel/functional.py), and it does
+ * not name a compiled extension (`pkg._C`, `pkg.fused_cuda`, `pkg._ext`). */
+static bool kernels__own_module(const char *path, const char *qualname) {
+  if (strstr(qualname, "cuda") || strstr(qualname, "._") || strstr(qualname, "_ext")) return false;
+  size_t top = strcspn(qualname, ".");
+  for (const char *p = path; top && p && *p;) {
+    size_t n = strcspn(p, "/\\");
+    if (!p[n]) break; /* the file's own name is no folder */
+    if (n == top && memcmp(p, qualname, n) == 0) return true;
+    p += n + 1;
+  }
+  return false;
+}
+
 static bool kernels__opaque_name(AnalyzeCtx *ctx, const KbEntry *plain, const char *callee, uint32_t at) {
   size_t n = strcspn(callee, ".[(");
   const PyBinding *b = pyfile_lookup(ctx->py, callee, n, at);
-  return b && b->qualname && b->qualname[0] != '.' && !kb_pattern_match(plain->arg, b->qualname);
+  return b && b->qualname && b->qualname[0] != '.' && !kb_pattern_match(plain->arg, b->qualname) &&
+         !kernels__own_module(ctx->path, b->qualname);
 }
 
 static bool kernels__opaque(AnalyzeCtx *ctx, const KbEntry *plain, const char *callee, uint32_t at) {
