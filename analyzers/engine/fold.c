@@ -294,12 +294,39 @@ static void fold__repeats(Fold *fo) {
   fold__keys_free(&by_row);
 }
 
+/* Device-layer edits of one Python statement under different rules
+ * (`x.cuda().to("cuda:0")`, `torch.cuda.synchronize(); torch.cuda.empty_cache()`
+ * on one line): one edit of that statement, at the first. Only findings
+ * with a fix that is not a hint, and of one fix safety (a safe fix folded
+ * into an unsafe one would leave `fix` without it): the notes of other
+ * rules (operator coverage) stay beside them. */
+static void fold__statement(Fold *fo) {
+  FindingList *l = fo->l;
+  FoldKeys by_stmt = {0};
+  for (size_t j = 0; j < l->len; j++) {
+    const Finding *f = &l->items[j];
+    if (fo->sites[j].gone || fo->sites[j].stmt == FOLD_NONE || fo->sites[j].in_import || kb_domain(f->rule->code) != 2 ||
+        !fold_live(f) || !f->edits.len)
+      continue;
+    char *k = xasprintf("%u\x1f%d", fo->sites[j].stmt, (int)f->fix); /* a safe fix stays safe */
+    size_t into = fold__lookup(&by_stmt, k);
+    if (into == SIZE_MAX) {
+      fold__insert(&by_stmt, k, j);
+      continue;
+    }
+    free(k);
+    fold__gone(fo, into, j, NULL);
+  }
+  fold__keys_free(&by_stmt);
+}
+
 /* Device-layer repeats of one construct in one Python function
  * (`torch.cuda.empty_cache()` after each of three offloads, the two
  * `torch.cuda.synchronize()` of a timing pair, `device="cuda"` on each
  * tensor of one block): one edit applied several times is one work item,
  * at the first site, with the others related and their edits in its fix,
- * and the message says how many sites it covers. */
+ * and the message says how many sites it covers. Different APIs stay
+ * findings of their own: each is a line an editor should mark. */
 static void fold__in_function(Fold *fo) {
   const PyFile *py = fo->ctx->py;
   if (!py) return;
@@ -970,6 +997,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__per_file(&fo);
     fold__build_script(&fo);
     fold__import_uses(&fo);
+    fold__statement(&fo);
     fold__in_function(&fo);
     fold__inner_kernels(&fo);
     fold__dsl_groups(&fo);

@@ -53,6 +53,7 @@ typedef struct {
   int32_t via;                 /* next definition of the chain, -1: the construct is its own */
   uint32_t depth;
   bool reachable;
+  int32_t shadow;              /* local index of a later definition of its name that replaces it, -1: none */
 } MDef;
 
 typedef struct {
@@ -672,10 +673,11 @@ static char *model__absolute(const Model *m, int32_t mi, const char *q) {
 /* ---- resolution ---------------------------------------------------------------- */
 
 /* Top-level definition `name` (n bytes) of module mi (a method of class
- * `cls` when cls >= 0), as a local index, or -1. */
+ * `cls` when cls >= 0), as a local index, or -1. Of several, the last: the
+ * one the name is bound to once the module (or class body) has run. */
 static int32_t model__local_def(const Model *m, int32_t mi, const char *name, size_t n, int32_t cls) {
   const PyFacts *f = m->mods.items[mi].facts;
-  for (size_t i = 0; f && i < f->defs.len; i++) {
+  for (size_t i = f ? f->defs.len : 0; i-- > 0;) {
     const PyDef *d = &f->defs.items[i];
     if ((cls < 0 ? d->kind == PYDEF_METHOD : d->cls != cls) || strlen(d->name) != n || memcmp(d->name, name, n) != 0)
       continue;
@@ -842,16 +844,61 @@ static int32_t model__call_target(const Model *m, int32_t mi, const PyCall *c) {
 
 /* ---- linking passes ----------------------------------------------------------- */
 
+/* Whether module code (outside every definition) mentions `name`: a
+ * table or registry may hold the first of two definitions of it. */
+static bool model__module_mentions(const PyFacts *f, const char *name) {
+  for (size_t k = 0; k < f->refs.len; k++)
+    if (f->refs.items[k].owner == PYREF_MODULE && strcmp(f->refs.items[k].name, name) == 0) return true;
+  return false;
+}
+
+/* Whether a module-level definition starts a line (`def f`, `async def f`,
+ * `class C`: its name at column 4, 10 or 6), not a branch of an `if`/`try`. */
+static bool model__at_column_0(const PyDef *d) {
+  return d->kind == PYDEF_CLASS ? d->at.col == 6 : d->at.col == 4 || d->at.col == 10;
+}
+
+/* A definition that a later one of the same name at the same level
+ * replaces before anything can call it (`def f` ... `def f` in one module
+ * or one class body, the first undecorated, its name unmentioned by module
+ * code) never runs: Python binds the name to the last one. Definitions in
+ * branches (`if X: def f` / `else: def f`) are alternatives, not
+ * replacements: only those at the same column count. One backward sweep
+ * per module, with the last definition seen of each name. */
+static void model__shadows(Model *m) {
+  size_t n = m->names.strs.len;
+  int32_t *last = xmalloc((n + 1) * sizeof *last);
+  for (size_t i = 0; i < m->mods.len; i++) {
+    const MModule *mm = &m->mods.items[i];
+    const PyFacts *f = mm->facts;
+    if (!f || !f->defs.len) continue;
+    for (size_t k = 0; k < f->defs.len; k++) last[mm->def_ids.items[k]] = -1;
+    for (size_t k = f->defs.len; k-- > 0;) {
+      const PyDef *d = &f->defs.items[k];
+      uint32_t id = mm->def_ids.items[k];
+      int32_t later = last[id];
+      last[id] = (int32_t)k;
+      if (later < 0 || d->decorated) continue;
+      const PyDef *e = &f->defs.items[later];
+      if (e->cls != d->cls || e->at.col != d->at.col || (d->kind == PYDEF_METHOD) != (e->kind == PYDEF_METHOD)) continue;
+      if (d->kind != PYDEF_METHOD && (!model__at_column_0(d) || model__module_mentions(f, d->name))) continue;
+      m->defs.items[mm->def_base + k].shadow = later;
+    }
+  }
+  free(last);
+}
+
 static void model__defs(Model *m) {
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
     mm->def_base = (uint32_t)m->defs.len;
     mm->importer = -1;
     for (size_t k = 0; mm->facts && k < mm->facts->defs.len; k++) {
-      MDef d = {(int32_t)i, (int32_t)k, -1, -1, -1, 0, false};
+      MDef d = {(int32_t)i, (int32_t)k, -1, -1, -1, 0, false, -1};
       array_push(&m->defs, d);
     }
   }
+  model__shadows(m);
   /* the definitions of each name, grouped (a counting sort over name ids) */
   size_t n = m->names.strs.len;
   m->byname_first.len = 0;
@@ -1160,7 +1207,7 @@ typedef struct {
 
 static void model__reach_def(MReach *r, int32_t g) {
   MDef *d = &r->m->defs.items[g];
-  if (d->reachable || r->m->mods.items[d->mod].broken || !r->m->mods.items[d->mod].loaded) return;
+  if (d->reachable || d->shadow >= 0 || r->m->mods.items[d->mod].broken || !r->m->mods.items[d->mod].loaded) return;
   d->reachable = true;
   array_push(&r->work, g);
 }
@@ -1627,6 +1674,11 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
       g = model__global(m, (int32_t)(mm - m->mods.items), model__pydef(m, g)->cls);
     if (m->defs.items[g].reachable) return NULL;
     const char *name = model__pydef(m, g)->name;
+    if (m->defs.items[g].shadow >= 0) {
+      const PyDef *later = &mm->facts->defs.items[m->defs.items[g].shadow];
+      *own = xasprintf("%s is defined again at line %u, which replaces this definition", name, later->at.row + 1);
+      return *own;
+    }
     bool used = model__mentioned(m, name);
     StrBuf sb;
     sb_init(&sb);

@@ -209,6 +209,28 @@ static void pyfacts__call(PyfBuild *b, TSNode call) {
   array_push(&b->out->calls, c);
 }
 
+/* Whether a definition's decorators may run or register it (a route, an op
+ * registration, a CLI command): any decorator but the plain wrappers of the
+ * "plain-decorators" row (`@triton.jit`, `@torch.jit.script`,
+ * `@staticmethod`, ...), which leave the definition to whoever calls it. */
+static bool pyfacts__registers(const PyfBuild *b, TSNode decorated) {
+  const KbEntry *plain = kb_lookup(KB_DETECTOR, "plain-decorators", NULL, 0);
+  PyChildren it;
+  pysyntax_children(&it, decorated);
+  bool any = false;
+  for (TSNode d; !any && pysyntax_children_next(&it, &d);) {
+    if (pysym_of(d) != PYSYM_DECORATOR) continue;
+    TSNode e = ts_node_named_child(d, 0);
+    if (pysym_of(e) == PYSYM_CALL) e = ts_node_child(e, 0);
+    char *q = pyfile_qualname(b->py, e);
+    if (!q) q = pyfile_node_text(b->py, e);
+    any = !plain || !plain->arg || !q || !kb_pattern_match(plain->arg, q);
+    free(q);
+  }
+  pysyntax_children_end(&it);
+  return any;
+}
+
 /* A top-level function or class, or a method of a top-level class, becomes
  * a definition; anything nested belongs to its owner. */
 static void pyfacts__def(PyfBuild *b, TSNode n, TSNode parent, bool is_class) {
@@ -230,7 +252,7 @@ static void pyfacts__def(PyfBuild *b, TSNode n, TSNode parent, bool is_class) {
   d.start = start;
   d.end = end;
   d.at = pyfacts__pos(b, ts_node_start_byte(name));
-  d.decorated = decorated;
+  d.decorated = decorated && pyfacts__registers(b, parent);
   TSNode sup = is_class ? pysym_child(n, PYFIELD_SUPERCLASSES) : (TSNode){0};
   uint32_t ns = ts_node_is_null(sup) ? 0 : ts_node_named_child_count(sup);
   for (uint32_t i = 0; i < ns; i++) {

@@ -38,7 +38,8 @@ typedef struct {
   int32_t cls;         /* for a method: index of its class in defs; else -1 */
   uint32_t start, end; /* whole definition, decorators included */
   PyPos at;            /* its name */
-  bool decorated;
+  bool decorated;      /* a decorator that may run or register it (not a plain wrapper such as
+                          @triton.jit or @staticmethod: the "plain-decorators" row) */
   Array(char *) bases; /* classes: base expressions spelled like callees (see PyCall.callee) */
 } PyDef;
 

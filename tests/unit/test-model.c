@@ -136,6 +136,66 @@ TEST(model_reachability_reasons) {
   model_free(m);
 }
 
+/* A module-level definition that a later one of its name replaces never
+ * runs (its finding is an unreachable hint saying where the replacement
+ * is), also under a plain wrapper (jit.script); a first definition that a
+ * decorator registers, and alternatives in branches, stay. */
+TEST(model_redefinitions) {
+  static const MT files[] = {
+      {"ops/__init__.py", "from .lse import clamp, flatten_lse, pick, scale\n"},
+      {"ops/lse.py",
+       "import torch\n\n\ndef flatten_lse(x):\n    torch.cuda.synchronize()\n    return x\n\n\n"
+       "def flatten_lse(x):\n    return x.flatten()\n\n\n"
+       "@torch.library.custom_op(\"ops::pick\", mutates_args=())\ndef pick(x):\n    torch.cuda.empty_cache()\n    return x\n\n\n"
+       "def pick(x):\n    return x\n\n\n"
+       "@torch.jit.script\ndef clamp(x):\n    torch.cuda.synchronize()\n    return x\n\n\n"
+       "def clamp(x):\n    return x\n\n\n"
+       "if torch.cuda.is_available():\n    def scale(x):\n        torch.cuda.synchronize()\n        return x\n"
+       "else:\n    def scale(x):\n        return x\n"},
+  };
+  Model *m = mt_model(files, 2);
+  char *got = mt_render(m, files, 2, false);
+  ASSERT_STR_EQ(got,
+                "ops/lse.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n"
+                "ops/lse.py:13:2 hint ASC223 torch.library.custom_op\n"
+                "ops/lse.py:15:5 warning ASC201 torch.cuda.empty_cache\n"
+                "ops/lse.py:23:2 hint ASC702 torch.jit.script unreachable\n"
+                "ops/lse.py:25:5 hint ASC201 torch.cuda.synchronize unreachable\n"
+                "ops/lse.py:33:4 info ASC211 torch.cuda.is_available\n"
+                "ops/lse.py:35:9 warning ASC201 torch.cuda.synchronize\n");
+  free(got);
+  FindingList l = {0};
+  FileFacts facts = {0};
+  mt_analyze(files[1].path, files[1].text, &l, &facts);
+  AnalyzeOptions o;
+  analyze_options_default(&o);
+  model_apply(m, files[1].path, &o, &l);
+  ASSERT(l.len > 0 && strstr(l.items[0].message, "[unreachable: flatten_lse is defined again at line 9, which replaces this definition]") != NULL);
+  findings_free(&l);
+  analyze_facts_free(&facts);
+  model_free(m);
+}
+
+/* A Triton kernel is run by its launcher: under a plain decorator
+ * (`@triton.jit`, the "plain-decorators" row) a kernel nothing launches is
+ * unreachable, one launched from reachable code is not. */
+TEST(model_plain_decorators_are_no_entry_points) {
+  static const MT files[] = {
+      {"kern/__init__.py", "from .rope import rope\n"},
+      {"kern/rope.py",
+       "import torch\nimport triton\n\n\n@triton.jit\ndef _rope_kernel(x_ptr):\n    pass\n\n\n"
+       "@triton.jit\ndef _old_kernel(x_ptr):\n    pass\n\n\n"
+       "def rope(x):\n    _rope_kernel[(1,)](x)\n    return x\n"},
+  };
+  Model *m = mt_model(files, 2);
+  char *got = mt_render(m, files, 2, false);
+  ASSERT_STR_EQ(got,
+                "kern/rope.py:5:1 warning ASC410 @triton.jit _rope_kernel\n"
+                "kern/rope.py:10:1 hint ASC410 @triton.jit _old_kernel unreachable\n");
+  free(got);
+  model_free(m);
+}
+
 /* Cycles, `import *`, dynamic imports, shadowing and recursion terminate;
  * what cannot be known stays unknown (no finding, reachable). */
 TEST(model_bad_input_terminates) {

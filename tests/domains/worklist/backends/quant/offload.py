@@ -9,7 +9,7 @@ def offload_step(model, encoder, batch):
     latents = model(batch.to("cuda"))
     model.to("cpu")
     torch.cuda.empty_cache()
-    out = ops.dequantize(latents, 0.5)
+    out = ops.to_device(ops.dequantize(latents, 0.5))
     torch.cuda.empty_cache()
     return out.to("cuda")
 
