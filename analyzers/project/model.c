@@ -874,6 +874,7 @@ static void model__shadows(Model *m) {
     if (!f || !f->defs.len) continue;
     for (size_t k = 0; k < f->defs.len; k++) last[mm->def_ids.items[k]] = -1;
     for (size_t k = f->defs.len; k-- > 0;) {
+      m->defs.items[mm->def_base + k].shadow = -1;
       const PyDef *d = &f->defs.items[k];
       uint32_t id = mm->def_ids.items[k];
       int32_t later = last[id];
@@ -898,7 +899,6 @@ static void model__defs(Model *m) {
       array_push(&m->defs, d);
     }
   }
-  model__shadows(m);
   /* the definitions of each name, grouped (a counting sort over name ids) */
   size_t n = m->names.strs.len;
   m->byname_first.len = 0;
@@ -1381,6 +1381,7 @@ static void model__roots(MReach *r, int32_t mi) {
 }
 
 static void model__reachability(Model *m) {
+  model__shadows(m); /* read from the bodies too (decorators, module code): every link */
   model__entries_clear(m);
   for (size_t i = 0; i < m->launchers.len; i++) model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
   for (size_t i = 0; i < m->mods.len; i++) /* grouped once per body */
