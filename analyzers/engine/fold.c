@@ -294,6 +294,19 @@ static void fold__repeats(Fold *fo) {
   fold__keys_free(&by_row);
 }
 
+/* Finding j joins the first finding kept under `key` (taken), or is kept
+ * under it: returns the index it joined, or SIZE_MAX. */
+static size_t fold__join_first(Fold *fo, FoldKeys *keys, char *key, size_t j) {
+  size_t into = fold__lookup(keys, key);
+  if (into == SIZE_MAX) {
+    fold__insert(keys, key, j);
+    return SIZE_MAX;
+  }
+  free(key);
+  fold__gone(fo, into, j, NULL);
+  return into;
+}
+
 /* Device-layer edits of one Python statement under different rules
  * (`x.cuda().to("cuda:0")`, `torch.cuda.synchronize(); torch.cuda.empty_cache()`
  * on one line): one edit of that statement, at the first. Only findings
@@ -308,14 +321,7 @@ static void fold__statement(Fold *fo) {
     if (fo->sites[j].gone || fo->sites[j].stmt == FOLD_NONE || fo->sites[j].in_import || kb_domain(f->rule->code) != 2 ||
         !fold_live(f) || !f->edits.len)
       continue;
-    char *k = xasprintf("%u\x1f%d", fo->sites[j].stmt, (int)f->fix); /* a safe fix stays safe */
-    size_t into = fold__lookup(&by_stmt, k);
-    if (into == SIZE_MAX) {
-      fold__insert(&by_stmt, k, j);
-      continue;
-    }
-    free(k);
-    fold__gone(fo, into, j, NULL);
+    fold__join_first(fo, &by_stmt, xasprintf("%u\x1f%d", fo->sites[j].stmt, (int)f->fix), j); /* a safe fix stays safe */
   }
   fold__keys_free(&by_stmt);
 }
@@ -338,15 +344,8 @@ static void fold__in_function(Fold *fo) {
     const PyFunction *fn = fo->sites[j].gone || kb_domain(f->rule->code) != 2 ? NULL : pyfile_function_at(py, f->start_byte);
     if (!fn) continue;
     /* one API (not only one row: torch.cuda.amp.* names GradScaler and autocast) */
-    char *k = xasprintf("%s\x1f%s\x1f%u", f->rule->code, f->subject ? f->subject : "", fn->start);
-    size_t into = fold__lookup(&by_fn, k);
-    if (into == SIZE_MAX) {
-      fold__insert(&by_fn, k, j);
-      continue;
-    }
-    free(k);
-    fold__gone(fo, into, j, NULL);
-    sites[into]++;
+    size_t into = fold__join_first(fo, &by_fn, xasprintf("%s\x1f%s\x1f%u", f->rule->code, f->subject ? f->subject : "", fn->start), j);
+    if (into != SIZE_MAX) sites[into]++;
   }
   for (size_t i = 0; i < l->len; i++) {
     const PyFunction *fn = sites[i] ? pyfile_function_at(py, l->items[i].start_byte) : NULL;
