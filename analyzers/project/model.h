@@ -19,9 +19,11 @@
  *    class does;
  *  - reachability: entry points (scripts, `__main__` blocks of modules the
  *    project does not import, console scripts and shell launchers, the
- *    public names of importable packages, decorated and test code) and the
- *    names reachable code mentions decide what runs; the rest is reported
- *    with the reason.
+ *    public names of importable packages, definitions a decorator may
+ *    register (not plain wrappers such as @triton.jit: the
+ *    "plain-decorators" row) and test code) and the names reachable code
+ *    mentions decide what runs; a definition a later one of its name
+ *    replaces never does; the rest is reported with the reason.
  *
  * model_apply turns this into findings of one file: a finding at every call
  * or import of a project name that needs CUDA (rules ASC801-ASC803, with
