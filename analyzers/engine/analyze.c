@@ -581,7 +581,8 @@ static void analyze__npu_sibling(const AnalyzeOptions *opt, const char *sibling,
  * or file-name word such as `xpu`, `hpu`, `metax`, `gcu`), or NULL. Only
  * the part inside the project: where a checkout lives says nothing. */
 static const char *analyze__device_word(const KbEntry *row, const char *path, char *word, size_t cap) {
-  for (const char *p = path; p && *p;) {
+  if (!path || path[0] == '/' || path[0] == '\\') return NULL; /* absolute: not known inside a project */
+  for (const char *p = path; *p;) {
     size_t n = strcspn(p, "/\\_-.");
     if (n && n < cap) {
       memcpy(word, p, n);

@@ -138,3 +138,21 @@ TEST(device_guard_skip_decorators) {
                      "    def test_gpu(self):\n        torch.cuda.synchronize()\n";
   ASSERT_FIXED(test, test, 1);
 }
+
+/* A project path naming another device's backend gives way to one ASC002
+ * hint; an absolute path (a file outside any project) says nothing about
+ * the project, whatever folder the checkout sits in. */
+TEST(device_other_device_path_is_project_relative) {
+  const char *src = "import torch\ntorch.cuda.synchronize()\n";
+  AnalyzeOptions o;
+  analyze_options_default(&o);
+  FindingList l = {0};
+  analyze_text("quant/backends/xpu/ops.py", src, strlen(src), NULL, &o, &l, NULL);
+  ASSERT_EQ(l.len, (size_t)1);
+  ASSERT_STR_EQ(l.items[0].rule->code, "ASC002");
+  findings_free(&l);
+  analyze_text("/home/dev/xpu-lab/ops.py", src, strlen(src), NULL, &o, &l, NULL);
+  ASSERT_EQ(l.len, (size_t)1);
+  ASSERT_STR_EQ(l.items[0].rule->code, "ASC201");
+  findings_free(&l);
+}
