@@ -559,22 +559,28 @@ static void analyze__cap(FindingList *l, bool truncated) {
   f->start_char = f->end_char = ch;
 }
 
+/* The file's domain findings, if it has any, give way to one ASC002 hint
+ * of `row` at its start, saying `subj` (taken). */
+static void analyze__give_way(const AnalyzeOptions *opt, const KbEntry *row, char *subj, FindingList *out) {
+  const KbRule *rule = row ? context_rule(opt, row->code) : NULL;
+  int python = 0;
+  bool any = false;
+  for (size_t i = 0; rule && i < out->len && !any; i++) any = analyze__in_domain(&python, &out->items[i]);
+  if (any) {
+    findings_drop_if(out, analyze__in_domain, &python);
+    Finding *f = kb_emit(out, rule, row, subj, row->replacement, 0, 0, 0, 0, 0, 0);
+    f->start_char = f->end_char = 0;
+  }
+  free(subj);
+}
+
 /* Step 8: a file with an NPU version beside it (cuda_accelerator.py next to
  * npu_accelerator.py) is the CUDA implementation of an abstraction the
  * project already ported: its Python findings are replaced by one ASC002
  * hint naming the twin, at the start of the file. */
 static void analyze__npu_sibling(const AnalyzeOptions *opt, const char *sibling, FindingList *out) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-stack", opt->user_entries, opt->n_user_entries);
-  const KbRule *rule = row ? context_rule(opt, row->code) : NULL;
-  int python = 0;
-  bool any = false;
-  for (size_t i = 0; i < out->len && !any; i++) any = analyze__in_domain(&python, &out->items[i]);
-  if (!rule || !any) return;
-  findings_drop_if(out, analyze__in_domain, &python);
-  char *subj = xasprintf("CUDA, with the NPU version beside it (%s)", sibling);
-  Finding *f = kb_emit(out, rule, row, subj, row->replacement, 0, 0, 0, 0, 0, 0);
-  f->start_char = f->end_char = 0;
-  free(subj);
+  analyze__give_way(opt, row, xasprintf("CUDA, with the NPU version beside it (%s)", sibling), out);
 }
 
 /* The other device a path names (the "other-device-path" row: a folder
@@ -582,16 +588,13 @@ static void analyze__npu_sibling(const AnalyzeOptions *opt, const char *sibling,
  * the part inside the project: where a checkout lives says nothing. */
 static const char *analyze__device_word(const KbEntry *row, const char *path, char *word, size_t cap) {
   if (!path || path[0] == '/' || path[0] == '\\') return NULL; /* absolute: not known inside a project */
-  for (const char *p = path; *p;) {
-    size_t n = strcspn(p, "/\\_-.");
-    if (n && n < cap) {
-      memcpy(word, p, n);
-      word[n] = '\0';
-      for (char *c = word; *c; c++) *c = (char)tolower((unsigned char)*c);
-      if (kb_pattern_match(row->arg, word)) return word;
-    }
-    p += n;
-    if (*p) p++;
+  const char *w;
+  size_t n;
+  for (const char *p = path; util_path_word(&p, &w, &n);) {
+    if (n >= cap) continue;
+    for (size_t k = 0; k < n; k++) word[k] = (char)tolower((unsigned char)w[k]);
+    word[n] = '\0';
+    if (kb_pattern_match(row->arg, word)) return word;
   }
   return NULL;
 }
@@ -602,18 +605,9 @@ static const char *analyze__device_word(const KbEntry *row, const char *path, ch
  * device is: its findings give way to one ASC002 hint at its start. */
 static void analyze__other_device_path(const AnalyzeOptions *opt, const char *rel, FindingList *out) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-path", opt->user_entries, opt->n_user_entries);
-  const KbRule *rule = row && row->arg ? context_rule(opt, row->code) : NULL;
   char word[32];
-  const char *dev = rule ? analyze__device_word(row, rel, word, sizeof word) : NULL;
-  int python = 0;
-  bool any = false;
-  for (size_t i = 0; dev && i < out->len && !any; i++) any = analyze__in_domain(&python, &out->items[i]);
-  if (!any) return;
-  findings_drop_if(out, analyze__in_domain, &python);
-  char *subj = xasprintf("another device (its path names %s)", dev);
-  Finding *f = kb_emit(out, rule, row, subj, row->replacement, 0, 0, 0, 0, 0, 0);
-  f->start_char = f->end_char = 0;
-  free(subj);
+  const char *dev = row && row->arg ? analyze__device_word(row, rel, word, sizeof word) : NULL;
+  if (dev) analyze__give_way(opt, row, xasprintf("another device (its path names %s)", dev), out);
 }
 
 /* Step 9: codes the project's configuration ignores for this file. */

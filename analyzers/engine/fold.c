@@ -339,16 +339,18 @@ static void fold__in_function(Fold *fo) {
   FindingList *l = fo->l;
   FoldKeys by_fn = {0};
   uint32_t *sites = xcalloc(l->len, sizeof *sites);
+  const PyFunction **fns = xcalloc(l->len, sizeof *fns);
   for (size_t j = 0; j < l->len; j++) {
     const Finding *f = &l->items[j];
     const PyFunction *fn = fo->sites[j].gone || kb_domain(f->rule->code) != 2 ? NULL : pyfile_function_at(py, f->start_byte);
     if (!fn) continue;
+    fns[j] = fn;
     /* one API (not only one row: torch.cuda.amp.* names GradScaler and autocast) */
     size_t into = fold__join_first(fo, &by_fn, xasprintf("%s\x1f%s\x1f%u", f->rule->code, f->subject ? f->subject : "", fn->start), j);
     if (into != SIZE_MAX) sites[into]++;
   }
   for (size_t i = 0; i < l->len; i++) {
-    const PyFunction *fn = sites[i] ? pyfile_function_at(py, l->items[i].start_byte) : NULL;
+    const PyFunction *fn = sites[i] ? fns[i] : NULL;
     if (!fn) continue;
     char *en = xasprintf("[%u sites in %s()]", sites[i] + 1, fn->name);
     char *zh = xasprintf("［%s() 中共 %u 处］", fn->name, sites[i] + 1);
@@ -357,6 +359,7 @@ static void fold__in_function(Fold *fo) {
     free(zh);
   }
   free(sites);
+  free(fns);
   fold__keys_free(&by_fn);
 }
 
@@ -630,12 +633,10 @@ static bool fold__npu_word(const char *s, size_t n) {
 }
 
 bool fold_npu_path(const char *path) {
-  for (const char *p = path; p && *p;) {
-    size_t n = strcspn(p, "/_-.");
-    if (fold__npu_word(p, n)) return true;
-    p += n;
-    if (*p) p++;
-  }
+  const char *w;
+  size_t n;
+  for (const char *p = path ? path : ""; util_path_word(&p, &w, &n);)
+    if (fold__npu_word(w, n)) return true;
   return false;
 }
 

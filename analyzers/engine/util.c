@@ -211,6 +211,21 @@ bool util_starts_with(const char *s, const char *prefix) {
   return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+bool util_path_word(const char **p, const char **w, size_t *n) {
+  while (**p) {
+    size_t k = strcspn(*p, "/\\_-.");
+    const char *at = *p;
+    *p += k;
+    if (**p) (*p)++;
+    if (k) {
+      *w = at;
+      *n = k;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool util_ends_with(const char *s, const char *suffix) {
   size_t a = strlen(s), b = strlen(suffix);
   return a >= b && memcmp(s + a - b, suffix, b) == 0;

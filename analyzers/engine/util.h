@@ -94,6 +94,10 @@ uint64_t util_fnv(uint64_t h, const void *p, size_t n);
 
 bool util_glob(const char *pattern, const char *s);
 bool util_starts_with(const char *s, const char *prefix);
+/* The words of a path, one per call: folder names and file-name parts
+ * split at `/`, `\\`, `_`, `-` and `.`. *p walks the path (start it at the
+ * path); returns false at its end, else sets *w and *n (not empty). */
+bool util_path_word(const char **p, const char **w, size_t *n);
 bool util_ends_with(const char *s, const char *suffix);
 /* Valid UTF-8 (no overlongs, no surrogates, max U+10FFFF)? */
 bool util_utf8_valid(const char *s, size_t n);

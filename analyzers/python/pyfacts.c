@@ -38,6 +38,7 @@ typedef struct {
   uint32_t last_byte, last_row, last_chr;
   bool have_last;
   const KbEntry *loaders; /* the "dynamic-loaders" row, or NULL */
+  const KbEntry *plain;   /* the "plain-decorators" row, or NULL */
 } PyfBuild;
 
 /* ---- positions ------------------------------------------------------------ */
@@ -214,7 +215,7 @@ static void pyfacts__call(PyfBuild *b, TSNode call) {
  * "plain-decorators" row (`@triton.jit`, `@torch.jit.script`,
  * `@staticmethod`, ...), which leave the definition to whoever calls it. */
 static bool pyfacts__registers(const PyfBuild *b, TSNode decorated) {
-  const KbEntry *plain = kb_lookup(KB_DETECTOR, "plain-decorators", NULL, 0);
+  const KbEntry *plain = b->plain;
   PyChildren it;
   pysyntax_children(&it, decorated);
   bool any = false;
@@ -521,9 +522,9 @@ static bool pyfacts__same_context(const PyfPart *p, const PyfContext *ctx) {
 }
 
 /* The walk of one statement into a part. */
-static void pyfacts__part_build(const PyFile *py, const PyFacts *file, const PyfLines *lines, const KbEntry *loaders,
+static void pyfacts__part_build(const PyFile *py, const PyFacts *file, const PyfLines *lines, const KbEntry *const rows[2],
                                 TSNode root, PyFacts *out) {
-  PyfBuild b = {py, out, file, lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false, loaders};
+  PyfBuild b = {py, out, file, lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false, rows[0], rows[1]};
   pyfacts__walk(&b, root);
   pyfacts__drop_shadowed(&b);
   for (size_t i = 0; i < b.bound.len; i++) free(b.bound.items[i].name);
@@ -611,7 +612,9 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
   pyfacts__lines(py->text, py->len, &lines);
   pyfacts__main(py, f); /* first: the walks file names under it */
   bool keep = cache && key && cache->key && strcmp(cache->key, key) == 0;
-  const KbEntry *loaders = kb_lookup(KB_DETECTOR, "dynamic-loaders", NULL, 0);
+  /* the rows the walks read: the "dynamic-loaders" and "plain-decorators" rows */
+  const KbEntry *const rows[2] = {kb_lookup(KB_DETECTOR, "dynamic-loaders", NULL, 0),
+                                  kb_lookup(KB_DETECTOR, "plain-decorators", NULL, 0)};
   Array(PyfPart) next = {0};
   PyfRefSet seen = {NULL, 0};
   size_t from = 0;
@@ -635,14 +638,14 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
       part.row = old->row;
       pyfacts__part_shift(&part, mem->start, mem->row);
     } else {
-      pyfacts__part_build(py, f, &lines, loaders, forest_root(fo, m), &part.facts);
+      pyfacts__part_build(py, f, &lines, rows, forest_root(fo, m), &part.facts);
     }
     pyfacts__append(f, &seen, &part.facts);
     if (cache) array_push(&next, part);
     else pyfacts__part_free(&part);
   }
   free(seen.slots);
-  PyfBuild b = {py, f, f, &lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false, NULL};
+  PyfBuild b = {py, f, f, &lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false, NULL, NULL};
   pyfacts__imports(&b);
   array_free(&lines);
   if (cache) { /* this version's parts replace the cache's */
