@@ -28,10 +28,21 @@ void dc_hash_init(DcHasher *h) {
   h->b = 0x84222325cbf29ce4ull;
 }
 
+static uint64_t dc__rotl(uint64_t x, int r) { return x << r | x >> (64 - r); }
+
+/* Eight bytes a step in two lanes (most of a warm run's digesting is whole
+ * texts and the cache file itself); the tail a byte at a time. */
 void dc_hash_bytes(DcHasher *h, const void *p, size_t n) {
   const unsigned char *s = p;
   uint64_t a = h->a, b = h->b;
-  for (size_t i = 0; i < n; i++) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    a = dc__rotl((a ^ w) * 0x9e3779b97f4a7c15ull, 29);
+    b = dc__rotl((b + w) * 0xc2b2ae3d27d4eb4full, 31) ^ a;
+  }
+  for (; i < n; i++) {
     a = (a ^ s[i]) * 0x100000001b3ull;
     b = (b ^ s[i]) * 0x00000100000001b3ull + 0x9e3779b97f4a7c15ull;
   }
@@ -103,14 +114,16 @@ typedef struct {
 typedef struct {
   char *path;
   DcKey deps;
-  char *data;
+  const char *data; /* owned when `owned`, else in the loaded bytes */
   size_t len;
+  bool owned;
 } DcRecord;
 
 struct DiskCache {
   char *dir, *file;
   DcKey identity;
   char *bytes;              /* the loaded file; entries point into it */
+  size_t bytes_len;
   Array(DcLoaded) loaded;
   size_t *slots, n_slots;   /* open addressing over loaded: index + 1, 0 = empty */
   pthread_mutex_t lock;     /* guards records and the counters */
@@ -214,6 +227,7 @@ DiskCache *dc_load(const char *dir, DcKey identity) {
     free(dc->bytes);
     dc->bytes = NULL;
   }
+  dc->bytes_len = dc->bytes ? len : 0;
   return dc;
 }
 
@@ -234,8 +248,12 @@ void dc_note_hit(DiskCache *dc) {
 
 void dc_record(DiskCache *dc, const char *path, DcKey deps, const char *data, size_t len) {
   if (len > UINT32_MAX) return;
-  DcRecord r = {xstrdup(path), deps, xmalloc(len ? len : 1), len};
-  memcpy(r.data, data, len);
+  /* a payload the cache itself holds (a hit recorded again) is borrowed */
+  uintptr_t at = (uintptr_t)data, base = (uintptr_t)dc->bytes;
+  bool loaded = dc->bytes && at >= base && at - base <= dc->bytes_len && len <= dc->bytes_len - (at - base);
+  char *copy = loaded ? NULL : xmalloc(len ? len : 1);
+  if (copy) memcpy(copy, data, len);
+  DcRecord r = {xstrdup(path), deps, loaded ? data : copy, len, !loaded};
   pthread_mutex_lock(&dc->lock);
   array_push(&dc->records, r);
   pthread_mutex_unlock(&dc->lock);
@@ -329,6 +347,9 @@ int dc_save(DiskCache *dc) {
   if (rc != 0) return rc;
   StrBuf sb;
   sb_init(&sb);
+  size_t total = 8 + 16 + 4 + 16;
+  for (size_t i = 0; i < dc->records.len; i++) total += 4 + strlen(dc->records.items[i].path) + 16 + 4 + dc->records.items[i].len;
+  sb_reserve(&sb, total);
   sb_append(&sb, DC_MAGIC, 8);
   dc__put_key(&sb, dc->identity);
   dc__put_u32(&sb, (uint32_t)dc->records.len);
@@ -361,14 +382,15 @@ int dc_save(DiskCache *dc) {
 
 void dc_stats(const DiskCache *dc, size_t *hits, size_t *recorded) {
   *hits = dc->hits;
-  *recorded = dc->records.len;
+  *recorded = 0;
+  for (size_t i = 0; i < dc->records.len; i++) *recorded += dc->records.items[i].path[0] != '\0';
 }
 
 void dc_free(DiskCache *dc) {
   if (!dc) return;
   for (size_t i = 0; i < dc->records.len; i++) {
     free(dc->records.items[i].path);
-    free(dc->records.items[i].data);
+    if (dc->records.items[i].owned) free((char *)dc->records.items[i].data);
   }
   array_free(&dc->records);
   array_free(&dc->loaded);

@@ -58,14 +58,16 @@ bool dc_lookup(DiskCache *dc, const char *path, DcKey deps, const char **data, s
 /* Counts a lookup whose payload was used (a payload that does not decode is
  * a miss for the caller). */
 void dc_note_hit(DiskCache *dc);
-/* Records path's payload for the saved file (copied). */
+/* Records path's payload for the saved file (copied, unless it is a
+ * payload dc_lookup gave: then borrowed from the loaded file). */
 void dc_record(DiskCache *dc, const char *path, DcKey deps, const char *data, size_t len);
 /* Writes the recorded entries (nothing else: files gone from the tree drop
  * out) to the cache file, creating dir; nothing when they are the loaded
  * file's entries unchanged. Returns 0 or a negative errno; the
  * previous file is untouched on failure and no temporary file is left. */
 int dc_save(DiskCache *dc) WARN_UNUSED;
-/* Hits noted and entries recorded, since dc_load. */
+/* Hits noted and entries recorded for files (a path that is not empty),
+ * since dc_load. */
 void dc_stats(const DiskCache *dc, size_t *hits, size_t *recorded);
 void dc_free(DiskCache *dc);
 

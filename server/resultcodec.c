@@ -1,20 +1,30 @@
-/* resultcodec: see resultcodec.h. Little-endian fixed-width integers;
- * strings as a u32 length (RC_NULL for NULL) and their bytes. */
+/* resultcodec: see resultcodec.h. Integers as LEB128 varints (most are
+ * small: rows, columns, counts, lengths), strings as a varint length
+ * (RC_NULL for NULL) and their bytes. Every integer and string takes at
+ * least one byte: the minimum sizes the counts are checked against. */
 #include "server/resultcodec.h"
 #include "analyzers/python/pyfacts.h"
+#include "analyzers/engine/reach_facts.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 #define RC_NULL 0xFFFFFFFFu
+/* Small signed values (owners: -2, -1, 0, ...) as small unsigned ones. */
+static uint32_t rc__zig(int32_t v) { return (uint32_t)v << 1 ^ (uint32_t)(v >> 31); }
+static int32_t rc__unzig(uint32_t u) { return (int32_t)(u >> 1) ^ -(int32_t)(u & 1); }
 enum { RC_ENTRY_NONE = 0, RC_ENTRY_BUILTIN = 1, RC_ENTRY_USER = 2, RC_ENTRY_SIDE = 3 };
 
 /* ---- encoding ---------------------------------------------------------------- */
 
 static void rc__u32(StrBuf *out, uint32_t v) {
-  unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
-                        (unsigned char)(v >> 24)};
-  sb_append(out, (const char *)b, 4);
+  unsigned char b[5];
+  size_t n = 0;
+  do {
+    b[n++] = (unsigned char)((v & 0x7F) | (v > 0x7F ? 0x80 : 0));
+    v >>= 7;
+  } while (v);
+  sb_append(out, (const char *)b, n);
 }
 
 static void rc__str(StrBuf *out, const char *s) {
@@ -51,7 +61,8 @@ static void rc__finding(StrBuf *out, const Finding *f) {
   rc__entry(out, f->entry);
   const uint32_t nums[] = {f->severity,  f->confidence, f->start_byte, f->end_byte,   f->start_row, f->start_col,
                            f->end_row,   f->end_col,    f->start_char, f->end_char,   f->guarded,   f->transfer_covered,
-                           f->inference_only, f->fix,  f->fix_needs_torch_npu,       f->weight};
+                           f->inference_only, f->fix,  f->fix_needs_torch_npu,       f->weight,
+                           f->unreachable};
   for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) rc__u32(out, nums[i]);
   const char *strs[] = {f->subject, f->message, f->message_zh, f->replacement, f->detail};
   for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) rc__str(out, strs[i]);
@@ -65,9 +76,10 @@ static void rc__finding(StrBuf *out, const Finding *f) {
   rc__u32(out, (uint32_t)f->related.len);
   for (size_t i = 0; i < f->related.len; i++) {
     const Related *r = &f->related.items[i];
-    const uint32_t rn[] = {r->start, r->end, r->start_row, r->start_char, r->end_row, r->end_char};
-    for (size_t k = 0; k < 6; k++) rc__u32(out, rn[k]);
+    const uint32_t rn[] = {r->start, r->end, r->start_row, r->start_char, r->end_row, r->end_char, r->start_col, r->end_col};
+    for (size_t k = 0; k < 8; k++) rc__u32(out, rn[k]);
     rc__str(out, r->message);
+    rc__str(out, r->path); /* another file's place (the project model's): what the model named it */
   }
 }
 
@@ -91,7 +103,7 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
   for (size_t i = 0; i < f->defs.len; i++) {
     const PyDef *d = &f->defs.items[i];
     rc__str(out, d->name);
-    const uint32_t nums[] = {d->kind, (uint32_t)d->cls, d->start, d->end, d->decorated};
+    const uint32_t nums[] = {d->kind, rc__zig(d->cls), d->start, d->end, d->decorated};
     for (size_t k = 0; k < 5; k++) rc__u32(out, nums[k]);
     rc__pos(out, d->at);
     rc__strs(out, d->bases.items, d->bases.len);
@@ -100,7 +112,7 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
   for (size_t i = 0; i < f->calls.len; i++) {
     const PyCall *c = &f->calls.items[i];
     rc__str(out, c->callee);
-    const uint32_t nums[] = {c->kind, (uint32_t)c->owner, c->in_main, c->flags};
+    const uint32_t nums[] = {c->kind, rc__zig(c->owner), c->in_main, c->flags};
     for (size_t k = 0; k < 4; k++) rc__u32(out, nums[k]);
     rc__pos(out, c->start);
     rc__pos(out, c->end);
@@ -119,13 +131,39 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
   rc__u32(out, (uint32_t)f->refs.len);
   for (size_t i = 0; i < f->refs.len; i++) {
     rc__str(out, f->refs.items[i].name);
-    rc__u32(out, (uint32_t)f->refs.items[i].owner);
+    rc__u32(out, rc__zig(f->refs.items[i].owner));
   }
   rc__strs(out, f->star_imports.items, f->star_imports.len);
   rc__strs(out, f->dynamic_imports.items, f->dynamic_imports.len);
   rc__strs(out, f->all.items, f->all.len);
   const uint32_t flags[] = {f->dynamic_unknown, f->has_all, f->has_main, f->main_start, f->main_end};
   for (size_t k = 0; k < 5; k++) rc__u32(out, flags[k]);
+}
+
+/* A file's reach facts (reach_facts.h); a leading 0 for none. */
+static void rc__reach(StrBuf *out, const ReachFacts *f) {
+  rc__u32(out, f ? 1 : 0);
+  if (!f) return;
+  rc__strs(out, f->words.items, f->words.len);
+  rc__u32(out, (uint32_t)f->defs.len);
+  for (size_t i = 0; i < f->defs.len; i++) {
+    rc__u32(out, f->defs.items[i].start);
+    rc__u32(out, f->defs.items[i].end);
+    rc__u32(out, f->defs.items[i].name);
+  }
+  rc__u32(out, (uint32_t)f->mentions.len);
+  for (size_t i = 0; i < f->mentions.len; i++) {
+    rc__u32(out, f->mentions.items[i].name);
+    rc__u32(out, rc__zig(f->mentions.items[i].owner));
+  }
+  rc__u32(out, (uint32_t)f->regions.len);
+  for (size_t i = 0; i < f->regions.len; i++) {
+    rc__u32(out, f->regions.items[i].start);
+    rc__u32(out, f->regions.items[i].end);
+    rc__str(out, f->regions.items[i].why);
+  }
+  rc__u32(out, (uint32_t)f->caps.len);
+  for (size_t i = 0; i < f->caps.len; i++) rc__u32(out, f->caps.items[i]);
 }
 
 void rc_encode(const FindingList *findings, const FileFacts *facts, StrBuf *out) {
@@ -137,6 +175,7 @@ void rc_encode(const FindingList *findings, const FileFacts *facts, StrBuf *out)
   rc__u32(out, (uint32_t)facts->imports.len);
   for (size_t i = 0; i < facts->imports.len; i++) rc__str(out, facts->imports.items[i]);
   rc__pyfacts(out, facts->py);
+  rc__reach(out, facts->reach);
 }
 
 /* ---- decoding ---------------------------------------------------------------- */
@@ -147,13 +186,16 @@ typedef struct {
 } RcReader;
 
 static uint32_t rc__get_u32(RcReader *r) {
-  if (r->bad || r->end - r->p < 4) {
-    r->bad = true;
-    return 0;
+  uint32_t v = 0;
+  for (int shift = 0; !r->bad; shift += 7) {
+    if (r->p == r->end || shift > 28) break;
+    unsigned char b = *r->p++;
+    if (shift == 28 && b > 0x0F) break; /* past 32 bits */
+    v |= (uint32_t)(b & 0x7F) << shift;
+    if (!(b & 0x80)) return v;
   }
-  uint32_t v = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 | (uint32_t)r->p[3] << 24;
-  r->p += 4;
-  return v;
+  r->bad = true;
+  return 0;
 }
 
 /* A heap copy of the next string (NULL for a stored NULL). */
@@ -203,8 +245,8 @@ static bool rc__get_finding(RcReader *r, const AnalyzeOptions *opt, Finding *f) 
   f->rule = code ? context_rule(opt, code) : NULL;
   free(code);
   f->entry = rc__get_entry(r, opt);
-  uint32_t nums[16];
-  for (size_t i = 0; i < 16; i++) nums[i] = rc__get_u32(r);
+  uint32_t nums[17];
+  for (size_t i = 0; i < 17; i++) nums[i] = rc__get_u32(r);
   f->severity = (Severity)nums[0];
   f->confidence = (Confidence)nums[1];
   f->start_byte = nums[2];
@@ -221,6 +263,7 @@ static bool rc__get_finding(RcReader *r, const AnalyzeOptions *opt, Finding *f) 
   f->fix = (FixSafety)nums[13];
   f->fix_needs_torch_npu = nums[14];
   f->weight = nums[15];
+  f->unreachable = nums[16] != 0;
   char **strs[] = {&f->subject, &f->message, &f->message_zh, &f->replacement, &f->detail};
   for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) *strs[i] = rc__get_str(r);
   f->message = finding_text_take(f->message); /* the messages are shared text (finding.h) */
@@ -235,9 +278,10 @@ static bool rc__get_finding(RcReader *r, const AnalyzeOptions *opt, Finding *f) 
   }
   uint32_t n_related = rc__get_u32(r);
   for (uint32_t i = 0; !r->bad && i < n_related; i++) {
-    uint32_t rn[6];
-    for (size_t k = 0; k < 6; k++) rn[k] = rc__get_u32(r);
-    Related rel = {rn[0], rn[1], rc__get_str(r), rn[2], rn[3], rn[4], rn[5], NULL, 0, 0}; /* same file */
+    uint32_t rn[8];
+    for (size_t k = 0; k < 8; k++) rn[k] = rc__get_u32(r);
+    Related rel = {rn[0], rn[1], rc__get_str(r), rn[2], rn[3], rn[4], rn[5], NULL, rn[6], rn[7]};
+    rel.path = rc__get_str(r);
     if (!rel.message) r->bad = true;
     array_push(&f->related, rel);
   }
@@ -269,7 +313,8 @@ static uint32_t rc__get_count(RcReader *r, size_t min) {
 /* Appends the next list of strings to arr (an Array(char *)). */
 #define RC__GET_STRS(r, arr)                                        \
   do {                                                             \
-    uint32_t n_ = rc__get_count((r), 4);                           \
+    uint32_t n_ = rc__get_count((r), 1);                           \
+    array_reserve((arr), n_);                                      \
     for (uint32_t i_ = 0; !(r)->bad && i_ < n_; i_++) {            \
       char *s_ = rc__get_str(r);                                   \
       if (s_) array_push((arr), s_);                               \
@@ -282,14 +327,15 @@ static uint32_t rc__get_count(RcReader *r, size_t min) {
 static PyFacts *rc__get_pyfacts(RcReader *r) {
   if (!rc__get_u32(r) || r->bad) return NULL;
   PyFacts *f = xcalloc(1, sizeof *f);
-  uint32_t n = rc__get_count(r, 44);
+  uint32_t n = rc__get_count(r, 11);
+  array_reserve(&f->defs, n);
   for (uint32_t i = 0; !r->bad && i < n; i++) {
     PyDef d = {0};
     d.name = rc__get_str(r);
     uint32_t nums[5];
     for (size_t k = 0; k < 5; k++) nums[k] = rc__get_u32(r);
     d.kind = (PyDefKind)nums[0];
-    d.cls = (int32_t)nums[1];
+    d.cls = rc__unzig(nums[1]);
     d.start = nums[2];
     d.end = nums[3];
     d.decorated = nums[4] != 0;
@@ -298,14 +344,15 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     if (!d.name || nums[0] > PYDEF_METHOD || d.cls < -1 || d.cls >= (int32_t)i) r->bad = true;
     array_push(&f->defs, d);
   }
-  n = rc__get_count(r, 52);
+  n = rc__get_count(r, 14);
+  array_reserve(&f->calls, n);
   for (uint32_t i = 0; !r->bad && i < n; i++) {
     PyCall c = {0};
     c.callee = rc__get_str(r);
     uint32_t nums[4];
     for (size_t k = 0; k < 4; k++) nums[k] = rc__get_u32(r);
     c.kind = (PyCallKind)nums[0];
-    c.owner = (int32_t)nums[1];
+    c.owner = rc__unzig(nums[1]);
     c.in_main = nums[2] != 0;
     c.flags = nums[3];
     c.start = rc__get_pos(r);
@@ -314,7 +361,8 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     if (!c.callee || nums[0] > PYCALL_SUPER || c.owner < -1 || c.owner >= (int32_t)f->defs.len) r->bad = true;
     array_push(&f->calls, c);
   }
-  n = rc__get_count(r, 48);
+  n = rc__get_count(r, 12);
+  array_reserve(&f->imports, n);
   for (uint32_t i = 0; !r->bad && i < n; i++) {
     PyFactImport im = {0};
     im.local = rc__get_str(r);
@@ -329,9 +377,12 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     if (!im.local || !im.qualname || !im.module) r->bad = true;
     array_push(&f->imports, im);
   }
-  n = rc__get_count(r, 8);
+  n = rc__get_count(r, 2);
+  array_reserve(&f->refs, n);
   for (uint32_t i = 0; !r->bad && i < n; i++) {
-    PyRef ref = {rc__get_str(r), (int32_t)rc__get_u32(r)};
+    PyRef ref;
+    ref.name = rc__get_str(r);
+    ref.owner = rc__unzig(rc__get_u32(r));
     if (!ref.name || ref.owner < PYREF_MAIN || ref.owner >= (int32_t)f->defs.len) r->bad = true;
     array_push(&f->refs, ref);
   }
@@ -352,14 +403,61 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
   return f;
 }
 
+/* Decodes rc__reach; every name index must fall inside the words, every
+ * owner inside the definitions. NULL for none or on error. */
+static ReachFacts *rc__get_reach(RcReader *r) {
+  if (!rc__get_u32(r) || r->bad) return NULL;
+  ReachFacts *f = xcalloc(1, sizeof *f);
+  RC__GET_STRS(r, &f->words);
+  uint32_t n = rc__get_count(r, 3);
+  array_reserve(&f->defs, n);
+  for (uint32_t i = 0; !r->bad && i < n; i++) {
+    ReachFactDef d; /* one read per statement: an initializer list's order is unspecified */
+    d.start = rc__get_u32(r);
+    d.end = rc__get_u32(r);
+    d.name = rc__get_u32(r);
+    if (d.name >= f->words.len || d.start > d.end) r->bad = true;
+    array_push(&f->defs, d);
+  }
+  n = rc__get_count(r, 2);
+  array_reserve(&f->mentions, n);
+  for (uint32_t i = 0; !r->bad && i < n; i++) {
+    ReachFactMention m;
+    m.name = rc__get_u32(r);
+    m.owner = rc__unzig(rc__get_u32(r));
+    if (m.name >= f->words.len || m.owner < -1 || m.owner >= (int32_t)f->defs.len) r->bad = true;
+    array_push(&f->mentions, m);
+  }
+  n = rc__get_count(r, 3);
+  for (uint32_t i = 0; !r->bad && i < n; i++) {
+    ReachFactRegion g;
+    g.start = rc__get_u32(r);
+    g.end = rc__get_u32(r);
+    g.why = rc__get_str(r);
+    if (!g.why || g.start > g.end) r->bad = true;
+    array_push(&f->regions, g);
+  }
+  n = rc__get_count(r, 1);
+  for (uint32_t i = 0; !r->bad && i < n; i++) {
+    uint32_t c = rc__get_u32(r);
+    if (c >= f->words.len) r->bad = true;
+    array_push(&f->caps, c);
+  }
+  if (r->bad) {
+    reach_facts_free(f);
+    return NULL;
+  }
+  return f;
+}
+
 int rc_decode(const char *data, size_t len, const AnalyzeOptions *opt, FindingList *findings,
               FileFacts *facts) {
   RcReader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
   FindingList fl = {0};
   FileFacts ff = {0};
   uint32_t n = rc__get_u32(&r);
-  /* every finding takes more than 64 bytes: a count past that is corrupt */
-  if (n > len / 64) r.bad = true;
+  /* every finding takes more than 24 bytes: a count past that is corrupt */
+  if (n > len / 24) r.bad = true;
   for (uint32_t i = 0; !r.bad && i < n; i++) {
     Finding f;
     if (rc__get_finding(&r, opt, &f)) array_push(&fl, f);
@@ -368,13 +466,14 @@ int rc_decode(const char *data, size_t len, const AnalyzeOptions *opt, FindingLi
   ff.lines = rc__get_u32(&r);
   ff.test_findings = rc__get_u32(&r);
   uint32_t n_imports = rc__get_u32(&r);
-  if (n_imports > len / 4) r.bad = true;
+  if (n_imports > len) r.bad = true;
   for (uint32_t i = 0; !r.bad && i < n_imports; i++) {
     char *s = rc__get_str(&r);
     if (s) array_push(&ff.imports, s);
     else r.bad = true;
   }
   ff.py = rc__get_pyfacts(&r);
+  ff.reach = rc__get_reach(&r);
   if (r.bad || r.p != r.end) {
     findings_free(&fl);
     analyze_facts_free(&ff);

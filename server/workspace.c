@@ -2,6 +2,7 @@
 #include "server/workspace.h"
 #include "analyzers/engine/fold_outcome.h"
 #include "analyzers/engine/nesting.h"
+#include "analyzers/engine/reach_facts.h"
 #include "analyzers/python/pyfacts.h"
 #include "analyzers/project/model.h"
 #include "server/resultcodec.h"
@@ -257,6 +258,7 @@ static void ws__copy_results(FindingList *dst, FileFacts *dfacts, const FindingL
   dfacts->test_findings = sfacts->test_findings;
   for (size_t i = 0; i < sfacts->imports.len; i++) array_push(&dfacts->imports, xstrdup(sfacts->imports.items[i]));
   dfacts->py = pyfacts_copy(sfacts->py);
+  dfacts->reach = reach_facts_copy(sfacts->reach);
 }
 
 static void ws__entry_free(WsCacheEntry *e) {
@@ -320,13 +322,15 @@ static void ws__cache_put(WsCache *c, const WsFile *f) {
 
 /* ---- analysis pool --------------------------------------------------------- */
 
-typedef struct {
+typedef struct Pool Pool;
+struct Pool {
   Workspace *ws;
   const AnalyzeOptions *aopt;
   const WsRun *run;
+  void (*each)(Pool *p, WsFile *f); /* the work on one file */
   pthread_mutex_t lock;
   size_t next, done;
-} Pool;
+};
 
 /* What a file's analysis depends on besides the options: its text, the
  * path the analyzers see, its NPU twin and its kind. */
@@ -345,25 +349,48 @@ static DcKey ws__deps(const WsFile *f, const AnalyzeFile *file, const char *text
 
 /* The disk cache's results for f, analyzed as `file` says (its per-file
  * ignores are part of the key). The entry is recorded again so the next
- * save keeps it. */
+ * save keeps it; a deferred one (WsRun.defer) when it is used. */
 static bool ws__disk_get(Pool *p, WsFile *f, const AnalyzeFile *file, const char *text, size_t len) {
   const char *data;
   size_t n;
-  DcKey deps = ws__deps(f, file, text, len);
-  if (!dc_lookup(p->run->disk, f->path, deps, &data, &n) ||
-      rc_decode(data, n, p->aopt, &f->findings, &f->facts) != 0)
-    return false;
+  f->deps = ws__deps(f, file, text, len);
+  if (!dc_lookup(p->run->disk, f->path, f->deps, &data, &n)) return false;
+  if (p->run->defer && !p->run->cache) {
+    f->pending = data;
+    f->pending_len = n;
+    return true;
+  }
+  if (rc_decode(data, n, p->aopt, &f->findings, &f->facts) != 0) return false;
   dc_note_hit(p->run->disk);
-  dc_record(p->run->disk, f->path, deps, data, n);
+  dc_record(p->run->disk, f->path, f->deps, data, n);
   return true;
 }
 
-static void ws__disk_put(Pool *p, const WsFile *f, const AnalyzeFile *file, const char *text, size_t len) {
+static void ws__disk_put(Pool *p, const WsFile *f) {
   StrBuf sb;
   sb_init(&sb);
   rc_encode(&f->findings, &f->facts, &sb);
-  dc_record(p->run->disk, f->path, ws__deps(f, file, text, len), sb.data, sb.len);
+  dc_record(p->run->disk, f->path, f->deps, sb.data, sb.len);
   sb_free(&sb);
+}
+
+/* The findings and facts of f's text: from the disk cache, else analyzed
+ * (and recorded there). A disk hit needs no nesting check: a text too
+ * deep to parse is never recorded. */
+static void ws__analyze_text(Pool *p, WsFile *f, const char *text, size_t len) {
+  AnalyzeFile file = {.path = f->rel ? f->rel : f->path, .npu_sibling = f->npu_sibling};
+  const char **ignores = p->run->ignores ? p->run->ignores(p->run->ignores_data, f->path, &file.n_file_ignores) : NULL;
+  file.file_ignores = ignores;
+  bool done = p->run->disk && ws__disk_get(p, f, &file, text, len);
+  if (!done && nesting_file_too_deep(f->kind, text, len)) {
+    f->note = xstrdup(nesting_note());
+  } else if (!done) {
+    analyze_file(&file, text, len, NULL, p->aopt, &f->findings, &f->facts);
+    f->facts.reach = reach_facts_scan(f->kind, text, len); /* for the project's C/C++ reachability */
+    if (p->run->disk) ws__disk_put(p, f);
+  }
+  free(ignores);
+  if (p->run->cache && !f->note) ws__cache_put(p->run->cache, f);
 }
 
 static void ws__analyze_one(Pool *p, WsFile *f) {
@@ -380,22 +407,9 @@ static void ws__analyze_one(Pool *p, WsFile *f) {
     }
   }
   f->bytes = len;
-  f->hash = ws_hash(text, len);
-  if (f->kind != FILE_ELF && memchr(text, '\0', len)) {
-    f->note = xstrdup("skipped, binary content");
-  } else if (nesting_file_too_deep(f->kind, text, len)) {
-    f->note = xstrdup(nesting_note());
-  } else if (!p->run->cache || !ws__cache_get(p->run->cache, f)) {
-    AnalyzeFile file = {.path = f->rel ? f->rel : f->path, .npu_sibling = f->npu_sibling};
-    const char **ignores = p->run->ignores ? p->run->ignores(p->run->ignores_data, f->path, &file.n_file_ignores) : NULL;
-    file.file_ignores = ignores;
-    if (!p->run->disk || !ws__disk_get(p, f, &file, text, len)) {
-      analyze_file(&file, text, len, NULL, p->aopt, &f->findings, &f->facts);
-      if (p->run->disk) ws__disk_put(p, f, &file, text, len);
-    }
-    free(ignores);
-    if (p->run->cache) ws__cache_put(p->run->cache, f);
-  }
+  if (p->run->cache) f->hash = ws_hash(text, len); /* what the server's cache compares */
+  if (f->kind != FILE_ELF && memchr(text, '\0', len)) f->note = xstrdup("skipped, binary content");
+  else if (!p->run->cache || !ws__cache_get(p->run->cache, f)) ws__analyze_text(p, f, text, len);
   free(text);
 }
 
@@ -407,7 +421,7 @@ static void *ws__worker(void *arg) {
     size_t i = p->next++;
     pthread_mutex_unlock(&p->lock);
     if (i >= p->ws->files.len) break;
-    ws__analyze_one(p, &p->ws->files.items[i]);
+    p->each(p, &p->ws->files.items[i]);
     pthread_mutex_lock(&p->lock);
     p->done++;
     if (p->run->progress) p->run->progress(p->run->progress_data, p->done, p->ws->files.len);
@@ -416,14 +430,12 @@ static void *ws__worker(void *arg) {
   return NULL;
 }
 
-int ws_analyze(Workspace *ws, const AnalyzeOptions *aopt, const WsRun *run) {
-  static const WsRun none = {0};
-  if (!run) run = &none;
-  if (run->cache) run->cache->analyzed = run->cache->reused = 0;
+/* Runs `each` on every file of ws on run->threads threads. */
+static void ws__pool(Workspace *ws, const AnalyzeOptions *aopt, const WsRun *run, void (*each)(Pool *, WsFile *)) {
   int threads = run->threads > 0 ? run->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
   if (threads < 1) threads = 1;
   if ((size_t)threads > ws->files.len) threads = ws->files.len ? (int)ws->files.len : 1;
-  Pool p = {ws, aopt, run, PTHREAD_MUTEX_INITIALIZER, 0, 0};
+  Pool p = {ws, aopt, run, each, PTHREAD_MUTEX_INITIALIZER, 0, 0};
   pthread_t *tids = xcalloc((size_t)threads, sizeof *tids);
   int started = 0;
   for (int i = 1; i < threads; i++)
@@ -432,6 +444,13 @@ int ws_analyze(Workspace *ws, const AnalyzeOptions *aopt, const WsRun *run) {
   for (int i = 0; i < started; i++) pthread_join(tids[i], NULL);
   free(tids);
   pthread_mutex_destroy(&p.lock);
+}
+
+int ws_analyze(Workspace *ws, const AnalyzeOptions *aopt, const WsRun *run) {
+  static const WsRun none = {0};
+  if (!run) run = &none;
+  if (run->cache) run->cache->analyzed = run->cache->reused = 0;
+  ws__pool(ws, aopt, run, ws__analyze_one);
   for (size_t i = 0; i < ws->files.len; i++)
     if (ws->files.items[i].note) ws__note(ws, ws->files.items[i].path, ws->files.items[i].note);
   return run->cancel && atomic_load(run->cancel) ? -ECANCELED : 0;
@@ -581,4 +600,123 @@ void ws_model_apply(Workspace *ws, Model *m, bool abs_ids, const AnalyzeOptions 
     model_apply(m, abs_ids ? f->abs : f->path, aopt, &f->findings);
     if (filter) filter(filter_data, f->path, &f->findings);
   }
+}
+
+/* ---- the project's outcome through the disk cache ------------------------------ */
+
+/* A deferred disk hit decoded (and recorded for the next save); one that
+ * does not decode is analyzed from the file again. */
+static void ws__decode_pending(Pool *p, WsFile *f) {
+  const char *data = f->pending;
+  f->pending = NULL;
+  if (!data) return;
+  if (rc_decode(data, f->pending_len, p->aopt, &f->findings, &f->facts) == 0) {
+    dc_note_hit(p->run->disk);
+    dc_record(p->run->disk, f->path, f->deps, data, f->pending_len);
+    return;
+  }
+  WsRun again = *p->run;
+  again.defer = false;
+  Pool one = *p;
+  one.run = &again;
+  ws__analyze_one(&one, f);
+}
+
+/* What the project's outcome depends on: every file's path and
+ * dependencies, or why it was not analyzed. */
+static DcKey ws__project_key(const Workspace *ws) {
+  DcHasher h;
+  dc_hash_init(&h);
+  dc_hash_u64(&h, ws->files.len);
+  for (size_t i = 0; i < ws->files.len; i++) {
+    const WsFile *f = &ws->files.items[i];
+    dc_hash_str(&h, f->path);
+    dc_hash_str(&h, f->note);
+    dc_hash_u64(&h, f->deps.lo);
+    dc_hash_u64(&h, f->deps.hi);
+  }
+  return dc_hash_final(&h);
+}
+
+#define WS_PROJECT_ENTRY "" /* no file has an empty path */
+
+/* Every file's final findings and facts (without facts.py and the reach
+ * facts, which only the project phase reads), in file order. */
+static void ws__project_put(const Workspace *ws, DiskCache *disk, DcKey key) {
+  StrBuf sb, one;
+  sb_init(&sb);
+  sb_init(&one);
+  for (size_t i = 0; i < ws->files.len; i++) {
+    const WsFile *f = &ws->files.items[i];
+    FileFacts view = f->facts;
+    view.py = NULL;
+    view.reach = NULL;
+    one.len = 0;
+    rc_encode(&f->findings, &view, &one);
+    sb_printf(&sb, "%zu:", one.len);
+    sb_append(&sb, one.data, one.len);
+  }
+  dc_record(disk, WS_PROJECT_ENTRY, key, sb.data, sb.len);
+  sb_free(&one);
+  sb_free(&sb);
+}
+
+/* The stored outcome into ws's files (the deferred hits recorded as they
+ * are); false, with nothing changed, when there is none for key or it does
+ * not decode. */
+static bool ws__project_get(Workspace *ws, DiskCache *disk, DcKey key, const AnalyzeOptions *aopt) {
+  const char *data, *at;
+  size_t len;
+  if (!dc_lookup(disk, WS_PROJECT_ENTRY, key, &data, &len)) return false;
+  FindingList *found = xcalloc(ws->files.len + 1, sizeof *found);
+  FileFacts *facts = xcalloc(ws->files.len + 1, sizeof *facts);
+  size_t i = 0;
+  at = data;
+  for (; i < ws->files.len; i++) {
+    char *colon = memchr(at, ':', (size_t)(data + len - at));
+    char *end = NULL;
+    unsigned long long n = colon ? strtoull(at, &end, 10) : 0;
+    if (!colon || end != colon || n > (size_t)(data + len - colon - 1) ||
+        rc_decode(colon + 1, (size_t)n, aopt, &found[i], &facts[i]) != 0)
+      break;
+    at = colon + 1 + n;
+  }
+  bool ok = i == ws->files.len && at == data + len;
+  for (size_t k = 0; k < ws->files.len && ok; k++) {
+    WsFile *f = &ws->files.items[k];
+    findings_free(&f->findings);
+    analyze_facts_free(&f->facts);
+    f->findings = found[k];
+    f->facts = facts[k];
+    if (f->pending) {
+      dc_note_hit(disk);
+      dc_record(disk, f->path, f->deps, f->pending, f->pending_len);
+      f->pending = NULL;
+    }
+  }
+  for (size_t k = 0; k < i && !ok; k++) {
+    findings_free(&found[k]);
+    analyze_facts_free(&facts[k]);
+  }
+  free(found);
+  free(facts);
+  if (ok) dc_record(disk, WS_PROJECT_ENTRY, key, data, len);
+  return ok;
+}
+
+int ws_analyze_project(Workspace *ws, const AnalyzeOptions *aopt, const WsRun *run, WsFilterFn filter,
+                       void *filter_data) {
+  WsRun r = *run;
+  r.defer = run->disk && !run->cache;
+  int rc = ws_analyze(ws, aopt, &r);
+  DcKey key = ws__project_key(ws);
+  if (rc == 0 && r.defer && ws__project_get(ws, run->disk, key, aopt)) return 1;
+  if (r.defer) ws__pool(ws, aopt, &r, ws__decode_pending);
+  if (rc != 0) return rc;
+  ws_project_fold(ws, aopt, false);
+  Model *m = ws_model_build(ws, false, true);
+  ws_model_apply(ws, m, false, aopt, filter, filter_data);
+  model_free(m);
+  if (run->disk) ws__project_put(ws, run->disk, key);
+  return 0;
 }

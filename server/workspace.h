@@ -29,9 +29,12 @@ typedef struct {
   FileKind kind;
   FindingList findings;
   FileFacts facts;
-  uint64_t hash;   /* FNV-1a of the analyzed text */
+  uint64_t hash;   /* FNV-1a of the analyzed text (with a WsCache only) */
   size_t bytes;
   char *note;      /* why it was not analyzed, or NULL */
+  DcKey deps;      /* with a disk cache: what the file's results depend on (zero without) */
+  const char *pending; size_t pending_len; /* ws_analyze_project: the disk cache's results,
+                      not decoded yet (borrowed from the DiskCache), or NULL */
 } WsFile;
 
 typedef struct {
@@ -81,6 +84,7 @@ typedef struct {
   WsProgressFn progress; void *progress_data;
   WsOverlayFn overlay; void *overlay_data;
   const atomic_int *cancel; /* nonzero: stop as soon as possible */
+  bool defer;            /* set by ws_analyze_project: disk hits stay encoded (WsFile.pending) */
 } WsRun;
 
 /* Collects files under each path (files are taken as given). Returns 0, or
@@ -103,6 +107,17 @@ struct Model *ws_model_build(Workspace *ws, bool abs_ids, bool take_facts);
  * files it changed, like ws_analyze does. */
 void ws_model_apply(Workspace *ws, struct Model *m, bool abs_ids, const AnalyzeOptions *aopt, WsFilterFn filter,
                     void *filter_data);
+/* Everything a CLI run does to the files of a directory: ws_analyze, the
+ * folds across files (ws_project_fold) and the project model
+ * (ws_model_build, ws_model_apply with `filter`). With a disk cache, the
+ * project's outcome (every file's final findings and facts, facts.py left
+ * out) is kept under a digest of every file's dependencies (path, text,
+ * NPU twin, per-file ignores) and of which files could not be analyzed: an
+ * unchanged tree takes it from there and decodes no file's own results.
+ * Returns 1 when the outcome came from the disk cache, 0 when it was
+ * made, or -ECANCELED (then the results are incomplete). */
+int ws_analyze_project(Workspace *ws, const AnalyzeOptions *aopt, const WsRun *run, WsFilterFn filter,
+                       void *filter_data);
 /* The identity of a scan for the disk cache: this build, everything in the
  * options that changes a finding (target, selection, user rules and rows),
  * and the scanned paths as the file system resolves them. */

@@ -7,6 +7,7 @@
 #include "analyzers/engine/fold.h"
 #include "analyzers/engine/prefilter.h"
 #include "analyzers/python/pyfacts.h"
+#include "analyzers/engine/reach_facts.h"
 #include "analyzers/engine/suppress.h"
 #include "analyzers/python/pymatch.h"
 #include "analyzers/python/pysyntax.h"
@@ -431,6 +432,8 @@ void analyze_facts_free(FileFacts *f) {
   array_free(&f->imports);
   pyfacts_free(f->py);
   f->py = NULL;
+  reach_facts_free(f->reach);
+  f->reach = NULL;
 }
 
 static void analyze__facts(const char *text, size_t len, const PyFile *py, PyFactsCache *cache, const char *key,

@@ -72,6 +72,7 @@ void analyze_options_default(AnalyzeOptions *o);
  * The CLI's disk cache stores every field (server/resultcodec.c): a field
  * added here needs its encoding there too. */
 typedef struct PyFacts PyFacts;
+typedef struct ReachFacts ReachFacts;
 typedef struct {
   Array(char *) imports;  /* modules imported (Python), relative ones with leading dots */
   bool has_main_guard;    /* if __name__ == "__main__": */
@@ -79,6 +80,9 @@ typedef struct {
   PyFacts *py;            /* owned: definitions, calls and names for the project model
                              (pyfacts.h); NULL unless Python */
   uint32_t test_findings; /* findings in test and benchmark code, not reported */
+  ReachFacts *reach;      /* owned: what the C/C++ reachability reads of the file
+                             (reach_facts.h); NULL when not made (analyze_file
+                             leaves it to the project's front end) */
 } FileFacts;
 
 void analyze_facts_free(FileFacts *f);

@@ -1,24 +1,24 @@
 /* fold_reach: dead C/C++ code across a project (see fold_reach.h).
  *
- * One cursor walk per C/C++ file records the candidate definitions (free
- * and out-of-line functions, kernels: name and byte range), the names each
- * mentions, the names mentioned outside them, and the regions the file's
- * own #defines compile out; a lexical scan adds the names Python code
- * mentions. A worklist then makes alive every definition of a name that
- * live code mentions. What stays dead, and what is compiled out, loses
+ * Each file's reach facts (reach_facts.h: candidate definitions, the names
+ * each mentions, the names mentioned outside them, compiled-out regions;
+ * for Python the names it mentions) come from its FileFacts, or are made
+ * from its text when it has none. They are numbered project-wide, and a
+ * worklist then makes alive every definition of a name that live code
+ * mentions. What stays dead, and what is compiled out, loses
  * its live findings to unreachable hints. */
 #include "analyzers/engine/fold_reach.h"
 #include "analyzers/engine/analyze.h"
 #include "analyzers/engine/names.h"
+#include "analyzers/engine/reach_facts.h"
 #include "analyzers/kb/kb.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define REACH_MAX_READ ((size_t)16 << 20)
 
-/* ---- what the walks record ---- */
+/* ---- the project's numbering ---- */
 
 typedef struct {
   size_t file;
@@ -35,7 +35,7 @@ typedef struct {
 typedef struct {
   size_t file;
   uint32_t start, end;
-  char *why; /* owned: "`#if 0`" */
+  const char *why; /* borrowed from the file's facts: "`#if 0`" */
 } ReachRegion;
 
 typedef struct {
@@ -47,267 +47,31 @@ typedef struct {
   Array(ReachRegion) regions;
 } Reach;
 
-static void reach__mention(Reach *r, const char *s, size_t n, int32_t owner) {
-  ReachMention m = {(int32_t)names_intern(&r->names, s, n), owner};
-  array_push(&r->mentions, m);
-}
+/* ---- one file's facts into the project's numbering ---- */
 
-static bool reach__word(char c) { return isalnum((unsigned char)c) || c == '_'; }
-
-/* The words of t[0, n) (a macro body, a Python file without its comments). */
-static void reach__words(Reach *r, const char *t, size_t n, int32_t owner) {
-  for (size_t i = 0; i < n;) {
-    if (!(isalpha((unsigned char)t[i]) || t[i] == '_') || (i && reach__word(t[i - 1]))) {
-      i++;
-      continue;
-    }
-    size_t e = i;
-    while (e < n && reach__word(t[e])) e++;
-    reach__mention(r, t + i, e - i, owner);
-    i = e;
+/* Adds file `file`'s facts: its words numbered project-wide, its
+ * definitions and regions, its mentions with owners among the project's
+ * definitions. */
+static void reach__add(Reach *r, size_t file, const ReachFacts *f) {
+  uint32_t *id = xcalloc(f->words.len + 1, sizeof *id);
+  for (size_t k = 0; k < f->words.len; k++) id[k] = names_intern(&r->names, f->words.items[k], strlen(f->words.items[k]));
+  int32_t base = (int32_t)r->defs.len;
+  for (size_t d = 0; d < f->defs.len; d++) {
+    ReachDef def = {file, f->defs.items[d].start, f->defs.items[d].end, (int32_t)id[f->defs.items[d].name], false};
+    array_push(&r->defs, def);
   }
-}
-
-/* ---- Python: every word outside comments ---- */
-
-static void reach__python(Reach *r, const char *t, size_t n) {
-  size_t run = 0;
-  for (size_t i = 0; i < n; i++) {
-    char c = t[i];
-    if (c == '#') { /* a comment: to the end of the line */
-      reach__words(r, t + run, i - run, -1);
-      while (i < n && t[i] != '\n') i++;
-      run = i;
-    } else if (c == '"' || c == '\'') { /* strings are mentions: skip over them whole */
-      bool triple = i + 2 < n && t[i + 1] == c && t[i + 2] == c;
-      size_t j = i + (triple ? 3 : 1);
-      while (j < n) {
-        if (t[j] == '\\') j += 2;
-        else if (triple ? (j + 2 < n && t[j] == c && t[j + 1] == c && t[j + 2] == c) : (t[j] == c || t[j] == '\n')) break;
-        else j++;
-      }
-      i = j < n ? j + (triple ? 2 : 0) : n;
-    }
+  for (size_t m = 0; m < f->mentions.len; m++) {
+    const ReachFactMention *fm = &f->mentions.items[m];
+    ReachMention men = {(int32_t)id[fm->name], fm->owner < 0 ? -1 : base + fm->owner};
+    array_push(&r->mentions, men);
   }
-  if (run < n) reach__words(r, t + run, n - run, -1);
-}
-
-/* ---- C/C++ ---- */
-
-typedef struct {
-  const char *name;
-  long value;
-  bool known;
-} ReachDefine;
-
-typedef Array(ReachDefine) ReachDefines;
-
-/* `#define NAME <integer>` lines; a name defined twice or undefined is unknown. */
-static void reach__defines(const char *t, size_t n, ReachDefines *out) {
-  for (size_t i = 0; i < n;) {
-    size_t e = i;
-    while (e < n && t[e] != '\n') e++;
-    size_t p = i;
-    while (p < e && (t[p] == ' ' || t[p] == '\t')) p++;
-    bool undef = e - p > 6 && strncmp(t + p, "#undef", 6) == 0;
-    if (p < e && t[p] == '#' && (undef || (e - p > 8 && strncmp(t + p, "#define", 7) == 0))) {
-      p += undef ? 6 : 7;
-      while (p < e && (t[p] == ' ' || t[p] == '\t')) p++;
-      size_t ns = p;
-      while (p < e && reach__word(t[p])) p++;
-      char *name = xstrndup(t + ns, p - ns);
-      char *end = NULL;
-      long v = strtol(t + p, &end, 0);
-      while (end && end < t + e && (*end == ' ' || *end == '\t' || *end == '\r')) end++;
-      bool num = !undef && p < e && (t[p] == ' ' || t[p] == '\t') && end && end == t + e && end > t + p;
-      bool seen = false;
-      for (size_t k = 0; k < out->len && !seen; k++)
-        if (strcmp(out->items[k].name, name) == 0) {
-          seen = true;
-          out->items[k].known = false;
-        }
-      if (!seen && *name) {
-        ReachDefine d = {name, v, num};
-        array_push(out, d);
-      } else {
-        free(name);
-      }
-    }
-    i = e + 1;
+  for (size_t g = 0; g < f->regions.len; g++) {
+    ReachRegion rg = {file, f->regions.items[g].start, f->regions.items[g].end, f->regions.items[g].why};
+    array_push(&r->regions, rg);
   }
-}
-
-static void reach__defines_free(ReachDefines *d) {
-  for (size_t i = 0; i < d->len; i++) free((char *)d->items[i].name);
-  array_free(d);
-}
-
-static bool reach__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
-
-/* The value of a preprocessor condition: 0 false, 1 true, -1 unknown. */
-static int reach__cond(TSNode c, const char *t, const ReachDefines *defs) {
-  bool neg = false;
-  for (int depth = 0; depth < 8; depth++) {
-    if (reach__is(c, "parenthesized_expression")) c = ts_node_named_child(c, 0);
-    else if (reach__is(c, "unary_expression") && t[ts_node_start_byte(c)] == '!') {
-      neg = !neg;
-      c = ts_node_child_by_field_name(c, "argument", 8);
-    } else break;
-  }
-  if (ts_node_is_null(c)) return -1;
-  uint32_t s = ts_node_start_byte(c), e = ts_node_end_byte(c);
-  long v;
-  if (reach__is(c, "number_literal")) {
-    v = strtol(t + s, NULL, 0);
-  } else if (reach__is(c, "identifier")) {
-    const ReachDefine *d = NULL;
-    for (size_t k = 0; k < defs->len && !d; k++)
-      if (strlen(defs->items[k].name) == e - s && strncmp(defs->items[k].name, t + s, e - s) == 0) d = &defs->items[k];
-    if (!d || !d->known) return -1;
-    v = d->value;
-  } else {
-    return -1;
-  }
-  return (v != 0) != neg;
-}
-
-/* `#if COND` / `#elif COND` with a false condition: its body is compiled
- * out (the region is made here, before the body is visited). */
-static void reach__preproc_if(Reach *r, size_t file, TSNode n, const char *t, const ReachDefines *defs) {
-  TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
-  if (reach__cond(cond, t, defs) != 0) return;
-  TSNode alt = ts_node_child_by_field_name(n, "alternative", 11);
-  uint32_t cs = ts_node_start_byte(cond), ce = ts_node_end_byte(cond);
-  ReachRegion g = {file, ce, ts_node_is_null(alt) ? ts_node_end_byte(n) : ts_node_start_byte(alt),
-                   xasprintf("`#%s %.*s`", reach__is(n, "preproc_elif") ? "elif" : "if", (int)(ce - cs), t + cs)};
-  array_push(&r->regions, g);
-}
-
-/* `#else` / `#elif` of a true condition: all of it is compiled out (the
- * region is made when the alternative is reached, after the live body). */
-static void reach__preproc_alt(Reach *r, size_t file, TSNode n, const char *t, const ReachDefines *defs) {
-  TSNode p = ts_node_parent(n);
-  if (!reach__is(p, "preproc_if") && !reach__is(p, "preproc_elif")) return;
-  TSNode alt = ts_node_child_by_field_name(p, "alternative", 11);
-  if (ts_node_is_null(alt) || ts_node_start_byte(alt) != ts_node_start_byte(n)) return;
-  TSNode cond = ts_node_child_by_field_name(p, "condition", 9);
-  if (reach__cond(cond, t, defs) != 1) return;
-  uint32_t cs = ts_node_start_byte(cond), ce = ts_node_end_byte(cond);
-  ReachRegion g = {file, ts_node_start_byte(n), ts_node_end_byte(n),
-                   xasprintf("the `#else` of `#%s %.*s`", reach__is(p, "preproc_elif") ? "elif" : "if", (int)(ce - cs),
-                             t + cs)};
-  array_push(&r->regions, g);
-}
-
-/* The regions of one file are disjoint and made in document order (a
- * region's #if is visited before what it holds, and nothing inside a dead
- * region is visited): only the newest can hold the node at hand. */
-static bool reach__in_region(const Reach *r, size_t file, size_t from, uint32_t s, uint32_t e) {
-  if (r->regions.len <= from) return false;
-  const ReachRegion *g = &r->regions.items[r->regions.len - 1];
-  return g->file == file && g->start <= s && e <= g->end;
-}
-
-/* The name node of a function definition's declarator, or a null node. */
-static TSNode reach__def_name(TSNode def) {
-  TSNode d = ts_node_child_by_field_name(def, "declarator", 10);
-  for (int depth = 0; depth < 8 && !ts_node_is_null(d) && !reach__is(d, "function_declarator"); depth++)
-    d = ts_node_child_by_field_name(d, "declarator", 10);
-  if (ts_node_is_null(d)) return d;
-  TSNode name = ts_node_child_by_field_name(d, "declarator", 10);
-  for (int depth = 0; depth < 4 && reach__is(name, "qualified_identifier"); depth++)
-    name = ts_node_child_by_field_name(name, "name", 4);
-  if (reach__is(name, "template_function")) name = ts_node_child_by_field_name(name, "name", 4);
-  return name;
-}
-
-/* Whether a definition is a candidate for being dead: not inside a class
- * body, named by a plain identifier that is not main or a macro's (a
- * binding macro's makes the sources an extension). */
-static bool reach__candidate(Reach *r, TSNode def, TSNode name, const char *t) {
-  TSNode p = ts_node_parent(def);
-  if (reach__is(p, "template_declaration")) p = ts_node_parent(p);
-  if (reach__is(p, "field_declaration_list")) return false;
-  if (!reach__is(name, "identifier")) return false; /* operators, destructors, fields */
-  uint32_t s = ts_node_start_byte(name), e = ts_node_end_byte(name);
-  if (e - s == 4 && strncmp(t + s, "main", 4) == 0) return false;
-  bool caps = true;
-  for (uint32_t i = s; i < e && caps; i++) caps = isupper((unsigned char)t[i]) || isdigit((unsigned char)t[i]) || t[i] == '_';
-  if (caps && r->bindings && !r->extension) {
-    char *w = xstrndup(t + s, e - s);
-    r->extension = kb_pattern_match(r->bindings, w);
-    free(w);
-  }
-  return !caps;
-}
-
-/* Whether an identifier is the name a function declarator declares (a
- * prototype's or a definition's own name): no mention. */
-static bool reach__declared_name(TSNode id) {
-  TSNode p = ts_node_parent(id);
-  if (reach__is(p, "qualified_identifier") || reach__is(p, "template_function")) {
-    id = p;
-    p = ts_node_parent(p);
-  }
-  if (!reach__is(p, "function_declarator")) return false;
-  TSNode d = ts_node_child_by_field_name(p, "declarator", 10);
-  return ts_node_start_byte(d) == ts_node_start_byte(id) && ts_node_end_byte(d) == ts_node_end_byte(id);
-}
-
-typedef struct {
-  uint32_t end;
-  int32_t def;
-} ReachOpen;
-
-static void reach__cxx(Reach *r, size_t file, const char *t, size_t len, TSParser *parser) {
-  TSTree *tree = analyze_parse(parser, NULL, t, len);
-  if (!tree) return;
-  ReachDefines defs = {0};
-  reach__defines(t, len, &defs);
-  size_t first_region = r->regions.len;
-  Array(ReachOpen) open = {0};
-  TSTreeCursor cur = ts_tree_cursor_new(ts_tree_root_node(tree));
-  for (bool more = true; more;) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-    while (open.len && s >= open.items[open.len - 1].end) open.len--;
-    int32_t owner = open.len ? open.items[open.len - 1].def : -1;
-    const char *type = ts_node_type(n);
-    bool skip = strcmp(type, "comment") == 0 || reach__in_region(r, file, first_region, s, e);
-    if (skip) { /* nothing in it counts */
-    } else if (strcmp(type, "function_definition") == 0) {
-      TSNode name = reach__def_name(n);
-      if (!ts_node_is_null(name) && reach__candidate(r, n, name, t)) {
-        ReachDef d = {file, s, e,
-                      (int32_t)names_intern(&r->names, t + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name)),
-                      false};
-        array_push(&r->defs, d);
-        ReachOpen o = {e, (int32_t)r->defs.len - 1};
-        array_push(&open, o);
-      }
-    } else if (strcmp(type, "preproc_if") == 0 || strcmp(type, "preproc_elif") == 0) {
-      reach__preproc_alt(r, file, n, t, &defs); /* an #elif is the alternative of the one before */
-      skip = reach__in_region(r, file, first_region, s, e);
-      if (!skip) reach__preproc_if(r, file, n, t, &defs);
-    } else if (strcmp(type, "preproc_else") == 0) {
-      reach__preproc_alt(r, file, n, t, &defs);
-      skip = reach__in_region(r, file, first_region, s, e);
-    } else if (strcmp(type, "identifier") == 0 || strcmp(type, "field_identifier") == 0 ||
-               strcmp(type, "type_identifier") == 0) {
-      if (!reach__declared_name(n)) reach__mention(r, t + s, e - s, owner);
-    } else if (strcmp(type, "preproc_arg") == 0 || strcmp(type, "string_literal") == 0 ||
-               strcmp(type, "raw_string_literal") == 0) {
-      reach__words(r, t + s, e - s, owner);
-      skip = true;
-    }
-    if (!skip && ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-      if (!ts_tree_cursor_goto_parent(&cur)) break;
-  }
-  ts_tree_cursor_delete(&cur);
-  array_free(&open);
-  reach__defines_free(&defs);
-  ts_tree_delete(tree);
+  for (size_t c = 0; r->bindings && !r->extension && c < f->caps.len; c++)
+    r->extension = kb_pattern_match(r->bindings, f->words.items[f->caps.items[c]]);
+  free(id);
 }
 
 /* ---- the fixpoint ---- */
@@ -440,6 +204,26 @@ static bool reach__has_live(const FoldFile *f) {
   return false;
 }
 
+/* The facts of file i: its own (FileFacts.reach), else made from its text
+ * into *made (freed by the caller). NULL when it says nothing. */
+static const ReachFacts *reach__facts_of(const FoldFile *file, size_t i, FoldTextFn cxx_text, void *data,
+                                         ReachFacts **made) {
+  *made = NULL;
+  if (file->kind != FILE_CUDA && file->kind != FILE_PYTHON) return NULL;
+  if (file->facts && file->facts->reach) return file->facts->reach;
+  size_t len = 0;
+  if (file->kind == FILE_CUDA) {
+    const char *t = cxx_text(data, i, &len);
+    if (t) *made = reach_facts_scan(FILE_CUDA, t, len);
+    return *made;
+  }
+  char *t = NULL;
+  if (util_read_file(file->abs, REACH_MAX_READ, &t, &len) != 0) return NULL;
+  *made = reach_facts_scan(FILE_PYTHON, t, len);
+  free(t);
+  return *made;
+}
+
 void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, FoldTextFn cxx_text, void *data) {
   const KbEntry *dead = kb_lookup(KB_DETECTOR, "cxx-unreferenced", opt->user_entries, opt->n_user_entries);
   const KbEntry *out = kb_lookup(KB_DETECTOR, "cxx-compiled-out", opt->user_entries, opt->n_user_entries);
@@ -448,27 +232,18 @@ void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, FoldTe
   if (!any || (!dead && !out)) return;
   Reach r = {0};
   r.bindings = dead ? dead->arg : NULL;
-  TSParser *parser = ts_parser_new();
-  ts_parser_set_language(parser, analyze_language(FILE_CUDA));
+  ReachFacts **made = xcalloc(n, sizeof *made);
   for (size_t i = 0; i < n; i++) {
-    size_t len = 0;
-    if (files[i].kind == FILE_CUDA) {
-      const char *t = cxx_text(data, i, &len);
-      if (t) reach__cxx(&r, i, t, len, parser);
-      continue;
-    }
-    char *t = NULL; /* Python is read once, here: nothing else in the folds needs it */
-    if (files[i].kind != FILE_PYTHON || util_read_file(files[i].abs, REACH_MAX_READ, &t, &len) != 0) continue;
-    reach__python(&r, t, len);
-    free(t);
+    const ReachFacts *f = reach__facts_of(&files[i], i, cxx_text, data, &made[i]);
+    if (f) reach__add(&r, i, f);
   }
-  ts_parser_delete(parser);
   reach__solve(&r);
   reach__mark(&r, files, dead, out);
   reach__prune_related(&r, files, n);
   names_free(&r.names);
-  for (size_t i = 0; i < r.regions.len; i++) free(r.regions.items[i].why);
   array_free(&r.regions);
   array_free(&r.defs);
   array_free(&r.mentions);
+  for (size_t i = 0; i < n; i++) reach_facts_free(made[i]);
+  free(made);
 }

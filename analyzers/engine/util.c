@@ -76,7 +76,7 @@ void sb_free(StrBuf *sb) {
   sb->len = sb->cap = 0;
 }
 
-void sb_append(StrBuf *sb, const char *s, size_t n) {
+void sb_reserve(StrBuf *sb, size_t n) {
   if (!sb->data) sb_init(sb);
   if (sb->len + n + 1 > sb->cap) {
     size_t cap = sb->cap;
@@ -84,6 +84,10 @@ void sb_append(StrBuf *sb, const char *s, size_t n) {
     sb->data = xrealloc(sb->data, cap);
     sb->cap = cap;
   }
+}
+
+void sb_append(StrBuf *sb, const char *s, size_t n) {
+  sb_reserve(sb, n);
   memcpy(sb->data + sb->len, s, n);
   sb->len += n;
   sb->data[sb->len] = '\0';

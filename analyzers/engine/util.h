@@ -60,6 +60,7 @@ typedef struct {
 void sb_init(StrBuf *sb);
 void sb_free(StrBuf *sb);
 void sb_append(StrBuf *sb, const char *s, size_t n);
+void sb_reserve(StrBuf *sb, size_t n); /* room for n more bytes (and the NUL) */
 void sb_puts(StrBuf *sb, const char *s);
 void sb_putc(StrBuf *sb, char c);
 void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -161,6 +161,8 @@ static void model__set_free(MSet *st) {
  * before freeing the facts. */
 static void model__intern_module(Names *t, MModule *mm) {
   if (!mm->facts) return;
+  array_reserve(&mm->ref_ids, mm->facts->refs.len);
+  array_reserve(&mm->def_ids, mm->facts->defs.len);
   for (size_t k = 0; k < mm->facts->refs.len; k++) {
     PyRef *r = &mm->facts->refs.items[k];
     uint32_t id = names_intern(t, r->name, strlen(r->name));

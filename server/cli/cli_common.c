@@ -1,6 +1,5 @@
 /* cli_common: see cli_common.h. */
 #include "server/cli/cli_common.h"
-#include "analyzers/project/model.h"
 #include "server/cli/cli.h"
 
 #include <errno.h>
@@ -230,18 +229,14 @@ static DiskCache *cli_common__disk(const CliCommon *c) {
 void cli_common_analyze(CliCommon *c, Workspace *ws) {
   DiskCache *disk = cli_common__disk(c);
   WsRun run = {.threads = c->threads, .disk = disk, .ignores = config_file_ignore_codes, .ignores_data = &c->config};
-  ws_analyze(ws, &c->aopt, &run);
-  if (cli_common__any_directory(c)) { /* the disk cache keeps each file's own results, before the model */
-    ws_project_fold(ws, &c->aopt, false);
-    Model *m = ws_model_build(ws, false, true);
-    ws_model_apply(ws, m, false, &c->aopt, config_filter_findings, &c->config);
-    model_free(m);
-  }
+  int got = cli_common__any_directory(c) ? ws_analyze_project(ws, &c->aopt, &run, config_filter_findings, &c->config)
+                                        : ws_analyze(ws, &c->aopt, &run);
   const char *stats = getenv("ASCEND_LSP_CACHE_STATS");
   if (disk && stats && *stats && strcmp(stats, "0") != 0) {
     size_t hits, recorded;
     dc_stats(disk, &hits, &recorded);
     fprintf(stderr, "cache: %zu of %zu files from the cache\n", hits, recorded);
+    if (got == 1) fprintf(stderr, "cache: the project's outcome from the cache\n");
   }
   int rc = disk ? dc_save(disk) : 0;
   if (rc != 0) fprintf(stderr, "note: the analysis cache was not written (%s); use --no-cache to turn it off\n",
