@@ -678,11 +678,13 @@ static char *model__absolute(const Model *m, int32_t mi, const char *q) {
  * `cls` when cls >= 0), as a local index, or -1. Of several, the last: the
  * one the name is bound to once the module (or class body) has run. */
 static int32_t model__local_def(const Model *m, int32_t mi, const char *name, size_t n, int32_t cls) {
-  const PyFacts *f = m->mods.items[mi].facts;
-  for (size_t i = f ? f->defs.len : 0; i-- > 0;) {
+  const MModule *mm = &m->mods.items[mi];
+  const PyFacts *f = mm->facts;
+  /* every definition's name is interned: a name that is not names none */
+  int64_t id = f && f->defs.len ? names_find(&m->names, name, n) : -1;
+  for (size_t i = id >= 0 ? f->defs.len : 0; i-- > 0;) {
     const PyDef *d = &f->defs.items[i];
-    if ((cls < 0 ? d->kind == PYDEF_METHOD : d->cls != cls) || strlen(d->name) != n || memcmp(d->name, name, n) != 0)
-      continue;
+    if (mm->def_ids.items[i] != (uint32_t)id || (cls < 0 ? d->kind == PYDEF_METHOD : d->cls != cls)) continue;
     return (int32_t)i;
   }
   return -1;
