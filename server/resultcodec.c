@@ -136,8 +136,8 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
   rc__strs(out, f->star_imports.items, f->star_imports.len);
   rc__strs(out, f->dynamic_imports.items, f->dynamic_imports.len);
   rc__strs(out, f->all.items, f->all.len);
-  const uint32_t flags[] = {f->dynamic_unknown, f->has_all, f->has_main, f->main_start, f->main_end};
-  for (size_t k = 0; k < 5; k++) rc__u32(out, flags[k]);
+  const uint32_t flags[] = {f->dynamic_unknown, f->has_all, f->has_main, f->main_start, f->main_end, f->runs_calls};
+  for (size_t k = 0; k < 6; k++) rc__u32(out, flags[k]);
 }
 
 /* A file's reach facts (reach_facts.h); a leading 0 for none. */
@@ -389,13 +389,14 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
   RC__GET_STRS(r, &f->star_imports);
   RC__GET_STRS(r, &f->dynamic_imports);
   RC__GET_STRS(r, &f->all);
-  uint32_t flags[5];
-  for (size_t k = 0; k < 5; k++) flags[k] = rc__get_u32(r);
+  uint32_t flags[6];
+  for (size_t k = 0; k < 6; k++) flags[k] = rc__get_u32(r);
   f->dynamic_unknown = flags[0];
   f->has_all = flags[1];
   f->has_main = flags[2];
   f->main_start = flags[3];
   f->main_end = flags[4];
+  f->runs_calls = flags[5] != 0;
   if (r->bad) {
     pyfacts_free(f);
     return NULL;

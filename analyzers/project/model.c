@@ -362,7 +362,7 @@ static uint64_t model__digest(const MModule *mm) {
   for (size_t i = 0; f && i < f->dynamic_imports.len; i++) h = model__mix_str(h, f->dynamic_imports.items[i]);
   for (size_t i = 0; f && i < f->all.len; i++) h = model__mix_str(h, f->all.items[i]);
   if (f) {
-    unsigned flags = f->has_all | f->has_main << 1 | f->dynamic_unknown << 2;
+    unsigned flags = f->has_all | f->has_main << 1 | f->dynamic_unknown << 2 | f->runs_calls << 3;
     h = model__mix(h, &flags, sizeof flags);
     h = model__mix(h, &f->main_start, sizeof f->main_start);
     h = model__mix(h, &f->main_end, sizeof f->main_end);
@@ -1309,15 +1309,23 @@ static size_t model__depth(const MModule *mm) {
   return n;
 }
 
+/* A module outside packages, in a folder, that does nothing when run: no
+ * `__main__` block and no call statement in its module code. Nothing runs
+ * it as a script; it runs only when something imports it. */
+static bool model__idle_loose(const MModule *mm) {
+  return !mm->in_package && strchr(mm->rel, '/') && !mm->facts->has_main && !mm->facts->runs_calls;
+}
+
 /* Whether a module runs without being imported: tests, modules outside
- * packages (scripts, top-level modules), a package's surface (its
- * `__init__` and the modules one level below: what users import), modules
- * a launcher or console script names, and modules that parse a command
- * line. A deeper module nothing imports whose `__main__` block is all it
- * has to run is a self-test, not a script. */
+ * packages (scripts, top-level modules; not an idle one in a folder, see
+ * model__idle_loose), a package's surface (its `__init__` and the modules
+ * one level below: what users import), modules a launcher or console
+ * script names, and modules that parse a command line. A deeper module
+ * nothing imports whose `__main__` block is all it has to run is a
+ * self-test, not a script. */
 static bool model__seed(const Model *m, const MModule *mm) {
-  return mm->test || !mm->in_package || model__depth(mm) <= 1 || model__launched(m, mm) ||
-         (mm->facts->has_main && model__cli(mm));
+  if (mm->test || model__launched(m, mm) || (mm->facts->has_main && model__cli(mm))) return true;
+  return mm->in_package ? model__depth(mm) <= 1 : !model__idle_loose(mm);
 }
 
 typedef Array(int32_t) MQueue;
@@ -1667,6 +1675,11 @@ static void model__emit(const Model *m, const MModule *mm, int32_t owner, const 
 
 static const char *model__unreachable_reason(const Model *m, const MModule *mm, uint32_t at, char **own) {
   if (mm->broken) return mm->broken_reason;
+  if (!mm->loaded && model__idle_loose(mm)) {
+    *own = xasprintf("nothing that runs imports %s, and running it does nothing (no `__main__` block, no call in its module code)",
+                     mm->rel);
+    return *own;
+  }
   if (!mm->loaded) {
     *own = xasprintf("nothing that runs imports %s (no entry point, test or public module of the package loads it)", mm->rel);
     return *own;

@@ -281,6 +281,18 @@ static void pyfacts__all(PyfBuild *b, TSNode asg) {
   }
 }
 
+/* Whether module code holds a call statement (a docstring or an
+ * assignment is not one). */
+static void pyfacts__runs_calls(const PyFile *py, PyFacts *f) {
+  ForestTops it = forest_tops(py->forest, true);
+  for (TSNode stmt; !f->runs_calls && forest_next_top(&it, &stmt);) {
+    if (strcmp(ts_node_type(stmt), "expression_statement") != 0 || !ts_node_named_child_count(stmt)) continue;
+    TSNode e = ts_node_named_child(stmt, 0);
+    if (strcmp(ts_node_type(e), "await") == 0 && ts_node_named_child_count(e)) e = ts_node_named_child(e, 0);
+    f->runs_calls = strcmp(ts_node_type(e), "call") == 0;
+  }
+}
+
 /* The first top-level `if __name__ == "__main__":` of the file. */
 static void pyfacts__main(const PyFile *py, PyFacts *f) {
   ForestTops it = forest_tops(py->forest, true);
@@ -611,6 +623,7 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
   PyfLines lines = {0};
   pyfacts__lines(py->text, py->len, &lines);
   pyfacts__main(py, f); /* first: the walks file names under it */
+  pyfacts__runs_calls(py, f);
   bool keep = cache && key && cache->key && strcmp(cache->key, key) == 0;
   /* the rows the walks read: the "dynamic-loaders" and "plain-decorators" rows */
   const KbEntry *const rows[2] = {kb_lookup(KB_DETECTOR, "dynamic-loaders", NULL, 0),
@@ -722,6 +735,7 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
   c->dynamic_unknown = f->dynamic_unknown;
   c->has_all = f->has_all;
   c->has_main = f->has_main;
+  c->runs_calls = f->runs_calls;
   c->main_start = f->main_start;
   c->main_end = f->main_end;
   return c;

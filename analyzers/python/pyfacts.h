@@ -96,6 +96,8 @@ typedef struct PyFacts {
   bool has_all;
   bool has_main;
   uint32_t main_start, main_end; /* the `if __name__ == "__main__":` statement */
+  bool runs_calls;        /* module code has a call statement (`main()`, `fire.Fire(...)`,
+                             `sys.path.insert(...)`): running the file does something */
   Array(PyRef) refs;      /* unique per (owner, name) */
 } PyFacts;
 

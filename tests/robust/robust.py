@@ -1057,6 +1057,9 @@ def scan_tree():
     os.makedirs(os.path.join(root, "pkg"))
     with open(os.path.join(root, "pkg", "train.py"), "w") as f:
         f.write(DOC)
+    # a package: its modules are what users import (a loose module in a
+    # folder that nothing imports and that does nothing when run never runs)
+    open(os.path.join(root, "pkg", "__init__.py"), "w").close()
     return root
 
 

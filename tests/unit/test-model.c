@@ -196,6 +196,38 @@ TEST(model_plain_decorators_are_no_entry_points) {
   model_free(m);
 }
 
+/* A module outside packages in a folder runs when something imports it or
+ * when running it does something (a call statement, a `__main__` block);
+ * one that only defines things and that nothing imports never runs. */
+TEST(model_idle_loose_modules) {
+  static const MT files[] = {
+      {"sample.py", "from lib.ops import fused\n\nif __name__ == \"__main__\":\n    fused(1)\n"},
+      {"lib/ops.py", "import torch\n\n\ndef fused(x):\n    torch.cuda.synchronize()\n    return x\n"},
+      {"tools/convert.py", "import torch\n\n\ndef convert(x):\n    return x.cuda()\n"},
+      {"tools/bench.py", "import torch\n\n\ndef run():\n    torch.cuda.synchronize()\n\n\nrun()\n"},
+  };
+  Model *m = mt_model(files, 4);
+  char *got = mt_render(m, files, 4, false);
+  ASSERT_STR_EQ(got,
+                "sample.py:1:21 hint ASC803 fused() → torch.cuda.synchronize (lib/ops.py:5)\n"
+                "sample.py:4:5 hint ASC801 fused() → torch.cuda.synchronize (lib/ops.py:5)\n"
+                "lib/ops.py:5:5 warning ASC201 torch.cuda.synchronize\n"
+                "tools/convert.py:5:14 hint ASC203 .cuda() unreachable\n"
+                "tools/bench.py:5:5 warning ASC201 torch.cuda.synchronize\n");
+  free(got);
+  FindingList l = {0};
+  FileFacts facts = {0};
+  mt_analyze(files[2].path, files[2].text, &l, &facts);
+  AnalyzeOptions o;
+  analyze_options_default(&o);
+  model_apply(m, files[2].path, &o, &l);
+  ASSERT(l.len == 1 && strstr(l.items[0].message, "[unreachable: nothing that runs imports tools/convert.py, and running "
+                                                  "it does nothing (no `__main__` block, no call in its module code)]"));
+  findings_free(&l);
+  analyze_facts_free(&facts);
+  model_free(m);
+}
+
 /* Cycles, `import *`, dynamic imports, shadowing and recursion terminate;
  * what cannot be known stays unknown (no finding, reachable). */
 TEST(model_bad_input_terminates) {
