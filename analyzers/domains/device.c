@@ -239,12 +239,14 @@ static void device__guard_body(AnalyzeCtx *ctx, TSNode site, bool *flags, bool *
   *flags = *calls = false;
   TSNode stmt = device__guarding_if(site);
   TSNode body = ts_node_is_null(stmt) ? stmt : ts_node_child_by_field_name(stmt, "consequence", 11);
-  if (ts_node_is_null(body) || ts_node_named_child_count(stmt) > 2) return; /* with elif/else: a selection */
+  if (ts_node_is_null(body) || !ts_node_is_null(ts_node_child_by_field_name(stmt, "alternative", 11)))
+    return; /* with elif/else: a selection */
   if (device__negated(site, ts_node_child_by_field_name(stmt, "condition", 9))) return;
   *flags = *calls = ts_node_named_child_count(body) > 0;
   PyChildren it;
   pysyntax_children(&it, body);
   for (TSNode st; pysyntax_children_next(&it, &st);) {
+    if (pysyntax_is(st, "comment")) continue; /* `if ...:  # why` puts the comment in the body */
     char *t = pyfile_node_text(ctx->py, st);
     *flags = *flags && t && util_starts_with(t, "torch.backends.");
     free(t);
@@ -345,7 +347,25 @@ static bool device__drop_load(void *data, const Finding *f) {
 
 /* ---- redundant seeding (ASC201) ------------------------------------------------ */
 
-/* `torch.manual_seed(0)` then `torch.cuda.manual_seed_all(0)`: the first
+#define DEVICE_SEED_LOOKBACK 8 /* statements before the CUDA seed searched for the general one */
+
+/* The statement that holds expression statement n in its block: n, or the
+ * `if` whose body n opens (`if torch.cuda.is_available():
+ * torch.cuda.manual_seed(s)`), climbing while that holds. */
+static TSNode device__seed_statement(TSNode n) {
+  for (int depth = 0; depth < 8; depth++) {
+    TSNode block = ts_node_parent(n), stmt = ts_node_parent(block);
+    if (!pysyntax_is(block, "block") || !pysyntax_is(stmt, "if_statement")) break;
+    TSNode first = ts_node_named_child(block, 0);
+    for (uint32_t i = 1; pysyntax_is(first, "comment"); i++) first = ts_node_named_child(block, i);
+    if (!ts_node_eq(first, n)) break;
+    n = stmt;
+  }
+  return n;
+}
+
+/* `torch.manual_seed(0)` then `torch.cuda.manual_seed_all(0)` (directly or
+ * under a CUDA check, a few statements later in the same block): the first
  * already seeds the NPU, the second does nothing there and needs no port. */
 static bool device__drop_seed(void *data, const Finding *f) {
   AnalyzeCtx *ctx = data;
@@ -353,12 +373,16 @@ static bool device__drop_seed(void *data, const Finding *f) {
   if (!row || !f->subject || !kb_pattern_match(row->arg, f->subject)) return false;
   TSNode n = forest_node_at(ctx->forest, f->start_byte, f->end_byte);
   while (!ts_node_is_null(n) && !pysyntax_is(n, "expression_statement")) n = ts_node_parent(n);
-  TSNode prev = forest_prev_named_sibling(ctx->forest, n);
-  while (pysyntax_is(prev, "comment")) prev = forest_prev_named_sibling(ctx->forest, prev);
-  TSNode call = pysyntax_is(prev, "expression_statement") ? ts_node_named_child(prev, 0) : (TSNode){0};
-  char *q = pysyntax_is(call, "call") ? pyfile_qualname(ctx->py, pysym_child(call, PYFIELD_FUNCTION)) : NULL;
-  bool redundant = q && kb_pattern_match(row->value, q);
-  free(q);
+  if (ts_node_is_null(n)) return false;
+  bool redundant = false;
+  TSNode prev = forest_prev_named_sibling(ctx->forest, device__seed_statement(n));
+  for (int k = 0; k < DEVICE_SEED_LOOKBACK && !redundant && !ts_node_is_null(prev); k++) {
+    TSNode call = pysyntax_is(prev, "expression_statement") ? ts_node_named_child(prev, 0) : (TSNode){0};
+    char *q = pysyntax_is(call, "call") ? pyfile_qualname(ctx->py, pysym_child(call, PYFIELD_FUNCTION)) : NULL;
+    redundant = q && kb_pattern_match(row->value, q);
+    free(q);
+    prev = forest_prev_named_sibling(ctx->forest, prev);
+  }
   return redundant;
 }
 
