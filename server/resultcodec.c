@@ -144,7 +144,8 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
 static void rc__reach(StrBuf *out, const ReachFacts *f) {
   rc__u32(out, f ? 1 : 0);
   if (!f) return;
-  rc__strs(out, f->words.items, f->words.len);
+  rc__u32(out, (uint32_t)f->words.len);
+  for (size_t i = 0; i < f->words.len; i++) rc__str(out, reach_facts_word(f, i));
   rc__u32(out, (uint32_t)f->defs.len);
   for (size_t i = 0; i < f->defs.len; i++) {
     rc__u32(out, f->defs.items[i].start);
@@ -164,6 +165,7 @@ static void rc__reach(StrBuf *out, const ReachFacts *f) {
   }
   rc__u32(out, (uint32_t)f->caps.len);
   for (size_t i = 0; i < f->caps.len; i++) rc__u32(out, f->caps.items[i]);
+  rc__u32(out, f->top_words);
 }
 
 void rc_encode(const FindingList *findings, const FileFacts *facts, StrBuf *out) {
@@ -409,8 +411,18 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
 static ReachFacts *rc__get_reach(RcReader *r) {
   if (!rc__get_u32(r) || r->bad) return NULL;
   ReachFacts *f = xcalloc(1, sizeof *f);
-  RC__GET_STRS(r, &f->words);
-  uint32_t n = rc__get_count(r, 3);
+  uint32_t n = rc__get_count(r, 1);
+  array_reserve(&f->words, n);
+  for (uint32_t i = 0; !r->bad && i < n; i++) { /* each name straight into the facts' text */
+    uint32_t len = rc__get_u32(r);
+    if (r->bad || len == RC_NULL || (size_t)(r->end - r->p) < len || memchr(r->p, '\0', len)) {
+      r->bad = true;
+      break;
+    }
+    reach_facts_add_word(f, (const char *)r->p, len);
+    r->p += len;
+  }
+  n = rc__get_count(r, 3);
   array_reserve(&f->defs, n);
   for (uint32_t i = 0; !r->bad && i < n; i++) {
     ReachFactDef d; /* one read per statement: an initializer list's order is unspecified */
@@ -444,6 +456,7 @@ static ReachFacts *rc__get_reach(RcReader *r) {
     if (c >= f->words.len) r->bad = true;
     array_push(&f->caps, c);
   }
+  f->top_words = rc__get_u32(r) != 0;
   if (r->bad) {
     reach_facts_free(f);
     return NULL;

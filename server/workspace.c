@@ -714,6 +714,10 @@ int ws_analyze_project(Workspace *ws, const AnalyzeOptions *aopt, const WsRun *r
   if (r.defer) ws__pool(ws, aopt, &r, ws__decode_pending);
   if (rc != 0) return rc;
   ws_project_fold(ws, aopt, false);
+  for (size_t i = 0; i < ws->files.len; i++) { /* read by the folds only: not kept through the model */
+    reach_facts_free(ws->files.items[i].facts.reach);
+    ws->files.items[i].facts.reach = NULL;
+  }
   Model *m = ws_model_build(ws, false, true);
   ws_model_apply(ws, m, false, aopt, filter, filter_data);
   model_free(m);

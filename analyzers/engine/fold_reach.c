@@ -54,11 +54,16 @@ typedef struct {
  * definitions. */
 static void reach__add(Reach *r, size_t file, const ReachFacts *f) {
   uint32_t *id = xcalloc(f->words.len + 1, sizeof *id);
-  for (size_t k = 0; k < f->words.len; k++) id[k] = names_intern(&r->names, f->words.items[k], strlen(f->words.items[k]));
+  for (size_t k = 0; k < f->words.len; k++)
+    id[k] = names_intern(&r->names, reach_facts_word(f, k), strlen(reach_facts_word(f, k)));
   int32_t base = (int32_t)r->defs.len;
   for (size_t d = 0; d < f->defs.len; d++) {
     ReachDef def = {file, f->defs.items[d].start, f->defs.items[d].end, (int32_t)id[f->defs.items[d].name], false};
     array_push(&r->defs, def);
+  }
+  for (size_t k = 0; f->top_words && k < f->words.len; k++) {
+    ReachMention men = {(int32_t)id[k], -1};
+    array_push(&r->mentions, men);
   }
   for (size_t m = 0; m < f->mentions.len; m++) {
     const ReachFactMention *fm = &f->mentions.items[m];
@@ -70,7 +75,7 @@ static void reach__add(Reach *r, size_t file, const ReachFacts *f) {
     array_push(&r->regions, rg);
   }
   for (size_t c = 0; r->bindings && !r->extension && c < f->caps.len; c++)
-    r->extension = kb_pattern_match(r->bindings, f->words.items[f->caps.items[c]]);
+    r->extension = kb_pattern_match(r->bindings, reach_facts_word(f, f->caps.items[c]));
   free(id);
 }
 

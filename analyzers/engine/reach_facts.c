@@ -307,10 +307,22 @@ static void scan__finish(Scan *s) {
   for (size_t i = 0; i < f->caps.len; i++)
     if (!k || f->caps.items[k - 1] != f->caps.items[i]) f->caps.items[k++] = f->caps.items[i];
   f->caps.len = k;
-  f->words.items = s->names.strs.items;
-  f->words.len = s->names.strs.len;
-  f->words.cap = s->names.strs.cap;
-  free(s->names.slots);
+  array_reserve(&f->words, s->names.strs.len);
+  for (size_t i = 0; i < s->names.strs.len; i++) reach_facts_add_word(f, s->names.strs.items[i], strlen(s->names.strs.items[i]));
+  names_free(&s->names);
+}
+
+void reach_facts_add_word(ReachFacts *f, const char *s, size_t n) {
+  if (f->text_len + n + 1 > f->text_cap) {
+    size_t c = f->text_cap ? f->text_cap : 256;
+    while (c < f->text_len + n + 1) c *= 2;
+    f->text = xrealloc(f->text, c);
+    f->text_cap = c;
+  }
+  memcpy(f->text + f->text_len, s, n);
+  f->text[f->text_len + n] = '\0';
+  array_push(&f->words, (uint32_t)f->text_len);
+  f->text_len += n + 1;
 }
 
 ReachFacts *reach_facts_scan(FileKind kind, const char *text, size_t len) {
@@ -319,15 +331,20 @@ ReachFacts *reach_facts_scan(FileKind kind, const char *text, size_t len) {
   if (kind == FILE_CUDA) scan__cxx(&s, text, len);
   else scan__python(&s, text, len);
   scan__finish(&s);
+  if (kind == FILE_PYTHON) { /* its mentions are its words: kept once */
+    s.f->mentions.len = 0;
+    s.f->top_words = true;
+  }
   return s.f;
 }
 
 ReachFacts *reach_facts_copy(const ReachFacts *f) {
   if (!f) return NULL;
   ReachFacts *c = xcalloc(1, sizeof *c);
-  for (size_t i = 0; i < f->words.len; i++) array_push(&c->words, xstrdup(f->words.items[i]));
+  for (size_t i = 0; i < f->words.len; i++) reach_facts_add_word(c, reach_facts_word(f, i), strlen(reach_facts_word(f, i)));
   for (size_t i = 0; i < f->defs.len; i++) array_push(&c->defs, f->defs.items[i]);
   for (size_t i = 0; i < f->mentions.len; i++) array_push(&c->mentions, f->mentions.items[i]);
+  c->top_words = f->top_words;
   for (size_t i = 0; i < f->caps.len; i++) array_push(&c->caps, f->caps.items[i]);
   for (size_t i = 0; i < f->regions.len; i++) {
     ReachFactRegion g = f->regions.items[i];
@@ -339,7 +356,8 @@ ReachFacts *reach_facts_copy(const ReachFacts *f) {
 
 void reach_facts_free(ReachFacts *f) {
   if (!f) return;
-  strlist_free(&f->words);
+  free(f->text);
+  array_free(&f->words);
   array_free(&f->defs);
   array_free(&f->mentions);
   array_free(&f->caps);

@@ -35,9 +35,13 @@ typedef struct {
 } ReachFactRegion;
 
 typedef struct ReachFacts {
-  StrList words;                    /* the distinct names, each once */
+  char *text;                       /* the distinct names, each once and NUL-terminated, one
+                                       after another (one allocation: a project holds many) */
+  size_t text_len, text_cap;
+  Array(uint32_t) words;            /* where each name starts in text */
   Array(ReachFactDef) defs;         /* in document order */
-  Array(ReachFactMention) mentions; /* each (name, owner) once */
+  Array(ReachFactMention) mentions; /* each (name, owner) once; empty when `top_words` */
+  bool top_words;                   /* every word is mentioned outside definitions (Python) */
   Array(ReachFactRegion) regions;   /* disjoint, in document order */
   Array(uint32_t) caps;             /* words naming functions by a capitalised macro call */
 } ReachFacts;
@@ -46,6 +50,10 @@ typedef struct ReachFacts {
  * Python, NULL for every other kind. A C/C++ text the parser gives up on
  * yields what its #defines say and nothing else. text borrowed. */
 ReachFacts *reach_facts_scan(FileKind kind, const char *text, size_t len);
+/* Name k of f (borrowed). */
+static inline const char *reach_facts_word(const ReachFacts *f, size_t k) { return f->text + f->words.items[k]; }
+/* Appends a name to f->words (copied into f->text). */
+void reach_facts_add_word(ReachFacts *f, const char *s, size_t n);
 ReachFacts *reach_facts_copy(const ReachFacts *f); /* NULL for NULL */
 void reach_facts_free(ReachFacts *f);              /* NULL is fine */
 
