@@ -32,6 +32,7 @@ typedef struct {
   /* linked */
   char *name, *alt;      /* dotted name by packages; by the whole path */
   bool is_init, in_package, test;
+  bool script_dir;       /* under a folder of scripts (the "script-folders" row) */
   uint32_t def_base;     /* its first definition in Model.defs */
   bool broken;
   char *broken_reason;
@@ -563,7 +564,20 @@ static char *model__dotted(const char *path) {
 /* Module names: from the topmost directory of its package chain (a file
  * outside any package is a top-level module named by its stem), and by its
  * whole path for namespace packages. */
+/* Whether a folder of path (not its file name) is named by `pattern`. */
+static bool model__in_script_folder(const char *path, const char *pattern) {
+  bool in = false;
+  for (const char *c = path, *slash; pattern && !in && (slash = strchr(c, '/')) != NULL; c = slash + 1) {
+    char *dir = xstrndup(c, (size_t)(slash - c));
+    in = kb_pattern_match(pattern, dir);
+    free(dir);
+  }
+  return in;
+}
+
 static void model__names(Model *m) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "script-folders", NULL, 0);
+  const char *scripts = row ? row->arg : NULL;
   MIndex pkgs = {0};
   Array(char *) dirs = {0};
   for (size_t i = 0; i < m->mods.len; i++) {
@@ -581,6 +595,7 @@ static void model__names(Model *m) {
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
     mm->test = model__is_test_path(mm->rel);
+    mm->script_dir = model__in_script_folder(mm->rel, scripts);
     char *dir = model__dir(mm->rel);
     mm->in_package = *dir && model__index_find(&pkgs, dir) < pkgs.len;
     /* a folder without __init__.py inside a package is a namespace portion
@@ -1325,7 +1340,9 @@ static bool model__idle_loose(const MModule *mm) {
  * self-test, not a script. */
 static bool model__seed(const Model *m, const MModule *mm) {
   if (mm->test || model__launched(m, mm) || (mm->facts->has_main && model__cli(mm))) return true;
-  return mm->in_package ? model__depth(mm) <= 1 : !model__idle_loose(mm);
+  if (!mm->in_package) return !model__idle_loose(mm);
+  /* in a folder of scripts a package is a helper; its scripts are those with a __main__ block */
+  return mm->script_dir ? mm->facts->has_main && mm->importer < 0 : model__depth(mm) <= 1;
 }
 
 typedef Array(int32_t) MQueue;
@@ -1374,9 +1391,12 @@ static void model__roots(MReach *r, int32_t mi) {
   model__reach_owner(r, mi, PYREF_MODULE);
   if (mm->main_entry) model__reach_owner(r, mi, PYREF_MAIN);
   /* the public names of a package's surface are its API; so are a loose
-   * module's, unless it is a script (a `__main__` block runs it and says
-   * what it calls); deeper modules are the package's own business */
-  bool public_mod = mm->in_package ? model__depth(mm) <= 1 : !mm->facts->has_main;
+   * top-level module's (a one-file library), unless it is a script (a
+   * `__main__` block runs it and says what it calls); deeper modules, loose
+   * modules in folders and packages among scripts are their users'
+   * business: what runs mentions what they need */
+  bool public_mod = mm->in_package ? model__depth(mm) <= 1 && !mm->script_dir
+                                   : !mm->facts->has_main && !strchr(mm->rel, '/');
   for (const char *p = mm->name; public_mod && *p; p++)
     if (*p == '_' && (p == mm->name || p[-1] == '.') && !mm->is_init) public_mod = false;
   for (size_t k = 0; k < mm->facts->defs.len; k++) {
