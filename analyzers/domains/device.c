@@ -109,8 +109,8 @@ static Finding *device__finding_in(FindingList *out, TSNode stmt) {
 }
 
 /* Moves the guard's edits into f (once: both may add `import torch_npu`)
- * and says so in f's message. */
-static void device__fold(Finding *f, const Finding *g) {
+ * and says so in f's message (the note: English, Chinese). */
+static void device__fold_as(Finding *f, const Finding *g, const char *en, const char *zh) {
   for (size_t k = 0; k < g->edits.len; k++) {
     const TextEdit *e = &g->edits.items[k];
     bool dup = false;
@@ -118,7 +118,11 @@ static void device__fold(Finding *f, const Finding *g) {
       dup = f->edits.items[j].start == e->start && strcmp(f->edits.items[j].text, e->text) == 0;
     if (!dup) finding_add_edit(f, e->start, e->end, e->text);
   }
-  finding_append_note(f, "(with its torch.cuda.is_available() guard)", "（连同其 torch.cuda.is_available() 判断）");
+  finding_append_note(f, en, zh);
+}
+
+static void device__fold(Finding *f, const Finding *g) {
+  device__fold_as(f, g, "(with its torch.cuda.is_available() guard)", "（连同其 torch.cuda.is_available() 判断）");
 }
 
 /* `"cuda" if torch.cuda.is_available() else "cpu"`: the device string and its
@@ -306,6 +310,35 @@ static bool device__guard(AnalyzeCtx *ctx, const Finding *g) {
   return calls;
 }
 
+/* `if x.device.type == "cuda": torch.cuda.empty_cache()`: the device check
+ * and what it guards are one change (a rewritten call behind an unchanged
+ * "cuda" test never runs on the NPU). The check's edit joins each finding in
+ * the branch; the check is no finding of its own when the branch holds only
+ * statements with findings (an `if` without elif/else whose whole condition
+ * is the `==` test). */
+static bool device__drop_device_check(void *data, const Finding *g) {
+  AnalyzeCtx *ctx = data;
+  if (kb_domain(g->rule->code) != 2 || !g->edits.len) return false;
+  TSNode site = forest_node_at(ctx->forest, g->start_byte, g->end_byte);
+  TSNode cmp = pysyntax_is(site, "string") ? ts_node_parent(site) : (TSNode){0};
+  if (!pysyntax_is(cmp, "comparison_operator") || ts_node_child_count(cmp) != 3 ||
+      strcmp(ts_node_type(ts_node_child(cmp, 1)), "==") != 0)
+    return false;
+  TSNode stmt = device__guarding_if(site);
+  if (ts_node_is_null(stmt) || !ts_node_eq(ts_node_child_by_field_name(stmt, "condition", 9), cmp)) return false;
+  bool flags, calls;
+  device__guard_body(ctx, site, &flags, &calls);
+  if (!calls) return false;
+  TSNode body = ts_node_child_by_field_name(stmt, "consequence", 11);
+  for (size_t i = 0; i < ctx->out->len; i++) {
+    Finding *f = &ctx->out->items[i];
+    if (f != g && f->fix != FIX_NONE && f->edits.len && f->start_byte >= ts_node_start_byte(body) &&
+        f->end_byte <= ts_node_end_byte(body))
+      device__fold_as(f, g, "(with its device check)", "（连同其设备判断）");
+  }
+  return true;
+}
+
 static bool device__drop_guard(void *data, const Finding *f) {
   AnalyzeCtx *ctx = data;
   const KbEntry *row = kb_lookup(KB_QUALNAME, "torch.cuda.is_available", ctx->opt->user_entries, ctx->opt->n_user_entries);
@@ -390,6 +423,7 @@ static void device__end(void *state) {
   AnalyzeCtx *ctx = state;
   if (!ctx) return;
   findings_drop_if(ctx->out, device__drop_guard, ctx);
+  findings_drop_if(ctx->out, device__drop_device_check, ctx);
   findings_drop_if(ctx->out, device__drop_load, ctx);
   findings_drop_if(ctx->out, device__drop_seed, ctx);
 }
