@@ -56,6 +56,20 @@ static void mt_render_file(Model *m, const char *path, const char *text, StrBuf 
   analyze_facts_free(&facts);
 }
 
+/* Whether the first finding of file f after the model holds `words` in its message. */
+static bool mt_first_says(Model *m, const MT *f, const char *words) {
+  FindingList l = {0};
+  FileFacts facts = {0};
+  mt_analyze(f->path, f->text, &l, &facts);
+  AnalyzeOptions o;
+  analyze_options_default(&o);
+  model_apply(m, f->path, &o, &l);
+  bool says = l.len > 0 && strstr(l.items[0].message, words) != NULL;
+  findings_free(&l);
+  analyze_facts_free(&facts);
+  return says;
+}
+
 static char *mt_render(Model *m, const MT *files, size_t n, bool related) {
   StrBuf sb;
   sb_init(&sb);
@@ -164,15 +178,7 @@ TEST(model_redefinitions) {
                 "ops/lse.py:33:4 info ASC211 torch.cuda.is_available\n"
                 "ops/lse.py:35:9 warning ASC201 torch.cuda.synchronize\n");
   free(got);
-  FindingList l = {0};
-  FileFacts facts = {0};
-  mt_analyze(files[1].path, files[1].text, &l, &facts);
-  AnalyzeOptions o;
-  analyze_options_default(&o);
-  model_apply(m, files[1].path, &o, &l);
-  ASSERT(l.len > 0 && strstr(l.items[0].message, "[unreachable: flatten_lse is defined again at line 9, which replaces this definition]") != NULL);
-  findings_free(&l);
-  analyze_facts_free(&facts);
+  ASSERT(mt_first_says(m, &files[1], "[unreachable: flatten_lse is defined again at line 9, which replaces this definition]"));
   model_free(m);
 }
 
@@ -215,16 +221,8 @@ TEST(model_idle_loose_modules) {
                 "tools/convert.py:5:14 hint ASC203 .cuda() unreachable\n"
                 "tools/bench.py:5:5 warning ASC201 torch.cuda.synchronize\n");
   free(got);
-  FindingList l = {0};
-  FileFacts facts = {0};
-  mt_analyze(files[2].path, files[2].text, &l, &facts);
-  AnalyzeOptions o;
-  analyze_options_default(&o);
-  model_apply(m, files[2].path, &o, &l);
-  ASSERT(l.len == 1 && strstr(l.items[0].message, "[unreachable: nothing that runs imports tools/convert.py, and running "
-                                                  "it does nothing (no `__main__` block, no call in its module code)]"));
-  findings_free(&l);
-  analyze_facts_free(&facts);
+  ASSERT(mt_first_says(m, &files[2], "[unreachable: nothing that runs imports tools/convert.py, and running "
+                                      "it does nothing (no `__main__` block, no call in its module code)]"));
   model_free(m);
 }
 
