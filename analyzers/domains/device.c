@@ -237,8 +237,9 @@ static bool device__guarded_range(AnalyzeCtx *ctx, TSNode site, uint32_t *from, 
 }
 
 /* What a plain guard (an if without elif/else, not negated) holds: only
- * TF32/cuDNN flags (*flags: right to skip on the NPU), or only statements
- * with findings (*calls). */
+ * TF32/cuDNN flags (*flags: right to skip on the NPU), or a statement with
+ * a finding whose fix rewrites it (*calls: the guard's edit joins those
+ * findings, so the guard and what it guards are one work item). */
 static void device__guard_body(AnalyzeCtx *ctx, TSNode site, bool *flags, bool *calls) {
   *flags = *calls = false;
   TSNode stmt = device__guarding_if(site);
@@ -246,7 +247,7 @@ static void device__guard_body(AnalyzeCtx *ctx, TSNode site, bool *flags, bool *
   if (ts_node_is_null(body) || !ts_node_is_null(ts_node_child_by_field_name(stmt, "alternative", 11)))
     return; /* with elif/else: a selection */
   if (device__negated(site, ts_node_child_by_field_name(stmt, "condition", 9))) return;
-  *flags = *calls = ts_node_named_child_count(body) > 0;
+  *flags = ts_node_named_child_count(body) > 0;
   PyChildren it;
   pysyntax_children(&it, body);
   for (TSNode st; pysyntax_children_next(&it, &st);) {
@@ -254,7 +255,7 @@ static void device__guard_body(AnalyzeCtx *ctx, TSNode site, bool *flags, bool *
     char *t = pyfile_node_text(ctx->py, st);
     *flags = *flags && t && util_starts_with(t, "torch.backends.");
     free(t);
-    *calls = *calls && pysyntax_is(st, "expression_statement") && device__finding_in(ctx->out, st);
+    *calls = *calls || device__finding_in(ctx->out, st);
   }
 }
 
