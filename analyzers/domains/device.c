@@ -142,11 +142,25 @@ static bool device__conditional(AnalyzeCtx *ctx, const Finding *g, TSNode site) 
 /* Folds g into every other finding with a fix inside [from, to): each fix
  * of the guarded code, applied alone or with the others, changes the guard
  * too. */
-static void device__fold_range(FindingList *out, const Finding *g, uint32_t from, uint32_t to) {
+/* Folds guard g into every finding with a fix in [from, to); returns how many. */
+static size_t device__fold_range(FindingList *out, const Finding *g, uint32_t from, uint32_t to) {
+  size_t n = 0;
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
-    if (f != g && f->fix != FIX_NONE && f->edits.len && f->start_byte >= from && f->end_byte <= to) device__fold(f, g);
+    if (f != g && f->fix != FIX_NONE && f->edits.len && f->start_byte >= from && f->end_byte <= to) {
+      device__fold(f, g);
+      n++;
+    }
   }
+  return n;
+}
+
+/* Whether the is_available() call at site is the left side of `... and x`. */
+static bool device__and_left(TSNode site) {
+  TSNode call = site, up = ts_node_parent(site);
+  while (pysyntax_is(up, "call") || pysyntax_is(up, "attribute")) call = up, up = ts_node_parent(up);
+  return pysyntax_is(up, "boolean_operator") && ts_node_eq(ts_node_child_by_field_name(up, "left", 4), call) &&
+         strcmp(ts_node_type(ts_node_child(up, 1)), "and") == 0;
 }
 
 /* Whether site is negated (`not ...`) on its way up to the condition cond. */
@@ -207,8 +221,7 @@ static bool device__guarded_range(AnalyzeCtx *ctx, TSNode site, uint32_t *from, 
     *to = ts_node_end_byte(test);
     return true;
   }
-  if (pysyntax_is(up, "boolean_operator") && ts_node_eq(ts_node_child_by_field_name(up, "left", 4), call) &&
-      strcmp(ts_node_type(ts_node_child(up, 1)), "and") == 0) {
+  if (device__and_left(site)) {
     TSNode right = ts_node_child_by_field_name(up, "right", 5);
     *from = ts_node_start_byte(right);
     *to = ts_node_end_byte(right);
@@ -307,8 +320,9 @@ static bool device__guard(AnalyzeCtx *ctx, const Finding *g) {
     device__fold_flag(ctx, g, site);
     return false;
   }
-  device__fold_range(ctx->out, g, from, to);
-  return calls;
+  size_t folded = device__fold_range(ctx->out, g, from, to);
+  /* `torch.cuda.is_available() and torch.cuda.is_bf16_supported()`: one test, one change */
+  return calls || (folded && device__and_left(site));
 }
 
 /* `if x.device.type == "cuda": torch.cuda.empty_cache()`: the device check
