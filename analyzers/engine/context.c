@@ -33,6 +33,7 @@ bool context_is_test_path(const char *path) {
   if (!path) return false;
   const char *base = context__base(path);
   if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0 ||
+      strcmp(base, "testing_utils.py") == 0 || /* the test helpers of a library (diffusers, transformers) */
       util_starts_with(base, "benchmark") || util_starts_with(base, "bench_"))
     return true;
   for (const char *d = path; (d = strstr(d, "test")) != NULL; d++) {

@@ -133,7 +133,7 @@ typedef struct {
 
 /* Whether a path is test or benchmark code (tests/, test/ and bench...
  * directories, test_*.py, *_test.py, benchmark*.py, bench_*.py,
- * conftest.py). path borrowed. */
+ * conftest.py, testing_utils.py). path borrowed. */
 bool context_is_test_path(const char *path);
 
 /* The rule of a code: the options' user rules first (codes ASC9xx from the

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyzers/engine/context.h"
 #include "analyzers/engine/util.h"
 
 TEST(util_read_refuses_fifo_without_blocking) {
@@ -26,4 +27,14 @@ TEST(util_read_refuses_fifo_without_blocking) {
   unlink(fifo);
   rmdir(dir);
   free(fifo);
+}
+
+/* Test code by path: test folders and files, benchmarks, a library's test helpers. */
+TEST(context_test_paths) {
+  static const char *const tests[] = {"tests/test_model.py", "pkg/test/x.py", "conftest.py", "model_test.py",
+                                      "benchmarks/attn.py", "bench_attn.py", "src/diffusers/utils/testing_utils.py"};
+  static const char *const code[] = {"pkg/attention.py", "latest/model.py", "contest.py", "src/utils/testing.py",
+                                     "pkg/testing_utils_extra.py"};
+  for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) ASSERT(context_is_test_path(tests[i]));
+  for (size_t i = 0; i < sizeof code / sizeof code[0]; i++) ASSERT(!context_is_test_path(code[i]));
 }
