@@ -3,9 +3,10 @@
  * Each file's reach facts (reach_facts.h: candidate definitions, the names
  * each mentions, the names mentioned outside them, compiled-out regions;
  * for Python the names it mentions) come from its FileFacts, or are made
- * from its text when it has none. They are numbered project-wide, and a
- * worklist then makes alive every definition of a name that live code
- * mentions. What stays dead, and what is compiled out, loses
+ * from its text when it has none. The C/C++ files' names are numbered
+ * project-wide first, then each Python word is looked up among them (one
+ * that names no C/C++ code keeps nothing alive), and a worklist makes alive
+ * every definition of a name that live code mentions. What stays dead, and what is compiled out, loses
  * its live findings to unreachable hints. */
 #include "analyzers/engine/fold_reach.h"
 #include "analyzers/engine/analyze.h"
@@ -53,6 +54,15 @@ typedef struct {
  * definitions and regions, its mentions with owners among the project's
  * definitions. */
 static void reach__add(Reach *r, size_t file, const ReachFacts *f) {
+  if (f->top_words && !f->defs.len && !f->mentions.len) { /* Python: words only */
+    /* a name no C/C++ file has (added first) keeps nothing alive: not numbered */
+    for (size_t k = 0; k < f->words.len; k++) {
+      int64_t known = names_find(&r->names, reach_facts_word(f, k), strlen(reach_facts_word(f, k)));
+      ReachMention men = {(int32_t)known, -1};
+      if (known >= 0) array_push(&r->mentions, men);
+    }
+    return;
+  }
   uint32_t *id = xcalloc(f->words.len + 1, sizeof *id);
   for (size_t k = 0; k < f->words.len; k++)
     id[k] = names_intern(&r->names, reach_facts_word(f, k), strlen(reach_facts_word(f, k)));
@@ -238,10 +248,12 @@ void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, FoldTe
   Reach r = {0};
   r.bindings = dead ? dead->arg : NULL;
   ReachFacts **made = xcalloc(n, sizeof *made);
-  for (size_t i = 0; i < n; i++) {
-    const ReachFacts *f = reach__facts_of(&files[i], i, cxx_text, data, &made[i]);
-    if (f) reach__add(&r, i, f);
-  }
+  for (int pass = 0; pass < 2; pass++) /* C/C++ first: their names are the ones that matter */
+    for (size_t i = 0; i < n; i++) {
+      if ((files[i].kind == FILE_CUDA) != (pass == 0)) continue;
+      const ReachFacts *f = reach__facts_of(&files[i], i, cxx_text, data, &made[i]);
+      if (f) reach__add(&r, i, f);
+    }
   reach__solve(&r);
   reach__mark(&r, files, dead, out);
   reach__prune_related(&r, files, n);
