@@ -464,9 +464,10 @@ static ReachFacts *rc__get_reach(RcReader *r) {
   return f;
 }
 
-int rc_decode(const char *data, size_t len, const AnalyzeOptions *opt, FindingList *findings,
-              FileFacts *facts) {
-  RcReader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
+int rc_decode_next(const char **data, size_t *left, const AnalyzeOptions *opt, FindingList *findings,
+                   FileFacts *facts) {
+  size_t len = *left;
+  RcReader r = {(const unsigned char *)*data, (const unsigned char *)*data + len, false};
   FindingList fl = {0};
   FileFacts ff = {0};
   uint32_t n = rc__get_u32(&r);
@@ -488,12 +489,27 @@ int rc_decode(const char *data, size_t len, const AnalyzeOptions *opt, FindingLi
   }
   ff.py = rc__get_pyfacts(&r);
   ff.reach = rc__get_reach(&r);
-  if (r.bad || r.p != r.end) {
+  if (r.bad) {
     findings_free(&fl);
     analyze_facts_free(&ff);
     return -EINVAL;
   }
   *findings = fl;
   *facts = ff;
+  *left = (size_t)(r.end - r.p);
+  *data = (const char *)r.p;
   return 0;
+}
+
+int rc_decode(const char *data, size_t len, const AnalyzeOptions *opt, FindingList *findings,
+              FileFacts *facts) {
+  int rc = rc_decode_next(&data, &len, opt, findings, facts);
+  if (rc == 0 && len != 0) { /* more than one whole encoding */
+    findings_free(findings);
+    analyze_facts_free(facts);
+    memset(findings, 0, sizeof *findings);
+    memset(facts, 0, sizeof *facts);
+    rc = -EINVAL;
+  }
+  return rc;
 }

@@ -22,5 +22,9 @@ void rc_encode(const FindingList *findings, const FileFacts *facts, StrBuf *out)
  * consistent encoding; then nothing is added. */
 int rc_decode(const char *data, size_t len, const AnalyzeOptions *opt, FindingList *findings,
               FileFacts *facts) WARN_UNUSED;
+/* The same for the encoding at the front of *data (encodings appended one
+ * after another): on success *data and *left move past it. */
+int rc_decode_next(const char **data, size_t *left, const AnalyzeOptions *opt, FindingList *findings,
+                   FileFacts *facts) WARN_UNUSED;
 
 #endif

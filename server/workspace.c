@@ -355,7 +355,7 @@ static bool ws__disk_get(Pool *p, WsFile *f, const AnalyzeFile *file, const char
   size_t n;
   f->deps = ws__deps(f, file, text, len);
   if (!dc_lookup(p->run->disk, f->path, f->deps, &data, &n)) return false;
-  if (p->run->defer && !p->run->cache) {
+  if (p->run->defer) {
     f->pending = data;
     f->pending_len = n;
     return true;
@@ -643,21 +643,16 @@ static DcKey ws__project_key(const Workspace *ws) {
 /* Every file's final findings and facts (without facts.py and the reach
  * facts, which only the project phase reads), in file order. */
 static void ws__project_put(const Workspace *ws, DiskCache *disk, DcKey key) {
-  StrBuf sb, one;
+  StrBuf sb;
   sb_init(&sb);
-  sb_init(&one);
   for (size_t i = 0; i < ws->files.len; i++) {
     const WsFile *f = &ws->files.items[i];
     FileFacts view = f->facts;
     view.py = NULL;
     view.reach = NULL;
-    one.len = 0;
-    rc_encode(&f->findings, &view, &one);
-    sb_printf(&sb, "%zu:", one.len);
-    sb_append(&sb, one.data, one.len);
+    rc_encode(&f->findings, &view, &sb); /* one after another (rc_decode_next) */
   }
   dc_record(disk, WS_PROJECT_ENTRY, key, sb.data, sb.len);
-  sb_free(&one);
   sb_free(&sb);
 }
 
@@ -666,22 +661,15 @@ static void ws__project_put(const Workspace *ws, DiskCache *disk, DcKey key) {
  * not decode. */
 static bool ws__project_get(Workspace *ws, DiskCache *disk, DcKey key, const AnalyzeOptions *aopt) {
   const char *data, *at;
-  size_t len;
+  size_t len, left;
   if (!dc_lookup(disk, WS_PROJECT_ENTRY, key, &data, &len)) return false;
   FindingList *found = xcalloc(ws->files.len + 1, sizeof *found);
   FileFacts *facts = xcalloc(ws->files.len + 1, sizeof *facts);
   size_t i = 0;
   at = data;
-  for (; i < ws->files.len; i++) {
-    char *colon = memchr(at, ':', (size_t)(data + len - at));
-    char *end = NULL;
-    unsigned long long n = colon ? strtoull(at, &end, 10) : 0;
-    if (!colon || end != colon || n > (size_t)(data + len - colon - 1) ||
-        rc_decode(colon + 1, (size_t)n, aopt, &found[i], &facts[i]) != 0)
-      break;
-    at = colon + 1 + n;
-  }
-  bool ok = i == ws->files.len && at == data + len;
+  left = len;
+  while (i < ws->files.len && rc_decode_next(&at, &left, aopt, &found[i], &facts[i]) == 0) i++;
+  bool ok = i == ws->files.len && left == 0;
   for (size_t k = 0; k < ws->files.len && ok; k++) {
     WsFile *f = &ws->files.items[k];
     findings_free(&f->findings);

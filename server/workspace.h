@@ -84,7 +84,7 @@ typedef struct {
   WsProgressFn progress; void *progress_data;
   WsOverlayFn overlay; void *overlay_data;
   const atomic_int *cancel; /* nonzero: stop as soon as possible */
-  bool defer;            /* set by ws_analyze_project: disk hits stay encoded (WsFile.pending) */
+  bool defer;            /* set by ws_analyze_project (never with a cache): disk hits stay encoded (WsFile.pending) */
 } WsRun;
 
 /* Collects files under each path (files are taken as given). Returns 0, or

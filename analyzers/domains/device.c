@@ -121,9 +121,10 @@ static void device__fold_as(Finding *f, const Finding *g, const char *en, const 
   finding_append_note(f, en, zh);
 }
 
-static void device__fold(Finding *f, const Finding *g) {
-  device__fold_as(f, g, "(with its torch.cuda.is_available() guard)", "（连同其 torch.cuda.is_available() 判断）");
-}
+#define DEVICE_GUARD_NOTE_EN "(with its torch.cuda.is_available() guard)"
+#define DEVICE_GUARD_NOTE_ZH "（连同其 torch.cuda.is_available() 判断）"
+
+static void device__fold(Finding *f, const Finding *g) { device__fold_as(f, g, DEVICE_GUARD_NOTE_EN, DEVICE_GUARD_NOTE_ZH); }
 
 /* `"cuda" if torch.cuda.is_available() else "cpu"`: the device string and its
  * guard change together, or the NPU gets "cpu". */
@@ -139,20 +140,24 @@ static bool device__conditional(AnalyzeCtx *ctx, const Finding *g, TSNode site) 
   return true;
 }
 
-/* Folds g into every other finding with a fix inside [from, to): each fix
- * of the guarded code, applied alone or with the others, changes the guard
- * too. */
-/* Folds guard g into every finding with a fix in [from, to); returns how many. */
-static size_t device__fold_range(FindingList *out, const Finding *g, uint32_t from, uint32_t to) {
+/* Folds g into every other finding with a fix inside [from, to), with the
+ * note en/zh: each fix of the guarded code, applied alone or with the
+ * others, changes the guard too. Returns how many. */
+static size_t device__fold_range_as(FindingList *out, const Finding *g, uint32_t from, uint32_t to, const char *en,
+                                    const char *zh) {
   size_t n = 0;
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
     if (f != g && f->fix != FIX_NONE && f->edits.len && f->start_byte >= from && f->end_byte <= to) {
-      device__fold(f, g);
+      device__fold_as(f, g, en, zh);
       n++;
     }
   }
   return n;
+}
+
+static size_t device__fold_range(FindingList *out, const Finding *g, uint32_t from, uint32_t to) {
+  return device__fold_range_as(out, g, from, to, DEVICE_GUARD_NOTE_EN, DEVICE_GUARD_NOTE_ZH);
 }
 
 /* Whether the is_available() call at site is the left side of `... and x`. */
@@ -345,12 +350,8 @@ static bool device__drop_device_check(void *data, const Finding *g) {
   device__guard_body(ctx, site, &flags, &calls);
   if (!calls) return false;
   TSNode body = ts_node_child_by_field_name(stmt, "consequence", 11);
-  for (size_t i = 0; i < ctx->out->len; i++) {
-    Finding *f = &ctx->out->items[i];
-    if (f != g && f->fix != FIX_NONE && f->edits.len && f->start_byte >= ts_node_start_byte(body) &&
-        f->end_byte <= ts_node_end_byte(body))
-      device__fold_as(f, g, "(with its device check)", "（连同其设备判断）");
-  }
+  device__fold_range_as(ctx->out, g, ts_node_start_byte(body), ts_node_end_byte(body), "(with its device check)",
+                        "（连同其设备判断）");
   return true;
 }
 

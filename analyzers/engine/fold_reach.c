@@ -6,8 +6,8 @@
  * from its text when it has none. The C/C++ files' names are numbered
  * project-wide first, then each Python word is looked up among them (one
  * that names no C/C++ code keeps nothing alive), and a worklist makes alive
- * every definition of a name that live code mentions. What stays dead, and what is compiled out, loses
- * its live findings to unreachable hints. */
+ * every definition of a name that live code mentions. What stays dead, and
+ * what is compiled out, loses its live findings to unreachable hints. */
 #include "analyzers/engine/fold_reach.h"
 #include "analyzers/engine/analyze.h"
 #include "analyzers/engine/names.h"
@@ -50,11 +50,12 @@ typedef struct {
 
 /* ---- one file's facts into the project's numbering ---- */
 
-/* Adds file `file`'s facts: its words numbered project-wide, its
- * definitions and regions, its mentions with owners among the project's
- * definitions. */
+/* Adds file `file`'s facts: a C/C++ file's words numbered project-wide,
+ * its definitions and regions, its mentions with owners among the
+ * project's definitions; a Python file's words that name C/C++ code, as
+ * mentions outside every definition. */
 static void reach__add(Reach *r, size_t file, const ReachFacts *f) {
-  if (f->top_words && !f->defs.len && !f->mentions.len) { /* Python: words only */
+  if (f->top_words) { /* Python: words only */
     /* a name no C/C++ file has (added first) keeps nothing alive: not numbered */
     for (size_t k = 0; k < f->words.len; k++) {
       int64_t known = names_find(&r->names, reach_facts_word(f, k), strlen(reach_facts_word(f, k)));
@@ -70,10 +71,6 @@ static void reach__add(Reach *r, size_t file, const ReachFacts *f) {
   for (size_t d = 0; d < f->defs.len; d++) {
     ReachDef def = {file, f->defs.items[d].start, f->defs.items[d].end, (int32_t)id[f->defs.items[d].name], false};
     array_push(&r->defs, def);
-  }
-  for (size_t k = 0; f->top_words && k < f->words.len; k++) {
-    ReachMention men = {(int32_t)id[k], -1};
-    array_push(&r->mentions, men);
   }
   for (size_t m = 0; m < f->mentions.len; m++) {
     const ReachFactMention *fm = &f->mentions.items[m];

@@ -28,9 +28,11 @@
 typedef const char *(*FoldTextFn)(void *data, size_t i, size_t *len);
 
 /* Marks the dead C/C++ findings of files[0, n) in place, when some C/C++
- * file has live findings: the C/C++ texts come from cxx_text (fold_project's
- * cache, which its include graph reads too), the Python ones are read from
- * `abs`. A file that cannot be read mentions nothing and loses nothing. */
+ * file has live findings. Each file's reach facts come from its
+ * FileFacts.reach; a file without them is scanned from its text (C/C++ from
+ * cxx_text, fold_project's cache, which its include graph reads too;
+ * Python read from `abs`). A file that cannot be read mentions nothing and
+ * loses nothing. */
 void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, FoldTextFn cxx_text, void *data);
 
 #endif

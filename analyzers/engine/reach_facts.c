@@ -13,11 +13,12 @@
 typedef struct {
   Names names;
   ReachFacts *f;
+  bool words_only; /* Python: every word is a mention outside definitions (top_words) */
 } Scan;
 
 static void scan__mention(Scan *s, const char *w, size_t n, int32_t owner) {
   ReachFactMention m = {names_intern(&s->names, w, n), owner};
-  array_push(&s->f->mentions, m);
+  if (!s->words_only) array_push(&s->f->mentions, m);
 }
 
 static bool scan__word(char c) { return isalnum((unsigned char)c) || c == '_'; }
@@ -293,8 +294,8 @@ static int scan__u32_cmp(const void *x, const void *y) {
   return a < b ? -1 : a > b;
 }
 
-/* Each (name, owner) once, each capitalised name once; the words move
- * from the numbering into the facts. */
+/* Each (name, owner) once, each capitalised name once; the numbered words
+ * copied into the facts' text. */
 static void scan__finish(Scan *s) {
   ReachFacts *f = s->f;
   size_t k = 0;
@@ -327,21 +328,21 @@ void reach_facts_add_word(ReachFacts *f, const char *s, size_t n) {
 
 ReachFacts *reach_facts_scan(FileKind kind, const char *text, size_t len) {
   if (kind != FILE_CUDA && kind != FILE_PYTHON) return NULL;
-  Scan s = {{0}, xcalloc(1, sizeof(ReachFacts))};
+  Scan s = {{0}, xcalloc(1, sizeof(ReachFacts)), kind == FILE_PYTHON};
+  s.f->top_words = s.words_only; /* a Python file's mentions are its words: kept once */
   if (kind == FILE_CUDA) scan__cxx(&s, text, len);
   else scan__python(&s, text, len);
   scan__finish(&s);
-  if (kind == FILE_PYTHON) { /* its mentions are its words: kept once */
-    s.f->mentions.len = 0;
-    s.f->top_words = true;
-  }
   return s.f;
 }
 
 ReachFacts *reach_facts_copy(const ReachFacts *f) {
   if (!f) return NULL;
   ReachFacts *c = xcalloc(1, sizeof *c);
-  for (size_t i = 0; i < f->words.len; i++) reach_facts_add_word(c, reach_facts_word(f, i), strlen(reach_facts_word(f, i)));
+  c->text = xmalloc(f->text_len + 1);
+  memcpy(c->text, f->text ? f->text : "", f->text_len);
+  c->text_len = c->text_cap = f->text_len;
+  for (size_t i = 0; i < f->words.len; i++) array_push(&c->words, f->words.items[i]);
   for (size_t i = 0; i < f->defs.len; i++) array_push(&c->defs, f->defs.items[i]);
   for (size_t i = 0; i < f->mentions.len; i++) array_push(&c->mentions, f->mentions.items[i]);
   c->top_words = f->top_words;

@@ -875,11 +875,11 @@ static int32_t model__call_target(const Model *m, int32_t mi, const PyCall *c) {
 
 /* ---- linking passes ----------------------------------------------------------- */
 
-/* Whether module code (outside every definition) mentions `name`: a
- * table or registry may hold the first of two definitions of it. */
-static bool model__module_mentions(const PyFacts *f, const char *name) {
-  for (size_t k = 0; k < f->refs.len; k++)
-    if (f->refs.items[k].owner == PYREF_MODULE && strcmp(f->refs.items[k].name, name) == 0) return true;
+/* Whether module code (outside every definition) mentions the interned
+ * `name`: a table or registry may hold the first of two definitions of it. */
+static bool model__module_mentions(const MModule *mm, uint32_t name) {
+  for (size_t k = 0; k < mm->facts->refs.len; k++)
+    if (mm->facts->refs.items[k].owner == PYREF_MODULE && mm->ref_ids.items[k] == name) return true;
   return false;
 }
 
@@ -913,7 +913,7 @@ static void model__shadows(Model *m) {
       if (later < 0 || d->decorated) continue;
       const PyDef *e = &f->defs.items[later];
       if (e->cls != d->cls || e->at.col != d->at.col || (d->kind == PYDEF_METHOD) != (e->kind == PYDEF_METHOD)) continue;
-      if (d->kind != PYDEF_METHOD && (!model__at_column_0(d) || model__module_mentions(f, d->name))) continue;
+      if (d->kind != PYDEF_METHOD && (!model__at_column_0(d) || model__module_mentions(mm, id))) continue;
       m->defs.items[mm->def_base + k].shadow = later;
     }
   }

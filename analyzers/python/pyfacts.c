@@ -281,24 +281,23 @@ static void pyfacts__all(PyfBuild *b, TSNode asg) {
   }
 }
 
-/* Whether module code holds a call statement (a docstring or an
- * assignment is not one). */
-static void pyfacts__runs_calls(const PyFile *py, PyFacts *f) {
-  ForestTops it = forest_tops(py->forest, true);
-  for (TSNode stmt; !f->runs_calls && forest_next_top(&it, &stmt);) {
-    if (strcmp(ts_node_type(stmt), "expression_statement") != 0 || !ts_node_named_child_count(stmt)) continue;
-    TSNode e = ts_node_named_child(stmt, 0);
-    if (strcmp(ts_node_type(e), "await") == 0 && ts_node_named_child_count(e)) e = ts_node_named_child(e, 0);
-    f->runs_calls = strcmp(ts_node_type(e), "call") == 0;
-  }
+/* Whether a top-level statement is a call statement (`main()`, `await
+ * run()`; a docstring or an assignment is not one). */
+static bool pyfacts__call_statement(TSNode stmt) {
+  if (strcmp(ts_node_type(stmt), "expression_statement") != 0 || !ts_node_named_child_count(stmt)) return false;
+  TSNode e = ts_node_named_child(stmt, 0);
+  if (strcmp(ts_node_type(e), "await") == 0 && ts_node_named_child_count(e)) e = ts_node_named_child(e, 0);
+  return strcmp(ts_node_type(e), "call") == 0;
 }
 
-/* The first top-level `if __name__ == "__main__":` of the file. */
+/* In one pass over the top-level statements: the first `if __name__ ==
+ * "__main__":` of the file, and whether module code holds a call statement. */
 static void pyfacts__main(const PyFile *py, PyFacts *f) {
   ForestTops it = forest_tops(py->forest, true);
-  for (TSNode stmt; !f->has_main && forest_next_top(&it, &stmt);) {
+  for (TSNode stmt; !(f->has_main && f->runs_calls) && forest_next_top(&it, &stmt);) {
+    f->runs_calls = f->runs_calls || pyfacts__call_statement(stmt);
     TSNode cond = pysym_of(stmt) == PYSYM_IF_STATEMENT ? pysym_child(stmt, PYFIELD_CONDITION) : (TSNode){0};
-    if (ts_node_is_null(cond)) continue;
+    if (f->has_main || ts_node_is_null(cond)) continue;
     uint32_t s = ts_node_start_byte(cond), e = ts_node_end_byte(cond);
     const char *t = py->text + s;
     if (!memmem(t, e - s, "__name__", 8) || !memmem(t, e - s, "__main__", 8)) continue;
@@ -623,7 +622,6 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
   PyfLines lines = {0};
   pyfacts__lines(py->text, py->len, &lines);
   pyfacts__main(py, f); /* first: the walks file names under it */
-  pyfacts__runs_calls(py, f);
   bool keep = cache && key && cache->key && strcmp(cache->key, key) == 0;
   /* the rows the walks read: the "dynamic-loaders" and "plain-decorators" rows */
   const KbEntry *const rows[2] = {kb_lookup(KB_DETECTOR, "dynamic-loaders", NULL, 0),
