@@ -56,6 +56,14 @@ static void mt_render_file(Model *m, const char *path, const char *text, StrBuf 
   analyze_facts_free(&facts);
 }
 
+/* The findings of files[0, n) after model m, rendered, are exactly `want`. */
+#define MT_EXPECT(m, files, n, want)                  \
+  do {                                                \
+    char *got_ = mt_render((m), (files), (n), false); \
+    ASSERT_STR_EQ(got_, want);                        \
+    free(got_);                                       \
+  } while (0)
+
 /* Whether the first finding of file f after the model holds `words` in its message. */
 static bool mt_first_says(Model *m, const MT *f, const char *words) {
   FindingList l = {0};
@@ -133,15 +141,13 @@ TEST(model_reachability_reasons) {
                  "if __name__ == \"__main__\":\n    main()\n"},
   };
   Model *m = mt_model(files, 5);
-  char *got = mt_render(m, files, 5, false);
-  ASSERT_STR_EQ(got,
-                "lib/util.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n"
-                "lib/util.py:13:12 warning ASC201 torch.cuda.device_count\n"
-                "lib/util.py:17:5 hint ASC201 torch.cuda.empty_cache unreachable\n"
-                "demo.py:3:1 hint ASC201 torch.cuda.synchronize unreachable\n"
-                "run.py:5:5 warning ASC201 torch.cuda.synchronize\n"
-                "run.py:9:5 hint ASC201 torch.cuda.empty_cache unreachable\n");
-  free(got);
+  MT_EXPECT(m, files, 5,
+             "lib/util.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n"
+             "lib/util.py:13:12 warning ASC201 torch.cuda.device_count\n"
+             "lib/util.py:17:5 hint ASC201 torch.cuda.empty_cache unreachable\n"
+             "demo.py:3:1 hint ASC201 torch.cuda.synchronize unreachable\n"
+             "run.py:5:5 warning ASC201 torch.cuda.synchronize\n"
+             "run.py:9:5 hint ASC201 torch.cuda.empty_cache unreachable\n");
   ModelStats st;
   model_stats(m, &st);
   ASSERT_EQ(st.modules, 5);
@@ -168,16 +174,14 @@ TEST(model_redefinitions) {
        "else:\n    def scale(x):\n        return x\n"},
   };
   Model *m = mt_model(files, 2);
-  char *got = mt_render(m, files, 2, false);
-  ASSERT_STR_EQ(got,
-                "ops/lse.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n"
-                "ops/lse.py:13:2 hint ASC223 torch.library.custom_op\n"
-                "ops/lse.py:15:5 warning ASC201 torch.cuda.empty_cache\n"
-                "ops/lse.py:23:2 hint ASC702 torch.jit.script unreachable\n"
-                "ops/lse.py:25:5 hint ASC201 torch.cuda.synchronize unreachable\n"
-                "ops/lse.py:33:4 info ASC211 torch.cuda.is_available\n"
-                "ops/lse.py:35:9 warning ASC201 torch.cuda.synchronize\n");
-  free(got);
+  MT_EXPECT(m, files, 2,
+             "ops/lse.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n"
+             "ops/lse.py:13:2 hint ASC223 torch.library.custom_op\n"
+             "ops/lse.py:15:5 warning ASC201 torch.cuda.empty_cache\n"
+             "ops/lse.py:23:2 hint ASC702 torch.jit.script unreachable\n"
+             "ops/lse.py:25:5 hint ASC201 torch.cuda.synchronize unreachable\n"
+             "ops/lse.py:33:4 info ASC211 torch.cuda.is_available\n"
+             "ops/lse.py:35:9 warning ASC201 torch.cuda.synchronize\n");
   ASSERT(mt_first_says(m, &files[1], "[unreachable: flatten_lse is defined again at line 9, which replaces this definition]"));
   model_free(m);
 }
@@ -194,11 +198,9 @@ TEST(model_plain_decorators_are_no_entry_points) {
        "def rope(x):\n    _rope_kernel[(1,)](x)\n    return x\n"},
   };
   Model *m = mt_model(files, 2);
-  char *got = mt_render(m, files, 2, false);
-  ASSERT_STR_EQ(got,
-                "kern/rope.py:5:1 warning ASC410 @triton.jit _rope_kernel\n"
-                "kern/rope.py:10:1 hint ASC410 @triton.jit _old_kernel unreachable\n");
-  free(got);
+  MT_EXPECT(m, files, 2,
+             "kern/rope.py:5:1 warning ASC410 @triton.jit _rope_kernel\n"
+             "kern/rope.py:10:1 hint ASC410 @triton.jit _old_kernel unreachable\n");
   model_free(m);
 }
 
@@ -213,14 +215,12 @@ TEST(model_idle_loose_modules) {
       {"tools/bench.py", "import torch\n\n\ndef run():\n    torch.cuda.synchronize()\n\n\nrun()\n"},
   };
   Model *m = mt_model(files, 4);
-  char *got = mt_render(m, files, 4, false);
-  ASSERT_STR_EQ(got,
-                "sample.py:1:21 hint ASC803 fused() → torch.cuda.synchronize (lib/ops.py:5)\n"
-                "sample.py:4:5 hint ASC801 fused() → torch.cuda.synchronize (lib/ops.py:5)\n"
-                "lib/ops.py:5:5 warning ASC201 torch.cuda.synchronize\n"
-                "tools/convert.py:5:14 hint ASC203 .cuda() unreachable\n"
-                "tools/bench.py:5:5 warning ASC201 torch.cuda.synchronize\n");
-  free(got);
+  MT_EXPECT(m, files, 4,
+             "sample.py:1:21 hint ASC803 fused() → torch.cuda.synchronize (lib/ops.py:5)\n"
+             "sample.py:4:5 hint ASC801 fused() → torch.cuda.synchronize (lib/ops.py:5)\n"
+             "lib/ops.py:5:5 warning ASC201 torch.cuda.synchronize\n"
+             "tools/convert.py:5:14 hint ASC203 .cuda() unreachable\n"
+             "tools/bench.py:5:5 warning ASC201 torch.cuda.synchronize\n");
   ASSERT(mt_first_says(m, &files[2], "[unreachable: nothing that runs imports tools/convert.py, and running "
                                       "it does nothing (no `__main__` block, no call in its module code)]"));
   model_free(m);
@@ -238,14 +238,12 @@ TEST(model_script_folder_packages) {
        "def init_distributed_mode(rank):\n    torch.cuda.set_device(rank)\n"},
   };
   Model *m = mt_model(files, 3);
-  char *got = mt_render(m, files, 3, false);
-  ASSERT_STR_EQ(got,
-                "examples/det/train.py:1:23 hint ASC803 nested() → cuda() (examples/det/util/misc.py:5)\n"
-                "examples/det/train.py:4:5 hint ASC801 nested() → cuda() (examples/det/util/misc.py:5)\n"
-                "examples/det/util/misc.py:5:12 hint ASC220 torch.Tensor.cuda\n"
-                "examples/det/util/misc.py:5:29 warning ASC203 .cuda()\n"
-                "examples/det/util/misc.py:9:5 hint ASC201 torch.cuda.set_device unreachable\n");
-  free(got);
+  MT_EXPECT(m, files, 3,
+             "examples/det/train.py:1:23 hint ASC803 nested() → cuda() (examples/det/util/misc.py:5)\n"
+             "examples/det/train.py:4:5 hint ASC801 nested() → cuda() (examples/det/util/misc.py:5)\n"
+             "examples/det/util/misc.py:5:12 hint ASC220 torch.Tensor.cuda\n"
+             "examples/det/util/misc.py:5:29 warning ASC203 .cuda()\n"
+             "examples/det/util/misc.py:9:5 hint ASC201 torch.cuda.set_device unreachable\n");
   model_free(m);
 }
 
@@ -262,12 +260,10 @@ TEST(model_bad_input_terminates) {
                  "def shadow():\n    ring = len\n    return ring([])\n"},
   };
   Model *m = mt_model(files, 4);
-  char *got = mt_render(m, files, 4, false);
-  ASSERT_STR_EQ(got,
-                "p/a.py:11:21 warning ASC201 torch.cuda.device_count\n"
-                "p/c.py:1:16 hint ASC803 ring() → torch.cuda.device_count (p/a.py:11)\n"
-                "p/c.py:5:12 hint ASC801 ring() → torch.cuda.device_count (p/a.py:11)\n");
-  free(got);
+  MT_EXPECT(m, files, 4,
+             "p/a.py:11:21 warning ASC201 torch.cuda.device_count\n"
+             "p/c.py:1:16 hint ASC803 ring() → torch.cuda.device_count (p/a.py:11)\n"
+             "p/c.py:5:12 hint ASC801 ring() → torch.cuda.device_count (p/a.py:11)\n");
   model_free(m);
 }
 
@@ -486,16 +482,14 @@ TEST(model_loaded_modules_and_surface) {
        "import torch\n\n\ndef old():\n    torch.cuda.synchronize()\n\n\nif __name__ == \"__main__\":\n    old()\n"},
   };
   Model *m = mt_model(files, 8);
-  char *got = mt_render(m, files, 8, false);
-  ASSERT_STR_EQ(got,
-                "srv/api.py:5:5 warning ASC201 torch.cuda.synchronize\n"
-                "srv/router/__init__.py:1:22 hint ASC803 start_workers() → torch.cuda.set_device (srv/router/workers.py:5)\n"
-                "srv/router/workers.py:5:5 warning ASC201 torch.cuda.set_device\n"
-                "srv/router/manager.py:6:5 hint ASC801 serve() → torch.cuda.empty_cache (srv/router/infer/rpc.py:5)\n"
-                "srv/router/infer/rpc.py:5:5 warning ASC201 torch.cuda.empty_cache\n"
-                "srv/router/infer/rpc.py:9:5 hint ASC201 torch.cuda.synchronize unreachable\n"
-                "srv/router/infer/old_kernel.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n");
-  free(got);
+  MT_EXPECT(m, files, 8,
+             "srv/api.py:5:5 warning ASC201 torch.cuda.synchronize\n"
+             "srv/router/__init__.py:1:22 hint ASC803 start_workers() → torch.cuda.set_device (srv/router/workers.py:5)\n"
+             "srv/router/workers.py:5:5 warning ASC201 torch.cuda.set_device\n"
+             "srv/router/manager.py:6:5 hint ASC801 serve() → torch.cuda.empty_cache (srv/router/infer/rpc.py:5)\n"
+             "srv/router/infer/rpc.py:5:5 warning ASC201 torch.cuda.empty_cache\n"
+             "srv/router/infer/rpc.py:9:5 hint ASC201 torch.cuda.synchronize unreachable\n"
+             "srv/router/infer/old_kernel.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n");
   model_free(m);
 }
 
