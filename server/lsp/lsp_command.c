@@ -107,7 +107,9 @@ static void lsp__report_work(uv_work_t *w) {
   WsRun run = {.cache = j->s->cache, .ignores = config_file_ignore_codes, .ignores_data = &j->s->config,
                .progress = lsp__progress, .progress_data = j, .overlay = lsp__overlay, .overlay_data = j,
                .cancel = &j->cancel};
-  if (ws_analyze(&ws, &j->s->opt, &run) != 0) {
+  /* the CLI's analysis: the project folds and the model too, so the editor's
+   * report is the one `ascend-lsp report` writes over the same texts */
+  if (ws_analyze_project(&ws, &j->s->opt, &run, config_filter_findings, &j->s->config) < 0) {
     j->rc = -ECANCELED;
     ws_free(&ws);
     return;

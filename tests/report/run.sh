@@ -3,7 +3,8 @@
 # fixture, the seed's heading order on every fixture, JSON validated against
 # docs/report-schema.json (ajv, pinned in package-lock.json), exact phase /
 # P0 / P1 / minimal-set assertions, phase overrides (flag and config),
-# output to a file, HTML and SARIF, and usage errors.
+# output to a file, HTML and SARIF, the language server's report against
+# the CLI's, and usage errors.
 # Prints "report: N passed, N failed" last; exits non-zero on a failure.
 # UPDATE=1 rewrites the golden files.
 set -u
@@ -290,6 +291,15 @@ const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
 const j = JSON.parse(require("fs").readFileSync(process.argv[2], "utf8"));
 if (s.version !== "2.1.0" || s.runs[0].results.length < j.findings.length) process.exit(1);
 ' "$tmp/r.sarif" "$tmp/phases-project.en.json"
+
+# --- the editor's report is the CLI's: the folds across files and the
+# project model (call sites through wrappers, unreachable code) in both
+WRAP=tests/fixtures/wrapped-project
+for fmt in md json; do
+  "$BIN" report "$WRAP" --no-cache --format "$fmt" >"$tmp/cli.$fmt" 2>/dev/null
+  if python3 "$HERE/lsp-report.py" "$BIN" "$WRAP" "$fmt" "$tmp/lsp.$fmt" >"$tmp/why" 2>&1 &&
+    diff -u "$tmp/cli.$fmt" "$tmp/lsp.$fmt" >"$tmp/why" 2>&1; then ok; else bad "lsp-equals-cli-$fmt"; fi
+done
 
 # --- usage and I/O errors: exit 2, nothing on stdout
 for args in "--format pdf" "--lang fr" "--phase Training" "--phase =x" "--bogus" "-o" \
