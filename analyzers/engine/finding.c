@@ -46,6 +46,7 @@ void finding_free(Finding *f) {
   finding_text_unref(f->message_zh);
   free(f->replacement);
   free(f->detail);
+  free(f->scope);
   for (size_t i = 0; i < f->edits.len; i++) free(f->edits.items[i].text);
   array_free(&f->edits);
   for (size_t i = 0; i < f->related.len; i++) related_free(&f->related.items[i]);
@@ -66,6 +67,7 @@ Finding finding_copy(const Finding *f) {
   c.message_zh = finding_text_ref(f->message_zh);
   c.replacement = finding__dup(f->replacement);
   c.detail = finding__dup(f->detail);
+  c.scope = finding__dup(f->scope);
   memset(&c.edits, 0, sizeof c.edits);
   for (size_t i = 0; i < f->edits.len; i++) {
     TextEdit e = f->edits.items[i];

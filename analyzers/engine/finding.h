@@ -82,6 +82,8 @@ typedef struct {
   char *message_zh;  /* shared text (finding_text_*): Chinese message */
   char *replacement; /* owned, may be NULL */
   char *detail;      /* owned, may be NULL: layout, kernel description, package status */
+  char *scope;       /* owned, may be NULL: the project definition the finding is in ("Block.__init__"),
+                        where the project model made it (its call sites: the report's blast radius) */
   bool guarded;          /* a fallback exists (try/except ImportError, availability flag) */
   bool transfer_covered; /* transfer_to_npu handles it at run time in this file */
   bool inference_only;   /* inside no_grad/inference_mode code */

@@ -1684,6 +1684,15 @@ static bool model__taken(const FindingList *out, uint32_t s, uint32_t e) {
   return false;
 }
 
+/* "Block.__init__", "main": the definition (local index) a call site is in,
+ * or NULL at module level (Finding.scope). */
+static char *model__scope(const MModule *mm, int32_t owner) {
+  if (owner < 0) return NULL;
+  const PyDef *d = &mm->facts->defs.items[owner];
+  if (d->kind == PYDEF_METHOD) return xasprintf("%s.%s", mm->facts->defs.items[d->cls].name, d->name);
+  return xstrdup(d->name);
+}
+
 static void model__emit(const Model *m, const MModule *mm, int32_t owner, const AnalyzeOptions *opt, FindingList *out,
                         int32_t t, const char *detector, PyPos s, PyPos e, bool guarded) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, detector, opt->user_entries, opt->n_user_entries);
@@ -1697,6 +1706,7 @@ static void model__emit(const Model *m, const MModule *mm, int32_t owner, const 
   f->start_char = s.chr;
   f->end_char = e.chr;
   f->guarded = guarded;
+  f->scope = model__scope(mm, owner);
   /* the rule's severity, a hint (kb_emit): the work item is the construct,
    * reported where it is; every caller follows once the wrapper is ported */
   if (guarded) finding_append_note(f, "[guarded: a fallback exists]", "［已有回退路径］");

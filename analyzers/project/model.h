@@ -28,7 +28,13 @@
  * model_apply turns this into findings of one file: a finding at every call
  * or import of a project name that needs CUDA (rules ASC801-ASC803, with
  * the chain and related locations), and every finding in code that never
- * runs lowered to a hint marked unreachable.
+ * runs lowered to a hint marked unreachable. Such a finding's related
+ * locations are the chain: the definitions on the way (the first hops and
+ * the holder of the construct when it is long), each message starting with
+ * the definition's label and a blank ("flash_attention() calls ...",
+ * "Block uses Block.forward()", "norm() holds the CUDA-only construct"),
+ * then the construct itself; its scope is the definition holding the call
+ * (the report's blast radius reads both).
  *
  * Updates are incremental: a module is kept with digests of its input and
  * of its shape (what other modules' links read of it: definitions,

@@ -1227,7 +1227,7 @@ void report_build(Report *r, const ReportFile *files, size_t n, const ReportOpti
   report__roadmap(r, &g);
   report__risks(r);
   report__checklist(r);
-  if (r->blockers.len && o->read) report_blast_build(r, files, n, &g, o->read, o->read_data);
+  if (r->blockers.len) report_blast_build(r, files, n, &g);
 
   report__patterns(r);
   for (size_t i = 0; i < g.notes.len; i++) array_push(&r->notes, xstrdup(g.notes.items[i]));

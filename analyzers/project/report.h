@@ -46,7 +46,7 @@ typedef struct {
   const char *torch_npu;       /* NULL: the default profile's; a bare release names its profile's build (kb_meta.def) */
   const char *cann;            /* NULL: the CANN of the torch_npu profile, else "matching" */
   bool mindiesd;
-  ReportReadFn read; void *read_data; /* may be NULL: no scripts, no blast radius */
+  ReportReadFn read; void *read_data; /* may be NULL: no scripts */
   const char *const *notes; size_t n_notes; /* scan notes to carry (borrowed) */
 } ReportOptions;
 
@@ -153,12 +153,12 @@ typedef struct {
 typedef struct {
   char *path;
   uint32_t line;
-  char *function;           /* enclosing function of the call site, or NULL (module level) */
+  char *function;           /* the definition holding the call site, or NULL (module level) */
   uint64_t phases;
 } ReportSite;
 
 typedef struct {
-  char *symbol;             /* "attention" or "Block.forward"; NULL when at module level */
+  char *symbol;             /* "attention", "Block" or "Block.forward" */
   char *path;
   uint32_t line;            /* its definition */
   Array(ReportSite) callers;
@@ -167,8 +167,7 @@ typedef struct {
 
 typedef struct {
   size_t group;
-  Array(ReportWrapper) wrappers;
-  size_t more;              /* blocker sites in further files, not analyzed */
+  Array(ReportWrapper) wrappers; /* innermost first: the holder of the construct, then its callers' */
 } ReportBlast;
 
 typedef struct {

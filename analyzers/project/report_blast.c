@@ -1,297 +1,282 @@
-/* report_blast: for each blocker, the project functions that wrap it and
- * the call sites that reach those functions (one level of callers).
+/* report_blast: for each blocker, the project definitions that wrap it and
+ * the code that reaches them, read from the project model's findings: no
+ * file is read or parsed again, and a cached outcome gives the same section.
  *
- * A wrapper is the outermost function around the blocker (for a method, its
- * class, since callers reach methods through instances of the class). Call
- * sites are found in the wrapper's own file and in every file that imports
- * it (reverse import edges): a call whose callee resolves, through the
- * file's imports, to the wrapper's module and name. Only the files involved
- * are parsed, one at a time. Python only: native blockers have no wrappers. */
-#include "analyzers/engine/forest.h"
+ * A call-site finding of the model (the "report-chain-codes" row) carries
+ * its chain as related locations (model.h): the definitions on the way, from
+ * the one the call names to the one holding the construct, then the
+ * construct. A blocker's wrappers are the definitions of every chain ending
+ * at one of its sites; a wrapper's callers are the call sites whose chain
+ * starts with it and the definitions just before it in a chain. An import of
+ * a package (module level) is reached through what its file does with the
+ * package: the chains ending at that package's constructs in the file.
+ * Chains in code that never runs reach nothing and are left out. */
 #include "analyzers/project/report_priv.h"
-#include "analyzers/python/resolver.h"
-#include "analyzers/engine/nesting.h"
+#include "analyzers/kb/kb.h"
 
 #include <stdlib.h>
 
 #define BLAST_MAX_CALLERS 10
-/* Files analyzed per blocker: the section is for reading, and a blocker
- * spread over hundreds of files is a pattern, not a call chain. */
-#define BLAST_MAX_FILES 10
 
 typedef struct {
-  size_t blast;   /* index into r->blast */
-  size_t wrapper; /* index into its wrappers */
+  const Finding *f;   /* the call site's finding, its chain in f->related */
+  size_t file;        /* the call site's file */
+  size_t end_file;    /* the construct's file, or SIZE_MAX when not an input */
+  const Finding *end; /* the construct's finding there, or NULL */
+} BlastChain;
+
+typedef Array(BlastChain) BlastChains;
+
+typedef struct {
+  const char *path; /* borrowed from the input files */
   size_t file;
-  char *match;    /* name callers use: the function, or the class of a method */
-} BlastTarget;
-
-typedef Array(BlastTarget) BlastTargets;
-
-/* Outermost function containing byte `at`, or NULL. */
-static const PyFunction *report_blast__outer(const PyFile *py, uint32_t at) {
-  const PyFunction *best = NULL;
-  for (size_t i = 0; i < py->functions.len; i++) {
-    const PyFunction *f = &py->functions.items[i];
-    if (at < f->start || at >= f->end) continue;
-    if (!best || f->start < best->start) best = f;
-  }
-  return best;
-}
-
-static char *report_blast__fn_name(const PyFunction *f) {
-  return f->class_name ? xasprintf("%s.%s", f->class_name, f->name) : xstrdup(f->name);
-}
-
-static uint32_t report_blast__row(const char *text, uint32_t at) {
-  uint32_t row = 0;
-  for (uint32_t i = 0; i < at && text[i]; i++)
-    if (text[i] == '\n') row++;
-  return row;
-}
+} BlastPath;
 
 typedef struct {
-  TSParser *parser;
-  Forest forest;
-  PyFile *py;
-  char *text;
-  size_t len;
-} BlastParsed;
+  BlastPath *items; /* sorted by path */
+  size_t n;
+} BlastPaths;
 
-static bool report_blast__parse(BlastParsed *p, ReportReadFn read, void *data, size_t file) {
-  memset(p, 0, sizeof *p);
-  p->text = read(data, file, &p->len);
-  if (!p->text || p->len > UINT32_MAX / 2 || nesting_too_deep(p->text, p->len, NESTING_PYTHON)) {
-    free(p->text);
-    p->text = NULL;
-    return false;
-  }
-  p->parser = ts_parser_new();
-  forest_init(&p->forest, FILE_PYTHON);
-  if (!forest_parse(&p->forest, p->parser, p->text, p->len)) {
-    forest_free(&p->forest);
-    ts_parser_delete(p->parser);
-    free(p->text);
-    memset(p, 0, sizeof *p);
-    return false;
-  }
-  p->py = pyfile_build(&p->forest, p->text, p->len);
-  return true;
+static int blast__path_cmp(const void *a, const void *b) {
+  return strcmp(((const BlastPath *)a)->path, ((const BlastPath *)b)->path);
 }
 
-static void report_blast__unparse(BlastParsed *p) {
-  if (p->py) pyfile_free(p->py);
-  forest_free(&p->forest);
-  if (p->parser) ts_parser_delete(p->parser);
-  free(p->text);
-  memset(p, 0, sizeof *p);
+static void blast__paths_init(BlastPaths *p, const ReportFile *files, size_t n) {
+  p->n = n;
+  p->items = xmalloc((n ? n : 1) * sizeof *p->items);
+  for (size_t i = 0; i < n; i++) p->items[i] = (BlastPath){files[i].path, i};
+  if (n > 1) qsort(p->items, n, sizeof *p->items, blast__path_cmp);
 }
 
-static void report_blast__add_site(Report *r, const BlastTarget *t, const ReportFile *files, size_t file,
-                                   const BlastParsed *p, uint32_t at, const PhaseGraph *g) {
-  ReportWrapper *w = &r->blast.items[t->blast].wrappers.items[t->wrapper];
-  uint32_t line = report_blast__row(p->text, at) + 1;
-  for (size_t i = 0; i < w->callers.len; i++)
-    if (w->callers.items[i].line == line && strcmp(w->callers.items[i].path, files[file].path) == 0) return;
-  /* the wrapper's own definition line is not a call site */
-  if (file == t->file && w->line == line) return;
-  if (w->callers.len >= BLAST_MAX_CALLERS) {
-    w->more++;
-    return;
+static size_t blast__path_find(const BlastPaths *p, const char *path) {
+  BlastPath key = {path, 0};
+  const BlastPath *hit = p->n ? bsearch(&key, p->items, p->n, sizeof key, blast__path_cmp) : NULL;
+  return hit ? hit->file : SIZE_MAX;
+}
+
+/* The finding of file `file` that starts where related location `r` does. */
+static const Finding *blast__finding_at(const ReportFile *file, const Related *r) {
+  for (size_t i = 0; i < file->findings->len; i++)
+    if (file->findings->items[i].start_byte == r->start) return &file->findings->items[i];
+  return NULL;
+}
+
+/* Every chain of the model in code that runs. */
+static void blast__chains(BlastChains *out, const ReportFile *files, size_t n, const BlastPaths *paths) {
+  const char *codes = kb_template("report-chain-codes");
+  for (size_t i = 0; i < n; i++) {
+    const FindingList *l = files[i].findings;
+    for (size_t k = 0; l && k < l->len; k++) {
+      const Finding *f = &l->items[k];
+      if (f->unreachable || f->related.len < 2 || !kb_pattern_match(codes, f->rule->code)) continue;
+      const Related *c = &f->related.items[f->related.len - 1];
+      BlastChain ch = {f, i, c->path ? blast__path_find(paths, c->path) : i, NULL};
+      if (ch.end_file != SIZE_MAX) ch.end = blast__finding_at(&files[ch.end_file], c);
+      array_push(out, ch);
+    }
   }
-  ReportSite s = {0};
-  s.path = xstrdup(files[file].path);
-  s.line = line;
-  const PyFunction *fn = report_blast__outer(p->py, at);
-  s.function = fn ? report_blast__fn_name(fn) : NULL;
-  s.phases = phases_of_file(g, file);
+}
+
+/* The first dotted part of a subject, '-' read as '_' ("flash-attn" and
+ * "flash_attn.ops" are both flash_attn); writes at most cap bytes. */
+static void blast__package(const char *subject, char *out, size_t cap) {
+  size_t k = 0;
+  for (const char *s = subject ? subject : ""; *s && *s != '.' && k + 1 < cap; s++) out[k++] = *s == '-' ? '_' : *s;
+  out[k] = '\0';
+}
+
+/* Whether chain ch ends at blocker item it: at its line, or (an import)
+ * at a construct of the same package in its file. */
+static bool blast__reaches(const BlastChain *ch, const ReportItem *it) {
+  if (ch->end_file != it->file) return false;
+  const Related *c = &ch->f->related.items[ch->f->related.len - 1];
+  if (c->start_row == it->f->start_row) return true;
+  if (!it->f->entry || it->f->entry->match != KB_IMPORT || !ch->end) return false;
+  char a[128], b[128];
+  blast__package(it->f->subject, a, sizeof a);
+  blast__package(ch->end->subject, b, sizeof b);
+  return *a && strcmp(a, b) == 0;
+}
+
+/* The label a chain step's message starts with, "()" dropped ("Block.forward"). */
+static char *blast__label(const char *message, const char **rest) {
+  const char *sp = strchr(message, ' ');
+  size_t n = sp ? (size_t)(sp - message) : strlen(message);
+  *rest = sp ? sp + 1 : message + n;
+  if (n >= 2 && message[n - 2] == '(' && message[n - 1] == ')') n -= 2;
+  return xstrndup(message, n);
+}
+
+/* Whether step k of a chain calls step k+1 (a long chain's related
+ * locations skip the middle hops; a class uses its methods, it does not
+ * call them: the class is a wrapper of its own). */
+static bool blast__calls_next(const Finding *f, size_t k) {
+  const char *rest, *next_rest;
+  char *self = blast__label(f->related.items[k].message, &rest);
+  char *next = blast__label(f->related.items[k + 1].message, &next_rest);
+  free(self);
+  const char *callee = util_starts_with(rest, "calls ") ? rest + 6 : NULL;
+  size_t n = strlen(next);
+  bool ok = callee && strncmp(callee, next, n) == 0 && (callee[n] == '\0' || callee[n] == '(');
+  free(next);
+  return ok;
+}
+
+static const char *blast__path_of(const BlastChain *ch, const Related *r, const ReportFile *files) {
+  return r->path ? r->path : files[ch->file].path;
+}
+
+/* A blocker's entry while it is built: its wrappers' distances from the
+ * construct (the holder is 0), for their order. */
+typedef struct {
+  ReportBlast bl;
+  Array(size_t) depth; /* one per wrapper */
+} BlastBuild;
+
+static ReportWrapper *blast__wrapper(BlastBuild *b, const char *path, uint32_t line, const char *message,
+                                     size_t depth) {
+  for (size_t w = 0; w < b->bl.wrappers.len; w++) {
+    ReportWrapper *o = &b->bl.wrappers.items[w];
+    if (o->line != line || strcmp(o->path, path) != 0) continue;
+    if (depth < b->depth.items[w]) b->depth.items[w] = depth;
+    return o;
+  }
+  const char *rest;
+  ReportWrapper nw = {0};
+  nw.symbol = blast__label(message, &rest);
+  nw.path = xstrdup(path);
+  nw.line = line;
+  array_push(&b->bl.wrappers, nw);
+  array_push(&b->depth, depth);
+  return &b->bl.wrappers.items[b->bl.wrappers.len - 1];
+}
+
+/* Adds a caller to w unless it has that site, or (a definition calling
+ * w, `inner`) a call site of that definition already. */
+static void blast__add_site(ReportWrapper *w, const char *path, uint32_t line, char *function, uint64_t phases,
+                            bool inner) {
+  for (size_t i = 0; i < w->callers.len; i++) {
+    const ReportSite *o = &w->callers.items[i];
+    bool same = o->line == line && strcmp(o->path, path) == 0;
+    if (inner && !same) same = o->function && function && strcmp(o->function, function) == 0 && strcmp(o->path, path) == 0;
+    if (same) {
+      free(function);
+      return;
+    }
+  }
+  ReportSite s = {xstrdup(path), line, function, phases};
   array_push(&w->callers, s);
 }
 
-/* Scans one statement's tree for calls of any target (cursor walk, no recursion). */
-static void report_blast__scan_tree(Report *r, const BlastTargets *targets, const ReportFile *files, size_t file,
-                                    const BlastParsed *p, const PhaseGraph *g, TSNode root) {
-  TSTreeCursor c = ts_tree_cursor_new(root);
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&c);
-    if (strcmp(ts_node_type(n), "call") == 0) {
-      TSNode fn = ts_node_child_by_field_name(n, "function", 8);
-      char *q = ts_node_is_null(fn) ? NULL : pyfile_qualname(p->py, fn);
-      char *local = NULL;
-      if (!q && !ts_node_is_null(fn) && strcmp(ts_node_type(fn), "identifier") == 0) local = pyfile_node_text(p->py, fn);
-      size_t target_file = (size_t)-1;
-      const char *name = NULL;
-      char *mod = NULL;
-      if (q) {
-        /* split "module.name"; the leading dots of a relative import stay
-         * with the module (".f" from `from . import f` is "." + "f") */
-        size_t lead = strspn(q, ".");
-        const char *dot = strrchr(q, '.');
-        if (dot && (size_t)(dot - q) >= lead) {
-          mod = xstrndup(q, (size_t)(dot - q));
-          name = dot + 1;
-        } else if (lead && q[lead]) {
-          mod = xstrndup(q, lead);
-          name = q + lead;
-        }
-        if (mod && *mod) target_file = phases_resolve(g, file, mod);
-      }
-      for (size_t t = 0; t < targets->len; t++) {
-        const BlastTarget *bt = &targets->items[t];
-        bool hit = (local && bt->file == file && strcmp(local, bt->match) == 0) ||
-                   (name && target_file == bt->file && strcmp(name, bt->match) == 0);
-        if (hit) report_blast__add_site(r, bt, files, file, p, ts_node_start_byte(n), g);
-      }
-      free(mod);
-      free(q);
-      free(local);
-    }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    bool moved = false;
-    while (!moved) {
-      if (ts_tree_cursor_goto_next_sibling(&c)) {
-        moved = true;
-      } else if (!ts_tree_cursor_goto_parent(&c)) {
-        ts_tree_cursor_delete(&c);
-        return;
-      }
+/* Adds chain ch's definitions to bl as wrappers, and its call site as a
+ * caller of the first (`inner` false) or the definitions calling each
+ * other along it as callers of the later ones (`inner` true: after every
+ * call site, so that a definition whose call is a site of its own is not
+ * listed twice). */
+static void blast__add_chain(BlastBuild *bl, const BlastChain *ch, const ReportFile *files, const BlastPaths *paths,
+                             const PhaseGraph *g, bool inner) {
+  const Finding *f = ch->f;
+  size_t steps = f->related.len - 1;
+  for (size_t k = 0; k < steps; k++) {
+    const Related *r = &f->related.items[k];
+    ReportWrapper *w = blast__wrapper(bl, blast__path_of(ch, r, files), r->start_row + 1, r->message, steps - 1 - k);
+    if (k == 0 && !inner) {
+      blast__add_site(w, files[ch->file].path, f->start_row + 1, f->scope ? xstrdup(f->scope) : NULL,
+                      phases_of_file(g, ch->file), false);
+    } else if (k > 0 && inner && blast__calls_next(f, k - 1)) {
+      const Related *p = &f->related.items[k - 1];
+      const char *pp = blast__path_of(ch, p, files), *rest;
+      size_t pf = blast__path_find(paths, pp);
+      blast__add_site(w, pp, p->start_row + 1, blast__label(p->message, &rest),
+                      pf == SIZE_MAX ? 0 : phases_of_file(g, pf), true);
     }
   }
 }
 
-/* Scans one parsed file for calls of any target. */
-static void report_blast__scan(Report *r, const BlastTargets *targets, const ReportFile *files, size_t file,
-                               const BlastParsed *p, const PhaseGraph *g) {
-  for (size_t m = 0; m < forest_size(&p->forest); m++)
-    report_blast__scan_tree(r, targets, files, file, p, g, forest_root(&p->forest, m));
+static int blast__site_cmp(const ReportSite *a, const ReportSite *b) {
+  int c = strcmp(a->path, b->path);
+  return c ? c : (a->line > b->line) - (a->line < b->line);
 }
 
-/* Module-level blockers: the import statements that load the module. */
-static void report_blast__scan_imports(Report *r, const BlastTargets *targets, const ReportFile *files, size_t file,
-                                       const BlastParsed *p, const PhaseGraph *g) {
-  for (size_t b = 0; b < p->py->bindings.len; b++) {
-    const PyBinding *bd = &p->py->bindings.items[b];
-    if (bd->module_end <= bd->module_start) continue;
-    char *mod = xstrndup(p->text + bd->module_start, bd->module_end - bd->module_start);
-    size_t to = phases_resolve(g, file, mod);
-    /* `from pkg import module` names the module after the package */
-    size_t to2 = (size_t)-1;
-    if (bd->from_import) to2 = phases_resolve(g, file, bd->qualname);
-    free(mod);
-    for (size_t t = 0; t < targets->len; t++) {
-      const BlastTarget *bt = &targets->items[t];
-      if (*bt->match) continue;
-      if (bt->file != file && (to == bt->file || to2 == bt->file))
-        report_blast__add_site(r, bt, files, file, p, bd->def_byte, g);
+static int blast__wrapper_cmp(const ReportWrapper *a, size_t da, const ReportWrapper *b, size_t db) {
+  if (da != db) return da < db ? -1 : 1;
+  int c = strcmp(a->path, b->path);
+  return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+/* Innermost wrappers first (the one to port), callers by place, at most
+ * BLAST_MAX_CALLERS each (the rest counted in `more`). */
+static void blast__order(BlastBuild *bb) {
+  ReportBlast *bl = &bb->bl;
+  size_t *depth = bb->depth.items;
+  for (size_t a = 1; a < bl->wrappers.len; a++) {
+    ReportWrapper v = bl->wrappers.items[a];
+    size_t dv = depth[a], b = a;
+    for (; b > 0 && blast__wrapper_cmp(&bl->wrappers.items[b - 1], depth[b - 1], &v, dv) > 0; b--) {
+      bl->wrappers.items[b] = bl->wrappers.items[b - 1];
+      depth[b] = depth[b - 1];
     }
+    bl->wrappers.items[b] = v;
+    depth[b] = dv;
   }
-}
-
-/* Marks in `chosen` (one byte per file) the Python files analyzed for a
- * blocker group: the first BLAST_MAX_FILES files of its sites. Returns how
- * many of its sites lie in files left out. */
-static size_t report_blast__choose(const Report *r, const ReportGroup *gr, const ReportFile *files, uint8_t *chosen) {
-  size_t nfiles = 0, more = 0;
-  for (size_t k = 0; k < gr->items.len; k++) {
-    size_t f = r->items.items[gr->items.items[k]].file;
-    if (files[f].kind != FILE_PYTHON) continue;
-    if (chosen[f]) continue;
-    if (nfiles == BLAST_MAX_FILES) {
-      more++;
+  /* a definition only its class reaches is listed through the class */
+  size_t keep = 0;
+  for (size_t w = 0; w < bl->wrappers.len; w++) {
+    ReportWrapper *wr = &bl->wrappers.items[w];
+    if (wr->callers.len || depth[w] == 0) {
+      bl->wrappers.items[keep++] = *wr;
       continue;
     }
-    chosen[f] = 1;
-    nfiles++;
+    free(wr->symbol);
+    free(wr->path);
+    array_free(&wr->callers);
   }
-  return more;
+  bl->wrappers.len = keep;
+  for (size_t w = 0; w < bl->wrappers.len; w++) {
+    ReportWrapper *wr = &bl->wrappers.items[w];
+    for (size_t a = 1; a < wr->callers.len; a++) {
+      ReportSite v = wr->callers.items[a];
+      size_t b = a;
+      for (; b > 0 && blast__site_cmp(&wr->callers.items[b - 1], &v) > 0; b--) wr->callers.items[b] = wr->callers.items[b - 1];
+      wr->callers.items[b] = v;
+    }
+    while (wr->callers.len > BLAST_MAX_CALLERS) {
+      ReportSite *s = &wr->callers.items[--wr->callers.len];
+      free(s->path);
+      free(s->function);
+      wr->more++;
+    }
+  }
 }
 
-void report_blast_build(Report *r, const ReportFile *files, size_t n, const PhaseGraph *g, ReportReadFn read,
-                        void *data) {
-  BlastTargets targets = {0};
-  uint8_t *wrap_file = xcalloc(n ? n : 1, 1);
-  /* per blocker, the files to analyze */
-  uint8_t **chosen = xcalloc(r->blockers.len ? r->blockers.len : 1, sizeof *chosen);
-  size_t *left_out = xcalloc(r->blockers.len ? r->blockers.len : 1, sizeof *left_out);
-  uint8_t *any_chosen = xcalloc(n ? n : 1, 1);
-  for (size_t b = 0; b < r->blockers.len; b++) {
-    chosen[b] = xcalloc(n ? n : 1, 1);
-    left_out[b] = report_blast__choose(r, &r->groups.items[r->blockers.items[b]], files, chosen[b]);
-    for (size_t f = 0; f < n; f++) any_chosen[f] |= chosen[b][f];
-  }
-  /* 1. wrappers: parse each chosen blocker file once */
-  for (size_t f = 0; f < n; f++) {
-    if (!any_chosen[f]) continue;
-    BlastParsed p;
-    if (!report_blast__parse(&p, read, data, f)) continue;
-    for (size_t b = 0; b < r->blockers.len; b++) {
-      size_t gi = r->blockers.items[b];
-      const ReportGroup *gr = &r->groups.items[gi];
-      size_t bi = (size_t)-1;
-      for (size_t x = 0; x < r->blast.len; x++)
-        if (r->blast.items[x].group == gi) bi = x;
-      if (!chosen[b][f]) continue;
+void report_blast_build(Report *r, const ReportFile *files, size_t n, const PhaseGraph *g) {
+  BlastPaths paths;
+  blast__paths_init(&paths, files, n);
+  BlastChains chains = {0};
+  blast__chains(&chains, files, n, &paths);
+  for (size_t b = 0; b < r->blockers.len && chains.len; b++) {
+    size_t gi = r->blockers.items[b];
+    const ReportGroup *gr = &r->groups.items[gi];
+    BlastBuild bb = {{gi, {0}}, {0}};
+    for (int inner = 0; inner < 2; inner++)
       for (size_t k = 0; k < gr->items.len; k++) {
         const ReportItem *it = &r->items.items[gr->items.items[k]];
-        if (it->file != f) continue;
-        const PyFunction *fn = report_blast__outer(p.py, it->f->start_byte);
-        char *symbol = fn ? report_blast__fn_name(fn) : NULL;
-        const char *match = fn ? (fn->class_name ? fn->class_name : fn->name) : "";
-        if (bi == (size_t)-1) {
-          ReportBlast nb = {gi, {0}, left_out[b]};
-          array_push(&r->blast, nb);
-          bi = r->blast.len - 1;
-        }
-        ReportBlast *bl = &r->blast.items[bi];
-        bool dup = false;
-        for (size_t w = 0; w < bl->wrappers.len && !dup; w++) {
-          const ReportWrapper *ow = &bl->wrappers.items[w];
-          dup = strcmp(ow->path, it->path) == 0 &&
-                ((!symbol && !ow->symbol) || (symbol && ow->symbol && strcmp(symbol, ow->symbol) == 0));
-        }
-        if (dup) {
-          free(symbol);
-          continue;
-        }
-        ReportWrapper w = {0};
-        w.symbol = symbol;
-        w.path = xstrdup(it->path);
-        w.line = fn ? fn->start_row + 1 : it->line;
-        array_push(&bl->wrappers, w);
-        BlastTarget t = {bi, bl->wrappers.len - 1, f, xstrdup(match)};
-        array_push(&targets, t);
-        wrap_file[f] = 1;
+        for (size_t c = 0; c < chains.len; c++)
+          if (blast__reaches(&chains.items[c], it)) blast__add_chain(&bb, &chains.items[c], files, &paths, g, inner);
       }
+    if (bb.bl.wrappers.len) {
+      blast__order(&bb);
+      array_push(&r->blast, bb.bl);
     }
-    report_blast__unparse(&p);
+    array_free(&bb.depth);
   }
-  /* 2. callers: the wrapper files and the files importing them */
-  for (size_t f = 0; f < n && targets.len; f++) {
-    if (files[f].kind != FILE_PYTHON) continue;
-    bool relevant = wrap_file[f] != 0;
-    for (size_t e = g->edge_start[f]; e < g->edge_start[f + 1] && !relevant; e++) relevant = wrap_file[g->edge_to[e]] != 0;
-    if (!relevant) continue;
-    BlastParsed p;
-    if (!report_blast__parse(&p, read, data, f)) continue;
-    report_blast__scan(r, &targets, files, f, &p, g);
-    report_blast__scan_imports(r, &targets, files, f, &p, g);
-    report_blast__unparse(&p);
-  }
-  for (size_t t = 0; t < targets.len; t++) free(targets.items[t].match);
-  array_free(&targets);
-  free(wrap_file);
-  for (size_t b = 0; b < r->blockers.len; b++) free(chosen[b]);
-  free(chosen);
-  free(left_out);
-  free(any_chosen);
-  /* blast entries in blocker order */
+  /* entries in matrix order, like the renderers' other sections */
   for (size_t a = 1; a < r->blast.len; a++) {
     ReportBlast v = r->blast.items[a];
     size_t b = a;
-    while (b > 0 && r->blast.items[b - 1].group > v.group) {
-      r->blast.items[b] = r->blast.items[b - 1];
-      b--;
-    }
+    for (; b > 0 && r->blast.items[b - 1].group > v.group; b--) r->blast.items[b] = r->blast.items[b - 1];
     r->blast.items[b] = v;
   }
+  array_free(&chains);
+  free(paths.items);
 }

@@ -10,10 +10,10 @@ static inline const char *report_l(bool zh, const char *en, const char *cn) {
   return zh ? cn : en;
 }
 
-/* Fills r->blast for the blocker groups: the project functions that wrap
- * each blocker and the call sites that reach them (report_blast.c). */
-void report_blast_build(Report *r, const ReportFile *files, size_t n, const PhaseGraph *g, ReportReadFn read,
-                        void *data);
+/* Fills r->blast for the blocker groups: the project definitions that wrap
+ * each blocker and the code that reaches them, from the project model's
+ * call-site findings (report_blast.c). */
+void report_blast_build(Report *r, const ReportFile *files, size_t n, const PhaseGraph *g);
 
 /* The site a row is cited at: its first member some phase needs (a blocker
  * is shown where it blocks), else its first member. Borrowed from r. */

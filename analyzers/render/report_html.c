@@ -562,17 +562,13 @@ char *report_html(const Report *r, size_t *len) {
       for (size_t w = 0; w < r->blast.items[x].wrappers.len; w++) {
         const ReportWrapper *wr = &r->blast.items[x].wrappers.items[w];
         sb_puts(&sb, "<li>");
-        if (wr->symbol) {
-          sb_puts(&sb, report_l(zh, "wrapped by ", "封装函数 "));
-          report_html__code(&sb, wr->symbol);
-        } else {
-          sb_puts(&sb, report_l(zh, "module level", "模块级代码"));
-        }
+        sb_puts(&sb, report_l(zh, "wrapped by ", "封装函数 "));
+        report_html__code(&sb, wr->symbol);
         char *loc = xasprintf("%s:%u", wr->path, wr->line);
         sb_puts(&sb, " (");
         report_html__code(&sb, loc);
         free(loc);
-        sb_puts(&sb, report_l(zh, "); reached from: ", ")；调用/导入位置："));
+        sb_puts(&sb, report_l(zh, "); reached from: ", ")；调用位置："));
         if (!wr->callers.len) sb_puts(&sb, "—");
         for (size_t c = 0; c < wr->callers.len; c++) {
           const ReportSite *s = &wr->callers.items[c];

@@ -385,7 +385,6 @@ static void report_json__blast(JsonW *w, const Report *r) {
       report_json__close(w, '}');
     }
     report_json__close(w, ']');
-    report_json__int(w, "more_sites", (long long)bl->more);
     report_json__close(w, '}');
   }
   report_json__close(w, ']');

@@ -528,24 +528,18 @@ static void report_md__blast(const Report *r, StrBuf *sb) {
     for (size_t x = 0; x < r->blast.len; x++)
       if (r->blast.items[x].group == gi) bl = &r->blast.items[x];
     if (!bl || !bl->wrappers.len) {
-      sb_puts(sb, report_l(zh, "  - no project function wraps it (native or configuration code)\n",
-                           "  - 没有项目函数封装它（原生代码或配置）\n"));
+      sb_puts(sb, report_l(zh, "  - no project function wraps it (native, configuration or module-level code)\n",
+                           "  - 没有项目函数封装它（原生代码、配置或模块级代码）\n"));
       continue;
     }
     for (size_t w = 0; w < bl->wrappers.len; w++) {
       const ReportWrapper *wr = &bl->wrappers.items[w];
       char *loc = xasprintf("%s:%u", wr->path, wr->line);
-      if (wr->symbol) {
-        sb_puts(sb, report_l(zh, "  - wrapped by ", "  - 封装函数 "));
-        report_md__code(sb, wr->symbol);
-        sb_puts(sb, " (");
-        report_md__code(sb, loc);
-        sb_puts(sb, report_l(zh, "); called from: ", ")；调用位置："));
-      } else {
-        sb_puts(sb, report_l(zh, "  - module level of ", "  - 模块级代码 "));
-        report_md__code(sb, loc);
-        sb_puts(sb, report_l(zh, "; imported by: ", "；导入位置："));
-      }
+      sb_puts(sb, report_l(zh, "  - wrapped by ", "  - 封装函数 "));
+      report_md__code(sb, wr->symbol);
+      sb_puts(sb, " (");
+      report_md__code(sb, loc);
+      sb_puts(sb, report_l(zh, "); reached from: ", ")；调用位置："));
       free(loc);
       if (!wr->callers.len) sb_puts(sb, report_l(zh, "no call site found", "未找到调用点"));
       for (size_t c = 0; c < wr->callers.len; c++) {
@@ -567,9 +561,6 @@ static void report_md__blast(const Report *r, StrBuf *sb) {
       if (wr->more) sb_printf(sb, report_l(zh, " and %zu more", " 等另外 %zu 处"), wr->more);
       sb_putc(sb, '\n');
     }
-    if (bl->more)
-      sb_printf(sb, report_l(zh, "  - %zu more site(s) in further files, not analyzed\n", "  - 其余文件中另有 %zu 处，未分析\n"),
-                bl->more);
   }
   sb_putc(sb, '\n');
 }

@@ -86,7 +86,7 @@ if (mode === "select") {
   eq("blast wrapper", b && b.wrappers.map((w) => `${w.symbol} ${w.file}:${w.line}`),
     ["report_usage src/phasekit/device.py:13"]);
   eq("blast callers", b && b.wrappers[0].callers.map((c) => `${c.file}:${c.line} ${c.function} ${c.phases.join("+")}`),
-    ["generate.py:16 main Inference", "train.py:22 main Training"]);
+    ["generate.py:5 null Inference", "generate.py:16 main Inference", "train.py:7 null Training", "train.py:22 main Training"]);
   eq("compatibility", r.compatibility.map((c) => `${c.package} ${c.status} ${c.priority}`),
     ["torch compatible P0", "flash-attn needs-replacement P1", "numpy not-involved not-involved"]);
 }

@@ -53,8 +53,9 @@ if [ ! -d "$HERE/node_modules/ajv" ]; then
 fi
 
 # --- golden Markdown, en and zh (rules of domains 1 and 2 only, so that the
-# goldens move with the report, not with every new rule elsewhere)
-golden golden "$FIX" phases-project ASC1,ASC2
+# goldens move with the report, not with every new rule elsewhere, and the
+# project model's chains, ASC8, which the blast radius reads)
+golden golden "$FIX" phases-project ASC1,ASC2,ASC8
 
 # --- task phases: tooling, folding by reach, self-tests, declared tasks (device rules only)
 golden golden-tasks tests/fixtures/task-phases task-phases ASC2
@@ -191,7 +192,7 @@ if node "$HERE/validate.mjs" docs/report-schema.json "$tmp/broken.json" >/dev/nu
 
 # --- phases, P0/P1 split, minimal sets: exact
 check phases-full node "$HERE/check-phases.mjs" full "$tmp/phases-project.en.json"
-"$BIN" report "$FIX" --format json --select ASC1,ASC2 >"$tmp/select.json" 2>/dev/null
+"$BIN" report "$FIX" --format json --select ASC1,ASC2,ASC8 >"$tmp/select.json" 2>/dev/null
 check phases-select node "$HERE/check-phases.mjs" select "$tmp/select.json"
 
 # --- overrides: --phase replaces detection, in the given order
@@ -300,6 +301,33 @@ for fmt in md json; do
   if python3 "$HERE/lsp-report.py" "$BIN" "$WRAP" "$fmt" "$tmp/lsp.$fmt" >"$tmp/why" 2>&1 &&
     diff -u "$tmp/cli.$fmt" "$tmp/lsp.$fmt" >"$tmp/why" 2>&1; then ok; else bad "lsp-equals-cli-$fmt"; fi
 done
+
+# --- the blast radius follows the model's chains (wrappers of wrappers,
+# classes, imports; not the demo nothing runs), exact; a run whose project
+# outcome comes from the cache writes the same report
+"$BIN" report "$WRAP" --no-cache --format json >"$tmp/wrap.json" 2>/dev/null
+check blast-chains node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const got = JSON.stringify(r.blast_radius.map((b) => [r.matrix[b.group].dependency, b.wrappers.map((w) =>
+  `${w.symbol} ${w.file}:${w.line} <- ` + w.callers.map((c) => `${c.file}:${c.line}${c.function ? " " + c.function : ""}`).join(", "))]));
+const norm = ["FusedRMSNorm.forward wanlite/modules/norm.py:12 <- wanlite/modules/model.py:15 DiTBlock.forward",
+  "FusedRMSNorm wanlite/modules/norm.py:6 <- wanlite/modules/model.py:4, wanlite/modules/model.py:11 DiTBlock.__init__",
+  "DiTBlock wanlite/modules/model.py:8 <- wanlite/generate.py:6, wanlite/generate.py:15 main"];
+const want = JSON.stringify([["flash_attn.ops.triton.layer_norm.rms_norm_fn", norm],
+  ["flash_attn.flash_attn_varlen_func", [
+    "flash_attention wanlite/modules/attention.py:6 <- wanlite/__init__.py:2, wanlite/modules/attention.py:15 packed_attention",
+    "packed_attention wanlite/modules/attention.py:15 <- wanlite/modules/model.py:3, wanlite/modules/model.py:19 DiTBlock.attend"]],
+  ["flash_attn.ops.triton.layer_norm.rms_norm_fn", norm]]);
+if (got !== want) { console.log(got); console.log(want); process.exit(1); }
+' "$tmp/wrap.json"
+"$BIN" report "$WRAP" --cache-dir "$tmp/rcache" --format json >/dev/null 2>&1
+ASCEND_LSP_CACHE_STATS=1 "$BIN" report "$WRAP" --cache-dir "$tmp/rcache" --format json >"$tmp/wrap2.json" 2>"$tmp/wrap2.err"
+if grep -q "the project's outcome from the cache" "$tmp/wrap2.err" && cmp -s "$tmp/wrap.json" "$tmp/wrap2.json"; then
+  ok
+else
+  diff -u "$tmp/wrap.json" "$tmp/wrap2.json" >"$tmp/why" 2>&1
+  bad blast-from-cache
+fi
 
 # --- usage and I/O errors: exit 2, nothing on stdout
 for args in "--format pdf" "--lang fr" "--phase Training" "--phase =x" "--bogus" "-o" \
