@@ -178,6 +178,8 @@ void rc_encode(const FindingList *findings, const FileFacts *facts, StrBuf *out)
   for (size_t i = 0; i < facts->imports.len; i++) rc__str(out, facts->imports.items[i]);
   rc__pyfacts(out, facts->py);
   rc__reach(out, facts->reach);
+  rc__u32(out, (uint32_t)facts->chains.len);
+  for (size_t i = 0; i < facts->chains.len; i++) rc__finding(out, &facts->chains.items[i]);
 }
 
 /* ---- decoding ---------------------------------------------------------------- */
@@ -489,6 +491,12 @@ int rc_decode_next(const char **data, size_t *left, const AnalyzeOptions *opt, F
   }
   ff.py = rc__get_pyfacts(&r);
   ff.reach = rc__get_reach(&r);
+  uint32_t n_chains = rc__get_u32(&r);
+  if (n_chains > len / 24) r.bad = true;
+  for (uint32_t i = 0; !r.bad && i < n_chains; i++) {
+    Finding f;
+    if (rc__get_finding(&r, opt, &f)) array_push(&ff.chains, f);
+  }
   if (r.bad) {
     findings_free(&fl);
     analyze_facts_free(&ff);

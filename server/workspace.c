@@ -259,6 +259,7 @@ static void ws__copy_results(FindingList *dst, FileFacts *dfacts, const FindingL
   for (size_t i = 0; i < sfacts->imports.len; i++) array_push(&dfacts->imports, xstrdup(sfacts->imports.items[i]));
   dfacts->py = pyfacts_copy(sfacts->py);
   dfacts->reach = reach_facts_copy(sfacts->reach);
+  for (size_t i = 0; i < sfacts->chains.len; i++) array_push(&dfacts->chains, finding_copy(&sfacts->chains.items[i]));
 }
 
 static void ws__entry_free(WsCacheEntry *e) {
@@ -597,6 +598,8 @@ void ws_model_apply(Workspace *ws, Model *m, bool abs_ids, const AnalyzeOptions 
   for (size_t i = 0; i < ws->files.len; i++) {
     WsFile *f = &ws->files.items[i];
     if (f->kind != FILE_PYTHON) continue; /* a module the model does not know is left as it is */
+    findings_free(&f->facts.chains);
+    model_local_chains(m, abs_ids ? f->abs : f->path, aopt, &f->findings, &f->facts.chains);
     model_apply(m, abs_ids ? f->abs : f->path, aopt, &f->findings);
     if (filter) filter(filter_data, f->path, &f->findings);
   }

@@ -104,7 +104,8 @@ uint64_t ws_hash(const char *text, size_t len);
 struct Model *ws_model_build(Workspace *ws, bool abs_ids, bool take_facts);
 /* Adds the model's findings to every Python file of ws and marks its
  * unreachable ones (model_apply), then runs `filter` (may be NULL) on the
- * files it changed, like ws_analyze does. */
+ * files it changed, like ws_analyze does. Each file's calls of its own
+ * CUDA-only wrappers go to its facts.chains (model_local_chains). */
 void ws_model_apply(Workspace *ws, struct Model *m, bool abs_ids, const AnalyzeOptions *aopt, WsFilterFn filter,
                     void *filter_data);
 /* Everything a CLI run does to the files of a directory: ws_analyze, the

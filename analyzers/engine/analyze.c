@@ -437,6 +437,7 @@ void analyze_facts_free(FileFacts *f) {
   f->py = NULL;
   reach_facts_free(f->reach);
   f->reach = NULL;
+  findings_free(&f->chains);
 }
 
 static void analyze__facts(const char *text, size_t len, const PyFile *py, PyFactsCache *cache, const char *key,

@@ -83,6 +83,8 @@ typedef struct {
   ReachFacts *reach;      /* owned: what the C/C++ reachability reads of the file
                              (reach_facts.h); NULL when not made (analyze_file
                              leaves it to the project's front end) */
+  FindingList chains;     /* owned: calls of this file's own CUDA-only wrappers, set by the
+                             project model (model_local_chains), for the report; not reported */
 } FileFacts;
 
 void analyze_facts_free(FileFacts *f);

@@ -18,6 +18,7 @@ typedef struct {
   bool guarded;
   int32_t def; /* local definition holding it, -1: module code */
   uint32_t start_byte, end_byte, start_row, start_col, end_row, end_col, start_char, end_char;
+  bool import; /* an import of CUDA-only code: what calls through its name needs it */
 } MConstruct;
 
 typedef struct {
@@ -305,7 +306,7 @@ static void model__constructs(MModule *mm, const FindingList *findings) {
     MConstruct c = {xstrdup(f->subject ? f->subject : f->rule->code), xstrdup(f->message), f->severity,
                     f->guarded || f->transfer_covered, pyfacts_def_at(mm->facts, f->start_byte),
                     f->start_byte, f->end_byte, f->start_row, f->start_col, f->end_row, f->end_col,
-                    f->start_char, f->end_char};
+                    f->start_char, f->end_char, f->entry && f->entry->match == KB_IMPORT};
     array_push(&mm->cons, c);
   }
 }
@@ -388,6 +389,7 @@ static uint64_t model__digest(const MModule *mm) {
     h = model__mix(h, &c->guarded, sizeof c->guarded);
     h = model__mix(h, &c->def, sizeof c->def);
     h = model__mix(h, &c->start_byte, sizeof c->start_byte * 8);
+    h = model__mix(h, &c->import, sizeof c->import);
   }
   return h;
 }
@@ -1162,8 +1164,39 @@ static void model__edges(const Model *m, MEdges *e) {
 
 static bool model__counts(const MConstruct *c) { return !c->guarded && c->severity <= SEV_WARNING; }
 
+typedef Array(int32_t) MDefList; /* global definition indices */
+
+/* Whether a call's callee (qualified through the file's imports) is the
+ * imported module or name `subject` or something under it. */
+static bool model__calls_into(const PyCall *c, const char *subject) {
+  size_t n = strlen(subject);
+  return c->kind == PYCALL_IMPORTED && strncmp(c->callee, subject, n) == 0 && (c->callee[n] == '\0' || c->callee[n] == '.');
+}
+
+/* A definition with no construct of its own that calls through an import
+ * of CUDA-only code (`flash_attn_cuda.fwd(...)` under `import
+ * flash_attn_2_cuda as flash_attn_cuda`) needs it: the import is its
+ * construct. Added to `work` like the definitions holding constructs. */
+static void model__import_uses(Model *m, size_t i, MDefList *work) {
+  const MModule *mm = &m->mods.items[i];
+  for (size_t k = 0; k < mm->cons.len; k++) {
+    const MConstruct *c = &mm->cons.items[k];
+    if (c->def >= 0 || !c->import || !model__counts(c)) continue;
+    for (size_t j = 0; j < mm->facts->calls.len; j++) {
+      const PyCall *call = &mm->facts->calls.items[j];
+      if (call->owner < 0 || (call->flags & (PYCALL_GUARDED | PYCALL_NPU_AWARE | PYCALL_DEAD))) continue;
+      if (!model__calls_into(call, c->subject)) continue;
+      MDef *d = &m->defs.items[mm->def_base + (uint32_t)call->owner];
+      if (d->need_cons >= 0) continue;
+      d->need_mod = (int32_t)i;
+      d->need_cons = (int32_t)k;
+      array_push(work, (int32_t)(mm->def_base + (uint32_t)call->owner));
+    }
+  }
+}
+
 static void model__summaries(Model *m) {
-  Array(int32_t) work = {0};
+  MDefList work = {0};
   for (size_t i = 0; i < m->mods.len; i++) {
     const MModule *mm = &m->mods.items[i];
     for (size_t k = 0; k < mm->cons.len; k++) {
@@ -1177,6 +1210,8 @@ static void model__summaries(Model *m) {
       d->need_cons = (int32_t)k;
     }
   }
+  for (size_t i = 0; i < m->mods.len; i++)
+    if (m->mods.items[i].facts) model__import_uses(m, i, &work);
   /* breadth-first from the constructs: the shortest chain wins; a
    * definition is settled once, so cycles end */
   MEdges e = {0};
@@ -1772,26 +1807,36 @@ static void model__mark_unreachable(const Model *m, const MModule *mm, FindingLi
   }
 }
 
-void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingList *out) {
-  model_link(m);
-  const MModule *mm = model__find(m, id);
-  if (!mm || !mm->facts) return;
+/* The call sites of mm that reach a construct: through definitions of
+ * other modules (`local` false) or of mm itself (`local` true). The first
+ * `own` findings of out are the file's own (a call one of them covers is
+ * not reported again). */
+static void model__call_sites(const Model *m, const MModule *mm, const AnalyzeOptions *opt, FindingList *out, size_t own,
+                              bool local) {
   const PyFacts *f = mm->facts;
-  size_t own = out->len;
   for (size_t k = 0; k < f->calls.len; k++) {
     const PyCall *c = &f->calls.items[k];
     int32_t t = mm->call_target.items[k];
     if (t < 0 || m->defs.items[t].need_cons < 0 || (c->flags & (PYCALL_NPU_AWARE | PYCALL_DEAD))) continue;
     if (model__global(m, (int32_t)(mm - m->mods.items), c->owner) == t) continue; /* recursion */
     if (c->kind == PYCALL_SUPER) continue; /* the subclass itself is reported where it is built */
-    /* in the wrapper's own file the construct is in sight already */
-    if (m->defs.items[t].mod == (int32_t)(mm - m->mods.items)) continue;
+    if ((m->defs.items[t].mod == (int32_t)(mm - m->mods.items)) != local) continue;
     FindingList view = {out->items, own, own};
     if (model__taken(&view, c->start.byte, c->end.byte)) continue;
     bool cls = model__pydef(m, t)->kind == PYDEF_CLASS;
     model__emit(m, mm, c->owner, opt, out, t, cls ? "project-class-instantiation" : "project-function-call", c->start, c->end,
                 (c->flags & PYCALL_GUARDED) != 0);
   }
+}
+
+void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingList *out) {
+  model_link(m);
+  const MModule *mm = model__find(m, id);
+  if (!mm || !mm->facts) return;
+  const PyFacts *f = mm->facts;
+  size_t own = out->len;
+  /* in the wrapper's own file the construct is in sight already */
+  model__call_sites(m, mm, opt, out, own, false);
   for (size_t k = 0; k < f->imports.len; k++) {
     const PyFactImport *im = &f->imports.items[k];
     int32_t t = mm->import_target.items[k];
@@ -1802,6 +1847,25 @@ void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingLis
   }
   model__mark_unreachable(m, mm, out);
   findings_sort(out);
+}
+
+void model_local_chains(Model *m, const char *id, const AnalyzeOptions *opt, const FindingList *own, FindingList *out) {
+  model_link(m);
+  const MModule *mm = model__find(m, id);
+  if (!mm || !mm->facts) return;
+  /* the file's findings first, so that a call they cover is left out, then moved away again */
+  size_t n_own = own->len;
+  FindingList all = {0};
+  for (size_t i = 0; i < n_own; i++) array_push(&all, own->items[i]);
+  model__call_sites(m, mm, opt, &all, n_own, true);
+  for (size_t i = n_own; i < all.len; i++) {
+    char *why = NULL;
+    bool dead = model__unreachable_reason(m, mm, all.items[i].start_byte, &why) != NULL;
+    free(why);
+    if (dead) finding_free(&all.items[i]);
+    else array_push(out, all.items[i]);
+  }
+  array_free(&all); /* the file's findings stay its own */
 }
 
 uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) {

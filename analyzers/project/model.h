@@ -98,6 +98,14 @@ bool model_link_cancellable(Model *m, const atomic_int *cancel);
  * hints. Codes not selected by opt are not added. No-op for an unknown id. */
 void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingList *out);
 
+/* The call sites of module `id` that reach a CUDA-only construct through
+ * definitions of the same module, in code that runs, added to out as
+ * findings of model_apply's rules: not reported (in the wrapper's own file
+ * the construct is in sight), but the report's blast radius lists them.
+ * `own` is the file's analysis (a call one of its findings covers is left
+ * out). No-op for an unknown id. */
+void model_local_chains(Model *m, const char *id, const AnalyzeOptions *opt, const FindingList *own, FindingList *out);
+
 /* A digest of what model_apply does to module `id`'s findings: the
  * call-site and import findings it adds (messages, related locations) and
  * what decides the unreachable hints (its definitions' reachability, its

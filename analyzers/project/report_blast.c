@@ -5,8 +5,10 @@
  * A call-site finding of the model (the "report-chain-codes" row) carries
  * its chain as related locations (model.h): the definitions on the way, from
  * the one the call names to the one holding the construct, then the
- * construct. A blocker's wrappers are the definitions of every chain ending
- * at one of its sites; a wrapper's callers are the call sites whose chain
+ * construct; the calls in the wrapper's own file, which are not reported,
+ * are kept in the file's facts (FileFacts.chains) the same way. A
+ * blocker's wrappers are the definitions of every chain ending at one of
+ * its sites; a wrapper's callers are the call sites whose chain
  * starts with it and the definitions just before it in a chain. An import of
  * a package (module level) is reached through what its file does with the
  * package: the chains ending at that package's constructs in the file.
@@ -61,19 +63,25 @@ static const Finding *blast__finding_at(const ReportFile *file, const Related *r
   return NULL;
 }
 
-/* Every chain of the model in code that runs. */
+static void blast__chains_of(BlastChains *out, const ReportFile *files, size_t file, const FindingList *l,
+                             const BlastPaths *paths, const char *codes) {
+  for (size_t k = 0; l && k < l->len; k++) {
+    const Finding *f = &l->items[k];
+    if (f->unreachable || f->related.len < 2 || !kb_pattern_match(codes, f->rule->code)) continue;
+    const Related *c = &f->related.items[f->related.len - 1];
+    BlastChain ch = {f, file, c->path ? blast__path_find(paths, c->path) : file, NULL};
+    if (ch.end_file != SIZE_MAX) ch.end = blast__finding_at(&files[ch.end_file], c);
+    array_push(out, ch);
+  }
+}
+
+/* Every chain of the model in code that runs: the call sites reported in
+ * other files and those in the wrappers' own files (FileFacts.chains). */
 static void blast__chains(BlastChains *out, const ReportFile *files, size_t n, const BlastPaths *paths) {
   const char *codes = kb_template("report-chain-codes");
   for (size_t i = 0; i < n; i++) {
-    const FindingList *l = files[i].findings;
-    for (size_t k = 0; l && k < l->len; k++) {
-      const Finding *f = &l->items[k];
-      if (f->unreachable || f->related.len < 2 || !kb_pattern_match(codes, f->rule->code)) continue;
-      const Related *c = &f->related.items[f->related.len - 1];
-      BlastChain ch = {f, i, c->path ? blast__path_find(paths, c->path) : i, NULL};
-      if (ch.end_file != SIZE_MAX) ch.end = blast__finding_at(&files[ch.end_file], c);
-      array_push(out, ch);
-    }
+    blast__chains_of(out, files, i, files[i].findings, paths, codes);
+    if (files[i].facts) blast__chains_of(out, files, i, &files[i].facts->chains, paths, codes);
   }
 }
 

@@ -303,7 +303,8 @@ for fmt in md json; do
 done
 
 # --- the blast radius follows the model's chains (wrappers of wrappers,
-# classes, imports; not the demo nothing runs), exact; a run whose project
+# classes, imports, calls in the wrapper's own file; not the demo nothing
+# runs), exact; a run whose project
 # outcome comes from the cache writes the same report
 "$BIN" report "$WRAP" --no-cache --format json >"$tmp/wrap.json" 2>/dev/null
 check blast-chains node -e '
@@ -316,7 +317,8 @@ const norm = ["FusedRMSNorm.forward wanlite/modules/norm.py:12 <- wanlite/module
 const want = JSON.stringify([["flash_attn.ops.triton.layer_norm.rms_norm_fn", norm],
   ["flash_attn.flash_attn_varlen_func", [
     "flash_attention wanlite/modules/attention.py:6 <- wanlite/__init__.py:2, wanlite/modules/attention.py:15 packed_attention",
-    "packed_attention wanlite/modules/attention.py:15 <- wanlite/modules/model.py:3, wanlite/modules/model.py:19 DiTBlock.attend"]],
+    "packed_attention wanlite/modules/attention.py:15 <- wanlite/modules/model.py:3, wanlite/modules/model.py:19 DiTBlock.attend",
+    "DiTBlock.attend wanlite/modules/model.py:18 <- wanlite/modules/model.py:16 DiTBlock.forward"]],
   ["flash_attn.ops.triton.layer_norm.rms_norm_fn", norm]]);
 if (got !== want) { console.log(got); console.log(want); process.exit(1); }
 ' "$tmp/wrap.json"

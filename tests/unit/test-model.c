@@ -129,6 +129,70 @@ TEST(model_call_sites_follow_wrappers) {
   model_free(m);
 }
 
+/* A definition that calls through an import of CUDA-only code (a CUDA
+ * extension module) needs it: its callers in other files get the chain,
+ * ending at the import; a guarded import is no construct. */
+TEST(model_calls_through_extension_imports) {
+  static const MT files[] = {
+      {"ext/__init__.py", "from .ops import fused_softmax\n"},
+      {"ext/ops.py",
+       "import flash_attn_2_cuda as _C\n\n\ndef fused_softmax(x):\n    return _C.fwd(x)\n\n\n"
+       "def softmax(x):\n    return x.softmax(-1)\n"},
+      {"ext/maybe.py",
+       "try:\n    import flash_attn_2_cuda as fa\nexcept ImportError:\n    fa = None\n\n\n"
+       "def fwd(q):\n    if fa is None:\n        return q\n    return fa.fwd(q)\n"},
+      {"model.py",
+       "from ext import fused_softmax\nfrom ext.maybe import fwd\n\n\ndef run(x):\n    return fused_softmax(x) + fwd(x)\n\n\n"
+       "if __name__ == \"__main__\":\n    run(1)\n"},
+  };
+  Model *m = mt_model(files, 4);
+  char *got = mt_render(m, files + 3, 1, true);
+  ASSERT_STR_EQ(got,
+      "model.py:1:17 hint ASC803 fused_softmax() → flash_attn_2_cuda (ext/ops.py:1)\n"
+      "  -> ext/ops.py:4:5 fused_softmax() holds the CUDA-only construct\n"
+      "  -> ext/ops.py:1:8 Import of flash_attn_2_cuda: no Ascend build; replace what it provides (attention calls: torch_npu.npu_fusion_attention for training, npu_fused_infer_attention_score for inference; its norm, rotary, activation and loss kernels: the torch / torch_npu op for the same job), then drop the import\n"
+      "model.py:6:12 hint ASC801 fused_softmax() → flash_attn_2_cuda (ext/ops.py:1)\n"
+      "  -> ext/ops.py:4:5 fused_softmax() holds the CUDA-only construct\n"
+      "  -> ext/ops.py:1:8 Import of flash_attn_2_cuda: no Ascend build; replace what it provides (attention calls: torch_npu.npu_fusion_attention for training, npu_fused_infer_attention_score for inference; its norm, rotary, activation and loss kernels: the torch / torch_npu op for the same job), then drop the import\n");
+  free(got);
+  model_free(m);
+}
+
+/* Calls of a wrapper in its own file are not reported (the construct is in
+ * sight there) but are kept for the report: model_local_chains. */
+TEST(model_local_chains_of_own_wrappers) {
+  static const MT files[] = {
+      {"infer.py",
+       "import torch\n\n\ndef stats(x):\n    torch.cuda.synchronize()\n    return x\n\n\ndef main():\n    return stats(1)\n\n\n"
+       "def _never():\n    return stats(2)\n\n\nif __name__ == \"__main__\":\n    main()\n"},
+  };
+  Model *m = mt_model(files, 1);
+  MT_EXPECT(m, files, 1, "infer.py:5:5 warning ASC201 torch.cuda.synchronize\n");
+  FindingList own = {0}, chains = {0};
+  FileFacts facts = {0};
+  mt_analyze(files[0].path, files[0].text, &own, &facts);
+  AnalyzeOptions o;
+  analyze_options_default(&o);
+  model_local_chains(m, "infer.py", &o, &own, &chains);
+  StrBuf sb;
+  sb_init(&sb);
+  for (size_t i = 0; i < chains.len; i++) {
+    const Finding *f = &chains.items[i];
+    sb_printf(&sb, "%u %s %s %s |", f->start_row + 1, f->rule->code, f->scope ? f->scope : "-", f->subject);
+    for (size_t k = 0; k < f->related.len; k++) sb_printf(&sb, " %u", f->related.items[k].start_row + 1);
+    sb_putc(&sb, '\n');
+  }
+  /* main() calls stats(); _never() is dead, and the __main__ call of main() reaches it too */
+  ASSERT_STR_EQ(sb.data ? sb.data : "",
+                "10 ASC801 main stats() → torch.cuda.synchronize (infer.py:5) | 4 5\n"
+                "18 ASC801 - main() → stats() → torch.cuda.synchronize (infer.py:5) | 9 4 5\n");
+  sb_free(&sb);
+  findings_free(&own);
+  findings_free(&chains);
+  analyze_facts_free(&facts);
+  model_free(m);
+}
+
 TEST(model_reachability_reasons) {
   static const MT files[] = {
       {"lib/__init__.py", ""},

@@ -52,12 +52,18 @@ static const char CU_TEXT[] =
     "}\n"
     "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def(\"scale\", &scale); }\n";
 
-/* The encoding of path's analysis, with its reach facts. */
+/* The encoding of path's analysis, with its reach facts and (as the project
+ * model leaves them) a chain with the definition it is in. */
 static void rct_encode(const char *path, const char *text, StrBuf *out, AnalyzeOptions *o) {
   FindingList l = {0};
   FileFacts facts = {0};
   analyze_text(path, text, strlen(text), NULL, o, &l, &facts);
   facts.reach = reach_facts_scan(context_file_kind(path), text, strlen(text));
+  if (l.len) {
+    Finding chain = finding_copy(&l.items[0]);
+    chain.scope = xstrdup("Block.forward");
+    array_push(&facts.chains, chain);
+  }
   rc_encode(&l, &facts, out);
   findings_free(&l);
   analyze_facts_free(&facts);
@@ -75,7 +81,8 @@ static void rct_round_trip(int *test__failed, const char *path, const char *text
   int rc = rc_decode(a.data, a.len, &o, &l, &facts);
   if (rc == 0) rc_encode(&l, &facts, &b);
   bool same = rc == 0 && a.len == b.len && memcmp(a.data, b.data, a.len) == 0;
-  bool found = l.len > 0 && facts.reach && facts.reach->words.len > 0;
+  bool found = l.len > 0 && facts.reach && facts.reach->words.len > 0 && facts.chains.len == 1 &&
+               facts.chains.items[0].scope && strcmp(facts.chains.items[0].scope, "Block.forward") == 0;
   findings_free(&l);
   analyze_facts_free(&facts);
   sb_free(&a);
