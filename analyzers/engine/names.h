@@ -2,7 +2,8 @@
  *
  * Lets a pass over a whole project work on numbers instead of strings (the
  * project model's call graph, the C/C++ reachability's mentions). Open
- * addressing over ids + 1 (0: empty) in a power-of-two table.
+ * addressing over ids + 1 (0: empty) in a power-of-two table, each slot
+ * tagged with half of its name's hash.
  *
  * Ownership: a Names owns copies of its strings; free with names_free. The
  * zero value is an empty table. */
@@ -14,6 +15,7 @@
 
 typedef struct {
   uint32_t *slots;
+  uint32_t *tags; /* per slot: the upper half of its name's hash */
   size_t n_slots;
   Array(char *) strs; /* by number */
 } Names;

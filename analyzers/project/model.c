@@ -78,6 +78,8 @@ typedef struct {
 
 struct Model {
   Array(MModule) mods;
+  uint32_t *id_slots;  /* modules by id: open addressing over mods (index + 1, 0: empty) */
+  size_t n_id_slots;   /* a power of two, at least twice the modules */
   Array(MLauncher) launchers;
   bool dirty;
   bool relink; /* a module was added or removed, a shape or a launcher changed: the next link is whole */
@@ -266,6 +268,7 @@ void model_free(Model *m) {
   if (!m) return;
   for (size_t i = 0; i < m->mods.len; i++) model__module_free(&m->mods.items[i]);
   array_free(&m->mods);
+  free(m->id_slots);
   for (size_t i = 0; i < m->launchers.len; i++) {
     free(m->launchers.items[i].id);
     free(m->launchers.items[i].text);
@@ -288,10 +291,36 @@ void model_free(Model *m) {
   free(m);
 }
 
+static size_t model__id_slot(const Model *m, const char *id) {
+  size_t mask = m->n_id_slots - 1, i = (size_t)util_fnv(UTIL_FNV_SEED, id, strlen(id)) & mask;
+  while (m->id_slots[i] && strcmp(m->mods.items[m->id_slots[i] - 1].id, id) != 0) i = (i + 1) & mask;
+  return i;
+}
+
+/* Indexes every module by id again (after modules were added past the
+ * table's room, or removed: the indices behind a removed one move). */
+static void model__ids_rebuild(Model *m) {
+  size_t n = 64;
+  while (n < 2 * (m->mods.len + 1)) n *= 2;
+  free(m->id_slots);
+  m->id_slots = xcalloc(n, sizeof *m->id_slots);
+  m->n_id_slots = n;
+  for (size_t i = 0; i < m->mods.len; i++) m->id_slots[model__id_slot(m, m->mods.items[i].id)] = (uint32_t)i + 1;
+}
+
+/* Indexes the module just added at the end of mods. */
+static void model__ids_add(Model *m) {
+  if (2 * (m->mods.len + 1) > m->n_id_slots) {
+    model__ids_rebuild(m);
+    return;
+  }
+  m->id_slots[model__id_slot(m, m->mods.items[m->mods.len - 1].id)] = (uint32_t)m->mods.len;
+}
+
 static MModule *model__find(Model *m, const char *id) {
-  for (size_t i = 0; i < m->mods.len; i++)
-    if (strcmp(m->mods.items[i].id, id) == 0) return &m->mods.items[i];
-  return NULL;
+  if (!m->n_id_slots) return NULL;
+  uint32_t s = m->id_slots[model__id_slot(m, id)];
+  return s ? &m->mods.items[s - 1] : NULL;
 }
 
 /* The constructs a module's summary is made of: its Python findings of the
@@ -492,6 +521,7 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
     return;
   }
   m->relink = true;
+  bool added = !mm;
   if (mm) model__module_free(mm);
   else {
     array_push(&m->mods, (MModule){0});
@@ -500,6 +530,7 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
   memset(mm, 0, sizeof *mm);
   mm->id = xstrdup(id);
   mm->rel = xstrdup(rel ? rel : id);
+  if (added) model__ids_add(m);
   mm->shape = shape;
   model__set_body(m, mm, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap,
                     digest);
@@ -513,6 +544,7 @@ void model_remove_module(Model *m, const char *id) {
   memmove(mm, mm + 1, (m->mods.len - i - 1) * sizeof *mm);
   m->mods.len--;
   m->dirty = m->relink = true;
+  model__ids_rebuild(m);
 }
 
 void model_remove_under(Model *m, const char *path) {
@@ -527,6 +559,7 @@ void model_remove_under(Model *m, const char *path) {
     }
   }
   m->mods.len = kept;
+  model__ids_rebuild(m);
 }
 
 void model_set_launcher(Model *m, const char *id, const char *text, size_t len) {
@@ -1562,6 +1595,7 @@ static bool model__cancelled(const atomic_int *cancel) { return cancel && atomic
 /* Everything from the modules' inputs; false when cancelled. */
 static bool model__link_whole(Model *m, const atomic_int *cancel) {
   if (m->mods.len > 1) qsort(m->mods.items, m->mods.len, sizeof *m->mods.items, model__mod_cmp);
+  model__ids_rebuild(m); /* the modules moved */
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
     model__module_clear_link(mm);
