@@ -1070,7 +1070,7 @@ static size_t fold__file(const FoldProject *p, const char *path) {
 }
 
 /* Moves `from` (a finding of file `fp`) into `into` (of another file) as
- * related sites, with their file named. */
+ * related sites, with their file named (fp NULL: the same file). */
 static void fold__absorb_across(Finding *into, const Finding *from, const char *fp) {
   Related r = {.start = from->start_byte, .end = from->end_byte, .message = from->message,
                .start_row = from->start_row, .start_char = from->start_char, .end_row = from->end_row,
@@ -1504,6 +1504,67 @@ static void fold__device_backends(FoldProject *p) {
   strlist_free(&done);
 }
 
+/* ---- one construct across the project ---- */
+
+typedef struct {
+  const char *code, *subject;
+  size_t file, idx;
+} FoldUse;
+
+static int fold__use_cmp(const void *a, const void *b) {
+  const FoldUse *x = a, *y = b;
+  int c = strcmp(x->code, y->code);
+  if (!c) c = strcmp(x->subject, y->subject);
+  if (!c) c = (x->file > y->file) - (x->file < y->file);
+  return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Rules whose construct is one work item wherever it is used (the
+ * "fold-per-project" row: a custom op gets its NPU implementation once,
+ * however many places call it): the first live finding of a construct, in
+ * file order, takes every other one as a related site. Test code keeps
+ * its own. */
+static void fold__per_project(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-per-project", p->opt->user_entries, p->opt->n_user_entries);
+  if (!row || !row->arg) return;
+  Array(FoldUse) uses = {0};
+  for (size_t i = 0; i < p->n; i++) {
+    const FindingList *l = p->files[i].findings;
+    for (size_t j = 0; !p->files[i].test && j < l->len; j++) {
+      const Finding *f = &l->items[j];
+      if (fold_live(f) && f->subject && kb_pattern_match(row->arg, f->rule->code))
+        array_push(&uses, ((FoldUse){f->rule->code, f->subject, i, j}));
+    }
+  }
+  if (uses.len > 1) qsort(uses.items, uses.len, sizeof *uses.items, fold__use_cmp);
+  bool **take = xcalloc(p->n, sizeof *take);
+  for (size_t a = 0, b; a < uses.len; a = b) {
+    for (b = a + 1; b < uses.len && fold__use_cmp(&(FoldUse){uses.items[a].code, uses.items[a].subject, 0, 0},
+                                                  &(FoldUse){uses.items[b].code, uses.items[b].subject, 0, 0}) == 0;
+         b++) {
+      const FoldUse *u = &uses.items[b];
+      Finding *into = &p->files[uses.items[a].file].findings->items[uses.items[a].idx];
+      const Finding *from = &p->files[u->file].findings->items[u->idx];
+      fold__absorb_across(into, from, u->file == uses.items[a].file ? NULL : p->files[u->file].path);
+      if (!take[u->file]) take[u->file] = xcalloc(p->files[u->file].findings->len + 1, sizeof **take);
+      take[u->file][u->idx] = true;
+    }
+    if (b - a > 1) {
+      Finding *into = &p->files[uses.items[a].file].findings->items[uses.items[a].idx];
+      char *en = kb_format(row->msg_en, into->subject, NULL), *zh = kb_format(row->msg_zh, into->subject, NULL);
+      finding_append_note(into, en, zh);
+      free(en);
+      free(zh);
+    }
+  }
+  for (size_t i = 0; i < p->n; i++) {
+    if (take[i]) findings_drop(p->files[i].findings, take[i]);
+    free(take[i]);
+  }
+  free(take);
+  array_free(&uses);
+}
+
 void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   if (n == 0) return;
   FoldProject p = {files, n, opt, xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(size_t)), xcalloc(n, sizeof(bool))};
@@ -1515,6 +1576,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
     if (files[i].kind == FILE_CUDA) fold__includes(&p, i, g);
   fold__families(&p, g);
   fold__headers(&p, g);
+  fold__per_project(&p);
   for (size_t i = 0; i < n; i++) {
     array_free(&g[i].out);
     array_free(&g[i].in);

@@ -47,6 +47,9 @@ typedef struct {
  *  - a header that defines no kernel and holds only internals (includes,
  *    device checks, runtime helpers) is part of the nearest kernel over
  *    the include graph: its findings become sites of that kernel's finding;
+ *  - a construct of a "fold-per-project" rule (a custom op) used in
+ *    several places is one item: its first use takes the others as
+ *    related sites;
  *  - a package whose __init__.py registers it for CUDA devices only (the
  *    "cuda-only-registration" row: `devices=("cuda",)`), a project package
  *    only such packages load, and the tests that import them are never
