@@ -326,6 +326,116 @@ static void fold__statement(Fold *fo) {
   fold__keys_free(&by_stmt);
 }
 
+/* ---- device branches (Python) ---- */
+
+/* The `if` (or `elif`) nearest above byte range [s, e) whose consequence
+ * holds it, within its definition; *block is that consequence. Null when
+ * there is none. */
+static TSNode fold__branch_of(const AnalyzeCtx *ctx, uint32_t s, uint32_t e, TSNode *block) {
+  TSNode n = forest_node_at(ctx->forest, s, e);
+  for (TSNode c = ts_node_is_null(n) ? n : ts_node_parent(n); !ts_node_is_null(c); n = c, c = ts_node_parent(c)) {
+    if (fold__is(c, "function_definition") || fold__is(c, "class_definition") || fold__is(c, "module")) break;
+    if (!fold__is(c, "block")) continue;
+    TSNode up = ts_node_parent(c);
+    if ((fold__is(up, "if_statement") || fold__is(up, "elif_clause")) &&
+        ts_node_eq(ts_node_child_by_field_name(up, "consequence", 11), c)) {
+      *block = c;
+      return up;
+    }
+  }
+  return (TSNode){0};
+}
+
+static bool fold__branch_domain(const Finding *f) {
+  int d = kb_domain(f->rule->code);
+  return d == 2 || d == 5;
+}
+
+/* Whether a block holds only torch.backends.* flag assignments (TF32,
+ * cuDNN), directly or in ifs without else of the same kind (a capability
+ * test around them): on the NPU they mean nothing and are right to skip.
+ * An explicit stack of blocks, no recursion. */
+static bool fold__flags_only(const AnalyzeCtx *ctx, TSNode block) {
+  TSNode stack[8];
+  size_t top = 0;
+  stack[top++] = block;
+  bool any = false;
+  while (top) {
+    TSNode b = stack[--top];
+    for (uint32_t i = 0; i < ts_node_named_child_count(b); i++) {
+      TSNode st = ts_node_named_child(b, i);
+      if (fold__is(st, "comment")) continue;
+      if (fold__is(st, "if_statement") && ts_node_is_null(ts_node_child_by_field_name(st, "alternative", 11)) && top < 8) {
+        TSNode body = ts_node_child_by_field_name(st, "consequence", 11);
+        if (ts_node_is_null(body)) return false;
+        stack[top++] = body;
+        continue;
+      }
+      TSNode a = fold__is(st, "expression_statement") ? ts_node_named_child(st, 0) : (TSNode){0};
+      TSNode left = fold__is(a, "assignment") ? ts_node_child_by_field_name(a, "left", 4) : (TSNode){0};
+      if (ts_node_is_null(left)) return false;
+      uint32_t ls = ts_node_start_byte(left), le = ts_node_end_byte(left);
+      if (le - ls < 15 || strncmp(ctx->text + ls, "torch.backends.", 15) != 0) return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+/* Whether the byte range holds the word "cuda" (a test of a device name,
+ * a flag or an attribute: `accelerator == "cuda"`, `use_cuda`, `x.is_cuda`). */
+static bool fold__mentions_cuda(const AnalyzeCtx *ctx, TSNode n) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  for (uint32_t i = s; i + 4 <= e; i++)
+    if (strncmp(ctx->text + i, "cuda", 4) == 0) return true;
+  return false;
+}
+
+/* The device-layer and distributed findings in the branch of one CUDA test
+ * are one change: `if torch.cuda.is_available(): device = torch.device("cuda")`
+ * (a selection: the NPU gets its own branch there), `if accelerator ==
+ * "cuda": torch.device("cuda", rank); torch.cuda.set_device(rank)`. The
+ * most severe of them carries the others, the test's own finding on a tie
+ * (a test that is no finding adds none). A test whose branch sets TF32/cuDNN flags alone is
+ * right to skip on the NPU (another branch, or none, runs there): it and
+ * its branch are no finding. */
+static void fold__device_branch(Fold *fo) {
+  const AnalyzeCtx *ctx = fo->ctx;
+  FindingList *l = fo->l;
+  if (!ctx->forest || !ctx->text) return;
+  for (size_t j = 0; j < l->len; j++) {
+    const Finding *f = &l->items[j];
+    if (fo->sites[j].gone || !fold_live(f) || !fold__branch_domain(f)) continue;
+    TSNode block, stmt = fold__branch_of(ctx, f->start_byte, f->end_byte, &block);
+    if (ts_node_is_null(stmt)) continue;
+    TSNode cond = ts_node_child_by_field_name(stmt, "condition", 9);
+    if (ts_node_is_null(cond)) continue;
+    uint32_t cs = ts_node_start_byte(cond), ce = ts_node_end_byte(cond);
+    uint32_t bs = ts_node_start_byte(block), be = ts_node_end_byte(block);
+    size_t carrier = SIZE_MAX;
+    for (size_t k = 0; k < l->len && carrier == SIZE_MAX; k++)
+      if (!fo->sites[k].gone && fold_live(&l->items[k]) && fold__branch_domain(&l->items[k]) &&
+          l->items[k].start_byte >= cs && l->items[k].end_byte <= ce)
+        carrier = k;
+    bool tested = carrier != SIZE_MAX;
+    if (!tested && !fold__mentions_cuda(ctx, cond)) continue;
+    bool skip = tested && fold__flags_only(ctx, block); /* whatever other branches do */
+    /* the most severe finding carries the item (its message is the headline), the test's on a tie */
+    for (size_t k = 0; k < l->len; k++) {
+      const Finding *g = &l->items[k];
+      if (fo->sites[k].gone || !fold_live(g) || !fold__branch_domain(g) || g->start_byte < bs || g->end_byte > be) continue;
+      if (carrier == SIZE_MAX || g->severity < l->items[carrier].severity) carrier = k;
+    }
+    for (size_t k = 0; k < l->len && carrier != SIZE_MAX; k++) {
+      const Finding *g = &l->items[k];
+      bool in_test = g->start_byte >= cs && g->end_byte <= ce, in_body = g->start_byte >= bs && g->end_byte <= be;
+      if (k != carrier && !fo->sites[k].gone && fold_live(g) && fold__branch_domain(g) && (in_test || in_body))
+        fold__gone(fo, carrier, k, NULL);
+    }
+    if (skip && carrier != SIZE_MAX) fo->sites[carrier].gone = true;
+  }
+}
+
 /* Device-layer repeats of one construct in one Python function
  * (`torch.cuda.empty_cache()` after each of three offloads, the two
  * `torch.cuda.synchronize()` of a timing pair, `device="cuda"` on each
@@ -993,6 +1103,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__repeats(&fo);
   }
   if (ctx->kind == FILE_PYTHON) {
+    fold__device_branch(&fo);
     fold__same_literal(&fo);
     fold__per_file(&fo);
     fold__build_script(&fo);
