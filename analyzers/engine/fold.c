@@ -29,6 +29,7 @@ typedef struct {
   const AnalyzeCtx *ctx;
   FindingList *l;
   FoldSite *sites;
+  TSNode *host; /* C/C++: per kernel finding, the host function of its first launch (fold__launches) */
 } Fold;
 
 static bool fold__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
@@ -943,9 +944,42 @@ static bool fold__has_word(const char *text, size_t len, const char *name, uint3
  * through a pointer the launching function sets from it (`auto kernel_func =
  * attn_kernel<...>; kernel_func<<<...>>>`), is part of that kernel's port:
  * a related site of the kernel finding. */
+/* The kernels of a file that one host function launches (the phases of
+ * one op: the labeling passes of a connected-components op) are one item
+ * (the "fold-pipeline" row): the first kernel finding carries the others.
+ * Kernel variants are one kernel by then (fold__kernel_variants). */
+static void fold__pipelines(Fold *fo) {
+  const AnalyzeCtx *ctx = fo->ctx;
+  const TSNode *host = fo->host;
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-pipeline", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  FindingList *l = fo->l;
+  for (size_t i = 0; row && i < l->len; i++) {
+    if (fo->sites[i].gone || ts_node_is_null(host[i])) continue;
+    size_t n = 1;
+    for (size_t k = i + 1; k < l->len; k++)
+      if (!fo->sites[k].gone && !ts_node_is_null(host[k]) && ts_node_eq(host[k], host[i])) {
+        l->items[i].weight += l->items[k].weight; /* the effort is every kernel's lines */
+        fold__gone(fo, i, k, NULL);
+        n++;
+      }
+    if (n < 2) continue;
+    TSNode name = fold__fn_name(host[i]);
+    char *fn = ts_node_is_null(name) ? xstrdup("?")
+                                     : xstrndup(ctx->text + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name));
+    char count[24];
+    snprintf(count, sizeof count, "%zu", n);
+    char *en = kb_format(row->msg_en, fn, count), *zh = kb_format(row->msg_zh, fn, count);
+    finding_append_note(&l->items[i], en, zh);
+    free(en);
+    free(zh);
+    free(fn);
+  }
+}
+
 static void fold__launches(Fold *fo) {
   const AnalyzeCtx *ctx = fo->ctx;
   FindingList *l = fo->l;
+  TSNode *host = fo->host;
   for (size_t i = 0; i < l->len; i++) {
     FoldSite *si = &fo->sites[i];
     if (si->gone || strcmp(l->items[i].rule->code, "ASC402") != 0) continue;
@@ -962,6 +996,7 @@ static void fold__launches(Fold *fo) {
           fold__has_word(ctx->text, ctx->len, l->items[j].subject, from, to))
         owner = j;
     if (owner < l->len) fold__gone(fo, owner, i, NULL);
+    if (owner < l->len && ts_node_is_null(host[owner]) && si->func != FOLD_NONE) host[owner] = si->fn_def;
     free(k);
   }
 }
@@ -1095,7 +1130,7 @@ static void fold__kernel_variants(Fold *fo) {
 
 void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   if (l->len == 0) return;
-  Fold fo = {ctx, l, xcalloc(l->len, sizeof(FoldSite))};
+  Fold fo = {ctx, l, xcalloc(l->len, sizeof(FoldSite)), xcalloc(l->len + 1, sizeof(TSNode))};
   for (size_t i = 0; i < l->len; i++) fo.sites[i] = fold__site(ctx, &l->items[i]);
   if (ctx->kind == FILE_CUDA || ctx->kind == FILE_PYTHON) fold__nested(&fo);
   if (ctx->kind == FILE_CUDA || ctx->kind == FILE_PYTHON) {
@@ -1120,6 +1155,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   if (ctx->kind == FILE_CUDA) {
     fold__launches(&fo);
     fold__kernel_variants(&fo);
+    fold__pipelines(&fo);
     fold__dispatch(&fo);
     fold__calls(&fo);
     fold__internals(&fo);
@@ -1131,6 +1167,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   findings_drop(l, drop);
   free(drop);
   free(fo.sites);
+  free(fo.host);
   if (ctx->kind == FILE_PYTHON) fold__optional_baseline(ctx, l);
 }
 
