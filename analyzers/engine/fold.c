@@ -383,6 +383,20 @@ static bool fold__flags_only(const AnalyzeCtx *ctx, TSNode block) {
   return any;
 }
 
+/* Whether every edit of `from` is one `into` makes already (a guard's edit
+ * the device layer put into the fix of each call it guards). */
+static bool fold__edits_within(const Finding *into, const Finding *from) {
+  for (size_t i = 0; i < from->edits.len; i++) {
+    const TextEdit *e = &from->edits.items[i];
+    bool found = false;
+    for (size_t k = 0; k < into->edits.len && !found; k++)
+      found = into->edits.items[k].start == e->start && into->edits.items[k].end == e->end &&
+              strcmp(into->edits.items[k].text, e->text) == 0;
+    if (!found) return false;
+  }
+  return true;
+}
+
 /* Whether the byte range holds the word "cuda" (a test of a device name,
  * a flag or an attribute: `accelerator == "cuda"`, `use_cuda`, `x.is_cuda`). */
 static bool fold__mentions_cuda(const AnalyzeCtx *ctx, TSNode n) {
@@ -430,8 +444,12 @@ static void fold__device_branch(Fold *fo) {
     for (size_t k = 0; k < l->len && carrier != SIZE_MAX; k++) {
       const Finding *g = &l->items[k];
       bool in_test = g->start_byte >= cs && g->end_byte <= ce, in_body = g->start_byte >= bs && g->end_byte <= be;
-      if (k != carrier && !fo->sites[k].gone && fold_live(g) && fold__branch_domain(g) && (in_test || in_body))
-        fold__gone(fo, carrier, k, NULL);
+      if (k == carrier || fo->sites[k].gone || !fold_live(g) || !fold__branch_domain(g) || !(in_test || in_body)) continue;
+      /* edits the carrier makes already bring no fix safety of their own */
+      FixSafety own = l->items[k].fix;
+      if (fold__edits_within(&l->items[carrier], g)) l->items[k].fix = FIX_NONE;
+      fold__gone(fo, carrier, k, NULL);
+      l->items[k].fix = own;
     }
     if (skip && carrier != SIZE_MAX) fo->sites[carrier].gone = true;
   }
