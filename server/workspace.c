@@ -558,7 +558,7 @@ FoldOutcome *ws_project_fold(Workspace *ws, const AnalyzeOptions *aopt, bool rep
   for (size_t i = 0; i < ws->files.len; i++) {
     WsFile *f = &ws->files.items[i];
     ff[i] = (FoldFile){replay ? f->abs : f->path, f->abs, f->kind, context_is_test_path(f->rel ? f->rel : f->path),
-                       &f->findings, &f->facts};
+                       &f->findings, &f->facts, f->rel};
   }
   FoldOutcome *o = replay ? fold_outcome_begin(ff, ws->files.len) : NULL;
   fold_project(ff, ws->files.len, aopt);

@@ -1670,6 +1670,55 @@ static void fold__device_backends(FoldProject *p) {
   strlist_free(&done);
 }
 
+/* ---- the project's own packages ---- */
+
+/* The top-level package a project path's `__init__.py` makes ("xfuser" of
+ * "xfuser/__init__.py" or "src/xfuser/__init__.py"), as [*pkg, +n); false
+ * for any other path. */
+static bool fold__top_package(const char *rel, const char **pkg, size_t *n) {
+  if (util_starts_with(rel, "src/")) rel += 4;
+  const char *slash = strchr(rel, '/');
+  if (!slash || slash == rel || strcmp(slash, "/__init__.py") != 0) return false;
+  *pkg = rel;
+  *n = (size_t)(slash - rel);
+  return true;
+}
+
+/* Findings of the attention and distributed domains that name one of the
+ * project's own top-level packages (a sequence-parallel library's own
+ * modules importing each other, its examples importing it) are about the
+ * code being ported, not a dependency: dropped. */
+static void fold__own_packages(FoldProject *p) {
+  Array(const char *) pkgs = {0};
+  Array(size_t) lens = {0};
+  for (size_t i = 0; i < p->n; i++) {
+    const char *pkg;
+    size_t n;
+    if (fold__top_package(p->files[i].rel ? p->files[i].rel : p->files[i].path, &pkg, &n)) {
+      array_push(&pkgs, pkg);
+      array_push(&lens, n);
+    }
+  }
+  for (size_t i = 0; pkgs.len && i < p->n; i++) {
+    FindingList *l = p->files[i].findings;
+    bool *drop = NULL;
+    for (size_t j = 0; j < l->len; j++) {
+      const Finding *f = &l->items[j];
+      int d = kb_domain(f->rule->code);
+      if ((d != 3 && d != 5) || !f->subject) continue;
+      for (size_t k = 0; k < pkgs.len; k++)
+        if (fold__names_package(f->subject, pkgs.items[k], lens.items[k])) {
+          if (!drop) drop = xcalloc(l->len + 1, sizeof *drop);
+          drop[j] = true;
+        }
+    }
+    if (drop) findings_drop(l, drop);
+    free(drop);
+  }
+  array_free(&pkgs);
+  array_free(&lens);
+}
+
 /* ---- one construct across the project ---- */
 
 typedef struct {
@@ -1742,6 +1791,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
     if (files[i].kind == FILE_CUDA) fold__includes(&p, i, g);
   fold__families(&p, g);
   fold__headers(&p, g);
+  fold__own_packages(&p);
   fold__per_project(&p);
   for (size_t i = 0; i < n; i++) {
     array_free(&g[i].out);

@@ -35,6 +35,7 @@ typedef struct {
   bool test;                /* test or benchmark code (its path inside the project) */
   FindingList *findings;
   const FileFacts *facts;   /* may be NULL; facts->py may be NULL */
+  const char *rel;          /* its path inside the project ("pkg/mod.py"); NULL: `path` */
 } FoldFile;
 
 /* What is one work item across the files of a project, after each file's
@@ -47,6 +48,10 @@ typedef struct {
  *  - a header that defines no kernel and holds only internals (includes,
  *    device checks, runtime helpers) is part of the nearest kernel over
  *    the include graph: its findings become sites of that kernel's finding;
+ *  - an attention or distributed library the project itself is (a
+ *    top-level package of the project: `xfuser/__init__.py`, or under
+ *    `src/`) is no dependency of it: findings naming it are dropped in
+ *    every file (its scripts and examples too);
  *  - a construct of a "fold-per-project" rule (a custom op) used in
  *    several places is one item: its first use takes the others as
  *    related sites;
