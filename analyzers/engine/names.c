@@ -6,20 +6,7 @@
 
 /* Eight bytes a step: interning is most of what building the project
  * model costs, and names are long dotted paths. */
-static uint64_t names__hash(const char *s, size_t n) {
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, s + i, 8);
-    h = (h ^ w) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-  }
-  uint64_t w = 0;
-  memcpy(&w, s + i, n - i);
-  h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-  return h ^ (h >> 29);
-}
+static uint64_t names__hash(const char *s, size_t n) { return util_mix_words(0x9e3779b97f4a7c15ull ^ n, s, n); }
 
 /* The slot's tag: the hash's upper half, which the slot index does not use,
  * so that most slots of other names are passed over without a compare. */

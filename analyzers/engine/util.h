@@ -88,10 +88,13 @@ int util_read_head(const char *path, size_t max_bytes, char **out, size_t *len) 
 const char *util_strerror(int rc);
 
 /* Shell-style glob on plain strings: '*' any run, '?' one byte. */
-/* FNV-1a of p[0, n), continuing from h: start from UTIL_FNV_SEED. The one
- * hash of names, texts and digests (not for adversarial input). */
+/* FNV-1a of p[0, n), continuing from h: start from UTIL_FNV_SEED. A byte at
+ * a time: for short keys and stable digests (not for adversarial input). */
 #define UTIL_FNV_SEED 1469598103934665603ull
 uint64_t util_fnv(uint64_t h, const void *p, size_t n);
+/* p[0, n) mixed into h eight bytes a step, the tail as one zero-padded
+ * word: for in-memory tables and digests over long keys (never stored). */
+uint64_t util_mix_words(uint64_t h, const void *p, size_t n);
 
 bool util_glob(const char *pattern, const char *s);
 bool util_starts_with(const char *s, const char *prefix);

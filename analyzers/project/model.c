@@ -340,19 +340,9 @@ static void model__constructs(MModule *mm, const FindingList *findings) {
   }
 }
 
-/* Digests of a module's input (in memory only): eight bytes a step, the
- * tail a byte at a time (positions and flags are most of what is mixed). */
-static uint64_t model__mix(uint64_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, b + i, 8);
-    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-    h ^= h >> 29;
-  }
-  return util_fnv(h, b + i, n - i);
-}
+/* Digests of a module's input (in memory only; positions and flags are
+ * most of what is mixed). */
+static uint64_t model__mix(uint64_t h, const void *p, size_t n) { return util_mix_words(h, p, n); }
 
 static uint64_t model__mix_str(uint64_t h, const char *s) { return model__mix(h, s ? s : "", s ? strlen(s) + 1 : 1); }
 
