@@ -98,6 +98,14 @@ static FixSafety fold__fix(FixSafety a, FixSafety b) {
   return a == FIX_UNSAFE || b == FIX_UNSAFE ? FIX_UNSAFE : FIX_SAFE;
 }
 
+/* Whether f's fix holds edit e already. */
+static bool fold__has_edit(const Finding *f, const TextEdit *e) {
+  for (size_t k = 0; k < f->edits.len; k++)
+    if (f->edits.items[k].start == e->start && f->edits.items[k].end == e->end && strcmp(f->edits.items[k].text, e->text) == 0)
+      return true;
+  return false;
+}
+
 /* Moves what `from` says and edits into `into`: its site (with `message`,
  * or its own message; none when it is into's own range) and its related
  * sites become related locations of `into`, its edits join into's fix. */
@@ -107,13 +115,9 @@ static void fold__absorb(Finding *into, Finding *from, const char *message) {
     finding_add_related(into, from->start_byte, from->end_byte, message ? message : from->message);
   for (size_t i = 0; i < from->related.len; i++)
     finding_add_related(into, from->related.items[i].start, from->related.items[i].end, from->related.items[i].message);
-  for (size_t i = 0; i < from->edits.len; i++) {
+  for (size_t i = 0; i < from->edits.len; i++) { /* two names of one import statement share its module edit */
     const TextEdit *e = &from->edits.items[i];
-    bool dup = false; /* two names of one import statement share its module edit */
-    for (size_t k = 0; k < into->edits.len && !dup; k++)
-      dup = into->edits.items[k].start == e->start && into->edits.items[k].end == e->end &&
-            strcmp(into->edits.items[k].text, e->text) == 0;
-    if (!dup) finding_add_edit(into, e->start, e->end, e->text);
+    if (!fold__has_edit(into, e)) finding_add_edit(into, e->start, e->end, e->text);
   }
   if (from->edits.len) into->fix = fold__fix(into->fix, from->fix);
   into->fix_needs_torch_npu = into->fix_needs_torch_npu || from->fix_needs_torch_npu;
@@ -386,14 +390,8 @@ static bool fold__flags_only(const AnalyzeCtx *ctx, TSNode block) {
 /* Whether every edit of `from` is one `into` makes already (a guard's edit
  * the device layer put into the fix of each call it guards). */
 static bool fold__edits_within(const Finding *into, const Finding *from) {
-  for (size_t i = 0; i < from->edits.len; i++) {
-    const TextEdit *e = &from->edits.items[i];
-    bool found = false;
-    for (size_t k = 0; k < into->edits.len && !found; k++)
-      found = into->edits.items[k].start == e->start && into->edits.items[k].end == e->end &&
-              strcmp(into->edits.items[k].text, e->text) == 0;
-    if (!found) return false;
-  }
+  for (size_t i = 0; i < from->edits.len; i++)
+    if (!fold__has_edit(into, &from->edits.items[i])) return false;
   return true;
 }
 
@@ -401,9 +399,7 @@ static bool fold__edits_within(const Finding *into, const Finding *from) {
  * a flag or an attribute: `accelerator == "cuda"`, `use_cuda`, `x.is_cuda`). */
 static bool fold__mentions_cuda(const AnalyzeCtx *ctx, TSNode n) {
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-  for (uint32_t i = s; i + 4 <= e; i++)
-    if (strncmp(ctx->text + i, "cuda", 4) == 0) return true;
-  return false;
+  return memmem(ctx->text + s, e - s, "cuda", 4) != NULL;
 }
 
 /* The device-layer and distributed findings in the branch of one CUDA test
@@ -962,6 +958,31 @@ static bool fold__has_word(const char *text, size_t len, const char *name, uint3
  * through a pointer the launching function sets from it (`auto kernel_func =
  * attn_kernel<...>; kernel_func<<<...>>>`), is part of that kernel's port:
  * a related site of the kernel finding. */
+static void fold__launches(Fold *fo) {
+  const AnalyzeCtx *ctx = fo->ctx;
+  FindingList *l = fo->l;
+  TSNode *host = fo->host;
+  for (size_t i = 0; i < l->len; i++) {
+    FoldSite *si = &fo->sites[i];
+    if (si->gone || strcmp(l->items[i].rule->code, "ASC402") != 0) continue;
+    char *k = fold__kernel_of(l->items[i].subject);
+    const char *bare = strrchr(k, ':') ? strrchr(k, ':') + 1 : k;
+    uint32_t from = si->func != FOLD_NONE ? ts_node_start_byte(si->fn_def) : 0;
+    uint32_t to = si->func != FOLD_NONE ? ts_node_end_byte(si->fn_def) : 0;
+    size_t owner = l->len;
+    for (size_t j = 0; j < l->len && owner == l->len; j++)
+      if (!fo->sites[j].gone && strcmp(l->items[j].rule->code, "ASC401") == 0 && strcmp(l->items[j].subject, bare) == 0)
+        owner = j;
+    for (size_t j = 0; j < l->len && owner == l->len && to > from; j++)
+      if (!fo->sites[j].gone && strcmp(l->items[j].rule->code, "ASC401") == 0 &&
+          fold__has_word(ctx->text, ctx->len, l->items[j].subject, from, to))
+        owner = j;
+    if (owner < l->len) fold__gone(fo, owner, i, NULL);
+    if (owner < l->len && ts_node_is_null(host[owner]) && si->func != FOLD_NONE) host[owner] = si->fn_def;
+    free(k);
+  }
+}
+
 /* The kernels of a file that one host function launches (the phases of
  * one op: the labeling passes of a connected-components op) are one item
  * (the "fold-pipeline" row): the first kernel finding carries the others.
@@ -991,31 +1012,6 @@ static void fold__pipelines(Fold *fo) {
     free(en);
     free(zh);
     free(fn);
-  }
-}
-
-static void fold__launches(Fold *fo) {
-  const AnalyzeCtx *ctx = fo->ctx;
-  FindingList *l = fo->l;
-  TSNode *host = fo->host;
-  for (size_t i = 0; i < l->len; i++) {
-    FoldSite *si = &fo->sites[i];
-    if (si->gone || strcmp(l->items[i].rule->code, "ASC402") != 0) continue;
-    char *k = fold__kernel_of(l->items[i].subject);
-    const char *bare = strrchr(k, ':') ? strrchr(k, ':') + 1 : k;
-    uint32_t from = si->func != FOLD_NONE ? ts_node_start_byte(si->fn_def) : 0;
-    uint32_t to = si->func != FOLD_NONE ? ts_node_end_byte(si->fn_def) : 0;
-    size_t owner = l->len;
-    for (size_t j = 0; j < l->len && owner == l->len; j++)
-      if (!fo->sites[j].gone && strcmp(l->items[j].rule->code, "ASC401") == 0 && strcmp(l->items[j].subject, bare) == 0)
-        owner = j;
-    for (size_t j = 0; j < l->len && owner == l->len && to > from; j++)
-      if (!fo->sites[j].gone && strcmp(l->items[j].rule->code, "ASC401") == 0 &&
-          fold__has_word(ctx->text, ctx->len, l->items[j].subject, from, to))
-        owner = j;
-    if (owner < l->len) fold__gone(fo, owner, i, NULL);
-    if (owner < l->len && ts_node_is_null(host[owner]) && si->func != FOLD_NONE) host[owner] = si->fn_def;
-    free(k);
   }
 }
 
@@ -1726,6 +1722,11 @@ typedef struct {
   size_t file, idx;
 } FoldUse;
 
+static bool fold__use_same(const FoldUse *x, const FoldUse *y) {
+  return strcmp(x->code, y->code) == 0 && strcmp(x->subject, y->subject) == 0;
+}
+
+/* By construct, then file order, then place in the file. */
 static int fold__use_cmp(const void *a, const void *b) {
   const FoldUse *x = a, *y = b;
   int c = strcmp(x->code, y->code);
@@ -1754,18 +1755,15 @@ static void fold__per_project(FoldProject *p) {
   if (uses.len > 1) qsort(uses.items, uses.len, sizeof *uses.items, fold__use_cmp);
   bool **take = xcalloc(p->n, sizeof *take);
   for (size_t a = 0, b; a < uses.len; a = b) {
-    for (b = a + 1; b < uses.len && fold__use_cmp(&(FoldUse){uses.items[a].code, uses.items[a].subject, 0, 0},
-                                                  &(FoldUse){uses.items[b].code, uses.items[b].subject, 0, 0}) == 0;
-         b++) {
+    const FoldUse *first = &uses.items[a];
+    Finding *into = &p->files[first->file].findings->items[first->idx];
+    for (b = a + 1; b < uses.len && fold__use_same(first, &uses.items[b]); b++) {
       const FoldUse *u = &uses.items[b];
-      Finding *into = &p->files[uses.items[a].file].findings->items[uses.items[a].idx];
-      const Finding *from = &p->files[u->file].findings->items[u->idx];
-      fold__absorb_across(into, from, u->file == uses.items[a].file ? NULL : p->files[u->file].path);
+      fold__absorb_across(into, &p->files[u->file].findings->items[u->idx], u->file == first->file ? NULL : p->files[u->file].path);
       if (!take[u->file]) take[u->file] = xcalloc(p->files[u->file].findings->len + 1, sizeof **take);
       take[u->file][u->idx] = true;
     }
     if (b - a > 1) {
-      Finding *into = &p->files[uses.items[a].file].findings->items[uses.items[a].idx];
       char *en = kb_format(row->msg_en, into->subject, NULL), *zh = kb_format(row->msg_zh, into->subject, NULL);
       finding_append_note(into, en, zh);
       free(en);

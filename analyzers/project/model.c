@@ -1831,12 +1831,12 @@ static void model__mark_unreachable(const Model *m, const MModule *mm, FindingLi
   }
 }
 
-/* The call sites of mm that reach a construct: through definitions of
- * other modules (`local` false) or of mm itself (`local` true). The first
- * `own` findings of out are the file's own (a call one of them covers is
- * not reported again). */
-static void model__call_sites(const Model *m, const MModule *mm, const AnalyzeOptions *opt, FindingList *out, size_t own,
-                              bool local) {
+/* The call sites of mm that reach a construct, added to out: through
+ * definitions of other modules (`local` false) or of mm itself (`local`
+ * true). A call that one of the first `own` findings of `covered` (the
+ * file's own analysis) covers is left out. */
+static void model__call_sites(const Model *m, const MModule *mm, const AnalyzeOptions *opt, const FindingList *covered,
+                              size_t own, bool local, FindingList *out) {
   const PyFacts *f = mm->facts;
   for (size_t k = 0; k < f->calls.len; k++) {
     const PyCall *c = &f->calls.items[k];
@@ -1845,7 +1845,7 @@ static void model__call_sites(const Model *m, const MModule *mm, const AnalyzeOp
     if (model__global(m, (int32_t)(mm - m->mods.items), c->owner) == t) continue; /* recursion */
     if (c->kind == PYCALL_SUPER) continue; /* the subclass itself is reported where it is built */
     if ((m->defs.items[t].mod == (int32_t)(mm - m->mods.items)) != local) continue;
-    FindingList view = {out->items, own, own};
+    FindingList view = {covered->items, own, own}; /* read again: covered may be out, which grows */
     if (model__taken(&view, c->start.byte, c->end.byte)) continue;
     bool cls = model__pydef(m, t)->kind == PYDEF_CLASS;
     model__emit(m, mm, c->owner, opt, out, t, cls ? "project-class-instantiation" : "project-function-call", c->start, c->end,
@@ -1860,7 +1860,7 @@ void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingLis
   const PyFacts *f = mm->facts;
   size_t own = out->len;
   /* in the wrapper's own file the construct is in sight already */
-  model__call_sites(m, mm, opt, out, own, false);
+  model__call_sites(m, mm, opt, out, own, false, out);
   for (size_t k = 0; k < f->imports.len; k++) {
     const PyFactImport *im = &f->imports.items[k];
     int32_t t = mm->import_target.items[k];
@@ -1877,19 +1877,16 @@ void model_local_chains(Model *m, const char *id, const AnalyzeOptions *opt, con
   model_link(m);
   const MModule *mm = model__find(m, id);
   if (!mm || !mm->facts) return;
-  /* the file's findings first, so that a call they cover is left out, then moved away again */
-  size_t n_own = own->len;
-  FindingList all = {0};
-  for (size_t i = 0; i < n_own; i++) array_push(&all, own->items[i]);
-  model__call_sites(m, mm, opt, &all, n_own, true);
-  for (size_t i = n_own; i < all.len; i++) {
+  FindingList sites = {0};
+  model__call_sites(m, mm, opt, own, own->len, true, &sites);
+  for (size_t i = 0; i < sites.len; i++) {
     char *why = NULL;
-    bool dead = model__unreachable_reason(m, mm, all.items[i].start_byte, &why) != NULL;
+    bool dead = model__unreachable_reason(m, mm, sites.items[i].start_byte, &why) != NULL;
     free(why);
-    if (dead) finding_free(&all.items[i]);
-    else array_push(out, all.items[i]);
+    if (dead) finding_free(&sites.items[i]);
+    else array_push(out, sites.items[i]);
   }
-  array_free(&all); /* the file's findings stay its own */
+  array_free(&sites);
 }
 
 uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) {

@@ -85,12 +85,15 @@ static void blast__chains(BlastChains *out, const ReportFile *files, size_t n, c
   }
 }
 
-/* The first dotted part of a subject, '-' read as '_' ("flash-attn" and
- * "flash_attn.ops" are both flash_attn); writes at most cap bytes. */
-static void blast__package(const char *subject, char *out, size_t cap) {
-  size_t k = 0;
-  for (const char *s = subject ? subject : ""; *s && *s != '.' && k + 1 < cap; s++) out[k++] = *s == '-' ? '_' : *s;
-  out[k] = '\0';
+/* Whether two subjects name the same package: their first dotted parts
+ * are equal, '-' read as '_' ("flash-attn" and "flash_attn.ops"). */
+static bool blast__same_package(const char *a, const char *b) {
+  if (!a || !b || !*a || *a == '.') return false;
+  for (;; a++, b++) {
+    bool ea = !*a || *a == '.', eb = !*b || *b == '.';
+    if (ea || eb) return ea && eb;
+    if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b)) return false;
+  }
 }
 
 /* Whether chain ch ends at blocker item it: at its line, or (an import)
@@ -100,10 +103,7 @@ static bool blast__reaches(const BlastChain *ch, const ReportItem *it) {
   const Related *c = &ch->f->related.items[ch->f->related.len - 1];
   if (c->start_row == it->f->start_row) return true;
   if (!it->f->entry || it->f->entry->match != KB_IMPORT || !ch->end) return false;
-  char a[128], b[128];
-  blast__package(it->f->subject, a, sizeof a);
-  blast__package(ch->end->subject, b, sizeof b);
-  return *a && strcmp(a, b) == 0;
+  return blast__same_package(it->f->subject, ch->end->subject);
 }
 
 /* The label a chain step's message starts with, "()" dropped ("Block.forward"). */
