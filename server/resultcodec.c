@@ -169,10 +169,10 @@ static void rc__reach(StrBuf *out, const ReachFacts *f) {
 }
 
 void rc_encode(const FindingList *findings, const FileFacts *facts, StrBuf *out) {
+  rc__u32(out, facts->lines); /* the header (rc_header) */
   rc__u32(out, (uint32_t)findings->len);
   for (size_t i = 0; i < findings->len; i++) rc__finding(out, &findings->items[i]);
   rc__u32(out, facts->has_main_guard);
-  rc__u32(out, facts->lines);
   rc__u32(out, facts->test_findings);
   rc__u32(out, (uint32_t)facts->imports.len);
   for (size_t i = 0; i < facts->imports.len; i++) rc__str(out, facts->imports.items[i]);
@@ -472,6 +472,7 @@ int rc_decode_next(const char **data, size_t *left, const AnalyzeOptions *opt, F
   RcReader r = {(const unsigned char *)*data, (const unsigned char *)*data + len, false};
   FindingList fl = {0};
   FileFacts ff = {0};
+  ff.lines = rc__get_u32(&r);
   uint32_t n = rc__get_u32(&r);
   /* every finding takes more than 24 bytes: a count past that is corrupt */
   if (n > len / 24) r.bad = true;
@@ -480,7 +481,6 @@ int rc_decode_next(const char **data, size_t *left, const AnalyzeOptions *opt, F
     if (rc__get_finding(&r, opt, &f)) array_push(&fl, f);
   }
   ff.has_main_guard = rc__get_u32(&r);
-  ff.lines = rc__get_u32(&r);
   ff.test_findings = rc__get_u32(&r);
   uint32_t n_imports = rc__get_u32(&r);
   if (n_imports > len) r.bad = true;
@@ -507,6 +507,12 @@ int rc_decode_next(const char **data, size_t *left, const AnalyzeOptions *opt, F
   *left = (size_t)(r.end - r.p);
   *data = (const char *)r.p;
   return 0;
+}
+
+size_t rc_header(const char *data, size_t len, uint32_t *lines) {
+  RcReader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
+  *lines = rc__get_u32(&r);
+  return r.bad ? 0 : (size_t)(r.p - (const unsigned char *)data);
 }
 
 int rc_decode(const char *data, size_t len, const AnalyzeOptions *opt, FindingList *findings,

@@ -27,4 +27,9 @@ int rc_decode(const char *data, size_t len, const AnalyzeOptions *opt, FindingLi
 int rc_decode_next(const char **data, size_t *left, const AnalyzeOptions *opt, FindingList *findings,
                    FileFacts *facts) WARN_UNUSED;
 
+/* The size of an encoding's header, the file's facts that no other file's
+ * results depend on (its line count, into *lines): what follows it is what
+ * the project phase reads. 0 when data does not start with one. */
+size_t rc_header(const char *data, size_t len, uint32_t *lines);
+
 #endif

@@ -348,6 +348,18 @@ static DcKey ws__deps(const WsFile *f, const AnalyzeFile *file, const char *text
   return dc_hash_final(&h);
 }
 
+static bool ws__launcher(const WsFile *f);
+
+/* The digest of an encoding past its header (what the project phase reads). */
+static DcKey ws__outcome(const char *data, size_t n) {
+  uint32_t lines;
+  size_t head = rc_header(data, n, &lines);
+  DcHasher h;
+  dc_hash_init(&h);
+  dc_hash_bytes(&h, data + head, n - head);
+  return dc_hash_final(&h);
+}
+
 /* The disk cache's results for f, analyzed as `file` says (its per-file
  * ignores are part of the key). The entry is recorded again so the next
  * save keeps it; a deferred one (WsRun.defer) when it is used. */
@@ -356,6 +368,7 @@ static bool ws__disk_get(Pool *p, WsFile *f, const AnalyzeFile *file, const char
   size_t n;
   f->deps = ws__deps(f, file, text, len);
   if (!dc_lookup(p->run->disk, f->path, f->deps, &data, &n)) return false;
+  f->outcome = ws__outcome(data, n);
   if (p->run->defer) {
     f->pending = data;
     f->pending_len = n;
@@ -367,10 +380,11 @@ static bool ws__disk_get(Pool *p, WsFile *f, const AnalyzeFile *file, const char
   return true;
 }
 
-static void ws__disk_put(Pool *p, const WsFile *f) {
+static void ws__disk_put(Pool *p, WsFile *f) {
   StrBuf sb;
   sb_init(&sb);
   rc_encode(&f->findings, &f->facts, &sb);
+  f->outcome = ws__outcome(sb.data, sb.len);
   dc_record(p->run->disk, f->path, f->deps, sb.data, sb.len);
   sb_free(&sb);
 }
@@ -625,18 +639,22 @@ static void ws__decode_pending(Pool *p, WsFile *f) {
   ws__analyze_one(&one, f);
 }
 
-/* What the project's outcome depends on: every file's path and
- * dependencies, or why it was not analyzed. */
+/* What the project's outcome depends on: every file's path and results
+ * (or why it was not analyzed), and the text of the files the model reads
+ * itself (launchers: their entry points). Keyed by results, not texts, an
+ * edit that changes no file's results (a comment, a blank line at the end)
+ * finds the project's outcome of the run before (an early cutoff). */
 static DcKey ws__project_key(const Workspace *ws) {
   DcHasher h;
   dc_hash_init(&h);
   dc_hash_u64(&h, ws->files.len);
   for (size_t i = 0; i < ws->files.len; i++) {
     const WsFile *f = &ws->files.items[i];
+    DcKey k = ws__launcher(f) ? f->deps : f->outcome;
     dc_hash_str(&h, f->path);
     dc_hash_str(&h, f->note);
-    dc_hash_u64(&h, f->deps.lo);
-    dc_hash_u64(&h, f->deps.hi);
+    dc_hash_u64(&h, k.lo);
+    dc_hash_u64(&h, k.hi);
   }
   return dc_hash_final(&h);
 }
@@ -675,10 +693,13 @@ static bool ws__project_get(Workspace *ws, DiskCache *disk, DcKey key, const Ana
   bool ok = i == ws->files.len && left == 0;
   for (size_t k = 0; k < ws->files.len && ok; k++) {
     WsFile *f = &ws->files.items[k];
+    uint32_t lines = f->facts.lines; /* the header is this run's (ws__outcome leaves it out) */
+    if (f->pending) rc_header(f->pending, f->pending_len, &lines);
     findings_free(&f->findings);
     analyze_facts_free(&f->facts);
     f->findings = found[k];
     f->facts = facts[k];
+    f->facts.lines = lines;
     if (f->pending) {
       dc_note_hit(disk);
       dc_record(disk, f->path, f->deps, f->pending, f->pending_len);

@@ -27,6 +27,8 @@ typedef struct {
   Array(uint32_t) def_ids; /* per definition: its interned name */
   uint64_t digest; /* of rel, facts and constructs: an unchanged module is not relinked */
   uint64_t shape;  /* of what other modules' links read of it (see model__shape) */
+  bool summed;     /* digest and shape are set: computed when the module is first set
+                      again, so a one-shot build (the CLI) never computes them */
   bool stale;      /* its body changed since the last link, its shape did not */
   PyFacts *facts; /* owned; NULL when not Python */
   Array(MConstruct) cons;
@@ -476,22 +478,47 @@ void model_take_module(Model *m, const char *id, const char *rel, FileFacts *fac
   model__set(m, id, rel, owned ? &view : NULL, owned, findings);
 }
 
+/* A module set for the first time is interned without its digest and
+ * shape (model__summed computes them when it is set again). */
+static void model__add(Model *m, const char *id, const char *rel, PyFacts *facts, MConstruct *items, size_t len,
+                       size_t cap) {
+  array_push(&m->mods, (MModule){0});
+  MModule *mm = &m->mods.items[m->mods.len - 1];
+  mm->id = xstrdup(id);
+  mm->rel = xstrdup(rel ? rel : id);
+  model__ids_add(m);
+  m->dirty = m->relink = true;
+  model__set_body(m, mm, facts, items, len, cap, 0);
+}
+
+static void model__summed(MModule *mm) {
+  if (mm->summed) return;
+  mm->digest = model__digest(mm);
+  mm->shape = model__shape(mm->rel, mm->facts);
+  mm->summed = true;
+}
+
 static void model__set(Model *m, const char *id, const char *rel, const FileFacts *facts, PyFacts *owned,
                        const FindingList *findings) {
   MModule fresh = {0};
   fresh.rel = (char *)(rel ? rel : id);
   fresh.facts = facts ? facts->py : NULL;
   MModule *mm = model__find(m, id);
-  /* the digest of the new input, computed on borrowed parts first */
   Array(MConstruct) cons = {0};
   MModule probe = fresh;
   probe.cons.items = NULL;
   model__constructs(&probe, findings);
-  uint64_t digest = model__digest(&probe);
   cons.items = probe.cons.items;
   cons.len = probe.cons.len;
   cons.cap = probe.cons.cap;
-  if (mm && mm->digest == digest) {
+  if (!mm) {
+    model__add(m, id, rel, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap);
+    return;
+  }
+  /* the digest of the new input, computed on borrowed parts first */
+  model__summed(mm);
+  uint64_t digest = model__digest(&probe);
+  if (mm->digest == digest) {
     pyfacts_free(owned);
     for (size_t i = 0; i < cons.len; i++) {
       free(cons.items[i].subject);
@@ -502,7 +529,7 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
   }
   uint64_t shape = model__shape(fresh.rel, fresh.facts);
   m->dirty = true;
-  if (mm && mm->shape == shape && (mm->facts != NULL) == (fresh.facts != NULL)) {
+  if (mm->shape == shape && (mm->facts != NULL) == (fresh.facts != NULL)) {
     /* the same shape: the links of the other modules stand */
     model__body_free(mm);
     model__set_body(m, mm, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap,
@@ -511,17 +538,12 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
     return;
   }
   m->relink = true;
-  bool added = !mm;
-  if (mm) model__module_free(mm);
-  else {
-    array_push(&m->mods, (MModule){0});
-    mm = &m->mods.items[m->mods.len - 1];
-  }
+  model__module_free(mm);
   memset(mm, 0, sizeof *mm);
   mm->id = xstrdup(id);
   mm->rel = xstrdup(rel ? rel : id);
-  if (added) model__ids_add(m);
   mm->shape = shape;
+  mm->summed = true;
   model__set_body(m, mm, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap,
                     digest);
 }

@@ -151,5 +151,40 @@ run "$tmp/pm2c" "$tmp/pmc" $pargs
 if same "$tmp/pm1" "$tmp/pm1c" && same "$tmp/pm2" "$tmp/pm2c" && ! cmp -s "$tmp/pm0" "$tmp/pm1"; then ok
 else bad project-outcome-follows-files; fi
 
+# early cutoff: the project's outcome is keyed by the files' results, so an
+# edit that changes none (a comment at the end of a file) reuses it; the
+# line count, which is that file's alone, is this run's (report json)
+cp -R tests/fixtures/dit-model "$tmp/ec"
+for how in check report; do
+  eargs="$how --format json $tmp/ec"
+  [ $how = check ] && eargs="$eargs --exit-zero"
+  run "$tmp/ec0" "$tmp/ecc" $eargs
+done
+edited=$(cd "$tmp/ec" && grep -l 'torch.cuda' --include=*.py -r . | sort | head -1)
+printf '# tuned for the NPU later\n' >>"$tmp/ec/$edited"
+good=1
+for how in check report; do
+  eargs="$how --format json $tmp/ec"
+  [ $how = check ] && eargs="$eargs --exit-zero"
+  run "$tmp/ec1" "$tmp/unused" $eargs --no-cache
+  ASCEND_LSP_CACHE_STATS=1 ASCEND_LSP_CACHE_DIR="$tmp/ecc" "$BIN" $eargs >"$tmp/ec1c" 2>"$tmp/ec1c.err"
+  echo "exit $?" >>"$tmp/ec1c.err"
+  hit=$(grep '^cache:' "$tmp/ec1c.err" | tr '\n' '|')
+  sed -i '/^cache:/d' "$tmp/ec1c.err"
+  same "$tmp/ec1" "$tmp/ec1c" || good=0
+  case $hit in "cache: "*" files from the cache|cache: the project's outcome from the cache|") ;; *) good=0 ;; esac
+done
+if [ $good = 1 ]; then ok; else bad early-cutoff; fi
+# a launcher's text is part of that key (the model reads it itself): what it
+# runs changes what is reachable even when its own results do not change
+cp -R tests/fixtures/wrapped-project "$tmp/el"
+printf '#!/bin/sh\npython -m wanlite.generate\n' >"$tmp/el/run.sh"
+run "$tmp/ec2" "$tmp/unused" check --format json --exit-zero "$tmp/el" --no-cache
+run "$tmp/ec2c" "$tmp/ecc" check --format json --exit-zero "$tmp/el"
+printf '#!/bin/sh\npython -m wanlite.utils\n' >"$tmp/el/run.sh"
+run "$tmp/ec3" "$tmp/unused" check --format json --exit-zero "$tmp/el" --no-cache
+run "$tmp/ec3c" "$tmp/ecc" check --format json --exit-zero "$tmp/el"
+if same "$tmp/ec2" "$tmp/ec2c" && same "$tmp/ec3" "$tmp/ec3c" && ! cmp -s "$tmp/ec2" "$tmp/ec3"; then ok; else bad launcher-in-project-key; fi
+
 echo "cache: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
