@@ -22,6 +22,7 @@ typedef struct {
   char *id;     /* its text, without scope or template arguments */
   const KernelKind *kind; /* what it does, set when it is emitted */
   bool is_class; /* a CUTLASS/CuTe kernel class, not a __global__ function */
+  uint32_t last_row; /* recovered from a parse error (def is its declarator): its last row */
 } CudaKernel;
 
 typedef struct {
@@ -211,7 +212,7 @@ static void kernels__class(CudaWalk *w, TSNode cls) {
       !(kernels__node_has(w->ctx, body, "CUTLASS_DEVICE") || kernels__node_has(w->ctx, body, "__device__")))
     return;
   char *full = kernels__name(w->ctx, name);
-  CudaKernel k = {cls, name, xstrdup(kernels__last(full)), NULL, true};
+  CudaKernel k = {cls, name, xstrdup(kernels__last(full)), NULL, true, 0};
   free(full);
   array_push(&w->kernels, k);
 }
@@ -232,6 +233,15 @@ static void kernels__alias(CudaWalk *w, TSNode init) {
   array_push(&w->aliases, a);
 }
 
+/* Whether def sits in a function's body: a macro use there with a block
+ * (`CUDA_1D_KERNEL_LOOP(index, n) { ... }`, the grid-stride loop) parses as
+ * a definition but defines nothing; kernels live at namespace scope. */
+static bool kernels__in_body(TSNode def) {
+  for (TSNode p = ts_node_parent(def); !ts_node_is_null(p); p = ts_node_parent(p))
+    if (kernels__is(p, "compound_statement")) return true;
+  return false;
+}
+
 static void kernels__function(CudaWalk *w, TSNode def) {
   TSNode d = ts_node_child_by_field_name(def, "declarator", 10);
   for (int depth = 0; depth < 8 && !ts_node_is_null(d) && !kernels__is(d, "function_declarator"); depth++)
@@ -240,11 +250,36 @@ static void kernels__function(CudaWalk *w, TSNode def) {
   TSNode name;
   if (kernels__is_global(def)) name = ts_node_child_by_field_name(d, "declarator", 10);
   else name = kernels__macro_kernel_name(w, d);
-  if (ts_node_is_null(name)) return;
+  if (ts_node_is_null(name) || (!kernels__is_global(def) && kernels__in_body(def))) return;
   char *full = kernels__name(w->ctx, name);
-  CudaKernel k = {def, name, xstrdup(kernels__last(full)), NULL, false};
+  CudaKernel k = {def, name, xstrdup(kernels__last(full)), NULL, false, 0};
   free(full);
   array_push(&w->kernels, k);
+}
+
+/* A `__global__` function the parser could not make a definition of (a
+ * condition `a < b && c < d` read as template arguments turns the file into
+ * one ERROR node whose children are the definition's pieces): its
+ * declarator after the `__global__` token, its rows up to the next one. */
+static void kernels__recover(CudaWalk *w, TSNode err) {
+  uint32_t n = ts_node_child_count(err);
+  for (uint32_t i = 0; i < n; i++) {
+    if (!kernels__is(ts_node_child(err, i), "__global__")) continue;
+    uint32_t d = i + 1;
+    while (d < n && d < i + 5 && !kernels__is(ts_node_child(err, d), "function_declarator")) d++;
+    if (d >= n || d >= i + 5) continue;
+    TSNode decl = ts_node_child(err, d);
+    TSNode name = ts_node_child_by_field_name(decl, "declarator", 10);
+    if (ts_node_is_null(name) || !kernels__is(name, "identifier")) continue;
+    uint32_t last = ts_node_end_point(err).row;
+    for (uint32_t k = d + 1; k < n; k++)
+      if (kernels__is(ts_node_child(err, k), "__global__")) {
+        last = ts_node_start_point(ts_node_child(err, k)).row;
+        break;
+      }
+    CudaKernel kern = {decl, name, kernels__text(w->ctx, name), NULL, false, last > 0 ? last : 1};
+    array_push(&w->kernels, kern);
+  }
 }
 
 static void kernels__visit(CudaWalk *w, TSTreeCursor *cur, bool *skip) {
@@ -252,6 +287,7 @@ static void kernels__visit(CudaWalk *w, TSTreeCursor *cur, bool *skip) {
   const char *t = ts_node_type(n);
   *skip = strcmp(t, "comment") == 0;
   if (strcmp(t, "function_definition") == 0) kernels__function(w, n);
+  else if (strcmp(t, "ERROR") == 0) kernels__recover(w, n);
   else if (strcmp(t, "preproc_function_def") == 0) kernels__macro(w, n);
   else if (strcmp(t, "struct_specifier") == 0 || strcmp(t, "class_specifier") == 0) kernels__class(w, n);
   else if (strcmp(t, "init_declarator") == 0) kernels__alias(w, n);
@@ -285,13 +321,15 @@ static void kernels__emit_kernel(CudaWalk *w, CudaKernel *k) {
   bool by_name = false;
   const KernelKind *kind = kernels_classify(k->id, &callees, &by_name);
   k->kind = kind;
-  uint32_t lines = ts_node_end_point(k->def).row - ts_node_start_point(k->def).row + 1;
+  uint32_t last = k->last_row ? k->last_row : ts_node_end_point(k->def).row;
+  uint32_t lines = last - ts_node_start_point(k->def).row + 1;
   char *repl = kernels_replacement(kind, lines, NULL);
   TSPoint s = ts_node_start_point(k->name), e = ts_node_end_point(k->name);
   Finding *f = kb_emit(w->ctx->out, kb_rule("ASC401"), NULL, k->id, repl, ts_node_start_byte(k->name),
                        ts_node_end_byte(k->name), s.row, s.column, e.row, e.column);
   f->weight = lines;
   f->confidence = kind ? kind->confidence : CONF_HIGH;
+  if (k->last_row) decl = k->def; /* recovered: def is the declarator */
   if (ts_node_is_null(decl)) decl = k->name; /* a kernel class: its name */
   char *sig = kernels_squash(w->ctx->text + ts_node_start_byte(decl), ts_node_end_byte(decl) - ts_node_start_byte(decl), 200);
   char *what = kernels_describe(kind, by_name, lines, NULL);

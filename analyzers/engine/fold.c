@@ -577,6 +577,59 @@ static void fold__import_uses(Fold *fo) {
   }
 }
 
+/* A use whose fix is an import's (`amp.autocast` under `import
+ * torch.cuda.amp as amp`: the edit rewrites the import) is that import's
+ * item: the import is where the work is, the uses are its sites. The
+ * shared `import torch_npu` insertion does not count as a fix. */
+static bool fold__fix_within(const Finding *into, const Finding *from) {
+  size_t real = 0;
+  for (size_t i = 0; i < from->edits.len; i++) {
+    const TextEdit *e = &from->edits.items[i];
+    if (e->start == e->end) continue;
+    if (!fold__has_edit(into, e)) return false;
+    real++;
+  }
+  return real > 0;
+}
+
+static void fold__import_fix(Fold *fo) {
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    const Finding *imp = &l->items[i];
+    if (fo->sites[i].gone || !fo->sites[i].in_import || kb_domain(imp->rule->code) != 2 || !imp->edits.len) continue;
+    for (size_t j = 0; j < l->len; j++)
+      if (j != i && !fo->sites[j].gone && !fo->sites[j].in_import && strcmp(l->items[j].rule->code, imp->rule->code) == 0 &&
+          fold__fix_within(imp, &l->items[j]))
+        fold__gone(fo, i, j, NULL);
+  }
+}
+
+/* A companion finding ("fold-companion" row) on the range of another live
+ * finding of another rule in its statement, one inside the other: one
+ * item, carried by the other (the more severe of the two stays). */
+static bool fold__nests(const Finding *a, const Finding *b) {
+  return (a->start_byte <= b->start_byte && b->end_byte <= a->end_byte) ||
+         (b->start_byte <= a->start_byte && a->end_byte <= b->end_byte);
+}
+
+static void fold__companions(Fold *fo) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-companion", fo->ctx->opt->user_entries, fo->ctx->opt->n_user_entries);
+  FindingList *l = fo->l;
+  for (size_t j = 0; row && row->arg && j < l->len; j++) {
+    const Finding *c = &l->items[j];
+    if (fo->sites[j].gone || fo->sites[j].stmt == FOLD_NONE || !fold_live(c) || !kb_pattern_match(row->arg, c->rule->code))
+      continue;
+    for (size_t i = 0; i < l->len; i++) {
+      const Finding *o = &l->items[i];
+      if (i == j || fo->sites[i].gone || fo->sites[i].stmt != fo->sites[j].stmt || !fold_live(o) ||
+          kb_domain(o->rule->code) < 2 || kb_pattern_match(row->arg, o->rule->code) || !fold__nests(o, c))
+        continue;
+      fold__gone(fo, i, j, NULL);
+      break;
+    }
+  }
+}
+
 /* A kernel defined inside another kernel's definition (a T.prim_func
  * returned by a @tilelang.jit factory) is part of it. */
 static void fold__inner_kernels(Fold *fo) {
@@ -1157,6 +1210,8 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__per_file(&fo);
     fold__build_script(&fo);
     fold__import_uses(&fo);
+    fold__companions(&fo);
+    fold__import_fix(&fo);
     fold__statement(&fo);
     fold__in_function(&fo);
     fold__inner_kernels(&fo);
