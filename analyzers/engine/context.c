@@ -34,7 +34,8 @@ bool context_is_test_path(const char *path) {
   const char *base = context__base(path);
   if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0 ||
       strcmp(base, "testing_utils.py") == 0 || /* the test helpers of a library (diffusers, transformers) */
-      util_starts_with(base, "benchmark") || util_starts_with(base, "bench_"))
+      util_starts_with(base, "benchmark") || util_starts_with(base, "bench_") || util_ends_with(base, "_bench.py") ||
+      util_ends_with(base, "_benchmark.py"))
     return true;
   for (const char *d = path; (d = strstr(d, "test")) != NULL; d++) {
     const char *e = d + 4 + (d[4] == 's');

@@ -132,8 +132,8 @@ typedef struct {
 } PyVisitor;
 
 /* Whether a path is test or benchmark code (tests/, test/ and bench...
- * directories, test_*.py, *_test.py, benchmark*.py, bench_*.py,
- * conftest.py, testing_utils.py). path borrowed. */
+ * directories, test_*.py, *_test.py, benchmark*.py, bench_*.py, *_bench.py,
+ * *_benchmark.py, conftest.py, testing_utils.py). path borrowed. */
 bool context_is_test_path(const char *path);
 
 /* The rule of a code: the options' user rules first (codes ASC9xx from the

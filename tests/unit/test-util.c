@@ -32,9 +32,10 @@ TEST(util_read_refuses_fifo_without_blocking) {
 /* Test code by path: test folders and files, benchmarks, a library's test helpers. */
 TEST(context_test_paths) {
   static const char *const tests[] = {"tests/test_model.py", "pkg/test/x.py", "conftest.py", "model_test.py",
-                                      "benchmarks/attn.py", "bench_attn.py", "src/diffusers/utils/testing_utils.py"};
+                                      "benchmarks/attn.py", "bench_attn.py", "src/diffusers/utils/testing_utils.py",
+                                      "scripts/diffusion_bench.py", "tools/attn_benchmark.py"};
   static const char *const code[] = {"pkg/attention.py", "latest/model.py", "contest.py", "src/utils/testing.py",
-                                     "pkg/testing_utils_extra.py"};
+                                     "pkg/testing_utils_extra.py", "pkg/workbench.py"};
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) ASSERT(context_is_test_path(tests[i]));
   for (size_t i = 0; i < sizeof code / sizeof code[0]; i++) ASSERT(!context_is_test_path(code[i]));
 }
