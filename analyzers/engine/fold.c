@@ -1792,16 +1792,17 @@ static int fold__use_cmp(const void *a, const void *b) {
 
 /* Rules whose construct is one work item wherever it is used (the
  * "fold-per-project" row: a custom op gets its NPU implementation once,
- * however many places call it): the first live finding of a construct, in
- * file order, takes every other one as a related site. Test code keeps
- * its own. */
-static void fold__per_project(FoldProject *p) {
-  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-per-project", p->opt->user_entries, p->opt->n_user_entries);
+ * however many places call it; the "fold-test-suite" row, in test code
+ * only: the suite's backend selection is changed once, in its conftest or
+ * helper): the first live finding of a construct, in file order, takes
+ * every other one as a related site. */
+static void fold__per_project(FoldProject *p, const char *name, bool tests) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, name, p->opt->user_entries, p->opt->n_user_entries);
   if (!row || !row->arg) return;
   Array(FoldUse) uses = {0};
   for (size_t i = 0; i < p->n; i++) {
     const FindingList *l = p->files[i].findings;
-    for (size_t j = 0; !p->files[i].test && j < l->len; j++) {
+    for (size_t j = 0; p->files[i].test == tests && j < l->len; j++) {
       const Finding *f = &l->items[j];
       if (fold_live(f) && f->subject && kb_pattern_match(row->arg, f->rule->code))
         array_push(&uses, ((FoldUse){f->rule->code, f->subject, i, j}));
@@ -1845,7 +1846,8 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   fold__families(&p, g);
   fold__headers(&p, g);
   fold__own_packages(&p);
-  fold__per_project(&p);
+  fold__per_project(&p, "fold-per-project", false);
+  fold__per_project(&p, "fold-test-suite", true);
   for (size_t i = 0; i < n; i++) {
     array_free(&g[i].out);
     array_free(&g[i].in);

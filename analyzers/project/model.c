@@ -42,6 +42,8 @@ typedef struct {
   int32_t importer;      /* a module importing it (-1: none) */
   bool main_entry;       /* its `__main__` block runs */
   bool loaded;           /* some entry point, the package's surface or a loaded module imports it */
+  bool code_loaded;      /* loaded without counting the tests as entry points: a module only
+                            tests load is their support code */
   Array(int32_t) call_target;   /* per call: definition, -1 */
   Array(int32_t) import_target; /* per import: definition, -1 */
   Array(int32_t) deps;          /* modules it imports */
@@ -1449,13 +1451,15 @@ static void model__load(Model *m, int32_t i, MQueue *queue) {
 /* Which modules are loaded: the seeds and, over the import graph, every
  * module a loaded one imports (anywhere in it). A loaded module that
  * imports by a computed name (importlib.import_module(name)) could load
- * anything: then every module is. */
-static void model__loaded(Model *m) {
+ * anything: then every module is. With `tests` false the test modules are
+ * no seeds. */
+static void model__load_from(Model *m, bool tests) {
   MQueue queue = {0};
   bool unknown = false;
   for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].loaded = false;
   for (size_t i = 0; i < m->mods.len; i++)
-    if (m->mods.items[i].facts && model__seed(m, &m->mods.items[i])) model__load(m, (int32_t)i, &queue);
+    if (m->mods.items[i].facts && (tests || !m->mods.items[i].test) && model__seed(m, &m->mods.items[i]))
+      model__load(m, (int32_t)i, &queue);
   for (size_t q = 0; q < queue.len; q++) {
     const MModule *mm = &m->mods.items[queue.items[q]];
     unknown = unknown || mm->facts->dynamic_unknown;
@@ -1471,6 +1475,12 @@ static void model__loaded(Model *m) {
   }
   for (size_t i = 0; unknown && i < m->mods.len; i++) m->mods.items[i].loaded = m->mods.items[i].facts != NULL;
   array_free(&queue);
+}
+
+static void model__loaded(Model *m) {
+  model__load_from(m, false);
+  for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].code_loaded = m->mods.items[i].loaded;
+  model__load_from(m, true);
 }
 
 /* The roots of a loaded module: its own code, its `__main__` block when it
@@ -1807,6 +1817,10 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
     *own = xasprintf("nothing that runs imports %s (no entry point, test or public module of the package loads it)", mm->rel);
     return *own;
   }
+  if (!mm->test && !mm->code_loaded) {
+    *own = xasprintf("only the tests import %s: it is their support code", mm->rel);
+    return *own;
+  }
   int32_t l = pyfacts_def_at(mm->facts, at);
   if (l >= 0) {
     int32_t g = model__global(m, (int32_t)(mm - m->mods.items), l);
@@ -1936,6 +1950,7 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
   h = model__mix_str(h, mm->broken ? mm->broken_reason : "");
   h = model__mix(h, &mm->main_entry, sizeof mm->main_entry);
   h = model__mix(h, &mm->loaded, sizeof mm->loaded);
+  h = model__mix(h, &mm->code_loaded, sizeof mm->code_loaded);
   if (mm->facts->has_main && !mm->main_entry && mm->importer >= 0) h = model__mix_str(h, m->mods.items[mm->importer].rel);
   for (size_t k = 0; k < mm->facts->defs.len; k++) {
     const MDef *d = &m->defs.items[mm->def_base + k];

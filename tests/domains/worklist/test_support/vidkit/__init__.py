@@ -1,0 +1,3 @@
+from .model import TinyDiT
+
+__all__ = ["TinyDiT"]
