@@ -1834,6 +1834,102 @@ static void fold__per_project(FoldProject *p, const char *name, bool tests) {
   array_free(&uses);
 }
 
+/* The C/C++/CUDA file of the project that registers operator namespace ns
+ * (`TORCH_LIBRARY(ns, m)` or `TORCH_LIBRARY_FRAGMENT(ns, m)`), or SIZE_MAX. */
+static size_t fold__registrar(FoldProject *p, const char *ns) {
+  static const char *const macros[] = {"TORCH_LIBRARY(", "TORCH_LIBRARY_FRAGMENT("};
+  size_t n = strlen(ns);
+  for (size_t i = 0; i < p->n; i++) {
+    if (p->files[i].kind != FILE_CUDA || p->files[i].test) continue;
+    const char *t = fold__text_of(p, i);
+    for (size_t k = 0; t && k < sizeof macros / sizeof macros[0]; k++)
+      for (const char *at = t; (at = strstr(at, macros[k])) != NULL; at++) {
+        const char *q = at + strlen(macros[k]);
+        while (*q == ' ') q++;
+        if (strncmp(q, ns, n) == 0 && (q[n] == ',' || q[n] == ' ' || q[n] == ')')) return i;
+      }
+  }
+  return SIZE_MAX;
+}
+
+static bool fold__has_kernels(const FoldProject *p) {
+  for (size_t i = 0; i < p->n; i++)
+    for (size_t j = 0; !p->files[i].test && j < p->files[i].findings->len; j++)
+      if (fold_live(&p->files[i].findings->items[j]) && strcmp(p->files[i].findings->items[j].rule->code, "ASC401") == 0)
+        return true;
+  return false;
+}
+
+/* A custom op (the "fold-own-extension-op" row's rules) whose namespace
+ * the project's own C++ registers, in a project whose kernels are
+ * findings: its NPU registration is part of porting that extension (the
+ * kernels' items), not an item of its own. */
+static void fold__own_extension_ops(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-own-extension-op", p->opt->user_entries, p->opt->n_user_entries);
+  if (!row || !row->arg || !fold__has_kernels(p)) return;
+  for (size_t i = 0; i < p->n; i++) {
+    FindingList *l = p->files[i].findings;
+    for (size_t j = 0; j < l->len; j++) {
+      Finding *f = &l->items[j];
+      if (!fold_live(f) || !f->subject || !kb_pattern_match(row->arg, f->rule->code) ||
+          !util_starts_with(f->subject, "torch.ops."))
+        continue;
+      const char *ns = f->subject + strlen("torch.ops."), *dot = strchr(ns, '.');
+      if (!dot) dot = ns + strlen(ns);
+      if (dot == ns) continue;
+      char *name = xstrndup(ns, (size_t)(dot - ns));
+      size_t reg = fold__registrar(p, name);
+      if (reg != SIZE_MAX) {
+        char *en = kb_format(row->msg_en, name, p->files[reg].path), *zh = kb_format(row->msg_zh, name, p->files[reg].path);
+        f->severity = SEV_HINT;
+        finding_append_note(f, en, zh);
+        free(en);
+        free(zh);
+      }
+      free(name);
+    }
+  }
+}
+
+/* Whether a callee goes through a package's compiled extension module
+ * (`_C.fn`, `pkg._C.fn`). */
+static bool fold__extension_callee(const char *callee) {
+  const char *at = strstr(callee, "_C.");
+  return at && (at == callee || at[-1] == '.');
+}
+
+/* Whether the class at def index c of facts calls its package's compiled
+ * extension in one of its methods. */
+static bool fold__calls_extension(const PyFacts *py, int32_t c) {
+  for (size_t k = 0; k < py->calls.len; k++) {
+    const PyCall *call = &py->calls.items[k];
+    if (call->owner < 0 || !fold__extension_callee(call->callee)) continue;
+    if (call->owner == c || py->defs.items[call->owner].cls == c) return true;
+  }
+  return false;
+}
+
+/* An autograd Function (the "fold-extension-function" row's rules) whose
+ * methods call the project's compiled extension, in a project whose
+ * kernels are findings: the ops it calls are those kernels, ported as
+ * their items; the Function itself stays as it is. */
+static void fold__extension_functions(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-extension-function", p->opt->user_entries, p->opt->n_user_entries);
+  if (!row || !row->arg || !fold__has_kernels(p)) return;
+  for (size_t i = 0; i < p->n; i++) {
+    const PyFacts *py = p->files[i].facts ? p->files[i].facts->py : NULL;
+    FindingList *l = p->files[i].findings;
+    for (size_t j = 0; py && j < l->len; j++) {
+      Finding *f = &l->items[j];
+      if (!fold_live(f) || !kb_pattern_match(row->arg, f->rule->code)) continue;
+      int32_t c = pyfacts_def_at(py, f->start_byte);
+      if (c < 0 || py->defs.items[c].kind != PYDEF_CLASS || !fold__calls_extension(py, c)) continue;
+      f->severity = SEV_HINT;
+      finding_append_note(f, row->msg_en, row->msg_zh);
+    }
+  }
+}
+
 void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   if (n == 0) return;
   FoldProject p = {files, n, opt, xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(size_t)), xcalloc(n, sizeof(bool))};
@@ -1848,6 +1944,8 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   fold__own_packages(&p);
   fold__per_project(&p, "fold-per-project", false);
   fold__per_project(&p, "fold-test-suite", true);
+  fold__own_extension_ops(&p);
+  fold__extension_functions(&p);
   for (size_t i = 0; i < n; i++) {
     array_free(&g[i].out);
     array_free(&g[i].in);

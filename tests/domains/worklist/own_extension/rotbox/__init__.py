@@ -1,0 +1,3 @@
+from .ops import ShiftBoxes, nms_rotated
+
+__all__ = ["ShiftBoxes", "nms_rotated"]
