@@ -604,6 +604,31 @@ static void fold__import_fix(Fold *fo) {
   }
 }
 
+/* An import of a module whose members the file's findings use
+ * (`import flash_attn`, then `flash_attn.flash_attn_varlen_func(...)`):
+ * replacing the uses is the work and drops the import with them, so the
+ * import is a site of the first use of the same domain. */
+static bool fold__member_of(const char *module, const char *subject) {
+  size_t n = strlen(module);
+  return strncmp(subject, module, n) == 0 && subject[n] == '.';
+}
+
+static void fold__import_members(Fold *fo) {
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    const Finding *imp = &l->items[i];
+    if (fo->sites[i].gone || !fo->sites[i].in_import || kb_domain(imp->rule->code) < 2 || !imp->subject) continue;
+    for (size_t j = 0; j < l->len; j++) {
+      const Finding *use = &l->items[j];
+      if (j == i || fo->sites[j].gone || fo->sites[j].in_import || !use->subject || !fold_live(use) ||
+          kb_domain(use->rule->code) != kb_domain(imp->rule->code) || !fold__member_of(imp->subject, use->subject))
+        continue;
+      fold__gone(fo, j, i, NULL);
+      break;
+    }
+  }
+}
+
 /* A companion finding ("fold-companion" row) on the range of another live
  * finding of another rule in its statement, one inside the other: one
  * item, carried by the other (the more severe of the two stays). */
@@ -1212,6 +1237,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__import_uses(&fo);
     fold__companions(&fo);
     fold__import_fix(&fo);
+    fold__import_members(&fo);
     fold__statement(&fo);
     fold__in_function(&fo);
     fold__inner_kernels(&fo);
