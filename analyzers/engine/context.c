@@ -43,6 +43,9 @@ bool context_is_test_path(const char *path) {
   }
   for (const char *d = path; (d = strstr(d, "bench")) != NULL; d++)
     if ((d == path || d[-1] == '/') && strchr(d, '/')) return true;
+  /* the documentation's examples and configuration are no product code either */
+  for (const char *d = path; (d = strstr(d, "doc")) != NULL; d++)
+    if ((d == path || d[-1] == '/') && (d[3] == '/' || (d[3] == 's' && d[4] == '/'))) return true;
   return false;
 }
 

@@ -131,8 +131,8 @@ typedef struct {
   void (*file_end)(AnalyzeCtx *ctx, unsigned flags);
 } PyVisitor;
 
-/* Whether a path is test or benchmark code (tests/, test/ and bench...
- * directories, test_*.py, *_test.py, benchmark*.py, bench_*.py, *_bench.py,
+/* Whether a path is test, benchmark or documentation code (tests/, test/,
+ * bench..., docs/ and doc/ directories, test_*.py, *_test.py, benchmark*.py, bench_*.py, *_bench.py,
  * *_benchmark.py, conftest.py, testing_utils.py). path borrowed. */
 bool context_is_test_path(const char *path);
 

@@ -451,13 +451,31 @@ static void fold__device_branch(Fold *fo) {
   }
 }
 
+/* The family an API belongs to by the "fold-api-family" row (`arg`:
+ * `name=globs` groups separated by `;`), as a heap string, or NULL. */
+static char *fold__api_family(const Fold *fo, const char *subject) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-api-family", fo->ctx->opt->user_entries, fo->ctx->opt->n_user_entries);
+  if (!row || !row->arg || !subject) return NULL;
+  char *groups = xstrdup(row->arg), *found = NULL, *save = NULL;
+  for (char *g = strtok_r(groups, ";", &save); g && !found; g = strtok_r(NULL, ";", &save)) {
+    char *eq = strchr(g, '=');
+    if (!eq) continue;
+    *eq = '\0';
+    if (kb_pattern_match(eq + 1, subject)) found = xstrdup(g);
+  }
+  free(groups);
+  return found;
+}
+
 /* Device-layer repeats of one construct in one Python function
  * (`torch.cuda.empty_cache()` after each of three offloads, the two
  * `torch.cuda.synchronize()` of a timing pair, `device="cuda"` on each
  * tensor of one block): one edit applied several times is one work item,
  * at the first site, with the others related and their edits in its fix,
  * and the message says how many sites it covers. Different APIs stay
- * findings of their own: each is a line an editor should mark. */
+ * findings of their own (each is a line an editor should mark), unless
+ * they are one family of one decision ("fold-api-family" row: a
+ * function's CUDA streams and events, its cache releases). */
 static void fold__in_function(Fold *fo) {
   const PyFile *py = fo->ctx->py;
   if (!py) return;
@@ -470,8 +488,13 @@ static void fold__in_function(Fold *fo) {
     const PyFunction *fn = fo->sites[j].gone || kb_domain(f->rule->code) != 2 ? NULL : pyfile_function_at(py, f->start_byte);
     if (!fn) continue;
     fns[j] = fn;
-    /* one API (not only one row: torch.cuda.amp.* names GradScaler and autocast) */
-    size_t into = fold__join_first(fo, &by_fn, xasprintf("%s\x1f%s\x1f%u", f->rule->code, f->subject ? f->subject : "", fn->start), j);
+    /* one API (not only one row: torch.cuda.amp.* names GradScaler and autocast), or one family */
+    char *family = fold__api_family(fo, f->subject);
+    size_t into = fold__join_first(fo, &by_fn,
+                                   family ? xasprintf("family\x1f%s\x1f%u", family, fn->start)
+                                          : xasprintf("%s\x1f%s\x1f%u", f->rule->code, f->subject ? f->subject : "", fn->start),
+                                   j);
+    free(family);
     if (into != SIZE_MAX) sites[into]++;
   }
   for (size_t i = 0; i < l->len; i++) {
@@ -652,6 +675,26 @@ static void fold__companions(Fold *fo) {
       fold__gone(fo, i, j, NULL);
       break;
     }
+  }
+}
+
+/* Device-layer findings inside a class's CUDA convenience method (the
+ * "device-convenience-method" row's names: `def cuda(self): return
+ * self.to("cuda")`, the container twin of Tensor.cuda): NPU code moves the
+ * object with `.to(device)`, so the method is no work item; an `npu()` twin
+ * is the library's choice. Hints, with that note. */
+static void fold__convenience_methods(Fold *fo) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "device-convenience-method", fo->ctx->opt->user_entries,
+                                 fo->ctx->opt->n_user_entries);
+  const PyFile *py = fo->ctx->py;
+  FindingList *l = fo->l;
+  for (size_t i = 0; py && row && row->arg && i < l->len; i++) {
+    Finding *f = &l->items[i];
+    if (fo->sites[i].gone || !fold_live(f) || kb_domain(f->rule->code) != 2) continue;
+    const PyFunction *fn = pyfile_function_at(py, f->start_byte);
+    if (!fn || !fn->class_name || !kb_pattern_match(row->arg, fn->name)) continue;
+    f->severity = SEV_HINT;
+    finding_append_note(f, row->msg_en, row->msg_zh);
   }
 }
 
@@ -1108,14 +1151,20 @@ static void fold__internals(Fold *fo) {
   const KbRule *rule = row ? context_rule(ctx->opt, row->code) : NULL;
   if (!rule || !context_code_selected(ctx->opt, rule->code)) return;
   FindingList *l = fo->l;
-  bool kernels = false;
+  bool kernels = false, host = false;
   for (size_t i = 0; i < l->len; i++) kernels = kernels || strcmp(l->items[i].rule->code, "ASC401") == 0;
+  /* a torch extension's host file (CUDA guards, streams or device checks, not only a header) is
+   * ported as a whole: its runtime calls (cudaSetDevice, cudaMemcpyAsync) go with it */
+  for (size_t i = 0; i < l->len && !host; i++)
+    host = !fo->sites[i].gone && fold__internal(ctx->opt, &l->items[i], false) &&
+           strcmp(l->items[i].rule->code, "ASC406") != 0;
+  bool calls = kernels || host;
   size_t first = l->len, n = 0;
   static const char *const codes[] = {"ASC403", "ASC406", "ASC407", "ASC408", "ASC409"};
   size_t per[5] = {0};
   Severity worst = rule->severity;
   for (size_t i = 0; i < l->len; i++) {
-    if (fo->sites[i].gone || !fold__internal(ctx->opt, &l->items[i], kernels)) continue;
+    if (fo->sites[i].gone || !fold__internal(ctx->opt, &l->items[i], calls)) continue;
     if (first == l->len) first = i;
     n += 1 + l->items[i].related.len;
     if (l->items[i].severity < worst) worst = l->items[i].severity;
@@ -1127,7 +1176,7 @@ static void fold__internals(Fold *fo) {
     for (size_t k = 0; k < l->len; k++)
       if (!fo->sites[k].gone && strcmp(l->items[k].rule->code, "ASC401") == 0) {
         for (size_t i = first; i < l->len; i++)
-          if (!fo->sites[i].gone && fold__internal(ctx->opt, &l->items[i], kernels)) fold__gone(fo, k, i, NULL);
+          if (!fo->sites[i].gone && fold__internal(ctx->opt, &l->items[i], calls)) fold__gone(fo, k, i, NULL);
         return;
       }
   }
@@ -1142,7 +1191,7 @@ static void fold__internals(Fold *fo) {
   fold__absorb(c, &self, NULL);
   finding_free(&self);
   for (size_t i = first + 1; i < l->len; i++)
-    if (!fo->sites[i].gone && fold__internal(ctx->opt, &l->items[i], kernels)) fold__gone(fo, first, i, NULL);
+    if (!fo->sites[i].gone && fold__internal(ctx->opt, &l->items[i], calls)) fold__gone(fo, first, i, NULL);
   StrBuf sb;
   sb_init(&sb);
   sb_printf(&sb, "%s (%zu sites:", fold__base(ctx->path), n);
@@ -1235,6 +1284,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__per_file(&fo);
     fold__build_script(&fo);
     fold__import_uses(&fo);
+    fold__convenience_methods(&fo);
     fold__companions(&fo);
     fold__import_fix(&fo);
     fold__import_members(&fo);

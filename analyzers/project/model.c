@@ -59,6 +59,7 @@ typedef struct {
   int32_t via;                 /* next definition of the chain, -1: the construct is its own */
   uint32_t depth;
   bool reachable;
+  bool code_reachable;         /* reachable without the tests as roots: one only tests reach is their helper */
   int32_t shadow;              /* local index of a later definition of its name that replaces it, -1: none */
 } MDef;
 
@@ -975,7 +976,7 @@ static void model__defs(Model *m) {
     mm->def_base = (uint32_t)m->defs.len;
     mm->importer = -1;
     for (size_t k = 0; mm->facts && k < mm->facts->defs.len; k++) {
-      MDef d = {(int32_t)i, (int32_t)k, -1, -1, -1, 0, false, -1};
+      MDef d = {(int32_t)i, (int32_t)k, -1, -1, -1, 0, false, false, -1};
       array_push(&m->defs, d);
     }
   }
@@ -1451,44 +1452,47 @@ static void model__load(Model *m, int32_t i, MQueue *queue) {
 /* Which modules are loaded: the seeds and, over the import graph, every
  * module a loaded one imports (anywhere in it). A loaded module that
  * imports by a computed name (importlib.import_module(name)) could load
- * anything: then every module is. With `tests` false the test modules are
- * no seeds. */
-static void model__load_from(Model *m, bool tests) {
-  MQueue queue = {0};
-  bool unknown = false;
-  for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].loaded = false;
-  for (size_t i = 0; i < m->mods.len; i++)
-    if (m->mods.items[i].facts && (tests || !m->mods.items[i].test) && model__seed(m, &m->mods.items[i]))
-      model__load(m, (int32_t)i, &queue);
-  for (size_t q = 0; q < queue.len; q++) {
-    const MModule *mm = &m->mods.items[queue.items[q]];
-    unknown = unknown || mm->facts->dynamic_unknown;
+ * anything: then every module is. In two phases over one queue: the seeds
+ * that are not tests first (what they load is code_loaded), then the tests
+ * (what only they add is their support code). */
+static void model__load_queue(Model *m, MQueue *queue, size_t *q, bool *unknown) {
+  for (; *q < queue->len; (*q)++) {
+    const MModule *mm = &m->mods.items[queue->items[*q]];
+    *unknown = *unknown || mm->facts->dynamic_unknown;
     /* the packages above it (importing `a.b.c` runs `a` and `a.b` first), and what it imports */
     char *up = xstrdup(mm->name);
     for (char *dot; (dot = strrchr(up, '.')) != NULL;) {
       *dot = '\0';
       int32_t p = model__module_named(m, up);
-      if (p >= 0 && m->mods.items[p].is_init) model__load(m, p, &queue);
+      if (p >= 0 && m->mods.items[p].is_init) model__load(m, p, queue);
     }
     free(up);
-    for (size_t k = 0; k < mm->deps.len; k++) model__load(m, mm->deps.items[k], &queue);
+    for (size_t k = 0; k < mm->deps.len; k++) model__load(m, mm->deps.items[k], queue);
   }
-  for (size_t i = 0; unknown && i < m->mods.len; i++) m->mods.items[i].loaded = m->mods.items[i].facts != NULL;
-  array_free(&queue);
 }
 
 static void model__loaded(Model *m) {
-  model__load_from(m, false);
-  for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].code_loaded = m->mods.items[i].loaded;
-  model__load_from(m, true);
+  MQueue queue = {0};
+  size_t q = 0;
+  bool unknown = false;
+  for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].loaded = false;
+  for (int tests = 0; tests < 2; tests++) {
+    for (size_t i = 0; i < m->mods.len; i++)
+      if (m->mods.items[i].facts && m->mods.items[i].test == (tests == 1) && model__seed(m, &m->mods.items[i]))
+        model__load(m, (int32_t)i, &queue);
+    model__load_queue(m, &queue, &q, &unknown);
+    for (size_t i = 0; unknown && i < m->mods.len; i++) m->mods.items[i].loaded = m->mods.items[i].facts != NULL;
+    for (size_t i = 0; tests == 0 && i < m->mods.len; i++) m->mods.items[i].code_loaded = m->mods.items[i].loaded;
+  }
+  array_free(&queue);
 }
 
 /* The roots of a loaded module: its own code, its `__main__` block when it
  * is a script, and the definitions that are entry points. */
-static void model__roots(MReach *r, int32_t mi) {
+static void model__roots(MReach *r, int32_t mi, bool tests) {
   Model *m = r->m;
   MModule *mm = &m->mods.items[mi];
-  if (mm->broken || !mm->facts || !mm->loaded) return;
+  if (mm->broken || !mm->facts || !mm->loaded || mm->test != tests) return;
   mm->main_entry = mm->facts->has_main && (mm->importer < 0 || model__launched(m, mm) || model__cli(mm));
   model__reach_owner(r, mi, PYREF_MODULE);
   if (mm->main_entry) model__reach_owner(r, mi, PYREF_MAIN);
@@ -1514,27 +1518,40 @@ static void model__roots(MReach *r, int32_t mi) {
   }
 }
 
-static void model__reachability(Model *m) {
-  model__shadows(m); /* read from the bodies too (decorators, module code): every link */
-  model__entries_clear(m);
-  for (size_t i = 0; i < m->launchers.len; i++) model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
-  for (size_t i = 0; i < m->mods.len; i++) /* grouped once per body */
-    if (m->mods.items[i].facts && !m->mods.items[i].ref_first.len) model__ref_groups(&m->mods.items[i]);
-  MReach r = {m, {0}, xcalloc(m->names.strs.len + 1, 1)};
-  model__loaded(m);
-  for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].main_entry = false;
-  for (size_t i = 0; i < m->mods.len; i++) model__roots(&r, (int32_t)i);
-  for (size_t w = 0; w < r.work.len; w++) {
-    int32_t g = r.work.items[w];
+/* Follows r's work list from *w to its end: what each reached definition
+ * mentions and calls, and an instance's public and protocol methods. */
+static void model__reach_all(MReach *r, size_t *at) {
+  Model *m = r->m;
+  for (size_t w = *at; w < r->work.len; w = ++*at) {
+    int32_t g = r->work.items[w];
     const MDef *d = &m->defs.items[g];
-    model__reach_owner(&r, d->mod, d->idx);
+    model__reach_owner(r, d->mod, d->idx);
     const PyDef *pd = model__pydef(m, g);
     if (pd->kind != PYDEF_CLASS) continue;
     /* an instance's public methods and protocol methods can run */
     const PyFacts *f = m->mods.items[d->mod].facts;
     for (size_t k = (size_t)d->idx + 1; k < f->defs.len && f->defs.items[k].kind == PYDEF_METHOD; k++)
       if (f->defs.items[k].cls == d->idx && !model__private(f->defs.items[k].name))
-        model__reach_def(&r, model__global(m, d->mod, (int32_t)k));
+        model__reach_def(r, model__global(m, d->mod, (int32_t)k));
+  }
+}
+
+static void model__reachability(Model *m) {
+  model__shadows(m); /* read from the bodies too (decorators, module code): every link */
+  model__entries_clear(m);
+  for (size_t i = 0; i < m->launchers.len; i++) model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
+  for (size_t i = 0; i < m->mods.len; i++) /* grouped once per body */
+    if (m->mods.items[i].facts && !m->mods.items[i].ref_first.len) model__ref_groups(&m->mods.items[i]);
+  model__loaded(m);
+  /* in two phases over one work list: the roots that are not tests first
+   * (what they reach is code_reachable), then the tests' */
+  MReach r = {m, {0}, xcalloc(m->names.strs.len + 1, 1)};
+  size_t at = 0;
+  for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].main_entry = false;
+  for (int tests = 0; tests < 2; tests++) {
+    for (size_t i = 0; i < m->mods.len; i++) model__roots(&r, (int32_t)i, tests == 1);
+    model__reach_all(&r, &at);
+    for (size_t g = 0; tests == 0 && g < m->defs.len; g++) m->defs.items[g].code_reachable = m->defs.items[g].reachable;
   }
   array_free(&r.work);
   free(r.reached);
@@ -1827,8 +1844,16 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
     if (model__pydef(m, g)->kind == PYDEF_METHOD && !m->defs.items[model__global(m, (int32_t)(mm - m->mods.items),
                                                                                   model__pydef(m, g)->cls)].reachable)
       g = model__global(m, (int32_t)(mm - m->mods.items), model__pydef(m, g)->cls);
-    if (m->defs.items[g].reachable) return NULL;
+    if (m->defs.items[g].reachable && (m->defs.items[g].code_reachable || mm->test)) return NULL;
     const char *name = model__pydef(m, g)->name;
+    if (m->defs.items[g].reachable) {
+      StrBuf sb;
+      sb_init(&sb);
+      model__def_label(m, g, &sb);
+      *own = xasprintf("only the tests call %s: it is their helper", sb.data);
+      sb_free(&sb);
+      return *own;
+    }
     if (m->defs.items[g].shadow >= 0) {
       const PyDef *later = &mm->facts->defs.items[m->defs.items[g].shadow];
       *own = xasprintf("%s is defined again at line %u, which replaces this definition", name, later->at.row + 1);
