@@ -410,28 +410,28 @@ static void deps__emit_site(AnalyzeCtx *ctx, const DepsSite *s, const DepsSites 
 }
 
 /* The extra (or dependency group) a site is declared in, when its name
- * says it selects another backend ("backend-extra" row); NULL otherwise. */
-static const char *deps__backend_extra(const AnalyzeCtx *ctx, const DepsSite *s, const KbEntry **row) {
+ * matches the "backend-extra" row (it selects another backend); NULL
+ * otherwise. */
+static const char *deps__backend_extra(const KbEntry *row, const DepsSite *s) {
   static const char *const sections[] = {"project.optional-dependencies.", "optional-dependencies.", "extras_require.",
                                          "dependency-groups."};
-  *row = kb_lookup(KB_DETECTOR, "backend-extra", ctx->opt->user_entries, ctx->opt->n_user_entries);
-  for (size_t i = 0; *row && (*row)->arg && i < sizeof sections / sizeof sections[0]; i++) {
+  for (size_t i = 0; row && row->arg && i < sizeof sections / sizeof sections[0]; i++) {
     if (!util_starts_with(s->where, sections[i])) continue;
     const char *name = s->where + strlen(sections[i]);
-    return *name && kb_pattern_match((*row)->arg, name) ? name : NULL;
+    return *name && kb_pattern_match(row->arg, name) ? name : NULL;
   }
   return NULL;
 }
 
 void deps_emit_sites(AnalyzeCtx *ctx, const DepsSites *sites) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "backend-extra", ctx->opt->user_entries, ctx->opt->n_user_entries);
   for (size_t i = 0; i < sites->len; i++) {
     bool seen = false; /* a list held in a variable may be referenced twice */
     for (size_t k = 0; k < i && !seen; k++) seen = sites->items[k].req.whole.start == sites->items[i].req.whole.start;
     if (seen || !sites->items[i].req.name_norm[0]) continue;
     size_t before = ctx->out->len;
     deps__emit_site(ctx, &sites->items[i], sites);
-    const KbEntry *row;
-    const char *extra = deps__backend_extra(ctx, &sites->items[i], &row);
+    const char *extra = deps__backend_extra(row, &sites->items[i]);
     for (size_t k = before; extra && k < ctx->out->len; k++)
       if (!ctx->out->items[k].unreachable) fold_mark_unreachable(&ctx->out->items[k], row, extra);
   }

@@ -22,7 +22,7 @@ typedef struct {
   char *id;     /* its text, without scope or template arguments */
   const KernelKind *kind; /* what it does, set when it is emitted */
   bool is_class; /* a CUTLASS/CuTe kernel class, not a __global__ function */
-  uint32_t last_row; /* recovered from a parse error (def is its declarator): its last row */
+  uint32_t last_row; /* recovered from a parse error (def is then its declarator): its last row */
 } CudaKernel;
 
 typedef struct {
@@ -277,7 +277,7 @@ static void kernels__recover(CudaWalk *w, TSNode err) {
         last = ts_node_start_point(ts_node_child(err, k)).row;
         break;
       }
-    CudaKernel kern = {decl, name, kernels__text(w->ctx, name), NULL, false, last > 0 ? last : 1};
+    CudaKernel kern = {decl, name, kernels__text(w->ctx, name), NULL, false, last};
     array_push(&w->kernels, kern);
   }
 }
@@ -321,7 +321,8 @@ static void kernels__emit_kernel(CudaWalk *w, CudaKernel *k) {
   bool by_name = false;
   const KernelKind *kind = kernels_classify(k->id, &callees, &by_name);
   k->kind = kind;
-  uint32_t last = k->last_row ? k->last_row : ts_node_end_point(k->def).row;
+  bool recovered = kernels__is(k->def, "function_declarator");
+  uint32_t last = recovered ? k->last_row : ts_node_end_point(k->def).row;
   uint32_t lines = last - ts_node_start_point(k->def).row + 1;
   char *repl = kernels_replacement(kind, lines, NULL);
   TSPoint s = ts_node_start_point(k->name), e = ts_node_end_point(k->name);
@@ -329,7 +330,7 @@ static void kernels__emit_kernel(CudaWalk *w, CudaKernel *k) {
                        ts_node_end_byte(k->name), s.row, s.column, e.row, e.column);
   f->weight = lines;
   f->confidence = kind ? kind->confidence : CONF_HIGH;
-  if (k->last_row) decl = k->def; /* recovered: def is the declarator */
+  if (recovered) decl = k->def;
   if (ts_node_is_null(decl)) decl = k->name; /* a kernel class: its name */
   char *sig = kernels_squash(w->ctx->text + ts_node_start_byte(decl), ts_node_end_byte(decl) - ts_node_start_byte(decl), 200);
   char *what = kernels_describe(kind, by_name, lines, NULL);

@@ -451,20 +451,40 @@ static void fold__device_branch(Fold *fo) {
   }
 }
 
-/* The family an API belongs to by the "fold-api-family" row (`arg`:
- * `name=globs` groups separated by `;`), as a heap string, or NULL. */
-static char *fold__api_family(const Fold *fo, const char *subject) {
+/* The API families of the "fold-api-family" row (`arg`: `name=globs`
+ * groups separated by `;`), split once per file: names[i] and globs[i]
+ * point into `text`, which the caller frees. */
+typedef struct {
+  char *text;
+  Array(const char *) names, globs;
+} FoldFamilies;
+
+static FoldFamilies fold__families_of(const Fold *fo) {
+  FoldFamilies fam = {0};
   const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-api-family", fo->ctx->opt->user_entries, fo->ctx->opt->n_user_entries);
-  if (!row || !row->arg || !subject) return NULL;
-  char *groups = xstrdup(row->arg), *found = NULL, *save = NULL;
-  for (char *g = strtok_r(groups, ";", &save); g && !found; g = strtok_r(NULL, ";", &save)) {
+  if (!row || !row->arg) return fam;
+  fam.text = xstrdup(row->arg);
+  char *save = NULL;
+  for (char *g = strtok_r(fam.text, ";", &save); g; g = strtok_r(NULL, ";", &save)) {
     char *eq = strchr(g, '=');
     if (!eq) continue;
     *eq = '\0';
-    if (kb_pattern_match(eq + 1, subject)) found = xstrdup(g);
+    array_push(&fam.names, g);
+    array_push(&fam.globs, eq + 1);
   }
-  free(groups);
-  return found;
+  return fam;
+}
+
+static const char *fold__family(const FoldFamilies *fam, const char *subject) {
+  for (size_t i = 0; subject && i < fam->names.len; i++)
+    if (kb_pattern_match(fam->globs.items[i], subject)) return fam->names.items[i];
+  return NULL;
+}
+
+static void fold__families_free(FoldFamilies *fam) {
+  array_free(&fam->names);
+  array_free(&fam->globs);
+  free(fam->text);
 }
 
 /* Device-layer repeats of one construct in one Python function
@@ -481,6 +501,7 @@ static void fold__in_function(Fold *fo) {
   if (!py) return;
   FindingList *l = fo->l;
   FoldKeys by_fn = {0};
+  FoldFamilies fam = fold__families_of(fo);
   uint32_t *sites = xcalloc(l->len, sizeof *sites);
   const PyFunction **fns = xcalloc(l->len, sizeof *fns);
   for (size_t j = 0; j < l->len; j++) {
@@ -489,12 +510,11 @@ static void fold__in_function(Fold *fo) {
     if (!fn) continue;
     fns[j] = fn;
     /* one API (not only one row: torch.cuda.amp.* names GradScaler and autocast), or one family */
-    char *family = fold__api_family(fo, f->subject);
+    const char *family = fold__family(&fam, f->subject);
     size_t into = fold__join_first(fo, &by_fn,
                                    family ? xasprintf("family\x1f%s\x1f%u", family, fn->start)
                                           : xasprintf("%s\x1f%s\x1f%u", f->rule->code, f->subject ? f->subject : "", fn->start),
                                    j);
-    free(family);
     if (into != SIZE_MAX) sites[into]++;
   }
   for (size_t i = 0; i < l->len; i++) {
@@ -509,6 +529,7 @@ static void fold__in_function(Fold *fo) {
   free(sites);
   free(fns);
   fold__keys_free(&by_fn);
+  fold__families_free(&fam);
 }
 
 /* Two rules on one range (a "cuda" string that is both a device string and
@@ -1151,13 +1172,14 @@ static void fold__internals(Fold *fo) {
   const KbRule *rule = row ? context_rule(ctx->opt, row->code) : NULL;
   if (!rule || !context_code_selected(ctx->opt, rule->code)) return;
   FindingList *l = fo->l;
-  bool kernels = false, host = false;
-  for (size_t i = 0; i < l->len; i++) kernels = kernels || strcmp(l->items[i].rule->code, "ASC401") == 0;
   /* a torch extension's host file (CUDA guards, streams or device checks, not only a header) is
    * ported as a whole: its runtime calls (cudaSetDevice, cudaMemcpyAsync) go with it */
-  for (size_t i = 0; i < l->len && !host; i++)
-    host = !fo->sites[i].gone && fold__internal(ctx->opt, &l->items[i], false) &&
-           strcmp(l->items[i].rule->code, "ASC406") != 0;
+  bool kernels = false, host = false;
+  for (size_t i = 0; i < l->len; i++) {
+    kernels = kernels || strcmp(l->items[i].rule->code, "ASC401") == 0;
+    host = host || (!fo->sites[i].gone && fold__internal(ctx->opt, &l->items[i], false) &&
+                    strcmp(l->items[i].rule->code, "ASC406") != 0);
+  }
   bool calls = kernels || host;
   size_t first = l->len, n = 0;
   static const char *const codes[] = {"ASC403", "ASC406", "ASC407", "ASC408", "ASC409"};
@@ -1936,13 +1958,20 @@ static bool fold__has_kernels(const FoldProject *p) {
   return false;
 }
 
+/* A namespace looked up once: its registering file (SIZE_MAX: none). */
+typedef struct {
+  char *ns;
+  size_t reg;
+} FoldRegistrar;
+
 /* A custom op (the "fold-own-extension-op" row's rules) whose namespace
- * the project's own C++ registers, in a project whose kernels are
- * findings: its NPU registration is part of porting that extension (the
+ * the project's own C++ registers (called for a project whose kernels are
+ * findings): its NPU registration is part of porting that extension (the
  * kernels' items), not an item of its own. */
 static void fold__own_extension_ops(FoldProject *p) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-own-extension-op", p->opt->user_entries, p->opt->n_user_entries);
-  if (!row || !row->arg || !fold__has_kernels(p)) return;
+  if (!row || !row->arg) return;
+  Array(FoldRegistrar) seen = {0}; /* the sources are scanned once per namespace */
   for (size_t i = 0; i < p->n; i++) {
     FindingList *l = p->files[i].findings;
     for (size_t j = 0; j < l->len; j++) {
@@ -1954,7 +1983,10 @@ static void fold__own_extension_ops(FoldProject *p) {
       if (!dot) dot = ns + strlen(ns);
       if (dot == ns) continue;
       char *name = xstrndup(ns, (size_t)(dot - ns));
-      size_t reg = fold__registrar(p, name);
+      size_t k = 0;
+      while (k < seen.len && strcmp(seen.items[k].ns, name) != 0) k++;
+      if (k == seen.len) array_push(&seen, ((FoldRegistrar){xstrdup(name), fold__registrar(p, name)}));
+      size_t reg = seen.items[k].reg;
       if (reg != SIZE_MAX) {
         char *en = kb_format(row->msg_en, name, p->files[reg].path), *zh = kb_format(row->msg_zh, name, p->files[reg].path);
         f->severity = SEV_HINT;
@@ -1965,6 +1997,8 @@ static void fold__own_extension_ops(FoldProject *p) {
       free(name);
     }
   }
+  for (size_t k = 0; k < seen.len; k++) free(seen.items[k].ns);
+  array_free(&seen);
 }
 
 /* Whether a callee goes through a package's compiled extension module
@@ -1986,12 +2020,12 @@ static bool fold__calls_extension(const PyFacts *py, int32_t c) {
 }
 
 /* An autograd Function (the "fold-extension-function" row's rules) whose
- * methods call the project's compiled extension, in a project whose
- * kernels are findings: the ops it calls are those kernels, ported as
+ * methods call the project's compiled extension (called for a project
+ * whose kernels are findings): the ops it calls are those kernels, ported as
  * their items; the Function itself stays as it is. */
 static void fold__extension_functions(FoldProject *p) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-extension-function", p->opt->user_entries, p->opt->n_user_entries);
-  if (!row || !row->arg || !fold__has_kernels(p)) return;
+  if (!row || !row->arg) return;
   for (size_t i = 0; i < p->n; i++) {
     const PyFacts *py = p->files[i].facts ? p->files[i].facts->py : NULL;
     FindingList *l = p->files[i].findings;
@@ -2020,8 +2054,10 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   fold__own_packages(&p);
   fold__per_project(&p, "fold-per-project", false);
   fold__per_project(&p, "fold-test-suite", true);
-  fold__own_extension_ops(&p);
-  fold__extension_functions(&p);
+  if (fold__has_kernels(&p)) { /* a project's own extension: its ops and Functions come with its kernels */
+    fold__own_extension_ops(&p);
+    fold__extension_functions(&p);
+  }
   for (size_t i = 0; i < n; i++) {
     array_free(&g[i].out);
     array_free(&g[i].in);
