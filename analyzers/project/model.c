@@ -35,6 +35,7 @@ typedef struct {
   /* linked */
   char *name, *alt;      /* dotted name by packages; by the whole path */
   bool is_init, in_package, test;
+  bool stub;             /* a type stub (.pyi): it never runs, and names no module that does */
   bool script_dir;       /* under a folder of scripts (the "script-folders" row) */
   uint32_t def_base;     /* its first definition in Model.defs */
   bool broken;
@@ -657,6 +658,7 @@ static void model__names(Model *m) {
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
     mm->test = model__is_test_path(mm->rel);
+    mm->stub = util_ends_with(mm->rel, ".pyi");
     mm->script_dir = model__in_script_folder(mm->rel, scripts);
     char *dir = model__dir(mm->rel);
     mm->in_package = *dir && model__index_find(&pkgs, dir) < pkgs.len;
@@ -692,6 +694,9 @@ static void model__names(Model *m) {
     mm->alt = model__dotted(mm->rel);
     free(top);
     free(dir);
+    /* a stub of a package (stubs/torch/__init__.pyi) is not that package:
+     * imports of it go to the installed one */
+    if (mm->stub) continue;
     if (*mm->name) model__index_push(&m->mod_names, mm->name, (int32_t)i);
     for (int k = 0; k < 2; k++) {
       const char *nm = k ? mm->alt : mm->name;
@@ -1120,7 +1125,7 @@ static void model__import(Model *m, int32_t mi, const char *spelled, bool requir
 static void model__link_imports(Model *m) {
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
-    if (!mm->facts) continue;
+    if (!mm->facts || mm->stub) continue;
     for (size_t k = 0; k < mm->facts->imports.len; k++) {
       const PyFactImport *im = &mm->facts->imports.items[k];
       bool required = im->top && !im->guarded;
@@ -1444,7 +1449,7 @@ typedef Array(int32_t) MQueue;
 
 static void model__load(Model *m, int32_t i, MQueue *queue) {
   MModule *d = &m->mods.items[i];
-  if (d->loaded || !d->facts || d->broken) return;
+  if (d->loaded || !d->facts || d->broken || d->stub) return;
   d->loaded = true;
   array_push(queue, i);
 }
@@ -1825,6 +1830,10 @@ static void model__emit(const Model *m, const MModule *mm, int32_t owner, const 
 
 static const char *model__unreachable_reason(const Model *m, const MModule *mm, uint32_t at, char **own) {
   if (mm->broken) return mm->broken_reason;
+  if (mm->stub) {
+    *own = xasprintf("%s is a type stub: it declares types and never runs", mm->rel);
+    return *own;
+  }
   if (!mm->loaded && model__idle_loose(mm)) {
     *own = xasprintf("nothing that runs imports %s, and running it does nothing (no `__main__` block, no call in its module code)",
                      mm->rel);

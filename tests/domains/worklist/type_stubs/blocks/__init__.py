@@ -1,0 +1,3 @@
+from .ffn import FeedForward
+
+__all__ = ["FeedForward"]
