@@ -337,18 +337,21 @@ static void fold__statement(Fold *fo) {
  * holds it, within its definition; *block is that consequence. Null when
  * there is none. */
 static TSNode fold__branch_of(const AnalyzeCtx *ctx, uint32_t s, uint32_t e, TSNode *block) {
-  TSNode n = forest_node_at(ctx->forest, s, e);
-  for (TSNode c = ts_node_is_null(n) ? n : ts_node_parent(n); !ts_node_is_null(c); n = c, c = ts_node_parent(c)) {
-    if (fold__is(c, "function_definition") || fold__is(c, "class_definition") || fold__is(c, "module")) break;
-    if (!fold__is(c, "block")) continue;
-    TSNode up = ts_node_parent(c);
-    if ((fold__is(up, "if_statement") || fold__is(up, "elif_clause")) &&
-        ts_node_eq(ts_node_child_by_field_name(up, "consequence", 11), c)) {
-      *block = c;
-      return up;
+  ForestUp up = forest_up(ctx->forest, s, e);
+  TSNode c, found = {0}, consequence = {0};
+  const char *field;
+  for (bool own = true; forest_up_next(&up, &c, &field); own = false) {
+    if (own) continue; /* the node itself: its branches are below it */
+    if (!ts_node_is_null(consequence) && (fold__is(c, "if_statement") || fold__is(c, "elif_clause"))) {
+      *block = consequence;
+      found = c;
+      break;
     }
+    if (fold__is(c, "function_definition") || fold__is(c, "class_definition") || fold__is(c, "module")) break;
+    consequence = fold__is(c, "block") && field && strcmp(field, "consequence") == 0 ? c : (TSNode){0};
   }
-  return (TSNode){0};
+  forest_up_end(&up);
+  return found;
 }
 
 static bool fold__branch_domain(const Finding *f) {

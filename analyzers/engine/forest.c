@@ -214,6 +214,44 @@ TSNode forest_node_at(const Forest *f, uint32_t start, uint32_t end) {
   return ts_node_is_null(root) ? root : ts_node_descendant_for_byte_range(root, start, end);
 }
 
+/* Down from the root as ts_node_descendant_for_byte_range goes: into the
+ * first child that reaches past `start` and to `end` and begins at or
+ * before `start`. */
+ForestUp forest_up(const Forest *f, uint32_t start, uint32_t end) {
+  ForestUp up = {0};
+  TSNode root = forest_root(f, forest__find(f, start));
+  if (ts_node_is_null(root)) return up;
+  up.cursor = ts_tree_cursor_new(root);
+  up.live = true;
+  while (ts_tree_cursor_goto_first_child_for_byte(&up.cursor, start) >= 0) {
+    bool inside = false;
+    do {
+      TSNode c = ts_tree_cursor_current_node(&up.cursor);
+      if (ts_node_start_byte(c) > start) break;
+      uint32_t ce = ts_node_end_byte(c);
+      inside = ce >= end && ce > start;
+    } while (!inside && ts_tree_cursor_goto_next_sibling(&up.cursor));
+    if (!inside) {
+      ts_tree_cursor_goto_parent(&up.cursor);
+      break;
+    }
+  }
+  return up;
+}
+
+bool forest_up_next(ForestUp *up, TSNode *out, const char **field) {
+  if (!up->live || (up->started && !ts_tree_cursor_goto_parent(&up->cursor))) return false;
+  up->started = true;
+  *out = ts_tree_cursor_current_node(&up->cursor);
+  if (field) *field = ts_tree_cursor_current_field_name(&up->cursor);
+  return true;
+}
+
+void forest_up_end(ForestUp *up) {
+  if (up->live) ts_tree_cursor_delete(&up->cursor);
+  up->live = false;
+}
+
 TSNode forest_prev_named_sibling(const Forest *f, TSNode n) {
   if (ts_node_is_null(n)) return n;
   TSNode p = ts_node_prev_named_sibling(n);

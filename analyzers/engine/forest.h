@@ -71,6 +71,21 @@ ForestTops forest_tops(const Forest *f, bool named);
 bool forest_next_top(ForestTops *it, TSNode *out);
 /* The smallest node spanning [start, end) in the member holding `start`. */
 TSNode forest_node_at(const Forest *f, uint32_t start, uint32_t end);
+/* A walk up from the smallest node spanning [start, end) (forest_node_at's)
+ * to the root of its member, O(1) a step: ts_node_parent walks down from
+ * the root, so a loop of it is quadratic in the depth of the tree.
+ *   ForestUp up = forest_up(f, s, e);
+ *   for (TSNode n; forest_up_next(&up, &n, &field);) ...
+ *   forest_up_end(&up);
+ * `field` (may be NULL) is the field name of n in its parent, NULL when none.
+ * The walk owns a tree cursor: forest_up_end frees it. */
+typedef struct {
+  TSTreeCursor cursor;
+  bool live, started;
+} ForestUp;
+ForestUp forest_up(const Forest *f, uint32_t start, uint32_t end);
+bool forest_up_next(ForestUp *up, TSNode *out, const char **field);
+void forest_up_end(ForestUp *up);
 /* The named sibling before n; for a top-level statement, the last one of
  * the member before. */
 TSNode forest_prev_named_sibling(const Forest *f, TSNode n);
