@@ -132,6 +132,7 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
   for (size_t i = 0; i < f->refs.len; i++) {
     rc__str(out, f->refs.items[i].name);
     rc__u32(out, rc__zig(f->refs.items[i].owner));
+    rc__u32(out, rc__zig(f->refs.items[i].via));
   }
   rc__strs(out, f->star_imports.items, f->star_imports.len);
   rc__strs(out, f->dynamic_imports.items, f->dynamic_imports.len);
@@ -387,7 +388,10 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     PyRef ref;
     ref.name = rc__get_str(r);
     ref.owner = rc__unzig(rc__get_u32(r));
-    if (!ref.name || ref.owner < PYREF_MAIN || ref.owner >= (int32_t)f->defs.len) r->bad = true;
+    ref.via = rc__unzig(rc__get_u32(r));
+    if (!ref.name || ref.owner < PYREF_MAIN || ref.owner >= (int32_t)f->defs.len || ref.via < -1 ||
+        ref.via >= (int32_t)f->imports.len)
+      r->bad = true;
     array_push(&f->refs, ref);
   }
   RC__GET_STRS(r, &f->star_imports);

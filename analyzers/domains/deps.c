@@ -470,6 +470,8 @@ void deps_emit_include(AnalyzeCtx *ctx, DepsSpan at, DepsSpan path) {
                              : "not analyzed: only requirements*.txt and constraints*.txt files are scanned";
   Finding *f = deps__emit(ctx, NULL, subject, repl, at);
   if (f) f->detail = xasprintf("include: %s", p);
+  /* an included file that is scanned anyway leaves nothing to do: a hint */
+  if (f && scanned) f->severity = SEV_HINT;
   free(subject);
   free(p);
 }

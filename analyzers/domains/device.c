@@ -313,8 +313,42 @@ static void device__fold_flag(AnalyzeCtx *ctx, const Finding *g, TSNode site) {
  * guard stays a finding, and still each fix of what it guards changes it:
  * a rewritten call behind an unchanged CUDA test would never run on the
  * NPU. Returns whether the guard finding is to be dropped. */
+/* Whether the and-chain holding the is_available() call at site also tests
+ * the build's platform (the "platform-build-test" row): ROCm or CUDA-build
+ * detection, False on the NPU either way. Its operands are read with an
+ * explicit stack. */
+static bool device__platform_test(AnalyzeCtx *ctx, TSNode site) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "platform-build-test", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  if (!row || !row->arg) return false;
+  TSNode top = site, up = ts_node_parent(site);
+  while (pysyntax_is(up, "call") || pysyntax_is(up, "attribute")) top = up, up = ts_node_parent(up);
+  bool chain = false;
+  for (; pysyntax_is(up, "boolean_operator") || pysyntax_is(up, "parenthesized_expression"); up = ts_node_parent(up)) {
+    if (pysyntax_is(up, "boolean_operator") && strcmp(ts_node_type(ts_node_child(up, 1)), "and") != 0) break;
+    top = up;
+    chain = chain || pysyntax_is(up, "boolean_operator");
+  }
+  if (!chain) return false;
+  Array(TSNode) stack = {0};
+  array_push(&stack, top);
+  bool found = false;
+  while (stack.len && !found) {
+    TSNode n = stack.items[--stack.len];
+    if (pysyntax_is(n, "attribute")) {
+      char *q = pyfile_qualname(ctx->py, n);
+      found = q && kb_pattern_match(row->arg, q);
+      free(q);
+      continue;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n) && stack.len < 64; i++) array_push(&stack, ts_node_named_child(n, i));
+  }
+  array_free(&stack);
+  return found;
+}
+
 static bool device__guard(AnalyzeCtx *ctx, const Finding *g) {
   TSNode site = forest_node_at(ctx->forest, g->start_byte, g->end_byte);
+  if (device__platform_test(ctx, site)) return true;
   if (device__conditional(ctx, g, site)) return true;
   bool flags, calls;
   device__guard_body(ctx, site, &flags, &calls);

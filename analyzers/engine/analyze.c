@@ -370,6 +370,12 @@ static void analyze__note_required(const PyFile *py, Finding *f) {
   }
 }
 
+static bool analyze__drop_any(void *data, const Finding *f) {
+  (void)data;
+  (void)f;
+  return true;
+}
+
 static bool analyze__drop_test(void *data, const Finding *f) {
   (void)data;
   return analyze__test_rule(f);
@@ -644,6 +650,12 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
   if (ctx->kind == FILE_CUDA && context_is_test_path(ctx->path)) { /* kernel tests and benchmarks */
     for (size_t i = 0; i < mine->len; i++) tests += analyze__test_rule(&mine->items[i]);
     findings_drop_if(mine, analyze__drop_test, NULL);
+  }
+  /* the developers' requirements (dev-requirements.txt, requirements/test.txt)
+   * install nothing the product runs: their packages are test code's */
+  if (ctx->kind == FILE_REQUIREMENTS && context_is_test_path(ctx->path)) {
+    tests += (uint32_t)mine->len;
+    findings_drop_if(mine, analyze__drop_any, NULL);
   }
   analyze__filter(opt, mine);
   LineStarts ls = {0};

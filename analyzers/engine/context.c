@@ -29,9 +29,29 @@ FileKind context_file_kind(const char *path) {
 /* Whether a path is test or benchmark code: under tests/, test/,
  * benchmarks/ or any directory named bench..., test_*.py, *_test.py,
  * benchmark*.py, bench_*.py, conftest.py. */
+/* Whether a requirements file is the developers' (dev-requirements.txt,
+ * requirements-test.txt, requirements/docs.txt): what tests, docs and
+ * linters need, not the product's install. */
+static bool context__dev_requirements(const char *path, const char *base) {
+  static const char *const words[] = {"dev", "test", "tests", "docs", "doc", "lint", "bench", "benchmark"};
+  bool in_dir = base - path >= 13 && strncmp(base - 13, "requirements/", 13) == 0;
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+    size_t n = strlen(words[i]);
+    const char *w = words[i];
+    if (in_dir && strncmp(base, w, n) == 0 && (base[n] == '.' || base[n] == '-' || base[n] == '_')) return true;
+    if (strncmp(base, w, n) == 0 && (base[n] == '-' || base[n] == '_') && util_starts_with(base + n + 1, "requirements"))
+      return true;
+    if (util_starts_with(base, "requirements") && (base[12] == '-' || base[12] == '_') && strncmp(base + 13, w, n) == 0 &&
+        (base[13 + n] == '.' || base[13 + n] == '-' || base[13 + n] == '_'))
+      return true;
+  }
+  return false;
+}
+
 bool context_is_test_path(const char *path) {
   if (!path) return false;
   const char *base = context__base(path);
+  if (context__dev_requirements(path, base)) return true;
   if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0 ||
       strcmp(base, "testing_utils.py") == 0 || /* the test helpers of a library (diffusers, transformers) */
       util_starts_with(base, "benchmark") || util_starts_with(base, "bench_") || util_ends_with(base, "_bench.py") ||
@@ -43,9 +63,14 @@ bool context_is_test_path(const char *path) {
   }
   for (const char *d = path; (d = strstr(d, "bench")) != NULL; d++)
     if ((d == path || d[-1] == '/') && strchr(d, '/')) return true;
+  /* nor is what lives in a hidden folder (.dev_scripts/, .github/, .circleci/): the developers' tooling */
+  for (const char *d = path; *d; d++)
+    if ((d == path || d[-1] == '/') && d[0] == '.' && d[1] && d[1] != '/' && d[1] != '.' && strchr(d, '/')) return true;
   /* the documentation's examples and configuration are no product code either */
   for (const char *d = path; (d = strstr(d, "doc")) != NULL; d++)
     if ((d == path || d[-1] == '/') && (d[3] == '/' || (d[3] == 's' && d[4] == '/'))) return true;
+  for (const char *d = path; (d = strstr(d, "tutorial")) != NULL; d++)
+    if ((d == path || d[-1] == '/') && (d[8] == '/' || (d[8] == 's' && d[9] == '/'))) return true;
   return false;
 }
 

@@ -490,7 +490,8 @@ static void fold__families_free(FoldFamilies *fam) {
   free(fam->text);
 }
 
-/* Device-layer repeats of one construct in one Python function
+/* Device-layer repeats of one construct in one Python function (or in the
+ * code outside functions)
  * (`torch.cuda.empty_cache()` after each of three offloads, the two
  * `torch.cuda.synchronize()` of a timing pair, `device="cuda"` on each
  * tensor of one block): one edit applied several times is one work item,
@@ -502,6 +503,9 @@ static void fold__families_free(FoldFamilies *fam) {
 static void fold__in_function(Fold *fo) {
   const PyFile *py = fo->ctx->py;
   if (!py) return;
+  /* the code outside every function (a script's module code, a Gradio
+   * app's setup) is one scope too */
+  static const PyFunction module_code = {.start = UINT32_MAX};
   FindingList *l = fo->l;
   FoldKeys by_fn = {0};
   FoldFamilies fam = fold__families_of(fo);
@@ -509,8 +513,9 @@ static void fold__in_function(Fold *fo) {
   const PyFunction **fns = xcalloc(l->len, sizeof *fns);
   for (size_t j = 0; j < l->len; j++) {
     const Finding *f = &l->items[j];
-    const PyFunction *fn = fo->sites[j].gone || kb_domain(f->rule->code) != 2 ? NULL : pyfile_function_at(py, f->start_byte);
-    if (!fn) continue;
+    if (fo->sites[j].gone || kb_domain(f->rule->code) != 2) continue;
+    const PyFunction *fn = pyfile_function_at(py, f->start_byte);
+    if (!fn) fn = &module_code;
     fns[j] = fn;
     /* one API (not only one row: torch.cuda.amp.* names GradScaler and autocast), or one family */
     const char *family = fold__family(&fam, f->subject);
@@ -523,8 +528,10 @@ static void fold__in_function(Fold *fo) {
   for (size_t i = 0; i < l->len; i++) {
     const PyFunction *fn = sites[i] ? fns[i] : NULL;
     if (!fn) continue;
-    char *en = xasprintf("[%u sites in %s()]", sites[i] + 1, fn->name);
-    char *zh = xasprintf("［%s() 中共 %u 处］", fn->name, sites[i] + 1);
+    char *en = fn->name ? xasprintf("[%u sites in %s()]", sites[i] + 1, fn->name)
+                        : xasprintf("[%u sites in the module's code]", sites[i] + 1);
+    char *zh = fn->name ? xasprintf("［%s() 中共 %u 处］", fn->name, sites[i] + 1)
+                        : xasprintf("［模块代码中共 %u 处］", sites[i] + 1);
     finding_append_note(&l->items[i], en, zh);
     free(en);
     free(zh);

@@ -827,6 +827,16 @@ static bool model__maybe_ours(const Model *m, const char *qual) {
   return model__set_has(&m->tops, top);
 }
 
+/* Whether reference k of a module can mean a project definition: not a
+ * name reached through another package's import (`dist.all_gather` with
+ * `import torch.distributed as dist`, `Attention` imported from diffusers). */
+static bool model__ref_ours(const Model *m, const MModule *mm, size_t k) {
+  int32_t via = mm->facts->refs.items[k].via;
+  if (via < 0 || (size_t)via >= mm->facts->imports.len) return true;
+  const char *q = mm->facts->imports.items[via].qualname;
+  return q[0] == '.' || model__maybe_ours(m, q);
+}
+
 static int32_t model__resolve(const Model *m, const char *qual, int32_t *module) {
   if (module) *module = -1;
   if (!model__maybe_ours(m, qual)) return -1; /* torch.*, os.*: most names */
@@ -1383,7 +1393,7 @@ static void model__ref_groups(MModule *mm) {
 static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
   MModule *mm = &r->m->mods.items[mi];
   for (uint32_t k = mm->ref_first.items[owner + 2]; k < mm->ref_first.items[owner + 3]; k++)
-    model__reach_name(r, mm->ref_ids.items[mm->ref_order.items[k]]);
+    if (model__ref_ours(r->m, mm, mm->ref_order.items[k])) model__reach_name(r, mm->ref_ids.items[mm->ref_order.items[k]]);
   for (uint32_t k = mm->call_first.items[owner + 2]; k < mm->call_first.items[owner + 3]; k++) {
     int32_t t = mm->call_target.items[mm->call_order.items[k]];
     if (t >= 0) model__reach_def(r, t);
@@ -1612,7 +1622,8 @@ static void model__link_graph(Model *m) {
   memset(m->mentioned.items, 0, m->mentioned.len);
   for (size_t i = 0; i < m->mods.len; i++) {
     const MModule *mm = &m->mods.items[i];
-    for (size_t k = 0; k < mm->ref_ids.len; k++) m->mentioned.items[mm->ref_ids.items[k]] = 1;
+    for (size_t k = 0; k < mm->ref_ids.len; k++)
+      if (model__ref_ours(m, mm, k)) m->mentioned.items[mm->ref_ids.items[k]] = 1;
   }
   for (size_t g = 0; g < m->defs.len; g++) {
     MDef *d = &m->defs.items[g];

@@ -39,6 +39,7 @@ typedef struct {
   bool have_last;
   const KbEntry *loaders; /* the "dynamic-loaders" row, or NULL */
   const KbEntry *plain;   /* the "plain-decorators" row, or NULL */
+  const int32_t *import_of; /* per binding of py: its index in the file's imports, -1 (not module level) */
 } PyfBuild;
 
 /* ---- positions ------------------------------------------------------------ */
@@ -96,24 +97,50 @@ static void pyfacts__grow_seen(PyfRefSet *set, const PyFacts *out) {
 }
 
 /* Adds (owner, name[0, n)) to out->refs unless it is there. */
-static void pyfacts__ref_add(PyFacts *out, PyfRefSet *set, int32_t owner, const char *name, size_t n) {
+static void pyfacts__ref_add(PyFacts *out, PyfRefSet *set, int32_t owner, const char *name, size_t n, int32_t via) {
   if (2 * (out->refs.len + 1) > set->n) pyfacts__grow_seen(set, out);
   size_t i = pyfacts__ref_hash(owner, name, n) & (set->n - 1);
   while (set->slots[i]) {
-    const PyRef *r = &out->refs.items[set->slots[i] - 1];
-    if (r->owner == owner && strlen(r->name) == n && memcmp(r->name, name, n) == 0) return;
+    PyRef *r = &out->refs.items[set->slots[i] - 1];
+    if (r->owner == owner && strlen(r->name) == n && memcmp(r->name, name, n) == 0) {
+      if (r->via != via) r->via = -1; /* mentioned two ways: as the name itself */
+      return;
+    }
     i = (i + 1) & (set->n - 1);
   }
-  PyRef r = {xstrndup(name, n), owner};
+  PyRef r = {xstrndup(name, n), owner, via};
   array_push(&out->refs, r);
   set->slots[i] = out->refs.len;
 }
 
 /* Records that `owner` mentions the name text[s, e), once. */
-static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e) {
+static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e, int32_t via) {
   size_t n = e - s;
   if (n == 0 || n > 128) return;
-  pyfacts__ref_add(b->out, &b->seen, owner, b->py->text + s, n);
+  pyfacts__ref_add(b->out, &b->seen, owner, b->py->text + s, n, via);
+}
+
+/* For a name spelled in an import statement (a dotted name in it): the
+ * module-level import that statement makes, -1 when none. */
+static int32_t pyfacts__statement_via(const PyfBuild *b, TSNode dotted) {
+  if (!b->import_of) return -1;
+  TSNode st = ts_node_parent(dotted);
+  if (!ts_node_is_null(st) && strcmp(ts_node_type(st), "aliased_import") == 0) st = ts_node_parent(st);
+  PySym ss = ts_node_is_null(st) ? PYSYM_OTHER : pysym_of(st);
+  if (ss != PYSYM_IMPORT_FROM_STATEMENT && ss != PYSYM_IMPORT_STATEMENT) return -1;
+  uint32_t at = ts_node_start_byte(st);
+  for (size_t i = 0; i < b->py->bindings.len; i++)
+    if (b->py->bindings.items[i].def_byte == at && b->import_of[i] >= 0) return b->import_of[i];
+  return -1;
+}
+
+/* The module-level import binding identifier `id` where it is, as an index
+ * in the file's imports; -1 when none does. */
+static int32_t pyfacts__via(const PyfBuild *b, TSNode id) {
+  if (!b->import_of || pysym_of(id) != PYSYM_IDENTIFIER) return -1;
+  uint32_t s = ts_node_start_byte(id), e = ts_node_end_byte(id);
+  const PyBinding *bd = pyfile_lookup(b->py, b->py->text + s, e - s, s);
+  return bd ? b->import_of[bd - b->py->bindings.items] : -1;
 }
 
 /* ---- walk ----------------------------------------------------------------- */
@@ -334,21 +361,35 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
   TSFieldId field = ts_tree_cursor_current_field_id(cur);
   PySym ps = pysym_of(parent);
   if (sym == PYSYM_IDENTIFIER && b->frames.len && pyfacts__binds(field, parent)) {
-    PyRef r = {pyfile_node_text(b->py, n), pyfacts__owner(b)};
+    PyRef r = {pyfile_node_text(b->py, n), pyfacts__owner(b), -1};
     array_push(&b->bound, r);
   }
   if (sym == PYSYM_IDENTIFIER && field == pysym_field_id(PYFIELD_NAME) &&
       (ps == PYSYM_FUNCTION_DEFINITION || ps == PYSYM_CLASS_DEFINITION))
     return; /* a definition's own name is no use of it */
+  if (sym == PYSYM_IDENTIFIER && ps == PYSYM_ATTRIBUTE && field == pysym_field_id(PYFIELD_ATTRIBUTE))
+    return; /* the attribute's own visit records it, with its base */
+  int32_t via = -1;
   if (sym == PYSYM_ATTRIBUTE) {
     TSNode a = pysym_child(n, PYFIELD_ATTRIBUTE);
     if (ts_node_is_null(a)) return;
+    /* the base of the chain: `torch.distributed.all_gather` is reached
+     * through `torch`; a few links at most (each link of a long chain is
+     * visited: following every one to its base would be quadratic) */
+    TSNode base = pysym_child(n, PYFIELD_OBJECT);
+    for (int hop = 0; hop < 8 && !ts_node_is_null(base) && pysym_of(base) == PYSYM_ATTRIBUTE; hop++)
+      base = pysym_child(base, PYFIELD_OBJECT);
+    if (!ts_node_is_null(base)) via = pyfacts__via(b, base);
     n = a;
+  } else if (ps == PYSYM_DOTTED_NAME) {
+    via = pyfacts__statement_via(b, parent);
+  } else if (!pyfacts__binds(field, parent)) {
+    via = pyfacts__via(b, n);
   }
   uint32_t at = ts_node_start_byte(n);
   int32_t owner = pyfacts__owner(b);
   if (owner < 0 && pyfacts__in_main(b, at)) owner = PYREF_MAIN;
-  pyfacts__ref(b, owner, at, ts_node_end_byte(n));
+  pyfacts__ref(b, owner, at, ts_node_end_byte(n), via);
 }
 
 static void pyfacts__visit(PyfBuild *b, const TSTreeCursor *cur, TSNode n, TSNode parent) {
@@ -534,8 +575,8 @@ static bool pyfacts__same_context(const PyfPart *p, const PyfContext *ctx) {
 
 /* The walk of one statement into a part. */
 static void pyfacts__part_build(const PyFile *py, const PyFacts *file, const PyfLines *lines, const KbEntry *const rows[2],
-                                TSNode root, PyFacts *out) {
-  PyfBuild b = {py, out, file, lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false, rows[0], rows[1]};
+                                const int32_t *import_of, TSNode root, PyFacts *out) {
+  PyfBuild b = {py, out, file, lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false, rows[0], rows[1], import_of};
   pyfacts__walk(&b, root);
   pyfacts__drop_shadowed(&b);
   for (size_t i = 0; i < b.bound.len; i++) free(b.bound.items[i].name);
@@ -597,7 +638,7 @@ static void pyfacts__append(PyFacts *f, PyfRefSet *seen, const PyFacts *part) {
   for (size_t i = 0; i < part->calls.len; i++) array_push(&f->calls, pyfacts__copy_call(&part->calls.items[i], base));
   for (size_t i = 0; i < part->refs.len; i++) {
     const PyRef *r = &part->refs.items[i];
-    pyfacts__ref_add(f, seen, r->owner >= 0 ? r->owner + base : r->owner, r->name, strlen(r->name));
+    pyfacts__ref_add(f, seen, r->owner >= 0 ? r->owner + base : r->owner, r->name, strlen(r->name), r->via);
   }
   PYFACTS__COPY_STRS(f->star_imports, part->star_imports);
   PYFACTS__COPY_STRS(f->dynamic_imports, part->dynamic_imports);
@@ -629,6 +670,9 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
   Array(PyfPart) next = {0};
   PyfRefSet seen = {NULL, 0};
   size_t from = 0;
+  /* the imports' order (pyfacts__imports): module-level bindings in document order */
+  int32_t *import_of = xcalloc(py->bindings.len + 1, sizeof *import_of);
+  for (size_t i = 0, k = 0; i < py->bindings.len; i++) import_of[i] = py->bindings.items[i].module_scope ? (int32_t)k++ : -1;
   const Forest *fo = py->forest;
   for (size_t m = 0; m < forest_size(fo); m++) {
     const ForestMember *mem = &fo->members.items[m];
@@ -649,14 +693,15 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
       part.row = old->row;
       pyfacts__part_shift(&part, mem->start, mem->row);
     } else {
-      pyfacts__part_build(py, f, &lines, rows, forest_root(fo, m), &part.facts);
+      pyfacts__part_build(py, f, &lines, rows, import_of, forest_root(fo, m), &part.facts);
     }
     pyfacts__append(f, &seen, &part.facts);
     if (cache) array_push(&next, part);
     else pyfacts__part_free(&part);
   }
   free(seen.slots);
-  PyfBuild b = {py, f, f, &lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false, NULL, NULL};
+  free(import_of);
+  PyfBuild b = {py, f, f, &lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false, NULL, NULL, NULL};
   pyfacts__imports(&b);
   array_free(&lines);
   if (cache) { /* this version's parts replace the cache's */
@@ -724,7 +769,7 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
     array_push(&c->imports, im);
   }
   for (size_t i = 0; i < f->refs.len; i++) {
-    PyRef r = {xstrdup(f->refs.items[i].name), f->refs.items[i].owner};
+    PyRef r = {xstrdup(f->refs.items[i].name), f->refs.items[i].owner, f->refs.items[i].via};
     array_push(&c->refs, r);
   }
   PYFACTS__COPY_STRS(c->star_imports, f->star_imports);

@@ -75,10 +75,15 @@ typedef struct {
 } PyFactImport;
 
 /* A name mentioned by an owner (a definition index, or -1 module code, or
- * -2 the `__main__` block). */
+ * -2 the `__main__` block). `via`: the module-level import that binds the
+ * name, or for an attribute (`dist.all_gather`) the one binding its base
+ * (an index in imports), when every mention of the name by this owner goes
+ * through it; -1 otherwise. A name reached through another package's import
+ * is no mention of the project's definition of that name. */
 typedef struct {
   char *name;
   int32_t owner;
+  int32_t via;
 } PyRef;
 
 #define PYREF_MODULE (-1)

@@ -150,7 +150,8 @@ static bool inc_t__facts_eq(const PyFacts *a, const PyFacts *b) {
       return false;
   }
   for (size_t i = 0; i < a->refs.len; i++)
-    if (strcmp(a->refs.items[i].name, b->refs.items[i].name) || a->refs.items[i].owner != b->refs.items[i].owner)
+    if (strcmp(a->refs.items[i].name, b->refs.items[i].name) || a->refs.items[i].owner != b->refs.items[i].owner ||
+        a->refs.items[i].via != b->refs.items[i].via)
       return false;
   return true;
 }

@@ -1,0 +1,1 @@
+from . import fp16, platform

@@ -1,0 +1,1 @@
+from .hcf import TRTModel
