@@ -389,8 +389,8 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     ref.name = rc__get_str(r);
     ref.owner = rc__unzig(rc__get_u32(r));
     ref.via = rc__unzig(rc__get_u32(r));
-    if (!ref.name || ref.owner < PYREF_MAIN || ref.owner >= (int32_t)f->defs.len || ref.via < -1 ||
-        ref.via >= (int32_t)f->imports.len)
+    int32_t via_at = ref.via <= -2 ? -2 - ref.via : ref.via;
+    if (!ref.name || ref.owner < PYREF_MAIN || ref.owner >= (int32_t)f->defs.len || via_at >= (int32_t)f->imports.len)
       r->bad = true;
     array_push(&f->refs, ref);
   }

@@ -54,6 +54,7 @@ bool context_is_test_path(const char *path) {
   if (context__dev_requirements(path, base)) return true;
   if (util_starts_with(base, "test_") || util_ends_with(base, "_test.py") || strcmp(base, "conftest.py") == 0 ||
       strcmp(base, "testing_utils.py") == 0 || /* the test helpers of a library (diffusers, transformers) */
+      strcmp(base, "collect_env.py") == 0 ||   /* the environment report for bug reports (PyTorch's, mmcv's) */
       util_starts_with(base, "benchmark") || util_starts_with(base, "bench_") || util_ends_with(base, "_bench.py") ||
       util_ends_with(base, "_benchmark.py"))
     return true;

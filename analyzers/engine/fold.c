@@ -513,12 +513,15 @@ static void fold__in_function(Fold *fo) {
   const PyFunction **fns = xcalloc(l->len, sizeof *fns);
   for (size_t j = 0; j < l->len; j++) {
     const Finding *f = &l->items[j];
-    if (fo->sites[j].gone || kb_domain(f->rule->code) != 2) continue;
+    int domain = kb_domain(f->rule->code);
+    if (fo->sites[j].gone || (domain != 2 && domain != 3)) continue;
+    /* one API (not only one row: torch.cuda.amp.* names GradScaler and autocast), or one family;
+     * attention findings by family only (an xformers mask and the call it is passed to) */
+    const char *family = fold__family(&fam, f->subject);
+    if (domain == 3 && !family) continue;
     const PyFunction *fn = pyfile_function_at(py, f->start_byte);
     if (!fn) fn = &module_code;
     fns[j] = fn;
-    /* one API (not only one row: torch.cuda.amp.* names GradScaler and autocast), or one family */
-    const char *family = fold__family(&fam, f->subject);
     size_t into = fold__join_first(fo, &by_fn,
                                    family ? xasprintf("family\x1f%s\x1f%u", family, fn->start)
                                           : xasprintf("%s\x1f%s\x1f%u", f->rule->code, f->subject ? f->subject : "", fn->start),
@@ -659,12 +662,15 @@ static void fold__import_fix(Fold *fo) {
 }
 
 /* An import of a module whose members the file's findings use
- * (`import flash_attn`, then `flash_attn.flash_attn_varlen_func(...)`):
- * replacing the uses is the work and drops the import with them, so the
- * import is a site of the first use of the same domain. */
+ * (`import flash_attn`, then `flash_attn.flash_attn_varlen_func(...)`), or
+ * of a name they use under another rule (`from flash_attn.modules.mha
+ * import FlashSelfAttention` in both branches of a version test, then
+ * `FlashSelfAttention(...)`): replacing the uses is the work and drops the
+ * import with them, so the import is a site of the first use of the same
+ * domain. */
 static bool fold__member_of(const char *module, const char *subject) {
   size_t n = strlen(module);
-  return strncmp(subject, module, n) == 0 && subject[n] == '.';
+  return strncmp(subject, module, n) == 0 && (subject[n] == '.' || subject[n] == '\0');
 }
 
 static void fold__import_members(Fold *fo) {

@@ -36,6 +36,7 @@ typedef struct {
   char *name, *alt;      /* dotted name by packages; by the whole path */
   bool is_init, in_package, test;
   bool stub;             /* a type stub (.pyi): it never runs, and names no module that does */
+  bool evals;            /* it mentions eval, exec, globals, locals or vars: names by strings */
   bool script_dir;       /* under a folder of scripts (the "script-folders" row) */
   uint32_t def_base;     /* its first definition in Model.defs */
   bool broken;
@@ -465,6 +466,11 @@ static void model__set_body(Model *m, MModule *mm, PyFacts *facts, MConstruct *i
   mm->cons.cap = cap;
   mm->digest = digest;
   model__intern_module(&m->names, mm);
+  static const char *const dynamic[] = {"eval", "exec", "globals", "locals", "vars"};
+  mm->evals = false;
+  for (size_t k = 0; facts && k < facts->refs.len && !mm->evals; k++)
+    for (size_t d = 0; d < sizeof dynamic / sizeof dynamic[0]; d++)
+      mm->evals = mm->evals || strcmp(facts->refs.items[k].name, dynamic[d]) == 0;
 }
 
 static void model__set(Model *m, const char *id, const char *rel, const FileFacts *facts, PyFacts *owned,
@@ -829,12 +835,18 @@ static bool model__maybe_ours(const Model *m, const char *qual) {
 
 /* Whether reference k of a module can mean a project definition: not a
  * name reached through another package's import (`dist.all_gather` with
- * `import torch.distributed as dist`, `Attention` imported from diffusers). */
+ * `import torch.distributed as dist`, `Attention` imported from diffusers),
+ * nor a name a module only imports and never uses (a package's __init__
+ * re-exports what it imports; a module that calls eval() or globals() may
+ * use any name it imports). */
 static bool model__ref_ours(const Model *m, const MModule *mm, size_t k) {
   int32_t via = mm->facts->refs.items[k].via;
-  if (via < 0 || (size_t)via >= mm->facts->imports.len) return true;
-  const char *q = mm->facts->imports.items[via].qualname;
-  return q[0] == '.' || model__maybe_ours(m, q);
+  bool only_imported = via <= -2;
+  size_t at = (size_t)(only_imported ? -2 - via : via);
+  if (via == -1 || at >= mm->facts->imports.len) return true;
+  const char *q = mm->facts->imports.items[at].qualname;
+  if (q[0] != '.' && !model__maybe_ours(m, q)) return false;
+  return !only_imported || mm->is_init || mm->evals;
 }
 
 static int32_t model__resolve(const Model *m, const char *qual, int32_t *module) {

@@ -97,13 +97,21 @@ static void pyfacts__grow_seen(PyfRefSet *set, const PyFacts *out) {
 }
 
 /* Adds (owner, name[0, n)) to out->refs unless it is there. */
+/* Two mentions of one name by one owner: through one import (its statement
+ * and a use of it: a use), or else as the name itself (-1). */
+static int32_t pyfacts__merge_via(int32_t a, int32_t b) {
+  if (a == b) return a;
+  int32_t ia = a <= -2 ? -2 - a : a, ib = b <= -2 ? -2 - b : b;
+  return ia >= 0 && ia == ib ? ia : -1;
+}
+
 static void pyfacts__ref_add(PyFacts *out, PyfRefSet *set, int32_t owner, const char *name, size_t n, int32_t via) {
   if (2 * (out->refs.len + 1) > set->n) pyfacts__grow_seen(set, out);
   size_t i = pyfacts__ref_hash(owner, name, n) & (set->n - 1);
   while (set->slots[i]) {
     PyRef *r = &out->refs.items[set->slots[i] - 1];
     if (r->owner == owner && strlen(r->name) == n && memcmp(r->name, name, n) == 0) {
-      if (r->via != via) r->via = -1; /* mentioned two ways: as the name itself */
+      r->via = pyfacts__merge_via(r->via, via);
       return;
     }
     i = (i + 1) & (set->n - 1);
@@ -120,17 +128,22 @@ static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e, int
   pyfacts__ref_add(b->out, &b->seen, owner, b->py->text + s, n, via);
 }
 
-/* For a name spelled in an import statement (a dotted name in it): the
- * module-level import that statement makes, -1 when none. */
+/* For a name spelled in an import statement (a dotted name in it): -2 -
+ * the index of the module-level import that statement makes (the statement
+ * alone is no use), or that index for the original name of an alias (`Y`
+ * of `import Y as Z`: uses spell Z, so Y's only mention is here); -1 when
+ * none. */
 static int32_t pyfacts__statement_via(const PyfBuild *b, TSNode dotted) {
   if (!b->import_of) return -1;
   TSNode st = ts_node_parent(dotted);
-  if (!ts_node_is_null(st) && strcmp(ts_node_type(st), "aliased_import") == 0) st = ts_node_parent(st);
+  bool alias = !ts_node_is_null(st) && strcmp(ts_node_type(st), "aliased_import") == 0;
+  if (alias) st = ts_node_parent(st);
   PySym ss = ts_node_is_null(st) ? PYSYM_OTHER : pysym_of(st);
   if (ss != PYSYM_IMPORT_FROM_STATEMENT && ss != PYSYM_IMPORT_STATEMENT) return -1;
   uint32_t at = ts_node_start_byte(st);
   for (size_t i = 0; i < b->py->bindings.len; i++)
-    if (b->py->bindings.items[i].def_byte == at && b->import_of[i] >= 0) return b->import_of[i];
+    if (b->py->bindings.items[i].def_byte == at && b->import_of[i] >= 0)
+      return alias ? b->import_of[i] : -2 - b->import_of[i];
   return -1;
 }
 

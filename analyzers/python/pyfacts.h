@@ -78,8 +78,10 @@ typedef struct {
  * -2 the `__main__` block). `via`: the module-level import that binds the
  * name, or for an attribute (`dist.all_gather`) the one binding its base
  * (an index in imports), when every mention of the name by this owner goes
- * through it; -1 otherwise. A name reached through another package's import
- * is no mention of the project's definition of that name. */
+ * through it; -2 - index when the only mention is the import statement
+ * itself (`from .blocks import LabelEmbedder`, never used); -1 otherwise. A
+ * name reached through another package's import is no mention of the
+ * project's definition of that name, nor is a name only imported. */
 typedef struct {
   char *name;
   int32_t owner;

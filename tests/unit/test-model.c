@@ -49,7 +49,8 @@ static void mt_render_file(Model *m, const char *path, const char *text, StrBuf 
     sb_printf(sb, "%s:%u:%u %s %s %s%s\n", path, f->start_row + 1, f->start_char + 1, severity_name(f->severity),
               f->rule->code, f->subject, f->unreachable ? " unreachable" : "");
     for (size_t k = 0; related && k < f->related.len; k++)
-      sb_printf(sb, "  -> %s:%u:%u %s\n", f->related.items[k].path, f->related.items[k].start_row + 1,
+      sb_printf(sb, "  -> %s:%u:%u %s\n", f->related.items[k].path ? f->related.items[k].path : path,
+                f->related.items[k].start_row + 1,
                 f->related.items[k].start_char + 1, f->related.items[k].message);
   }
   findings_free(&l);
@@ -104,8 +105,10 @@ TEST(model_call_sites_follow_wrappers) {
       "pkg/__init__.py:1:19 hint ASC803 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
       "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
       "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"
-      "pkg/attn.py:1:6 error ASC308 flash_attn.flash_attn_func\n"
-      "pkg/attn.py:5:12 warning ASC301 flash_attn.flash_attn_func\n"
+      "pkg/attn.py:5:12 error ASC301 flash_attn.flash_attn_func\n"
+      "  -> pkg/attn.py:1:6 Import of flash_attn.flash_attn_func: no Ascend build; replace what it provides (attention calls: "
+      "torch_npu.npu_fusion_attention for training, npu_fused_infer_attention_score for inference; its norm, rotary, "
+      "activation and loss kernels: the torch / torch_npu op for the same job), then drop the import\n"
       "pkg/model.py:2:17 hint ASC803 flash_attention() → flash_attn_func (pkg/attn.py:5)\n"
       "  -> pkg/attn.py:4:5 flash_attention() holds the CUDA-only construct\n"
       "  -> pkg/attn.py:5:12 FlashAttention-2 flash_attn.flash_attn_func does not exist on Ascend; use torch_npu.npu_fusion_attention(q, k, v, q.shape[2], input_layout=\"BSND\", scale=q.shape[-1] ** -0.5, keep_prob=1.0)[0]\n"

@@ -2,6 +2,7 @@ import torch.distributed as dist
 from diffusers.models.attention_processor import Attention
 
 from imgkit import CrossAttention, get_rank
+from imgkit.nets.blocks import LabelEmbedder  # noqa: F401  (kept for old configs)
 
 
 class Processor:

@@ -1,1 +1,1 @@
-from . import fp16, platform
+from . import blocks, fp16, platform
