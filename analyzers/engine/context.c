@@ -70,6 +70,14 @@ bool context_is_test_path(const char *path) {
   /* the documentation's examples and configuration are no product code either */
   for (const char *d = path; (d = strstr(d, "doc")) != NULL; d++)
     if ((d == path || d[-1] == '/') && (d[3] == '/' || (d[3] == 's' && d[4] == '/'))) return true;
+  /* nor the examples and evaluation scripts beside them (examples/, inference_examples/, evaluate/) */
+  for (const char *c = path, *slash; (slash = strchr(c, '/')) != NULL; c = slash + 1) {
+    size_t n = (size_t)(slash - c);
+    static const char *const dirs[] = {"examples", "example", "evaluate", "evaluation"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+      if (n == strlen(dirs[i]) && strncmp(c, dirs[i], n) == 0) return true;
+    if ((n > 9 && strncmp(slash - 9, "_examples", 9) == 0) || (n > 8 && strncmp(slash - 8, "_example", 8) == 0)) return true;
+  }
   for (const char *d = path; (d = strstr(d, "tutorial")) != NULL; d++)
     if ((d == path || d[-1] == '/') && (d[8] == '/' || (d[8] == 's' && d[9] == '/'))) return true;
   return false;

@@ -297,20 +297,20 @@ TEST(model_idle_loose_modules) {
  * helper of the scripts beside it: what they call runs, the rest does not. */
 TEST(model_script_folder_packages) {
   static const MT files[] = {
-      {"examples/det/train.py",
+      {"recipes/det/train.py",
        "from util.misc import nested\n\nif __name__ == \"__main__\":\n    nested([1])\n"},
-      {"examples/det/util/__init__.py", ""},
-      {"examples/det/util/misc.py",
+      {"recipes/det/util/__init__.py", ""},
+      {"recipes/det/util/misc.py",
        "import torch\n\n\ndef nested(xs):\n    return torch.tensor(xs).cuda()\n\n\n"
        "def init_distributed_mode(rank):\n    torch.cuda.set_device(rank)\n"},
   };
   Model *m = mt_model(files, 3);
   MT_EXPECT(m, files, 3,
-             "examples/det/train.py:1:23 hint ASC803 nested() → cuda() (examples/det/util/misc.py:5)\n"
-             "examples/det/train.py:4:5 hint ASC801 nested() → cuda() (examples/det/util/misc.py:5)\n"
-             "examples/det/util/misc.py:5:12 hint ASC220 torch.Tensor.cuda\n"
-             "examples/det/util/misc.py:5:29 warning ASC203 .cuda()\n"
-             "examples/det/util/misc.py:9:5 hint ASC201 torch.cuda.set_device unreachable\n");
+             "recipes/det/train.py:1:23 hint ASC803 nested() → cuda() (recipes/det/util/misc.py:5)\n"
+             "recipes/det/train.py:4:5 hint ASC801 nested() → cuda() (recipes/det/util/misc.py:5)\n"
+             "recipes/det/util/misc.py:5:12 hint ASC220 torch.Tensor.cuda\n"
+             "recipes/det/util/misc.py:5:29 warning ASC203 .cuda()\n"
+             "recipes/det/util/misc.py:9:5 hint ASC201 torch.cuda.set_device unreachable\n");
   model_free(m);
 }
 
