@@ -612,6 +612,32 @@ static void fold__build_script(Fold *fo) {
     if (!fo->sites[i].gone && kb_domain(l->items[i].rule->code) == 2) fold__gone(fo, build, i, NULL);
 }
 
+/* A CUDA engine file (the "cuda-engine-file" row: an unguarded top-level
+ * import of TensorRT, Polygraphy, cuda-python, ...) is replaced as a whole,
+ * and its device-layer findings are gone already (analyze.c): the findings
+ * of the engine libraries themselves (TensorRT's import and first use,
+ * Polygraphy's buffers, cuda-python's runtime) are one item too, at the
+ * first, the others its sites. */
+static void fold__engine_file(Fold *fo) {
+  const PyFile *py = fo->ctx->py;
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "cuda-engine-file", fo->ctx->opt->user_entries, fo->ctx->opt->n_user_entries);
+  if (!row || !row->arg) return;
+  bool engine = false;
+  for (size_t i = 0; i < py->imports.len && !engine; i++) {
+    const PyImport *im = &py->imports.items[i];
+    engine = im->column == 0 && kb_pattern_match(row->arg, im->module) &&
+             !pyfile_in_ranges(py->guarded.items, py->guarded.len, im->start);
+  }
+  FindingList *l = fo->l;
+  size_t carrier = SIZE_MAX;
+  for (size_t j = 0; engine && j < l->len; j++) {
+    const Finding *f = &l->items[j];
+    if (fo->sites[j].gone || !fold_live(f) || !f->subject || !kb_pattern_match(row->arg, f->subject)) continue;
+    if (carrier == SIZE_MAX) carrier = j;
+    else fold__gone(fo, carrier, j, NULL);
+  }
+}
+
 /* A name imported from a library the finding is about, and its uses: one
  * item, reported at the first use (where the detail is), with the import
  * and the other uses as related sites. */
@@ -781,11 +807,12 @@ static void fold__dsl_groups(Fold *fo) {
 }
 
 /* Inside a library's own source (the file's first directory is the package
- * the finding names: flash_attn/modules/mha.py importing flash_attn.ops)
- * the library is what is being ported: its kernels and extensions are
- * findings of their own, and its modules calling each other are not
- * dependencies. Attention-library (ASC3xx) findings about the own package
- * are dropped. */
+ * the finding names: flash_attn/modules/mha.py importing flash_attn.ops,
+ * quack/gemm_base.py importing quack.copy_utils) the library is what is
+ * being ported: its kernels and extensions are findings of their own, and
+ * its modules calling each other are not dependencies. Dependency,
+ * attention-library and kernel-library (ASC1xx, ASC3xx, ASC4xx) findings
+ * about the own package are dropped. */
 static bool fold__names_package(const char *s, const char *pkg, size_t n) {
   return s && strncmp(s, pkg, n) == 0 && (s[n] == '.' || s[n] == '\0');
 }
@@ -797,7 +824,8 @@ static void fold__own_package(Fold *fo) {
   FindingList *l = fo->l;
   for (size_t i = 0; i < l->len; i++) {
     const Finding *f = &l->items[i];
-    if (kb_domain(f->rule->code) != 3) continue;
+    int d = kb_domain(f->rule->code);
+    if (d != 1 && d != 3 && d != 4) continue;
     const char *wraps = f->message ? strstr(f->message, " wraps ") : NULL;
     if (fold__names_package(f->subject, path, n) || (wraps && fold__names_package(wraps + 7, path, n)))
       fo->sites[i].gone = true;
@@ -1334,6 +1362,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__function_wrappers(&fo);
     fold__own_package(&fo);
     fold__test_harness(&fo);
+    fold__engine_file(&fo);
   }
   if (ctx->kind == FILE_CUDA) {
     fold__launches(&fo);
@@ -2056,6 +2085,30 @@ static void fold__extension_functions(FoldProject *p) {
   }
 }
 
+/* The JIT helpers of a kernel DSL (the "fold-dsl-helper" row: `arg` = the
+ * helpers' subjects, `@cute.jit` device and host functions; `value` = the
+ * kernels', `@cute.kernel`) in a project with such kernels: each is inlined
+ * into, or launches, kernels that are findings of their own, and is
+ * rewritten with them: a hint with the row's note. */
+static void fold__dsl_helpers(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-dsl-helper", p->opt->user_entries, p->opt->n_user_entries);
+  if (!row || !row->arg || !row->value) return;
+  bool kernels = false;
+  for (size_t i = 0; i < p->n && !kernels; i++)
+    for (size_t j = 0; !p->files[i].test && j < p->files[i].findings->len && !kernels; j++) {
+      const Finding *f = &p->files[i].findings->items[j];
+      kernels = fold_live(f) && f->subject && kb_pattern_match(row->value, f->subject);
+    }
+  for (size_t i = 0; kernels && i < p->n; i++)
+    for (size_t j = 0; j < p->files[i].findings->len; j++) {
+      Finding *f = &p->files[i].findings->items[j];
+      if (!fold_live(f) || strcmp(f->rule->code, row->code) != 0 || !f->subject || !kb_pattern_match(row->arg, f->subject))
+        continue;
+      f->severity = SEV_HINT;
+      finding_append_note(f, row->msg_en, row->msg_zh);
+    }
+}
+
 void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   if (n == 0) return;
   FoldProject p = {files, n, opt, xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(size_t)), xcalloc(n, sizeof(bool))};
@@ -2074,6 +2127,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
     fold__own_extension_ops(&p);
     fold__extension_functions(&p);
   }
+  fold__dsl_helpers(&p);
   for (size_t i = 0; i < n; i++) {
     array_free(&g[i].out);
     array_free(&g[i].in);

@@ -1,0 +1,3 @@
+from ckit.rmsnorm import rmsnorm
+
+__all__ = ["rmsnorm"]
