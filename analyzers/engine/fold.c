@@ -2085,6 +2085,78 @@ static void fold__extension_functions(FoldProject *p) {
   }
 }
 
+/* Headers named in file i's text (`#include "x.cuh"`, `<pkg/x.hpp>`, a
+ * Python string that JIT-compiles one): their base names, with i. */
+typedef struct {
+  char *base;
+  size_t file;
+} FoldNamed;
+typedef Array(FoldNamed) FoldNamedList;
+
+static int fold__named_cmp(const void *a, const void *b) {
+  return strcmp(((const FoldNamed *)a)->base, ((const FoldNamed *)b)->base);
+}
+
+static bool fold__name_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.'; }
+
+static void fold__headers_named(const char *t, size_t len, size_t file, FoldNamedList *out) {
+  static const char *const ext[] = {".cuh", ".hpp", ".hxx", ".hh", ".h"};
+  for (size_t at = 0; at < len; at++) {
+    if (t[at] != '.') continue;
+    for (size_t k = 0; k < sizeof ext / sizeof ext[0]; k++) {
+      size_t n = strlen(ext[k]);
+      if (at + n > len || memcmp(t + at, ext[k], n) != 0 || (at + n < len && (isalnum((unsigned char)t[at + n]) || t[at + n] == '_')))
+        continue;
+      size_t s = at;
+      while (s > 0 && fold__name_char(t[s - 1]) && t[s - 1] != '.') s--;
+      if (s < at) array_push(out, ((FoldNamed){xstrndup(t + s, at + n - s), file}));
+      break;
+    }
+  }
+}
+
+/* In a Python extension (a C/C++ file holds a binding macro of the
+ * "cxx-unreferenced" row), a header no other project file names is never
+ * compiled (FlashMLA's unused pow_2.hpp): its findings are unreachable
+ * hints ("cxx-unincluded" row). Only read when such a header has findings. */
+static void fold__unincluded_headers(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "cxx-unincluded", p->opt->user_entries, p->opt->n_user_entries);
+  const KbEntry *bind = kb_lookup(KB_DETECTOR, "cxx-unreferenced", p->opt->user_entries, p->opt->n_user_entries);
+  if (!row || !bind || !bind->arg) return;
+  bool candidates = false, ext = false;
+  for (size_t i = 0; i < p->n && !candidates; i++) {
+    const FindingList *l = p->files[i].findings;
+    for (size_t j = 0; p->files[i].kind == FILE_CUDA && fold__header(p->files[i].path) && j < l->len && !candidates; j++)
+      candidates = fold_live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2;
+  }
+  for (size_t i = 0; candidates && i < p->n && !ext; i++) {
+    const char *t = p->files[i].kind == FILE_CUDA ? fold__text_of(p, i) : NULL;
+    char *macros = t ? xstrdup(bind->arg) : NULL;
+    for (char *m = macros ? strtok(macros, "|") : NULL; m && !ext; m = strtok(NULL, "|")) ext = memmem(t, p->len[i], m, strlen(m)) != NULL;
+    free(macros);
+  }
+  if (!ext) return;
+  FoldNamedList named = {0};
+  for (size_t i = 0; i < p->n; i++) {
+    const char *t = p->files[i].kind == FILE_CUDA || p->files[i].kind == FILE_PYTHON ? fold__text_of(p, i) : NULL;
+    if (t) fold__headers_named(t, p->len[i], i, &named);
+  }
+  if (named.len > 1) qsort(named.items, named.len, sizeof *named.items, fold__named_cmp);
+  for (size_t i = 0; i < p->n; i++) {
+    if (p->files[i].kind != FILE_CUDA || p->files[i].test || !fold__header(p->files[i].path)) continue;
+    const char *base = strrchr(p->files[i].path, '/');
+    base = base ? base + 1 : p->files[i].path;
+    FoldNamed key = {(char *)base, 0};
+    FoldNamed *hit = named.len ? bsearch(&key, named.items, named.len, sizeof *named.items, fold__named_cmp) : NULL;
+    bool other = false;
+    for (FoldNamed *h = hit; h && h > named.items && strcmp(h[-1].base, base) == 0;) hit = h = h - 1;
+    for (FoldNamed *h = hit; h && h < named.items + named.len && strcmp(h->base, base) == 0 && !other; h++) other = h->file != i;
+    if (!other) fold__mark_unreachable(p, i, row, base);
+  }
+  for (size_t k = 0; k < named.len; k++) free(named.items[k].base);
+  array_free(&named);
+}
+
 /* The JIT helpers of a kernel DSL (the "fold-dsl-helper" row: `arg` = the
  * helpers' subjects, `@cute.jit` device and host functions; `value` = the
  * kernels', `@cute.kernel`) in a project with such kernels: each is inlined
@@ -2120,6 +2192,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
     if (files[i].kind == FILE_CUDA) fold__includes(&p, i, g);
   fold__families(&p, g);
   fold__headers(&p, g);
+  fold__unincluded_headers(&p);
   fold__own_packages(&p);
   fold__per_project(&p, "fold-per-project", false);
   fold__per_project(&p, "fold-test-suite", true);
