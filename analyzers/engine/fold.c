@@ -2136,23 +2136,36 @@ static void fold__unincluded_headers(FoldProject *p) {
     free(macros);
   }
   if (!ext) return;
+  /* the C/C++ sources first; Python's JIT strings only for what they leave unnamed */
   FoldNamedList named = {0};
-  for (size_t i = 0; i < p->n; i++) {
-    const char *t = p->files[i].kind == FILE_CUDA || p->files[i].kind == FILE_PYTHON ? fold__text_of(p, i) : NULL;
-    if (t) fold__headers_named(t, p->len[i], i, &named);
+  bool *open = xcalloc(p->n + 1, sizeof *open);
+  size_t unnamed = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    FileKind kind = pass == 0 ? FILE_CUDA : FILE_PYTHON;
+    for (size_t i = 0; (pass == 0 || unnamed) && i < p->n; i++) {
+      const char *t = p->files[i].kind == kind ? fold__text_of(p, i) : NULL;
+      if (t) fold__headers_named(t, p->len[i], i, &named);
+    }
+    if (named.len > 1) qsort(named.items, named.len, sizeof *named.items, fold__named_cmp);
+    unnamed = 0;
+    for (size_t i = 0; i < p->n; i++) {
+      if (p->files[i].kind != FILE_CUDA || p->files[i].test || !fold__header(p->files[i].path)) continue;
+      const char *base = strrchr(p->files[i].path, '/');
+      base = base ? base + 1 : p->files[i].path;
+      FoldNamed key = {(char *)base, 0};
+      FoldNamed *hit = named.len ? bsearch(&key, named.items, named.len, sizeof *named.items, fold__named_cmp) : NULL;
+      bool other = false;
+      while (hit && hit > named.items && strcmp(hit[-1].base, base) == 0) hit--;
+      for (FoldNamed *h = hit; h && h < named.items + named.len && strcmp(h->base, base) == 0 && !other; h++) other = h->file != i;
+      open[i] = !other;
+      unnamed += !other;
+    }
   }
-  if (named.len > 1) qsort(named.items, named.len, sizeof *named.items, fold__named_cmp);
   for (size_t i = 0; i < p->n; i++) {
-    if (p->files[i].kind != FILE_CUDA || p->files[i].test || !fold__header(p->files[i].path)) continue;
     const char *base = strrchr(p->files[i].path, '/');
-    base = base ? base + 1 : p->files[i].path;
-    FoldNamed key = {(char *)base, 0};
-    FoldNamed *hit = named.len ? bsearch(&key, named.items, named.len, sizeof *named.items, fold__named_cmp) : NULL;
-    bool other = false;
-    for (FoldNamed *h = hit; h && h > named.items && strcmp(h[-1].base, base) == 0;) hit = h = h - 1;
-    for (FoldNamed *h = hit; h && h < named.items + named.len && strcmp(h->base, base) == 0 && !other; h++) other = h->file != i;
-    if (!other) fold__mark_unreachable(p, i, row, base);
+    if (open[i]) fold__mark_unreachable(p, i, row, base ? base + 1 : p->files[i].path);
   }
+  free(open);
   for (size_t k = 0; k < named.len; k++) free(named.items[k].base);
   array_free(&named);
 }

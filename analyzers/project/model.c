@@ -48,6 +48,7 @@ typedef struct {
                             tests load is their support code */
   Array(int32_t) call_target;   /* per call: definition, -1 */
   Array(int32_t) import_target; /* per import: definition, -1 */
+  Array(uint8_t) import_ours;   /* per import: it may name project code (model__ref_ours) */
   Array(int32_t) deps;          /* modules it imports */
   Array(uint32_t) ref_order;    /* refs by owner */
   Array(uint32_t) call_order;   /* calls by owner (same layout as refs) */
@@ -221,6 +222,7 @@ Model *model_new(void) { return xcalloc(1, sizeof(Model)); }
 static void model__links_free(MModule *mm) {
   array_free(&mm->call_target);
   array_free(&mm->import_target);
+  array_free(&mm->import_ours);
   array_free(&mm->ref_order);
   array_free(&mm->ref_first);
   array_free(&mm->call_order);
@@ -839,14 +841,28 @@ static bool model__maybe_ours(const Model *m, const char *qual) {
  * nor a name a module only imports and never uses (a package's __init__
  * re-exports what it imports; a module that calls eval() or globals() may
  * use any name it imports). */
-static bool model__ref_ours(const Model *m, const MModule *mm, size_t k) {
+static bool model__ref_ours(const MModule *mm, size_t k) {
   int32_t via = mm->facts->refs.items[k].via;
   bool only_imported = via <= -2;
   size_t at = (size_t)(only_imported ? -2 - via : via);
-  if (via == -1 || at >= mm->facts->imports.len) return true;
-  const char *q = mm->facts->imports.items[at].qualname;
-  if (q[0] != '.' && !model__maybe_ours(m, q)) return false;
+  if (via == -1 || at >= mm->import_ours.len) return true;
+  if (!mm->import_ours.items[at]) return false;
   return !only_imported || mm->is_init || mm->evals;
+}
+
+/* Which imports of each module may name project code, once per link (the
+ * references read it per reference). */
+static void model__imports_ours(Model *m) {
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    size_t n = mm->facts ? mm->facts->imports.len : 0;
+    array_reserve(&mm->import_ours, n + 1);
+    mm->import_ours.len = n;
+    for (size_t k = 0; k < n; k++) {
+      const char *q = mm->facts->imports.items[k].qualname;
+      mm->import_ours.items[k] = q[0] == '.' || model__maybe_ours(m, q);
+    }
+  }
 }
 
 static int32_t model__resolve(const Model *m, const char *qual, int32_t *module) {
@@ -1405,7 +1421,7 @@ static void model__ref_groups(MModule *mm) {
 static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
   MModule *mm = &r->m->mods.items[mi];
   for (uint32_t k = mm->ref_first.items[owner + 2]; k < mm->ref_first.items[owner + 3]; k++)
-    if (model__ref_ours(r->m, mm, mm->ref_order.items[k])) model__reach_name(r, mm->ref_ids.items[mm->ref_order.items[k]]);
+    if (model__ref_ours(mm, mm->ref_order.items[k])) model__reach_name(r, mm->ref_ids.items[mm->ref_order.items[k]]);
   for (uint32_t k = mm->call_first.items[owner + 2]; k < mm->call_first.items[owner + 3]; k++) {
     int32_t t = mm->call_target.items[mm->call_order.items[k]];
     if (t >= 0) model__reach_def(r, t);
@@ -1629,13 +1645,14 @@ static void model__link_module_calls(Model *m, int32_t i) {
  * the summaries (the fixpoint from the constructs), reachability and the
  * statistics. Linear in the project's calls, references and definitions. */
 static void model__link_graph(Model *m) {
+  model__imports_ours(m);
   array_reserve(&m->mentioned, m->names.strs.len + 1);
   m->mentioned.len = m->names.strs.len;
   memset(m->mentioned.items, 0, m->mentioned.len);
   for (size_t i = 0; i < m->mods.len; i++) {
     const MModule *mm = &m->mods.items[i];
     for (size_t k = 0; k < mm->ref_ids.len; k++)
-      if (model__ref_ours(m, mm, k)) m->mentioned.items[mm->ref_ids.items[k]] = 1;
+      if (model__ref_ours(mm, k)) m->mentioned.items[mm->ref_ids.items[k]] = 1;
   }
   for (size_t g = 0; g < m->defs.len; g++) {
     MDef *d = &m->defs.items[g];
