@@ -407,11 +407,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
     Finding *f = &out->items[i];
     f->guarded = f->guarded || pyfile_in_ranges(py->guarded.items, py->guarded.len, f->start_byte);
     f->inference_only = f->inference_only || pyfile_in_ranges(py->inference.items, py->inference.len, f->start_byte);
-    if (py->transfer_to_npu && f->entry && f->entry->transfer_covered && f->severity < SEV_INFO) {
-      f->severity = SEV_INFO;
-      f->transfer_covered = true;
-      finding_append_note(f, "(handled at run time by transfer_to_npu)", "（运行时由 transfer_to_npu 处理）");
-    }
+    if (py->transfer_to_npu) finding_mark_transfer(f, NULL);
     analyze__note_required(py, f);
     bool optin = pyfile_in_ranges(py->optin.items, py->optin.len, f->start_byte);
     if (f->guarded && !strstr(f->message, "[guarded")) /* behind an opt-in flag the default path is the fallback */

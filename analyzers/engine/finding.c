@@ -190,3 +190,16 @@ void finding_append_note(Finding *f, const char *en, const char *zh) {
   finding_text_unref(f->message_zh);
   f->message_zh = m;
 }
+
+bool finding_mark_transfer(Finding *f, const char *by) {
+  if (!f->entry || !f->entry->transfer_covered || f->transfer_covered || f->severity >= SEV_HINT) return false;
+  const KbEntry *row = kb_lookup(KB_DETECTOR, by ? "transfer-covered-project" : "transfer-covered", NULL, 0);
+  f->severity = SEV_HINT;
+  f->transfer_covered = true;
+  if (!row) return true;
+  char *en = kb_format(row->msg_en, by ? by : "", ""), *zh = kb_format(row->msg_zh, by ? by : "", "");
+  finding_append_note(f, en, zh);
+  free(en);
+  free(zh);
+  return true;
+}

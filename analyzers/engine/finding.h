@@ -130,6 +130,12 @@ void finding_drop_related_if(Finding *f, bool (*drop)(void *data, const Related 
 /* Appends a note to both messages: " <en>" to the English one, <zh> as given
  * to the Chinese one (which carries its own full-width punctuation). */
 void finding_append_note(Finding *f, const char *en, const char *zh);
+/* Lowers a finding that transfer_to_npu handles at run time (its row's
+ * transfer_covered) from error, warning or info to a hint marked
+ * transfer_covered, with the "transfer-covered" note; `by` names the project
+ * module that loads transfer_to_npu for this file (NULL: the file imports it
+ * itself). Returns whether it lowered f. */
+bool finding_mark_transfer(Finding *f, const char *by);
 /* Frees and removes the findings whose drop[i] is set, keeping the order of
  * the rest; drop has at least l->len entries. */
 void findings_drop(FindingList *l, const bool *drop);

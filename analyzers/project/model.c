@@ -19,6 +19,7 @@ typedef struct {
   int32_t def; /* local definition holding it, -1: module code */
   uint32_t start_byte, end_byte, start_row, start_col, end_row, end_col, start_char, end_char;
   bool import; /* an import of CUDA-only code: what calls through its name needs it */
+  bool transferable; /* transfer_to_npu would handle it at run time (its row's transfer_covered) */
 } MConstruct;
 
 typedef struct {
@@ -46,6 +47,8 @@ typedef struct {
   bool loaded;           /* some entry point, the package's surface or a loaded module imports it */
   bool code_loaded;      /* loaded without counting the tests as entry points: a module only
                             tests load is their support code */
+  int32_t transfer_by;   /* a module importing transfer_to_npu that every process running this
+                            one loads (see model__transfer); -1: none */
   Array(int32_t) call_target;   /* per call: definition, -1 */
   Array(int32_t) import_target; /* per import: definition, -1 */
   Array(uint8_t) import_ours;   /* per import: it may name project code (model__ref_ours) */
@@ -344,7 +347,8 @@ static void model__constructs(MModule *mm, const FindingList *findings) {
     MConstruct c = {xstrdup(f->subject ? f->subject : f->rule->code), xstrdup(f->message), f->severity,
                     f->guarded || f->transfer_covered, pyfacts_def_at(mm->facts, f->start_byte),
                     f->start_byte, f->end_byte, f->start_row, f->start_col, f->end_row, f->end_col,
-                    f->start_char, f->end_char, f->entry && f->entry->match == KB_IMPORT};
+                    f->start_char, f->end_char, f->entry && f->entry->match == KB_IMPORT,
+                    f->entry && f->entry->transfer_covered};
     array_push(&mm->cons, c);
   }
 }
@@ -418,6 +422,7 @@ static uint64_t model__digest(const MModule *mm) {
     h = model__mix(h, &c->def, sizeof c->def);
     h = model__mix(h, &c->start_byte, sizeof c->start_byte * 8);
     h = model__mix(h, &c->import, sizeof c->import);
+    h = model__mix(h, &c->transferable, sizeof c->transferable);
   }
   return h;
 }
@@ -1253,7 +1258,11 @@ static void model__edges(const Model *m, MEdges *e) {
   array_free(&pairs);
 }
 
-static bool model__counts(const MConstruct *c) { return !c->guarded && c->severity <= SEV_WARNING; }
+/* Whether a construct of mm makes its holder need CUDA: not guarded, not
+ * lowered, and not one transfer_to_npu handles in every process that runs mm. */
+static bool model__counts(const MModule *mm, const MConstruct *c) {
+  return !c->guarded && c->severity <= SEV_WARNING && !(c->transferable && mm->transfer_by >= 0);
+}
 
 typedef Array(int32_t) MDefList; /* global definition indices */
 
@@ -1272,7 +1281,7 @@ static void model__import_uses(Model *m, size_t i, MDefList *work) {
   const MModule *mm = &m->mods.items[i];
   for (size_t k = 0; k < mm->cons.len; k++) {
     const MConstruct *c = &mm->cons.items[k];
-    if (c->def >= 0 || !c->import || !model__counts(c)) continue;
+    if (c->def >= 0 || !c->import || !model__counts(mm, c)) continue;
     for (size_t j = 0; j < mm->facts->calls.len; j++) {
       const PyCall *call = &mm->facts->calls.items[j];
       if (call->owner < 0 || (call->flags & (PYCALL_GUARDED | PYCALL_NPU_AWARE | PYCALL_DEAD))) continue;
@@ -1292,7 +1301,7 @@ static void model__summaries(Model *m) {
     const MModule *mm = &m->mods.items[i];
     for (size_t k = 0; k < mm->cons.len; k++) {
       const MConstruct *c = &mm->cons.items[k];
-      if (c->def < 0 || !model__counts(c)) continue;
+      if (c->def < 0 || !model__counts(mm, c)) continue;
       MDef *d = &m->defs.items[mm->def_base + (uint32_t)c->def];
       const MConstruct *old = d->need_cons >= 0 ? &mm->cons.items[d->need_cons] : NULL;
       if (old && old->severity <= c->severity) continue;
@@ -1324,6 +1333,21 @@ static void model__summaries(Model *m) {
   array_free(&work);
   array_free(&e.first);
   array_free(&e.from);
+}
+
+typedef Array(int32_t) MQueue;
+
+/* What loading mm loads first, appended to out: the packages above it
+ * (importing `a.b.c` runs `a` and `a.b`) and the modules it imports. */
+static void model__next(const Model *m, const MModule *mm, MQueue *out) {
+  char *up = xstrdup(mm->name);
+  for (char *dot; (dot = strrchr(up, '.')) != NULL;) {
+    *dot = '\0';
+    int32_t p = model__module_named(m, up);
+    if (p >= 0 && m->mods.items[p].is_init) array_push(out, p);
+  }
+  free(up);
+  for (size_t k = 0; k < mm->deps.len; k++) array_push(out, mm->deps.items[k]);
 }
 
 /* ---- entry points and reachability ----------------------------------------------- */
@@ -1483,7 +1507,123 @@ static bool model__seed(const Model *m, const MModule *mm) {
   return mm->script_dir ? mm->facts->has_main && mm->importer < 0 : model__depth(mm) <= 1;
 }
 
-typedef Array(int32_t) MQueue;
+/* ---- transfer_to_npu across the project ------------------------------------------ */
+
+/* Whether mm imports transfer_to_npu at module level (guarded or not: the
+ * guard is torch_npu's presence, which is the NPU). */
+static bool model__patches(const MModule *mm) {
+  if (!mm->facts || mm->stub || mm->broken) return false;
+  const char *pat = kb_template("transfer-to-npu-module");
+  for (size_t k = 0; pat && k < mm->facts->imports.len; k++) {
+    const PyFactImport *im = &mm->facts->imports.items[k];
+    if (kb_pattern_match(pat, im->qualname) || (im->module && kb_pattern_match(pat, im->module))) return true;
+  }
+  return false;
+}
+
+/* The modules a process entry may be: scripts (outside packages, launched,
+ * or with a `__main__` block), not tests and not a package's surface, which
+ * runs in its user's process. */
+static bool model__process_seed(const Model *m, const MModule *mm, bool surface) {
+  if (!mm->facts || mm->test || mm->broken || !model__seed(m, mm)) return false;
+  return surface || !mm->in_package || model__launched(m, mm) || mm->facts->has_main;
+}
+
+/* Marks with `bit` every module loading the modules of `queue` loads
+ * (queue is consumed). */
+static void model__mark_closure(const Model *m, MQueue *queue, uint8_t *mark, uint8_t bit) {
+  MQueue next = {0};
+  for (size_t q = 0; q < queue->len; q++) {
+    const MModule *mm = &m->mods.items[queue->items[q]];
+    next.len = 0;
+    model__next(m, mm, &next);
+    for (size_t k = 0; k < next.len; k++) {
+      int32_t d = next.items[k];
+      const MModule *dm = &m->mods.items[d];
+      if ((mark[d] & bit) || !dm->facts || dm->broken || dm->stub) continue;
+      mark[d] |= bit;
+      array_push(queue, d);
+    }
+  }
+  array_free(&next);
+  queue->len = 0;
+}
+
+/* transfer_to_npu patches torch.cuda for the whole process once any module
+ * imports it, so a project that loads it from a configuration module every
+ * script imports (`from opensora.npu_config import npu_config`) has every
+ * torch.cuda call of the modules those scripts load handled at run time. A
+ * module is covered when it is loaded by some process entry whose load
+ * closure holds a module importing transfer_to_npu, and by no entry whose
+ * closure does not (a script that never loads it runs the same code on
+ * plain torch_npu). Without scripts, the package's surface is the entry.
+ * Linear: the entries that load a patching module are found backwards from
+ * those modules, then each group's closure forwards. */
+static void model__transfer(Model *m) {
+  size_t n = m->mods.len;
+  int32_t by = -1;
+  for (size_t i = 0; i < n; i++) m->mods.items[i].transfer_by = -1;
+  for (size_t i = 0; i < n && by < 0; i++)
+    if (model__patches(&m->mods.items[i])) by = (int32_t)i;
+  if (by < 0) return;
+  /* reverse edges of "loads first" */
+  Array(uint32_t) first = {0};
+  MQueue from = {0}, next = {0}, queue = {0};
+  array_reserve(&first, n + 1);
+  first.len = n + 1;
+  memset(first.items, 0, (n + 1) * sizeof *first.items);
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t i = 0; i < n; i++) {
+      const MModule *mm = &m->mods.items[i];
+      if (!mm->facts || mm->broken) continue;
+      next.len = 0;
+      model__next(m, mm, &next);
+      for (size_t k = 0; k < next.len; k++) {
+        if (pass == 0) first.items[next.items[k] + 1]++;
+        else from.items[first.items[next.items[k]]++] = (int32_t)i;
+      }
+    }
+    if (pass == 0) {
+      for (size_t i = 0; i < n; i++) first.items[i + 1] += first.items[i];
+      array_reserve(&from, first.items[n] + 1);
+      from.len = first.items[n];
+    }
+  }
+  for (size_t i = n; i > 0; i--) first.items[i] = first.items[i - 1]; /* the fill advanced each start */
+  first.items[0] = 0;
+  /* bit 1: loads a patching module; 2: loaded by an entry that does; 4: by one that does not */
+  uint8_t *mark = xcalloc(n ? n : 1, 1);
+  for (size_t i = 0; i < n; i++)
+    if (model__patches(&m->mods.items[i])) {
+      mark[i] |= 1;
+      array_push(&queue, (int32_t)i);
+    }
+  for (size_t q = 0; q < queue.len; q++)
+    for (uint32_t k = first.items[queue.items[q]]; k < first.items[queue.items[q] + 1]; k++)
+      if (!(mark[from.items[k]] & 1)) {
+        mark[from.items[k]] |= 1;
+        array_push(&queue, from.items[k]);
+      }
+  queue.len = 0;
+  bool surface = true;
+  for (size_t i = 0; i < n && surface; i++) surface = !model__process_seed(m, &m->mods.items[i], false);
+  for (uint8_t bit = 2; bit <= 4; bit *= 2) {
+    for (size_t i = 0; i < n; i++)
+      if (model__process_seed(m, &m->mods.items[i], surface) && ((mark[i] & 1) != 0) == (bit == 2)) {
+        mark[i] |= bit;
+        array_push(&queue, (int32_t)i);
+      }
+    model__mark_closure(m, &queue, mark, bit);
+  }
+  for (size_t i = 0; i < n; i++)
+    if ((mark[i] & 6) == 2) m->mods.items[i].transfer_by = by;
+  free(mark);
+  array_free(&first);
+  array_free(&from);
+  array_free(&next);
+  array_free(&queue);
+}
+
 
 static void model__load(Model *m, int32_t i, MQueue *queue) {
   MModule *d = &m->mods.items[i];
@@ -1499,19 +1639,15 @@ static void model__load(Model *m, int32_t i, MQueue *queue) {
  * that are not tests first (what they load is code_loaded), then the tests
  * (what only they add is their support code). */
 static void model__load_queue(Model *m, MQueue *queue, size_t *q, bool *unknown) {
+  MQueue next = {0};
   for (; *q < queue->len; (*q)++) {
     const MModule *mm = &m->mods.items[queue->items[*q]];
     *unknown = *unknown || mm->facts->dynamic_unknown;
-    /* the packages above it (importing `a.b.c` runs `a` and `a.b` first), and what it imports */
-    char *up = xstrdup(mm->name);
-    for (char *dot; (dot = strrchr(up, '.')) != NULL;) {
-      *dot = '\0';
-      int32_t p = model__module_named(m, up);
-      if (p >= 0 && m->mods.items[p].is_init) model__load(m, p, queue);
-    }
-    free(up);
-    for (size_t k = 0; k < mm->deps.len; k++) model__load(m, mm->deps.items[k], queue);
+    next.len = 0;
+    model__next(m, mm, &next);
+    for (size_t k = 0; k < next.len; k++) model__load(m, next.items[k], queue);
   }
+  array_free(&next);
 }
 
 static void model__loaded(Model *m) {
@@ -1581,8 +1717,6 @@ static void model__reach_all(MReach *r, size_t *at) {
 
 static void model__reachability(Model *m) {
   model__shadows(m); /* read from the bodies too (decorators, module code): every link */
-  model__entries_clear(m);
-  for (size_t i = 0; i < m->launchers.len; i++) model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
   for (size_t i = 0; i < m->mods.len; i++) /* grouped once per body */
     if (m->mods.items[i].facts && !m->mods.items[i].ref_first.len) model__ref_groups(&m->mods.items[i]);
   model__loaded(m);
@@ -1668,6 +1802,9 @@ static void model__link_graph(Model *m) {
     for (size_t k = 0; k < mm->call_target.len; k++) m->st.resolved_calls += mm->call_target.items[k] >= 0;
     m->st.broken_modules += mm->broken;
   }
+  model__entries_clear(m);
+  for (size_t i = 0; i < m->launchers.len; i++) model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
+  model__transfer(m);
   model__summaries(m);
   model__reachability(m);
   m->st.modules = m->mods.len;
@@ -1979,6 +2116,8 @@ void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingLis
     if (model__taken(&view, im->start.byte, im->end.byte)) continue;
     model__emit(m, mm, -1, opt, out, t, "project-name-import", im->start, im->end, im->guarded);
   }
+  for (size_t i = 0; mm->transfer_by >= 0 && i < out->len; i++)
+    finding_mark_transfer(&out->items[i], m->mods.items[mm->transfer_by].rel);
   model__mark_unreachable(m, mm, out);
   findings_sort(out);
 }
@@ -2025,6 +2164,7 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
   h = model__mix(h, &mm->main_entry, sizeof mm->main_entry);
   h = model__mix(h, &mm->loaded, sizeof mm->loaded);
   h = model__mix(h, &mm->code_loaded, sizeof mm->code_loaded);
+  h = model__mix_str(h, mm->transfer_by >= 0 ? m->mods.items[mm->transfer_by].rel : "");
   if (mm->facts->has_main && !mm->main_entry && mm->importer >= 0) h = model__mix_str(h, m->mods.items[mm->importer].rel);
   for (size_t k = 0; k < mm->facts->defs.len; k++) {
     const MDef *d = &m->defs.items[mm->def_base + k];

@@ -371,7 +371,8 @@ TEST(model_ten_thousand_modules) {
  * whole relink; the others change only bodies (calls, constructs,
  * positions, references), which relink only the edited module's calls. */
 static const char *const mt_variants[][6] = {
-    {"pkg/__init__.py", "from .core import work\n", "", "from .core import work\n\nVERSION = 1\n", NULL},
+    {"pkg/__init__.py", "from .core import work\n", "", "from .core import work\n\nVERSION = 1\n",
+     "try:\n    from torch_npu.contrib import transfer_to_npu\nexcept ImportError:\n    pass\nfrom .core import work\n", NULL},
     {"pkg/core.py", "import torch\n\n\ndef work():\n    torch.cuda.synchronize()\n", "def work():\n    return 1\n",
      "import torch\n\n\ndef work():\n    return torch.zeros(1)\n",
      "import torch\n\n\n\ndef work():\n    x = torch.ones(2)\n    torch.cuda.synchronize()\n    return x\n", NULL},
@@ -389,7 +390,8 @@ static const char *const mt_variants[][6] = {
      "import pkg.mid\n\n\ndef main():\n    return pkg.mid._mid()\n", NULL},
     {"tools/run.py", "from pkg.mid import mid\n\n\ndef _helper():\n    return mid()\n",
      "from pkg.mid import mid\n\n\ndef _helper():\n    return mid()\n\n\n_helper()\n",
-     "from pkg.mid import mid\n\n\ndef _helper():\n    return 0\n\n\nprint(mid())\n", NULL},
+     "from pkg.mid import mid\n\n\ndef _helper():\n    return 0\n\n\nprint(mid())\n",
+     "import torch_npu.contrib.transfer_to_npu\nfrom pkg.mid import mid\n\n\nprint(mid())\n", NULL},
 };
 #define MT_NV (sizeof mt_variants / sizeof mt_variants[0])
 

@@ -1,0 +1,1 @@
+"""Video generation: text-to-video sampling and training."""
