@@ -331,11 +331,27 @@ static bool analyze__main_is_selftest(const PyFile *py) {
   return false;
 }
 
-/* Test code: the file's path, a `test*` / `benchmark*` / `bench_*` function
+/* Test code: the file's path or content, a `test*` / `benchmark*` / `bench_*` function
  * (at any depth), a method of a Test* class, or the self-test block of a
  * package module. */
+/* Whether a top-level `test.py` / `tests.py` (a name scripts use too) is a
+ * test module: it imports a test framework (the "test-framework-modules"
+ * row) and defines a test function or a Test* class. */
+static bool analyze__test_module(const char *path, const PyFile *py) {
+  if (strcmp(path, "test.py") != 0 && strcmp(path, "tests.py") != 0) return false;
+  const char *frameworks = kb_template("test-framework-modules");
+  bool imports = false;
+  for (size_t i = 0; frameworks && i < py->imports.len && !imports; i++)
+    imports = py->imports.items[i].column == 0 && kb_pattern_match(frameworks, py->imports.items[i].module);
+  for (size_t i = 0; imports && i < py->functions.len; i++) {
+    const PyFunction *f = &py->functions.items[i];
+    if (util_starts_with(f->name, "test") || (f->class_name && util_starts_with(f->class_name, "Test"))) return true;
+  }
+  return false;
+}
+
 static bool analyze__in_test(const char *path, const PyFile *py, uint32_t at, bool package) {
-  if (context_is_test_path(path)) return true;
+  if (context_is_test_path(path) || analyze__test_module(path, py)) return true;
   for (size_t i = 0; i < py->functions.len; i++) {
     const PyFunction *f = &py->functions.items[i];
     if (f->start <= at && at < f->end &&

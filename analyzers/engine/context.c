@@ -56,6 +56,10 @@ bool context_is_test_path(const char *path) {
       strcmp(base, "testing_utils.py") == 0 || /* the test helpers of a library (diffusers, transformers) */
       strcmp(base, "collect_env.py") == 0 ||   /* the environment report for bug reports (PyTorch's, mmcv's) */
       util_starts_with(base, "benchmark") || util_starts_with(base, "bench_") || util_ends_with(base, "_bench.py") ||
+      strcmp(base, "bench.py") == 0 || strcmp(base, "gentests.py") == 0 || strcmp(base, "run_tests.py") == 0 ||
+      util_ends_with(base, "_tests.py") ||
+      /* `test.py` beside a kernel (`kernels/attn/test.py`) checks it; at the top a script may be named so */
+      ((strcmp(base, "test.py") == 0 || strcmp(base, "tests.py") == 0) && base != path) ||
       util_ends_with(base, "_benchmark.py"))
     return true;
   for (const char *d = path; (d = strstr(d, "test")) != NULL; d++) {
@@ -73,13 +77,17 @@ bool context_is_test_path(const char *path) {
   /* nor the examples and evaluation scripts beside them (examples/, inference_examples/, evaluate/) */
   for (const char *c = path, *slash; (slash = strchr(c, '/')) != NULL; c = slash + 1) {
     size_t n = (size_t)(slash - c);
-    static const char *const dirs[] = {"examples", "example", "evaluate", "evaluation"};
+    /* demos/ of a library, and baselines/ (the vendor-library versions a kernel is timed against) */
+    static const char *const dirs[] = {"examples", "example", "demos", "evaluate", "evaluation", "baselines"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
       if (n == strlen(dirs[i]) && strncmp(c, dirs[i], n) == 0) return true;
     if ((n > 9 && strncmp(slash - 9, "_examples", 9) == 0) || (n > 8 && strncmp(slash - 8, "_example", 8) == 0)) return true;
   }
   for (const char *d = path; (d = strstr(d, "tutorial")) != NULL; d++)
     if ((d == path || d[-1] == '/') && (d[8] == '/' || (d[8] == 's' && d[9] == '/'))) return true;
+  /* teaching material: educational/, educational_b200/ */
+  for (const char *d = path; (d = strstr(d, "educational")) != NULL; d++)
+    if ((d == path || d[-1] == '/') && strchr(d, '/')) return true;
   return false;
 }
 

@@ -279,7 +279,7 @@ TEST(model_idle_loose_modules) {
       {"sample.py", "from lib.ops import fused\n\nif __name__ == \"__main__\":\n    fused(1)\n"},
       {"lib/ops.py", "import torch\n\n\ndef fused(x):\n    torch.cuda.synchronize()\n    return x\n"},
       {"tools/convert.py", "import torch\n\n\ndef convert(x):\n    return x.cuda()\n"},
-      {"tools/bench.py", "import torch\n\n\ndef run():\n    torch.cuda.synchronize()\n\n\nrun()\n"},
+      {"tools/timing.py", "import torch\n\n\ndef run():\n    torch.cuda.synchronize()\n\n\nrun()\n"},
   };
   Model *m = mt_model(files, 4);
   MT_EXPECT(m, files, 4,
@@ -287,7 +287,7 @@ TEST(model_idle_loose_modules) {
              "sample.py:4:5 hint ASC801 fused() → torch.cuda.synchronize (lib/ops.py:5)\n"
              "lib/ops.py:5:5 warning ASC201 torch.cuda.synchronize\n"
              "tools/convert.py:5:14 hint ASC203 .cuda() unreachable\n"
-             "tools/bench.py:5:5 warning ASC201 torch.cuda.synchronize\n");
+             "tools/timing.py:5:5 warning ASC201 torch.cuda.synchronize\n");
   ASSERT(mt_first_says(m, &files[2], "[unreachable: nothing that runs imports tools/convert.py, and running "
                                       "it does nothing (no `__main__` block, no call in its module code)]"));
   model_free(m);

@@ -1,0 +1,4 @@
+import torch
+
+q = torch.randn(4096, device="cuda")
+torch.save(q.cpu(), "q.pt")

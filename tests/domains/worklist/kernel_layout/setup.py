@@ -1,0 +1,9 @@
+from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+setup(
+    name="tklib",
+    packages=["tklib"],
+    ext_modules=[CUDAExtension("tklib._C", ["csrc/attn.cu"])],
+    cmdclass={"build_ext": BuildExtension},
+)
