@@ -42,6 +42,8 @@ typedef struct {
   Array(CudaLaunch) launches;
   Array(CudaAlias) aliases;
   StrList kernel_macros; /* macros of this file whose body declares a __global__ function */
+  uint32_t device_end;   /* end of the __device__ / __global__ function the walk is in (0: none) */
+  const char *host_rules; /* the "host-api-rules" row's codes: not reported in device code */
 } CudaWalk;
 
 static bool kernels__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
@@ -73,6 +75,7 @@ static Finding *kernels__emit_row(CudaWalk *w, const KbEntry *e, TSNode at, uint
                              const char *subject) {
   const KbRule *rule = kb_rule(e->code);
   if (!rule) return NULL;
+  if (ts_node_start_byte(at) < w->device_end && w->host_rules && kb_pattern_match(w->host_rules, e->code)) return NULL;
   FindingList *out = w->ctx->out;
   for (size_t i = out->len; i-- > 0;) { /* one finding per construct and code */
     if (out->items[i].start_byte != ts_node_start_byte(at)) break;
@@ -152,12 +155,14 @@ static void kernels__include(CudaWalk *w, TSNode inc) {
 
 /* ---- kernels ------------------------------------------------------------------------- */
 
-static bool kernels__is_global(TSNode def) {
+static bool kernels__has_child(TSNode def, const char *type) {
   uint32_t n = ts_node_child_count(def);
   for (uint32_t i = 0; i < n; i++)
-    if (kernels__is(ts_node_child(def, i), "__global__")) return true;
+    if (kernels__is(ts_node_child(def, i), type)) return true;
   return false;
 }
+
+static bool kernels__is_global(TSNode def) { return kernels__has_child(def, "__global__"); }
 
 /* Whether the text of node n holds `word`. */
 static bool kernels__node_has(const AnalyzeCtx *ctx, TSNode n, const char *word) {
@@ -286,6 +291,9 @@ static void kernels__visit(CudaWalk *w, TSTreeCursor *cur, bool *skip) {
   TSNode n = ts_tree_cursor_current_node(cur);
   const char *t = ts_node_type(n);
   *skip = strcmp(t, "comment") == 0;
+  if (strcmp(t, "function_definition") == 0 && (kernels__is_global(n) || kernels__has_child(n, "__device__")) &&
+      ts_node_end_byte(n) > w->device_end)
+    w->device_end = ts_node_end_byte(n);
   if (strcmp(t, "function_definition") == 0) kernels__function(w, n);
   else if (strcmp(t, "ERROR") == 0) kernels__recover(w, n);
   else if (strcmp(t, "preproc_function_def") == 0) kernels__macro(w, n);
@@ -374,7 +382,8 @@ static void kernels__emit_launch(CudaWalk *w, const CudaLaunch *l) {
 }
 
 void kernels_cuda(AnalyzeCtx *ctx) {
-  CudaWalk w = {ctx, {0}, {0}, {0}, {0}};
+  const KbEntry *host = kb_lookup(KB_DETECTOR, "host-api-rules", NULL, 0);
+  CudaWalk w = {ctx, {0}, {0}, {0}, {0}, 0, host ? host->arg : NULL};
   TSTreeCursor cur = ts_tree_cursor_new(forest_root(ctx->forest, 0));
   bool more = true;
   while (more) {
