@@ -1072,9 +1072,10 @@ static void attention__end(void *state) {
   if (!a->ctx->unit->file) {
     /* a unit: its calls go to the file; with sites or hand-written attention
      * its findings wait for the file pass, which needs every unit's calls
-     * (and re-walks this unit on every version) */
+     * and re-walks this unit on every version (the unit itself, its other
+     * detectors' findings and its calls, is kept while its text is) */
     attention__keep_calls(a);
-    if (attention__links(a)) context_depends(a->ctx, UNIT_ATTN_LINKS | UNIT_READS_FILE);
+    if (attention__links(a)) context_depends(a->ctx, UNIT_ATTN_LINKS);
     else attention__tidy(a);
     attention__free(a);
     return;

@@ -704,12 +704,14 @@ struct AnalyzeMemo {
   Array(MemoUnit) units;
   char *key;              /* file facts and options the units were made with; NULL: none */
   PyFactsCache *facts;    /* the project model's facts of each statement (pyfacts.h) */
+  PyFileCache *pyfile;    /* the resolver's walk of each statement (resolver.h) */
   size_t reused, ran;
 };
 
 AnalyzeMemo *analyze_memo_new(void) {
   AnalyzeMemo *m = xcalloc(1, sizeof *m);
   m->facts = pyfacts_cache_new();
+  m->pyfile = pyfile_cache_new();
   return m;
 }
 
@@ -736,6 +738,7 @@ void analyze_memo_free(AnalyzeMemo *m) {
   if (!m) return;
   analyze__memo_clear(m);
   pyfacts_cache_free(m->facts);
+  pyfile_cache_free(m->pyfile);
   array_free(&m->units);
   free(m);
 }
@@ -1011,7 +1014,8 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, const F
     }
     ctx.forest = forest;
   }
-  PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build(ctx.forest, text, len) : NULL;
+  PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build_cached(ctx.forest, text, len, file->memo ? file->memo->pyfile : NULL)
+                                        : NULL;
   ctx.py = py;
   /* detectors write this file's findings to `mine`; the refinement stage
    * runs on them before they join the caller's list */

@@ -651,7 +651,12 @@ static void pyfacts__append(PyFacts *f, PyfRefSet *seen, const PyFacts *part) {
   for (size_t i = 0; i < part->calls.len; i++) array_push(&f->calls, pyfacts__copy_call(&part->calls.items[i], base));
   for (size_t i = 0; i < part->refs.len; i++) {
     const PyRef *r = &part->refs.items[i];
-    pyfacts__ref_add(f, seen, r->owner >= 0 ? r->owner + base : r->owner, r->name, strlen(r->name), r->via);
+    if (r->owner >= 0) { /* a definition of this part: unique in it already, and no other part names its owner */
+      PyRef c = {xstrdup(r->name), r->owner + base, r->via};
+      array_push(&f->refs, c);
+      continue;
+    }
+    pyfacts__ref_add(f, seen, r->owner, r->name, strlen(r->name), r->via);
   }
   PYFACTS__COPY_STRS(f->star_imports, part->star_imports);
   PYFACTS__COPY_STRS(f->dynamic_imports, part->dynamic_imports);

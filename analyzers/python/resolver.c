@@ -682,7 +682,224 @@ static void resolver__walk(PyFile *py, TSNode root, size_t len) {
   array_free(&frames);
 }
 
-PyFile *pyfile_build(const Forest *forest, const char *text, size_t len) {
+static void pyfile_free_arrays(PyFile *py);
+
+/* ---- the walk of each statement, kept between versions ------------------- */
+
+/* What the walk of one top-level statement added to the file: the tails of
+ * the file's arrays (positions as of `start` and `row`) and the flags it set. */
+typedef struct {
+  uint64_t hash, env; /* its text; the guarded ranges before it (resolver__optional_flag reads them) */
+  uint32_t len, start, row;
+  bool reusable;      /* nothing it added points outside it */
+  PyFile add;         /* only the arrays and flags are used */
+  bool top_import;
+  uint32_t import_insert;
+} ResolverPart;
+
+struct PyFileCache {
+  Array(ResolverPart) parts;
+};
+
+PyFileCache *pyfile_cache_new(void) { return xcalloc(1, sizeof(PyFileCache)); }
+
+static void resolver__part_free(ResolverPart *p) {
+  p->add.text = NULL;
+  p->add.n_rows = 0; /* no comments were collected into it */
+  pyfile_free_arrays(&p->add);
+}
+
+void pyfile_cache_free(PyFileCache *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->parts.len; i++) resolver__part_free(&c->parts.items[i]);
+  array_free(&c->parts);
+  free(c);
+}
+
+/* The lengths of the arrays a walk appends to. */
+typedef struct {
+  size_t bindings, guarded, npu_aware, skip_conds, dead, optin, inference, requires, main_blocks, functions, classes,
+      imports;
+} ResolverMark;
+
+static ResolverMark resolver__mark(const PyFile *py) {
+  return (ResolverMark){py->bindings.len, py->guarded.len, py->npu_aware.len, py->skip_conds.len, py->dead.len,
+                        py->optin.len, py->inference.len, py->requires.len, py->main_blocks.len, py->functions.len,
+                        py->classes.len, py->imports.len};
+}
+
+static ByteRange resolver__shift_range(ByteRange r, int64_t d) {
+  return (ByteRange){(uint32_t)((int64_t)r.start + d), (uint32_t)((int64_t)r.end + d)};
+}
+
+#define RESOLVER__RANGES(dst, src, from, d)                                                                          \
+  for (size_t i_ = (from); i_ < (src).len; i_++) array_push(&(dst), resolver__shift_range((src).items[i_], (d)))
+
+/* Appends to `to` the arrays of `from` past `m`, moved by d bytes and dr
+ * rows (a module-level binding's scope is the whole of `to`); `index`: `to`
+ * is the file, whose bindings are looked up by name. */
+static void resolver__copy(PyFile *to, const PyFile *from, const ResolverMark *m, int64_t d, int64_t dr, bool index) {
+  for (size_t i = m->bindings; i < from->bindings.len; i++) {
+    PyBinding b = from->bindings.items[i];
+    b.local = xstrdup(b.local);
+    b.qualname = xstrdup(b.qualname);
+    if (b.module_scope) {
+      b.scope_start = 0;
+      b.scope_end = (uint32_t)to->len;
+    } else {
+      b.scope_start = (uint32_t)((int64_t)b.scope_start + d);
+      b.scope_end = (uint32_t)((int64_t)b.scope_end + d);
+    }
+    b.def_byte = (uint32_t)((int64_t)b.def_byte + d);
+    if (b.module_start || b.module_end) {
+      b.module_start = (uint32_t)((int64_t)b.module_start + d);
+      b.module_end = (uint32_t)((int64_t)b.module_end + d);
+    }
+    if (b.name_start || b.name_end) {
+      b.name_start = (uint32_t)((int64_t)b.name_start + d);
+      b.name_end = (uint32_t)((int64_t)b.name_end + d);
+    }
+    unsigned bit = resolver__name_bit(b.local, strlen(b.local));
+    to->name_bloom[bit >> 6] |= 1ull << (bit & 63);
+    array_push(&to->bindings, b);
+    if (index) resolver__index(to);
+  }
+  RESOLVER__RANGES(to->guarded, from->guarded, m->guarded, d);
+  RESOLVER__RANGES(to->npu_aware, from->npu_aware, m->npu_aware, d);
+  RESOLVER__RANGES(to->skip_conds, from->skip_conds, m->skip_conds, d);
+  RESOLVER__RANGES(to->dead, from->dead, m->dead, d);
+  RESOLVER__RANGES(to->optin, from->optin, m->optin, d);
+  RESOLVER__RANGES(to->inference, from->inference, m->inference, d);
+  RESOLVER__RANGES(to->requires, from->requires, m->requires, d);
+  RESOLVER__RANGES(to->requires_at, from->requires_at, m->requires, d);
+  RESOLVER__RANGES(to->requires_src, from->requires_src, m->requires, d);
+  RESOLVER__RANGES(to->main_blocks, from->main_blocks, m->main_blocks, d);
+  for (size_t i = m->functions; i < from->functions.len; i++) {
+    PyFunction f = from->functions.items[i];
+    f.name = xstrdup(f.name);
+    f.class_name = NULL; /* resolver__methods sets it for the whole file */
+    f.start = (uint32_t)((int64_t)f.start + d);
+    f.end = (uint32_t)((int64_t)f.end + d);
+    f.body_start = (uint32_t)((int64_t)f.body_start + d);
+    f.start_row = (uint32_t)((int64_t)f.start_row + dr);
+    f.end_row = (uint32_t)((int64_t)f.end_row + dr);
+    array_push(&to->functions, f);
+  }
+  for (size_t i = m->classes; i < from->classes.len; i++) {
+    PyClass c = from->classes.items[i];
+    PyClass n = {xstrdup(c.name), (uint32_t)((int64_t)c.start + d), (uint32_t)((int64_t)c.end + d)};
+    array_push(&to->classes, n);
+  }
+  for (size_t i = m->imports; i < from->imports.len; i++) {
+    PyImport im = from->imports.items[i];
+    im.module = xstrdup(im.module);
+    im.row = (uint32_t)((int64_t)im.row + dr);
+    im.start = (uint32_t)((int64_t)im.start + d);
+    array_push(&to->imports, im);
+  }
+}
+
+/* The flags a statement's walk sets, and the first torch import and last
+ * top-level import it holds: the file's, saved and cleared before its walk
+ * and merged back after it. */
+typedef struct {
+  bool main_guard, torch_npu, transfer, torch_import, torch_plain;
+  uint32_t torch_start, torch_end, import_insert;
+} ResolverFlags;
+
+static ResolverFlags resolver__take_flags(PyFile *py) {
+  ResolverFlags f = {py->has_main_guard, py->imports_torch_npu, py->transfer_to_npu, py->has_torch_import,
+                     py->torch_import_plain, py->torch_import_line_start, py->torch_import_line_end,
+                     py->import_insert_byte};
+  py->has_main_guard = py->imports_torch_npu = py->transfer_to_npu = py->has_torch_import = false;
+  py->import_insert_byte = UINT32_MAX;
+  return f;
+}
+
+/* Merges a statement's flags (in `part`, moved by d bytes) into the file's
+ * saved ones. */
+static void resolver__merge_flags(PyFile *py, const ResolverFlags *saved, const PyFile *part, bool top_import,
+                                  uint32_t import_insert, int64_t d) {
+  py->has_main_guard = saved->main_guard || part->has_main_guard;
+  py->imports_torch_npu = saved->torch_npu || part->imports_torch_npu;
+  py->transfer_to_npu = saved->transfer || part->transfer_to_npu;
+  if (saved->torch_import) {
+    py->has_torch_import = true;
+    py->torch_import_plain = saved->torch_plain;
+    py->torch_import_line_start = saved->torch_start;
+    py->torch_import_line_end = saved->torch_end;
+  } else if (part->has_torch_import) {
+    py->has_torch_import = true;
+    py->torch_import_plain = part->torch_import_plain;
+    py->torch_import_line_start = (uint32_t)((int64_t)part->torch_import_line_start + d);
+    py->torch_import_line_end = (uint32_t)((int64_t)part->torch_import_line_end + d);
+  } else {
+    py->has_torch_import = false;
+  }
+  py->import_insert_byte = top_import ? (uint32_t)((int64_t)import_insert + d) : saved->import_insert;
+}
+
+/* The guarded ranges' digest after those of [from, len) joined it. */
+static uint64_t resolver__env(const PyFile *py, uint64_t env, size_t from) {
+  for (size_t i = from; i < py->guarded.len; i++) {
+    const ByteRange *r = &py->guarded.items[i];
+    env = util_fnv(env, py->text + r->start, r->end - r->start);
+  }
+  return env;
+}
+
+/* The kept part of a statement with this text after the same guards, or
+ * NULL; `from` moves over the cache's parts, which are in document order. */
+static ResolverPart *resolver__kept(PyFileCache *c, size_t *from, uint64_t hash, uint32_t len, uint64_t env) {
+  for (size_t i = *from; i < c->parts.len; i++) {
+    ResolverPart *p = &c->parts.items[i];
+    if (p->hash != hash || p->len != len) continue;
+    *from = i + 1;
+    return p->env == env && p->reusable ? p : NULL;
+  }
+  return NULL;
+}
+
+/* Walks member m into py, recording what it added into `part` when one is given. */
+static void resolver__walk_member(PyFile *py, const Forest *forest, size_t m, ResolverPart *part) {
+  ResolverMark mark = resolver__mark(py);
+  ResolverFlags saved = resolver__take_flags(py);
+  resolver__walk(py, forest_root(forest, m), py->len);
+  PyFile flags = {0};
+  flags.has_main_guard = py->has_main_guard;
+  flags.imports_torch_npu = py->imports_torch_npu;
+  flags.transfer_to_npu = py->transfer_to_npu;
+  flags.has_torch_import = py->has_torch_import;
+  flags.torch_import_plain = py->torch_import_plain;
+  flags.torch_import_line_start = py->torch_import_line_start;
+  flags.torch_import_line_end = py->torch_import_line_end;
+  bool top_import = py->import_insert_byte != UINT32_MAX;
+  uint32_t import_insert = py->import_insert_byte;
+  resolver__merge_flags(py, &saved, &flags, top_import, import_insert, 0);
+  if (!part) return;
+  part->add = flags;
+  part->add.len = py->len;
+  part->top_import = top_import;
+  part->import_insert = import_insert;
+  resolver__copy(&part->add, py, &mark, 0, 0, false);
+  const ForestMember *mem = &forest->members.items[m];
+  part->reusable = true;
+  for (size_t i = 0; i < part->add.requires_src.len; i++) {
+    const ByteRange *r = &part->add.requires_src.items[i];
+    if (r->start < mem->start || r->end > mem->end) part->reusable = false; /* the flag is set in another statement */
+  }
+}
+
+/* Adds a kept part to py, moved to where its statement is now. */
+static void resolver__replay(PyFile *py, const ResolverPart *p, uint32_t start, uint32_t row) {
+  int64_t d = (int64_t)start - p->start, dr = (int64_t)row - p->row;
+  ResolverMark none = {0};
+  ResolverFlags saved = resolver__take_flags(py);
+  resolver__copy(py, &p->add, &none, d, dr, true);
+  resolver__merge_flags(py, &saved, &p->add, p->top_import, p->import_insert, d);
+}
+
+PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, PyFileCache *cache) {
   PyFile *py = xcalloc(1, sizeof *py);
   py->text = text;
   py->len = len;
@@ -694,15 +911,53 @@ PyFile *pyfile_build(const Forest *forest, const char *text, size_t len) {
   py->comments = xcalloc(rows, sizeof *py->comments);
   py->eol = pysyntax_eol(text, len);
 
-  for (size_t m = 0; m < forest_size(forest); m++) resolver__walk(py, forest_root(forest, m), len);
+  Array(ResolverPart) next = {0};
+  size_t from = 0;
+  uint64_t env = UTIL_FNV_SEED;
+  for (size_t m = 0; m < forest_size(forest); m++) {
+    const ForestMember *mem = &forest->members.items[m];
+    size_t guards = py->guarded.len;
+    if (!cache) {
+      resolver__walk_member(py, forest, m, NULL);
+      continue;
+    }
+    ResolverPart part;
+    memset(&part, 0, sizeof part);
+    part.len = mem->end - mem->start;
+    part.hash = util_fnv(UTIL_FNV_SEED, text + mem->start, part.len);
+    part.env = env;
+    ResolverPart *old = resolver__kept(cache, &from, part.hash, part.len, env);
+    if (old) {
+      resolver__replay(py, old, mem->start, mem->row);
+      part = *old; /* moved out of the cache, to where the statement is now */
+      memset(old, 0, sizeof *old);
+    } else {
+      resolver__walk_member(py, forest, m, &part);
+      part.start = mem->start;
+      part.row = mem->row;
+    }
+    env = resolver__env(py, env, guards);
+    array_push(&next, part);
+  }
+  if (cache) { /* this version's parts replace the cache's */
+    for (size_t i = 0; i < cache->parts.len; i++) resolver__part_free(&cache->parts.items[i]);
+    array_free(&cache->parts);
+    cache->parts.items = next.items;
+    cache->parts.len = next.len;
+    cache->parts.cap = next.cap;
+  }
+  if (py->import_insert_byte == UINT32_MAX) py->import_insert_byte = 0;
   resolver__comments(py);
   pyfile_required_fallbacks(py);
   resolver__methods(py);
   return py;
 }
 
-void pyfile_free(PyFile *py) {
-  if (!py) return;
+PyFile *pyfile_build(const Forest *forest, const char *text, size_t len) {
+  return pyfile_build_cached(forest, text, len, NULL);
+}
+
+static void pyfile_free_arrays(PyFile *py) {
   for (size_t i = 0; i < py->bindings.len; i++) {
     free(py->bindings.items[i].local);
     free(py->bindings.items[i].qualname);
@@ -733,6 +988,11 @@ void pyfile_free(PyFile *py) {
   array_free(&py->inference);
   for (size_t i = 0; i < py->n_rows; i++) free(py->comments[i]);
   free(py->comments);
+}
+
+void pyfile_free(PyFile *py) {
+  if (!py) return;
+  pyfile_free_arrays(py);
   free(py);
 }
 

@@ -115,6 +115,17 @@ typedef struct PyFile PyFile;
 PyFile *pyfile_build(const struct Forest *forest, const char *text, size_t len);
 void pyfile_free(PyFile *py);
 
+/* The walk's results of each top-level statement, kept between versions of
+ * one document (a server's): pyfile_build_cached walks only the statements
+ * whose text, or the guarded ranges before them, changed (a statement whose
+ * walk found a flag set in another statement is always walked again), and
+ * gives exactly what pyfile_build gives; the cache then holds this
+ * version's statements. Owned by the caller: pyfile_cache_free. */
+typedef struct PyFileCache PyFileCache;
+PyFileCache *pyfile_cache_new(void);
+void pyfile_cache_free(PyFileCache *c);
+PyFile *pyfile_build_cached(const struct Forest *forest, const char *text, size_t len, PyFileCache *cache);
+
 /* Binding visible for `name` at byte `at`, innermost scope first; NULL if
  * the name is not bound by an import. Borrowed from py. */
 const PyBinding *pyfile_lookup(const PyFile *py, const char *name, size_t name_len, uint32_t at);

@@ -256,3 +256,110 @@ TEST(resolver_version_check_without_body) {
   ASSERT_EQ(dead, 0);
   ASSERT_EQ(bindings, 1);
 }
+
+/* ---- differential: the kept walk of each statement equals a fresh build ---- */
+
+static void rz_ranges(StrBuf *sb, const char *what, const ByteRange *r, size_t n) {
+  sb_printf(sb, "%s:", what);
+  for (size_t i = 0; i < n; i++) sb_printf(sb, " %u-%u", r[i].start, r[i].end);
+  sb_puts(sb, "\n");
+}
+
+/* Everything pyfile_build puts in a PyFile, as text. */
+static char *rz_render(const PyFile *py) {
+  StrBuf sb;
+  sb_init(&sb);
+  for (size_t i = 0; i < py->bindings.len; i++) {
+    const PyBinding *b = &py->bindings.items[i];
+    sb_printf(&sb, "bind %s=%s %u-%u @%u m%u-%u n%u-%u %d%d\n", b->local, b->qualname, b->scope_start, b->scope_end,
+              b->def_byte, b->module_start, b->module_end, b->name_start, b->name_end, b->from_import, b->module_scope);
+  }
+  rz_ranges(&sb, "guarded", py->guarded.items, py->guarded.len);
+  rz_ranges(&sb, "npu_aware", py->npu_aware.items, py->npu_aware.len);
+  rz_ranges(&sb, "skip_conds", py->skip_conds.items, py->skip_conds.len);
+  rz_ranges(&sb, "dead", py->dead.items, py->dead.len);
+  rz_ranges(&sb, "optin", py->optin.items, py->optin.len);
+  rz_ranges(&sb, "inference", py->inference.items, py->inference.len);
+  rz_ranges(&sb, "requires", py->requires.items, py->requires.len);
+  rz_ranges(&sb, "requires_at", py->requires_at.items, py->requires_at.len);
+  rz_ranges(&sb, "requires_src", py->requires_src.items, py->requires_src.len);
+  rz_ranges(&sb, "main", py->main_blocks.items, py->main_blocks.len);
+  for (size_t i = 0; i < py->required.len; i++)
+    sb_printf(&sb, "required %s %u-%u row %u\n", py->required.items[i].name, py->required.items[i].start,
+              py->required.items[i].end, py->required.items[i].use_row);
+  for (size_t i = 0; i < py->functions.len; i++) {
+    const PyFunction *f = &py->functions.items[i];
+    sb_printf(&sb, "def %s %u-%u body %u rows %u-%u in %s\n", f->name, f->start, f->end, f->body_start, f->start_row,
+              f->end_row, f->class_name ? f->class_name : "-");
+  }
+  for (size_t i = 0; i < py->classes.len; i++)
+    sb_printf(&sb, "class %s %u-%u\n", py->classes.items[i].name, py->classes.items[i].start, py->classes.items[i].end);
+  for (size_t i = 0; i < py->imports.len; i++)
+    sb_printf(&sb, "import %s row %u at %u col %u\n", py->imports.items[i].module, py->imports.items[i].row,
+              py->imports.items[i].start, py->imports.items[i].column);
+  for (size_t i = 0; i < py->n_rows; i++)
+    if (py->comments[i]) sb_printf(&sb, "comment %zu %s\n", i, py->comments[i]);
+  sb_printf(&sb, "insert %u torch %d%d %u-%u main %d npu %d transfer %d\n", py->import_insert_byte, py->has_torch_import,
+            py->torch_import_plain, py->torch_import_line_start, py->torch_import_line_end, py->has_main_guard,
+            py->imports_torch_npu, py->transfer_to_npu);
+  return sb.data ? sb.data : xstrdup("");
+}
+
+/* Statements the random edits insert, delete and retype: imports in and
+ * out of guards, a flag a function requires, a main block, classes. */
+static const char *const rz_lines[] = {
+    "import os\n",
+    "import torch\n",
+    "from torch.nn import functional as F  # noqa: F401\n",
+    "try:\n    from flash_attn import flash_attn_func\n    HAS_FA = True\nexcept ImportError:\n    flash_attn_func = None\n    HAS_FA = False\n",
+    "try:\n    import torch_npu\n    from torch_npu.contrib import transfer_to_npu\nexcept ImportError:\n    pass\n",
+    "def attn(q, k, v):\n    assert HAS_FA\n    return flash_attn_func(q, k, v)\n",
+    "def fallback(q):\n    if flash_attn_func is None:\n        return q\n    return flash_attn_func(q, q, q)\n",
+    "class Block(torch.nn.Module):\n    def forward(self, x):\n        with torch.no_grad():\n            return x.cuda()\n",
+    "if torch.__version__ >= \"2.0\":\n    sdpa = F.scaled_dot_product_attention\nelse:\n    sdpa = None\n",
+    "@unittest.skip(\"slow\")\ndef test_fast():\n    import xformers\n",
+    "if __name__ == \"__main__\":\n    attn(1, 2, 3)\n",
+    "x = 1  # a comment\n",
+};
+#define RZ_NL (sizeof rz_lines / sizeof rz_lines[0])
+
+TEST(resolver_cached_equals_fresh) {
+  TSParser *parser = ts_parser_new();
+  PyFileCache *cache = pyfile_cache_new();
+  uint32_t seed = 20261203;
+  size_t doc[16], n = 0;
+  for (int step = 0; step < 400; step++) {
+    seed = seed * 1103515245u + 12345u;
+    size_t op = (seed >> 16) % 4, at = n ? (seed >> 8) % n : 0;
+    if ((op == 0 || n == 0) && n < 16) { /* insert a statement */
+      memmove(doc + at + 1, doc + at, (n - at) * sizeof *doc);
+      doc[at] = (seed >> 4) % RZ_NL;
+      n++;
+    } else if (op == 1 && n) { /* delete one */
+      memmove(doc + at, doc + at + 1, (n - at - 1) * sizeof *doc);
+      n--;
+    } else if (op == 2 && n) { /* replace one */
+      doc[at] = (seed >> 4) % RZ_NL;
+    } /* op 3: the same text again */
+    StrBuf text;
+    sb_init(&text);
+    for (size_t i = 0; i < n; i++) sb_puts(&text, rz_lines[doc[i]]);
+    const char *t = text.data ? text.data : "";
+    Forest forest;
+    forest_init(&forest, FILE_PYTHON);
+    forest_parse(&forest, parser, t, strlen(t));
+    PyFile *kept = pyfile_build_cached(&forest, t, strlen(t), cache), *fresh = pyfile_build(&forest, t, strlen(t));
+    char *a = rz_render(kept), *b = rz_render(fresh);
+    bool same = strcmp(a, b) == 0;
+    if (!same) TEST_FAIL("step %d: kept\n%s\nfresh\n%s\ntext\n%s", step, a, b, t);
+    free(a);
+    free(b);
+    pyfile_free(kept);
+    pyfile_free(fresh);
+    forest_free(&forest);
+    free(text.data);
+    if (!same) break;
+  }
+  pyfile_cache_free(cache);
+  ts_parser_delete(parser);
+}
