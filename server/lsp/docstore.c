@@ -93,6 +93,12 @@ static void doc__reindex(Document *d) {
   pos_index_build(&d->index, d->text.data, d->text.len);
 }
 
+static size_t doc__count_opens(const char *t, size_t n) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) k += t[i] == '(' || t[i] == '[' || t[i] == '{';
+  return k;
+}
+
 Document *doc_open(DocStore *s, const char *uri, const char *language_id, int64_t version, const char *text,
                    size_t len) {
   doc_close(s, uri);
@@ -104,6 +110,7 @@ Document *doc_open(DocStore *s, const char *uri, const char *language_id, int64_
   d->version = version;
   sb_init(&d->text);
   sb_append(&d->text, text, len);
+  d->opens = doc__count_opens(text, len);
   d->kind = context_file_kind(d->path);
   if (d->kind == FILE_UNKNOWN && strcmp(d->language_id, "python") == 0) d->kind = FILE_PYTHON;
   forest_init(&d->forest, d->kind);
@@ -153,6 +160,7 @@ void doc_edit_bytes(Document *d, size_t start, size_t end, const char *text, siz
   e.start_point = doc__point(d, start);
   e.old_end_point = doc__point(d, end);
   e.new_end_point = doc__advance(e.start_point, text, len);
+  d->opens = d->opens - doc__count_opens(d->text.data + start, end - start) + doc__count_opens(text, len);
   StrBuf nt;
   sb_init(&nt);
   sb_append(&nt, d->text.data, start);
@@ -182,6 +190,7 @@ void doc_set_text(Document *d, const char *text, size_t len) {
   sb_free(&d->text);
   sb_init(&d->text);
   sb_append(&d->text, text, len);
+  d->opens = doc__count_opens(text, len);
   doc__reindex(d);
   forest_free(&d->forest); /* whole-document replacement: no old trees to reuse */
   forest_init(&d->forest, d->kind);
@@ -209,7 +218,7 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char
   analyze_facts_free(&d->facts);
   memset(&d->facts, 0, sizeof d->facts);
   TSLanguage *lang = analyze_language(d->kind);
-  d->too_deep = lang && nesting_file_too_deep(d->kind, d->text.data, d->text.len);
+  d->too_deep = lang && d->opens > NESTING_MAX_DEPTH && nesting_file_too_deep(d->kind, d->text.data, d->text.len);
   if (d->too_deep) { /* parsed from an earlier, shallower text */
     forest_free(&d->forest);
     forest_init(&d->forest, d->kind);

@@ -32,6 +32,8 @@ typedef struct {
   bool published;    /* diagnostics of the current version were sent */
   bool nul_marks;    /* text received with U+0000, held as RPC_NUL_BYTE */
   bool too_deep;     /* brackets nested past NESTING_MAX_DEPTH: not parsed, no findings */
+  size_t opens;      /* ( [ { in the text, kept across edits: below NESTING_MAX_DEPTH no
+                        nesting scan is needed (the nesting cannot be deeper) */
   /* Where the document sits in its project, set once by the server: the
    * path the analyzers see ("tests/" means the project's tests) and the NPU
    * twin beside a CUDA file. Owned; NULL: the path itself / no twin. */
