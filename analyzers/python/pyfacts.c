@@ -83,8 +83,12 @@ static size_t pyfacts__ref_hash(int32_t owner, const char *s, size_t n) {
   return (size_t)util_fnv(UTIL_FNV_SEED ^ (uint64_t)(uint32_t)owner, s, n);
 }
 
+/* Rebuilds the set over every name of out->refs, at least twice as many
+ * slots as names (definition-owned names join out->refs without the set, see
+ * pyfacts__append, so one doubling may not be enough). */
 static void pyfacts__grow_seen(PyfRefSet *set, const PyFacts *out) {
   size_t n = set->n ? set->n * 2 : 256;
+  while (n < 2 * (out->refs.len + 1)) n *= 2;
   free(set->slots);
   set->slots = xcalloc(n, sizeof *set->slots);
   set->n = n;

@@ -606,3 +606,43 @@ TEST(model_self_attribute_calls) {
   free(chain);
   model_free(m);
 }
+
+/* Many definitions, each naming a few things, then module code naming more:
+ * the names of module code are deduplicated in a set that definitions'
+ * names outgrow (a file of 400 functions once made that set's rebuild spin). */
+TEST(model_pyfacts_many_definitions) {
+  StrBuf t;
+  sb_init(&t);
+  sb_puts(&t, "import torch\n\n\n");
+  for (int i = 0; i < 400; i++) sb_printf(&t, "def f%d(x):\n    return torch.relu(x) + g%d(x) + h%d\n\n\n", i, i, i);
+  for (int i = 0; i < 400; i++) sb_printf(&t, "v%d = f%d(1)\nprint(v%d, f%d)\n", i, i, i, i);
+  FindingList l = {0};
+  FileFacts facts = {0};
+  mt_analyze("pkg/many.py", t.data, &l, &facts);
+  ASSERT(facts.py != NULL);
+  ASSERT_EQ(facts.py->defs.len, 400);
+  /* every (owner, name) once: g<i> and h<i> by definition i, v<i> and f<i> by the module code */
+  for (size_t i = 0; i < facts.py->refs.len; i++)
+    for (size_t k = i + 1; k < facts.py->refs.len; k++)
+      ASSERT(facts.py->refs.items[i].owner != facts.py->refs.items[k].owner ||
+             strcmp(facts.py->refs.items[i].name, facts.py->refs.items[k].name) != 0);
+  for (int i = 0; i < 400; i += 57) {
+    char g[16], v[16], f[16];
+    snprintf(g, sizeof g, "g%d", i);
+    snprintf(v, sizeof v, "v%d", i);
+    snprintf(f, sizeof f, "f%d", i);
+    int has_g = 0, has_v = 0, has_f = 0;
+    for (size_t k = 0; k < facts.py->refs.len; k++) {
+      const PyRef *r = &facts.py->refs.items[k];
+      has_g += r->owner == i && strcmp(r->name, g) == 0;
+      has_v += r->owner == PYREF_MODULE && strcmp(r->name, v) == 0;
+      has_f += r->owner == PYREF_MODULE && strcmp(r->name, f) == 0;
+    }
+    ASSERT_EQ(has_g, 1);
+    ASSERT_EQ(has_v, 1);
+    ASSERT_EQ(has_f, 1);
+  }
+  findings_free(&l);
+  analyze_facts_free(&facts);
+  free(t.data);
+}
