@@ -30,7 +30,9 @@ static void device__int_to(AnalyzeCtx *ctx, TSNode call) {
   char *txt = NULL;
   if (!is_int) {
     txt = pysyntax_name_text(ctx->py, a);
-    if (!txt || pysyntax_is(a, "string") || !kb_pattern_match(row->arg, txt)) {
+    /* an imported name (`from .memory import gpu`) holds what its module made, often a torch.device */
+    if (!txt || pysyntax_is(a, "string") || !kb_pattern_match(row->arg, txt) ||
+        (pysyntax_is(a, "identifier") && pyfile_lookup(ctx->py, txt, strlen(txt), ts_node_start_byte(a)))) {
       free(txt);
       return;
     }

@@ -367,6 +367,46 @@ static void resolver__cuda_build_check(PyFile *py, TSNode stmt, TSNode cond) {
   array_push(&py->dead, r);
 }
 
+/* `if f is not None:` or `if f:` where f is imported in a guarded `try:`
+ * (its handler's fallback, usually None): the branch runs only where the
+ * package is installed, and the code after it is the fallback. Reads the
+ * bindings and guards of earlier statements (see resolver__env). */
+static bool resolver__checks_guarded_import(PyFile *py, TSNode cond) {
+  TSNode id = cond;
+  if (pysym_of(cond) == PYSYM_COMPARISON_OPERATOR) {
+    if (ts_node_named_child_count(cond) != 2 || !resolver__text_has(py, cond, " is not ") ||
+        !resolver__is(ts_node_named_child(cond, 1), "none"))
+      return false;
+    id = ts_node_named_child(cond, 0);
+  }
+  if (!resolver__is(id, "identifier")) return false;
+  char *name = pyfile_node_text(py, id);
+  const PyBinding *b = pyfile_lookup(py, name, strlen(name), ts_node_start_byte(id));
+  free(name);
+  return b && pyfile_in_ranges(py->guarded.items, py->guarded.len, b->def_byte);
+}
+
+/* The branches of an if statement (its own and its elifs') that test a
+ * guarded import, as guarded ranges, unless its else raises (then the
+ * package is required). */
+static void resolver__import_checks(PyFile *py, TSNode stmt, TSNode cond) {
+  if (resolver__else_raises(stmt)) return;
+  TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
+  if (!ts_node_is_null(body) && resolver__checks_guarded_import(py, cond)) {
+    ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
+    array_push(&py->guarded, r);
+  }
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (pysym_of(c) != PYSYM_ELIF_CLAUSE) continue;
+    TSNode ec = pysym_child(c, PYFIELD_CONDITION), eb = pysym_child(c, PYFIELD_CONSEQUENCE);
+    if (ts_node_is_null(ec) || ts_node_is_null(eb) || !resolver__checks_guarded_import(py, ec)) continue;
+    ByteRange r = {ts_node_start_byte(eb), ts_node_end_byte(eb)};
+    array_push(&py->guarded, r);
+  }
+}
+
 static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
   if (ts_node_is_null(cond)) return;
@@ -382,6 +422,7 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
     array_push(&py->guarded, r);
     if (resolver__is_optin(py, cond)) array_push(&py->optin, r);
   }
+  resolver__import_checks(py, stmt, cond);
   if (resolver__is_torch2_check(py, cond)) resolver__dead_else(py, stmt);
   resolver__cuda_build_check(py, stmt, cond);
   /* `if cuda: ... elif npu: ...` has its Ascend path in another branch */
@@ -839,11 +880,20 @@ static void resolver__merge_flags(PyFile *py, const ResolverFlags *saved, const 
   py->import_insert_byte = top_import ? (uint32_t)((int64_t)import_insert + d) : saved->import_insert;
 }
 
-/* The guarded ranges' digest after those of [from, len) joined it. */
-static uint64_t resolver__env(const PyFile *py, uint64_t env, size_t from) {
-  for (size_t i = from; i < py->guarded.len; i++) {
+/* What a statement's walk reads of the statements before it, as a digest:
+ * the text of their guarded ranges (resolver__optional_flag) and their
+ * bindings, with whether each is guarded (resolver__checks_guarded_import);
+ * `env` after the guards from `guards` and the bindings from `binds` joined. */
+static uint64_t resolver__env(const PyFile *py, uint64_t env, size_t guards, size_t binds) {
+  for (size_t i = guards; i < py->guarded.len; i++) {
     const ByteRange *r = &py->guarded.items[i];
     env = util_fnv(env, py->text + r->start, r->end - r->start);
+  }
+  for (size_t i = binds; i < py->bindings.len; i++) {
+    const PyBinding *b = &py->bindings.items[i];
+    char guarded = pyfile_in_ranges(py->guarded.items, py->guarded.len, b->def_byte) ? 'g' : 'u';
+    env = util_fnv(env, b->local, strlen(b->local) + 1);
+    env = util_fnv(env, &guarded, 1);
   }
   return env;
 }
@@ -916,7 +966,7 @@ PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, 
   uint64_t env = UTIL_FNV_SEED;
   for (size_t m = 0; m < forest_size(forest); m++) {
     const ForestMember *mem = &forest->members.items[m];
-    size_t guards = py->guarded.len;
+    size_t guards = py->guarded.len, binds = py->bindings.len;
     if (!cache) {
       resolver__walk_member(py, forest, m, NULL);
       continue;
@@ -936,7 +986,7 @@ PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, 
       part.start = mem->start;
       part.row = mem->row;
     }
-    env = resolver__env(py, env, guards);
+    env = resolver__env(py, env, guards, binds);
     array_push(&next, part);
   }
   if (cache) { /* this version's parts replace the cache's */

@@ -320,6 +320,7 @@ static const char *const rz_lines[] = {
     "@unittest.skip(\"slow\")\ndef test_fast():\n    import xformers\n",
     "if __name__ == \"__main__\":\n    attn(1, 2, 3)\n",
     "x = 1  # a comment\n",
+    "def fast(q):\n    if flash_attn_func is not None:\n        return flash_attn_func(q, q, q)\n    elif flash_attn_func:\n        pass\n    return q\n",
 };
 #define RZ_NL (sizeof rz_lines / sizeof rz_lines[0])
 

@@ -1,0 +1,3 @@
+import torch
+
+gpu = torch.device(f"cuda:{torch.cuda.current_device()}")
