@@ -13,8 +13,10 @@ void attention(torch::Tensor q, torch::Tensor k, torch::Tensor v, torch::Tensor 
 }
 
 void all_reduce(const float *in, float *out, size_t n, ncclComm_t comm, cudaStream_t stream);
+void butterfly_padded(torch::Tensor x, torch::Tensor out);
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("attention", &attention);
   m.def("all_reduce", &all_reduce);
+  m.def("butterfly_padded", &butterfly_padded);
 }
