@@ -88,6 +88,13 @@ static bool compile__other_backend(const Compile *c, TSNode call) {
 static void compile__flag_branch(Compile *c, TSNode stmt) {
   TSNode cond = pysym_child(stmt, PYFIELD_CONDITION), body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
   if (!pysyntax_is(cond, "attribute") || ts_node_is_null(body)) return;
+  /* only a compile call in the branch asks for its flag: other branches read nothing outside the unit
+   * (unless torch.compile is imported under another name) */
+  uint32_t bs = ts_node_start_byte(body), be = ts_node_end_byte(body);
+  bool aliased = false;
+  for (size_t i = 0; i < c->py->bindings.len && !aliased; i++)
+    aliased = strstr(c->py->bindings.items[i].qualname, "compile") && !strstr(c->py->bindings.items[i].local, "compile");
+  if (!aliased && !memmem(c->py->text + bs, be - bs, "compile", 7)) return;
   char *attr = pyfile_node_text(c->py, pysym_child(cond, PYFIELD_ATTRIBUTE));
   if (!attr) return;
   char *opt = xasprintf("--%s", attr);
