@@ -38,6 +38,8 @@ typedef struct {
   bool is_init, in_package, test;
   bool stub;             /* a type stub (.pyi): it never runs, and names no module that does */
   bool evals;            /* it mentions eval, exec, globals, locals or vars: names by strings */
+  bool cli;              /* it parses a command line (model__cli), from its facts */
+  bool imports_transfer; /* it imports transfer_to_npu at module level (model__patches), from its facts */
   bool script_dir;       /* under a folder of scripts (the "script-folders" row) */
   uint32_t def_base;     /* its first definition in Model.defs */
   bool broken;
@@ -107,6 +109,10 @@ struct Model {
   Array(char *) entry_modules; /* dotted names launched as scripts or modules */
   Array(char *) entry_paths;   /* script paths launched */
   Array(char *) entry_funcs;   /* "pkg.mod:func" console scripts */
+  Array(int32_t) class_pairs;  /* (callee, caller) edges of the classes' structure (model__class_pairs):
+                                  what the shapes decide, kept between body-only links */
+  bool shapes_relinked;        /* this link is whole (or the first): what only shapes decide (the
+                                  class pairs, which imports may name project code) is made again */
   ModelStats st;
 };
 
@@ -219,7 +225,11 @@ static bool model__private(const char *name) {
 
 /* ---- modules ---------------------------------------------------------------- */
 
-Model *model_new(void) { return xcalloc(1, sizeof(Model)); }
+Model *model_new(void) {
+  Model *m = xcalloc(1, sizeof(Model));
+  m->shapes_relinked = true;
+  return m;
+}
 
 /* The links of a module's own calls, imports and references. */
 static void model__links_free(MModule *mm) {
@@ -296,6 +306,7 @@ void model_free(Model *m) {
   model__set_free(&m->tops);
   model__strs_free(m->top_names.items, m->top_names.len);
   array_free(&m->top_names);
+  array_free(&m->class_pairs);
   model__entries_clear(m);
   array_free(&m->entry_modules);
   array_free(&m->entry_paths);
@@ -465,6 +476,27 @@ bool model_is_dirty(const Model *m) { return m->dirty; }
 
 /* A module's new body: its facts (taken), constructs (the array taken) and
  * input digest, with its names interned. */
+/* Whether the facts name a command-line parser: the module is a script even
+ * when others import it (for its constants or classes). */
+static bool model__facts_cli(const PyFacts *f) {
+  static const char *const words[] = {"argparse", "ArgumentParser", "parse_args", "Fire", "click", "typer", "hydra", "sys.argv", "argv"};
+  for (size_t k = 0; f && k < f->refs.len; k++)
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+      if (strcmp(f->refs.items[k].name, words[w]) == 0) return true;
+  return false;
+}
+
+/* Whether the facts import transfer_to_npu at module level (guarded or not:
+ * the guard is torch_npu's presence, which is the NPU). */
+static bool model__facts_transfer(const PyFacts *f) {
+  const char *pat = kb_template("transfer-to-npu-module");
+  for (size_t k = 0; f && pat && k < f->imports.len; k++) {
+    const PyFactImport *im = &f->imports.items[k];
+    if (kb_pattern_match(pat, im->qualname) || (im->module && kb_pattern_match(pat, im->module))) return true;
+  }
+  return false;
+}
+
 static void model__set_body(Model *m, MModule *mm, PyFacts *facts, MConstruct *items, size_t len, size_t cap,
                             uint64_t digest) {
   mm->facts = facts;
@@ -478,6 +510,9 @@ static void model__set_body(Model *m, MModule *mm, PyFacts *facts, MConstruct *i
   for (size_t k = 0; facts && k < facts->refs.len && !mm->evals; k++)
     for (size_t d = 0; d < sizeof dynamic / sizeof dynamic[0]; d++)
       mm->evals = mm->evals || strcmp(facts->refs.items[k].name, dynamic[d]) == 0;
+  /* read by every link: computed once per body */
+  mm->cli = model__facts_cli(facts);
+  mm->imports_transfer = model__facts_transfer(facts);
 }
 
 static void model__set(Model *m, const char *id, const char *rel, const FileFacts *facts, PyFacts *owned,
@@ -855,12 +890,14 @@ static bool model__ref_ours(const MModule *mm, size_t k) {
   return !only_imported || mm->is_init || mm->evals;
 }
 
-/* Which imports of each module may name project code, once per link (the
- * references read it per reference). */
+/* Which imports of each module may name project code (the references read
+ * it per reference): every module's after a whole link, else only those
+ * whose links were dropped (imports are shape: a body-only link keeps them). */
 static void model__imports_ours(Model *m) {
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
     size_t n = mm->facts ? mm->facts->imports.len : 0;
+    if (!m->shapes_relinked && mm->import_ours.len == n) continue;
     array_reserve(&mm->import_ours, n + 1);
     mm->import_ours.len = n;
     for (size_t k = 0; k < n; k++) {
@@ -1214,7 +1251,30 @@ typedef struct {
 
 /* Reverse edges "caller needs callee": unguarded calls between
  * definitions, and a class's constructor, forward and project bases. */
-static void model__edges(const Model *m, MEdges *e) {
+/* The edges of the classes' structure: a class needs its constructor,
+ * forward and __call__, a subclass its project bases. They depend on
+ * definitions and imports only, which a body-only link keeps. */
+static void model__class_pairs(Model *m) {
+  m->class_pairs.len = 0;
+  for (size_t g = 0; g < m->defs.len; g++) {
+    const PyDef *d = model__pydef(m, (int32_t)g);
+    if (d->kind != PYDEF_METHOD) continue;
+    if (strcmp(d->name, "__init__") && strcmp(d->name, "forward") && strcmp(d->name, "__call__")) continue;
+    array_push(&m->class_pairs, (int32_t)g);
+    array_push(&m->class_pairs, model__global(m, m->defs.items[g].mod, d->cls));
+  }
+  for (size_t g = 0; g < m->defs.len; g++) {
+    const PyDef *d = model__pydef(m, (int32_t)g);
+    for (size_t b = 0; d->kind == PYDEF_CLASS && b < d->bases.len; b++) {
+      int32_t base = model__resolve_in(m, m->defs.items[g].mod, d->bases.items[b], true);
+      if (base < 0 || base == (int32_t)g || model__pydef(m, base)->kind != PYDEF_CLASS) continue;
+      array_push(&m->class_pairs, base);
+      array_push(&m->class_pairs, (int32_t)g);
+    }
+  }
+}
+
+static void model__edges(Model *m, MEdges *e) {
   Array(int32_t) pairs = {0}; /* (callee, caller) */
   for (size_t i = 0; i < m->mods.len; i++) {
     const MModule *mm = &m->mods.items[i];
@@ -1226,22 +1286,8 @@ static void model__edges(const Model *m, MEdges *e) {
       array_push(&pairs, o);
     }
   }
-  for (size_t g = 0; g < m->defs.len; g++) {
-    const PyDef *d = model__pydef(m, (int32_t)g);
-    if (d->kind != PYDEF_METHOD) continue;
-    if (strcmp(d->name, "__init__") && strcmp(d->name, "forward") && strcmp(d->name, "__call__")) continue;
-    array_push(&pairs, (int32_t)g);
-    array_push(&pairs, model__global(m, m->defs.items[g].mod, d->cls));
-  }
-  for (size_t g = 0; g < m->defs.len; g++) {
-    const PyDef *d = model__pydef(m, (int32_t)g);
-    for (size_t b = 0; d->kind == PYDEF_CLASS && b < d->bases.len; b++) {
-      int32_t base = model__resolve_in(m, m->defs.items[g].mod, d->bases.items[b], true);
-      if (base < 0 || base == (int32_t)g || model__pydef(m, base)->kind != PYDEF_CLASS) continue;
-      array_push(&pairs, base);
-      array_push(&pairs, (int32_t)g);
-    }
-  }
+  if (m->shapes_relinked) model__class_pairs(m);
+  for (size_t p = 0; p < m->class_pairs.len; p++) array_push(&pairs, m->class_pairs.items[p]);
   size_t n = m->defs.len;
   array_reserve(&e->first, n + 1);
   e->first.len = n + 1;
@@ -1469,14 +1515,7 @@ static bool model__launched(const Model *m, const MModule *mm) {
 
 /* A module that parses a command line is a script even when others import
  * it (for its constants or classes): its `__main__` block is an entry. */
-static bool model__cli(const MModule *mm) {
-  static const char *const words[] = {"argparse", "ArgumentParser", "parse_args", "Fire", "click", "typer", "hydra", "sys.argv", "argv"};
-  const PyFacts *f = mm->facts;
-  for (size_t k = 0; k < f->refs.len; k++)
-    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
-      if (strcmp(f->refs.items[k].name, words[w]) == 0) return true;
-  return false;
-}
+static bool model__cli(const MModule *mm) { return mm->cli; }
 
 /* Dots in a module's name: 0 for the top package, 1 for its modules and
  * subpackages (`pkg.mod`, `pkg.sub`), the package's surface. */
@@ -1509,17 +1548,8 @@ static bool model__seed(const Model *m, const MModule *mm) {
 
 /* ---- transfer_to_npu across the project ------------------------------------------ */
 
-/* Whether mm imports transfer_to_npu at module level (guarded or not: the
- * guard is torch_npu's presence, which is the NPU). */
-static bool model__patches(const MModule *mm) {
-  if (!mm->facts || mm->stub || mm->broken) return false;
-  const char *pat = kb_template("transfer-to-npu-module");
-  for (size_t k = 0; pat && k < mm->facts->imports.len; k++) {
-    const PyFactImport *im = &mm->facts->imports.items[k];
-    if (kb_pattern_match(pat, im->qualname) || (im->module && kb_pattern_match(pat, im->module))) return true;
-  }
-  return false;
-}
+/* Whether mm imports transfer_to_npu at module level and runs. */
+static bool model__patches(const MModule *mm) { return mm->facts && mm->imports_transfer && !mm->stub && !mm->broken; }
 
 /* The modules a process entry may be: scripts (outside packages, launched,
  * or with a `__main__` block), not tests and not a package's surface, which
@@ -1807,6 +1837,7 @@ static void model__link_graph(Model *m) {
   model__transfer(m);
   model__summaries(m);
   model__reachability(m);
+  m->shapes_relinked = false;
   m->st.modules = m->mods.len;
   m->st.defs = m->defs.len;
 }
@@ -1815,6 +1846,7 @@ static bool model__cancelled(const atomic_int *cancel) { return cancel && atomic
 
 /* Everything from the modules' inputs; false when cancelled. */
 static bool model__link_whole(Model *m, const atomic_int *cancel) {
+  m->shapes_relinked = true;
   if (m->mods.len > 1) qsort(m->mods.items, m->mods.len, sizeof *m->mods.items, model__mod_cmp);
   model__ids_rebuild(m); /* the modules moved */
   for (size_t i = 0; i < m->mods.len; i++) {
