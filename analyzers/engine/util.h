@@ -45,6 +45,19 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
     (a)->len = (a)->cap = 0;                                                  \
   } while (0)
 
+/* Moves the storage of array b (any element type of the same layout) into
+ * a, whose own storage is freed; b is left empty. The elements are not
+ * freed: free what a held first. */
+#define array_take(a, b)                                                      \
+  do {                                                                        \
+    free((a)->items);                                                         \
+    (a)->items = (b)->items;                                                  \
+    (a)->len = (b)->len;                                                      \
+    (a)->cap = (b)->cap;                                                      \
+    (b)->items = NULL;                                                        \
+    (b)->len = (b)->cap = 0;                                                  \
+  } while (0)
+
 /* A list of heap strings (each freed by the list's owner). */
 typedef Array(char *) StrList;
 void strlist_free(StrList *l);

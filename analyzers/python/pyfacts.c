@@ -728,10 +728,7 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
   array_free(&lines);
   if (cache) { /* this version's parts replace the cache's */
     for (size_t i = 0; i < cache->parts.len; i++) pyfacts__part_free(&cache->parts.items[i]);
-    array_free(&cache->parts);
-    cache->parts.items = next.items;
-    cache->parts.len = next.len;
-    cache->parts.cap = next.cap;
+    array_take(&cache->parts, &next);
     free(cache->key);
     cache->key = key ? xstrdup(key) : NULL;
   }

@@ -991,10 +991,7 @@ PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, 
   }
   if (cache) { /* this version's parts replace the cache's */
     for (size_t i = 0; i < cache->parts.len; i++) resolver__part_free(&cache->parts.items[i]);
-    array_free(&cache->parts);
-    cache->parts.items = next.items;
-    cache->parts.len = next.len;
-    cache->parts.cap = next.cap;
+    array_take(&cache->parts, &next);
   }
   if (py->import_insert_byte == UINT32_MAX) py->import_insert_byte = 0;
   resolver__comments(py);
