@@ -95,7 +95,8 @@ void analyze_facts_free(FileFacts *f);
  * runs only the units an edit or a syntax change touched (or every unit
  * when the facts changed) and gives exactly the findings a fresh analysis
  * of the same text gives; the project model's facts (FileFacts.py) are
- * kept per statement the same way (pyfacts_build_cached). Owned by the
+ * kept per statement the same way (pyfacts_build_cached), and so is the
+ * resolver's walk (pyfile_build_cached). Owned by the
  * caller: analyze_memo_free. */
 typedef struct AnalyzeMemo AnalyzeMemo;
 AnalyzeMemo *analyze_memo_new(void);
