@@ -39,6 +39,7 @@ static void pysym__build(void) {
 }
 
 PySym pysym_of(TSNode n) {
+  if (ts_node_is_null(n)) return PYSYM_OTHER; /* a missing field (an ERROR subtree) is no symbol */
   pthread_once(&pysym__once, pysym__build);
   TSSymbol s = ts_node_symbol(n);
   return s < pysym__count ? (PySym)pysym__map[s] : PYSYM_OTHER;

@@ -2,6 +2,7 @@
 #include "tests/unit/test.h"
 #include "analyzers/python/resolver.h"
 #include "analyzers/engine/forest.h"
+#include "analyzers/python/pysym.h"
 
 #include <stdlib.h>
 
@@ -363,4 +364,15 @@ TEST(resolver_cached_equals_fresh) {
   }
   pyfile_cache_free(cache);
   ts_parser_delete(parser);
+}
+
+/* A call in an ERROR subtree can lack its function field: the null node it
+ * gives is no symbol and has no qualified name (a fuzzed edit script once
+ * crashed the float64 helper check on it). */
+TEST(resolver_null_node) {
+  Src s;
+  src_open(&s, "import torch\nx = torch.float64\n");
+  ASSERT_EQ(pysym_of((TSNode){0}), PYSYM_OTHER);
+  ASSERT(pyfile_qualname(s.py, (TSNode){0}) == NULL);
+  src_close(&s);
 }
