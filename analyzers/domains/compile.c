@@ -91,10 +91,10 @@ static void compile__flag_branch(Compile *c, TSNode stmt) {
   /* only a compile call in the branch asks for its flag: other branches read nothing outside the unit
    * (unless torch.compile is imported under another name) */
   uint32_t bs = ts_node_start_byte(body), be = ts_node_end_byte(body);
-  bool aliased = false;
-  for (size_t i = 0; i < c->py->bindings.len && !aliased; i++)
-    aliased = strstr(c->py->bindings.items[i].qualname, "compile") && !strstr(c->py->bindings.items[i].local, "compile");
-  if (!aliased && !memmem(c->py->text + bs, be - bs, "compile", 7)) return;
+  bool may_compile = memmem(c->py->text + bs, be - bs, "compile", 7) != NULL;
+  for (size_t i = 0; i < c->py->bindings.len && !may_compile; i++)
+    may_compile = strstr(c->py->bindings.items[i].qualname, "compile") && !strstr(c->py->bindings.items[i].local, "compile");
+  if (!may_compile) return;
   char *attr = pyfile_node_text(c->py, pysym_child(cond, PYFIELD_ATTRIBUTE));
   if (!attr) return;
   char *opt = xasprintf("--%s", attr);

@@ -291,11 +291,11 @@ static void kernels__visit(CudaWalk *w, TSTreeCursor *cur, bool *skip) {
   TSNode n = ts_tree_cursor_current_node(cur);
   const char *t = ts_node_type(n);
   *skip = strcmp(t, "comment") == 0;
-  if (strcmp(t, "function_definition") == 0 && (kernels__is_global(n) || kernels__has_child(n, "__device__")) &&
-      ts_node_end_byte(n) > w->device_end)
-    w->device_end = ts_node_end_byte(n);
-  if (strcmp(t, "function_definition") == 0) kernels__function(w, n);
-  else if (strcmp(t, "ERROR") == 0) kernels__recover(w, n);
+  if (strcmp(t, "function_definition") == 0) {
+    if ((kernels__is_global(n) || kernels__has_child(n, "__device__")) && ts_node_end_byte(n) > w->device_end)
+      w->device_end = ts_node_end_byte(n);
+    kernels__function(w, n);
+  } else if (strcmp(t, "ERROR") == 0) kernels__recover(w, n);
   else if (strcmp(t, "preproc_function_def") == 0) kernels__macro(w, n);
   else if (strcmp(t, "struct_specifier") == 0 || strcmp(t, "class_specifier") == 0) kernels__class(w, n);
   else if (strcmp(t, "init_declarator") == 0) kernels__alias(w, n);

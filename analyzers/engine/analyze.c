@@ -331,9 +331,6 @@ static bool analyze__main_is_selftest(const PyFile *py) {
   return false;
 }
 
-/* Test code: the file's path or content, a `test*` / `benchmark*` / `bench_*` function
- * (at any depth), a method of a Test* class, or the self-test block of a
- * package module. */
 /* Whether a top-level `test.py` / `tests.py` (a name scripts use too) is a
  * test module: it imports a test framework (the "test-framework-modules"
  * row) and defines a test function or a Test* class. */
@@ -350,8 +347,11 @@ static bool analyze__test_module(const char *path, const PyFile *py) {
   return false;
 }
 
-static bool analyze__in_test(const char *path, const PyFile *py, uint32_t at, bool package) {
-  if (context_is_test_path(path) || analyze__test_module(path, py)) return true;
+/* Test code: the whole file (`file`: by its path or content), a `test*` /
+ * `benchmark*` / `bench_*` function (at any depth), a method of a Test*
+ * class, or the self-test block of a package module. */
+static bool analyze__in_test(bool file, const PyFile *py, uint32_t at, bool package) {
+  if (file) return true;
   for (size_t i = 0; i < py->functions.len; i++) {
     const PyFunction *f = &py->functions.items[i];
     if (f->start <= at && at < f->end &&
@@ -406,9 +406,10 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
    * not_in_tests do not apply to test code. */
   size_t w = 0;
   bool package = py->main_blocks.len && analyze__main_is_selftest(py);
+  bool test_file = context_is_test_path(path) || analyze__test_module(path, py);
   for (size_t i = 0; i < out->len; i++) {
     uint32_t at = out->items[i].start_byte;
-    bool test = analyze__test_rule(&out->items[i]) && analyze__in_test(path, py, at, package);
+    bool test = analyze__test_rule(&out->items[i]) && analyze__in_test(test_file, py, at, package);
     if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at) ||
         pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at) ||
         pyfile_in_ranges(py->dead.items, py->dead.len, at) || test) {

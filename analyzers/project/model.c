@@ -474,8 +474,6 @@ static uint64_t model__shape(const char *rel, const PyFacts *f) {
 
 bool model_is_dirty(const Model *m) { return m->dirty; }
 
-/* A module's new body: its facts (taken), constructs (the array taken) and
- * input digest, with its names interned. */
 /* Whether the facts name a command-line parser: the module is a script even
  * when others import it (for its constants or classes). */
 static bool model__facts_cli(const PyFacts *f) {
@@ -497,6 +495,8 @@ static bool model__facts_transfer(const PyFacts *f) {
   return false;
 }
 
+/* A module's new body: its facts (taken), constructs (the array taken) and
+ * input digest, with its names interned. */
 static void model__set_body(Model *m, MModule *mm, PyFacts *facts, MConstruct *items, size_t len, size_t cap,
                             uint64_t digest) {
   mm->facts = facts;
@@ -1559,23 +1559,56 @@ static bool model__process_seed(const Model *m, const MModule *mm, bool surface)
   return surface || !mm->in_package || model__launched(m, mm) || mm->facts->has_main;
 }
 
-/* Marks with `bit` every module loading the modules of `queue` loads
- * (queue is consumed). */
-static void model__mark_closure(const Model *m, MQueue *queue, uint8_t *mark, uint8_t bit) {
-  MQueue next = {0};
+/* The "loads first" graph (model__next) of the modules that run, once:
+ * module i's targets are to[first[i], first[i + 1]). */
+typedef struct {
+  Array(uint32_t) first;
+  MQueue to;
+} MLoads;
+
+static void model__loads(const Model *m, MLoads *g) {
+  size_t n = m->mods.len;
+  array_reserve(&g->first, n + 1);
+  g->first.len = n + 1;
+  g->first.items[0] = 0;
+  for (size_t i = 0; i < n; i++) {
+    const MModule *mm = &m->mods.items[i];
+    if (mm->facts && !mm->broken) model__next(m, mm, &g->to);
+    g->first.items[i + 1] = (uint32_t)g->to.len;
+  }
+}
+
+/* The same graph reversed: who loads module i first. */
+static void model__loads_reversed(const MLoads *g, size_t n, MLoads *r) {
+  array_reserve(&r->first, n + 1);
+  r->first.len = n + 1;
+  memset(r->first.items, 0, (n + 1) * sizeof *r->first.items);
+  for (size_t k = 0; k < g->to.len; k++) r->first.items[g->to.items[k] + 1]++;
+  for (size_t i = 0; i < n; i++) r->first.items[i + 1] += r->first.items[i];
+  array_reserve(&r->to, g->to.len + 1);
+  r->to.len = g->to.len;
+  Array(uint32_t) fill = {0}; /* where the next loader of each module goes */
+  array_reserve(&fill, n + 1);
+  for (size_t i = 0; i < n; i++) fill.items[i] = r->first.items[i];
+  for (size_t i = 0; i < n; i++)
+    for (uint32_t k = g->first.items[i]; k < g->first.items[i + 1]; k++)
+      r->to.items[fill.items[g->to.items[k]]++] = (int32_t)i;
+  array_free(&fill);
+}
+
+/* Marks with `bit` the modules that run (no stub, nothing broken) which the
+ * modules of `queue` reach over g (queue is consumed). */
+static void model__mark_closure(const Model *m, const MLoads *g, MQueue *queue, uint8_t *mark, uint8_t bit) {
   for (size_t q = 0; q < queue->len; q++) {
-    const MModule *mm = &m->mods.items[queue->items[q]];
-    next.len = 0;
-    model__next(m, mm, &next);
-    for (size_t k = 0; k < next.len; k++) {
-      int32_t d = next.items[k];
+    int32_t i = queue->items[q];
+    for (uint32_t k = g->first.items[i]; k < g->first.items[i + 1]; k++) {
+      int32_t d = g->to.items[k];
       const MModule *dm = &m->mods.items[d];
       if ((mark[d] & bit) || !dm->facts || dm->broken || dm->stub) continue;
       mark[d] |= bit;
       array_push(queue, d);
     }
   }
-  array_free(&next);
   queue->len = 0;
 }
 
@@ -1588,7 +1621,7 @@ static void model__mark_closure(const Model *m, MQueue *queue, uint8_t *mark, ui
  * closure does not (a script that never loads it runs the same code on
  * plain torch_npu). Without scripts, the package's surface is the entry.
  * Linear: the entries that load a patching module are found backwards from
- * those modules, then each group's closure forwards. */
+ * those modules, then each group's closure forwards, over one load graph. */
 static void model__transfer(Model *m) {
   size_t n = m->mods.len;
   int32_t by = -1;
@@ -1596,43 +1629,22 @@ static void model__transfer(Model *m) {
   for (size_t i = 0; i < n && by < 0; i++)
     if (model__patches(&m->mods.items[i])) by = (int32_t)i;
   if (by < 0) return;
-  /* reverse edges of "loads first" */
-  Array(uint32_t) first = {0};
-  MQueue from = {0}, next = {0}, queue = {0};
-  array_reserve(&first, n + 1);
-  first.len = n + 1;
-  memset(first.items, 0, (n + 1) * sizeof *first.items);
-  for (int pass = 0; pass < 2; pass++) {
-    for (size_t i = 0; i < n; i++) {
-      const MModule *mm = &m->mods.items[i];
-      if (!mm->facts || mm->broken) continue;
-      next.len = 0;
-      model__next(m, mm, &next);
-      for (size_t k = 0; k < next.len; k++) {
-        if (pass == 0) first.items[next.items[k] + 1]++;
-        else from.items[first.items[next.items[k]]++] = (int32_t)i;
-      }
-    }
-    if (pass == 0) {
-      for (size_t i = 0; i < n; i++) first.items[i + 1] += first.items[i];
-      array_reserve(&from, first.items[n] + 1);
-      from.len = first.items[n];
-    }
-  }
-  for (size_t i = n; i > 0; i--) first.items[i] = first.items[i - 1]; /* the fill advanced each start */
-  first.items[0] = 0;
+  MLoads fw = {0}, bw = {0};
+  model__loads(m, &fw);
+  model__loads_reversed(&fw, n, &bw);
   /* bit 1: loads a patching module; 2: loaded by an entry that does; 4: by one that does not */
-  uint8_t *mark = xcalloc(n ? n : 1, 1);
-  for (size_t i = 0; i < n; i++)
+  uint8_t *mark = xcalloc(n, 1);
+  MQueue queue = {0};
+  for (size_t i = (size_t)by; i < n; i++)
     if (model__patches(&m->mods.items[i])) {
       mark[i] |= 1;
       array_push(&queue, (int32_t)i);
     }
-  for (size_t q = 0; q < queue.len; q++)
-    for (uint32_t k = first.items[queue.items[q]]; k < first.items[queue.items[q] + 1]; k++)
-      if (!(mark[from.items[k]] & 1)) {
-        mark[from.items[k]] |= 1;
-        array_push(&queue, from.items[k]);
+  for (size_t q = 0; q < queue.len; q++) /* backwards: every module whose loads reach a patching one */
+    for (uint32_t k = bw.first.items[queue.items[q]]; k < bw.first.items[queue.items[q] + 1]; k++)
+      if (!(mark[bw.to.items[k]] & 1)) {
+        mark[bw.to.items[k]] |= 1;
+        array_push(&queue, bw.to.items[k]);
       }
   queue.len = 0;
   bool surface = true;
@@ -1643,17 +1655,17 @@ static void model__transfer(Model *m) {
         mark[i] |= bit;
         array_push(&queue, (int32_t)i);
       }
-    model__mark_closure(m, &queue, mark, bit);
+    model__mark_closure(m, &fw, &queue, mark, bit);
   }
   for (size_t i = 0; i < n; i++)
     if ((mark[i] & 6) == 2) m->mods.items[i].transfer_by = by;
   free(mark);
-  array_free(&first);
-  array_free(&from);
-  array_free(&next);
   array_free(&queue);
+  array_free(&fw.first);
+  array_free(&fw.to);
+  array_free(&bw.first);
+  array_free(&bw.to);
 }
-
 
 static void model__load(Model *m, int32_t i, MQueue *queue) {
   MModule *d = &m->mods.items[i];

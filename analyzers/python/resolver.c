@@ -730,12 +730,10 @@ static void pyfile_free_arrays(PyFile *py);
 /* What the walk of one top-level statement added to the file: the tails of
  * the file's arrays (positions as of `start` and `row`) and the flags it set. */
 typedef struct {
-  uint64_t hash, env; /* its text; the guarded ranges before it (resolver__optional_flag reads them) */
+  uint64_t hash, env; /* its text; what it reads of the statements before it (resolver__env) */
   uint32_t len, start, row;
   bool reusable;      /* nothing it added points outside it */
-  PyFile add;         /* only the arrays and flags are used */
-  bool top_import;
-  uint32_t import_insert;
+  PyFile add;         /* only the arrays and flags are used; import_insert_byte UINT32_MAX: no top-level import */
 } ResolverPart;
 
 struct PyFileCache {
@@ -857,10 +855,10 @@ static ResolverFlags resolver__take_flags(PyFile *py) {
   return f;
 }
 
-/* Merges a statement's flags (in `part`, moved by d bytes) into the file's
- * saved ones. */
-static void resolver__merge_flags(PyFile *py, const ResolverFlags *saved, const PyFile *part, bool top_import,
-                                  uint32_t import_insert, int64_t d) {
+/* Merges a statement's flags (in `part`, moved by d bytes; its
+ * import_insert_byte UINT32_MAX when it has no top-level import) into the
+ * file's saved ones. */
+static void resolver__merge_flags(PyFile *py, const ResolverFlags *saved, const PyFile *part, int64_t d) {
   py->has_main_guard = saved->main_guard || part->has_main_guard;
   py->imports_torch_npu = saved->torch_npu || part->imports_torch_npu;
   py->transfer_to_npu = saved->transfer || part->transfer_to_npu;
@@ -877,7 +875,8 @@ static void resolver__merge_flags(PyFile *py, const ResolverFlags *saved, const 
   } else {
     py->has_torch_import = false;
   }
-  py->import_insert_byte = top_import ? (uint32_t)((int64_t)import_insert + d) : saved->import_insert;
+  py->import_insert_byte = part->import_insert_byte != UINT32_MAX ? (uint32_t)((int64_t)part->import_insert_byte + d)
+                                                                  : saved->import_insert;
 }
 
 /* What a statement's walk reads of the statements before it, as a digest:
@@ -923,14 +922,11 @@ static void resolver__walk_member(PyFile *py, const Forest *forest, size_t m, Re
   flags.torch_import_plain = py->torch_import_plain;
   flags.torch_import_line_start = py->torch_import_line_start;
   flags.torch_import_line_end = py->torch_import_line_end;
-  bool top_import = py->import_insert_byte != UINT32_MAX;
-  uint32_t import_insert = py->import_insert_byte;
-  resolver__merge_flags(py, &saved, &flags, top_import, import_insert, 0);
+  flags.import_insert_byte = py->import_insert_byte;
+  resolver__merge_flags(py, &saved, &flags, 0);
   if (!part) return;
   part->add = flags;
   part->add.len = py->len;
-  part->top_import = top_import;
-  part->import_insert = import_insert;
   resolver__copy(&part->add, py, &mark, 0, 0, false);
   const ForestMember *mem = &forest->members.items[m];
   part->reusable = true;
@@ -946,7 +942,7 @@ static void resolver__replay(PyFile *py, const ResolverPart *p, uint32_t start, 
   ResolverMark none = {0};
   ResolverFlags saved = resolver__take_flags(py);
   resolver__copy(py, &p->add, &none, d, dr, true);
-  resolver__merge_flags(py, &saved, &p->add, p->top_import, p->import_insert, d);
+  resolver__merge_flags(py, &saved, &p->add, d);
 }
 
 PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, PyFileCache *cache) {
@@ -993,7 +989,6 @@ PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, 
     for (size_t i = 0; i < cache->parts.len; i++) resolver__part_free(&cache->parts.items[i]);
     array_take(&cache->parts, &next);
   }
-  if (py->import_insert_byte == UINT32_MAX) py->import_insert_byte = 0;
   resolver__comments(py);
   pyfile_required_fallbacks(py);
   resolver__methods(py);

@@ -117,7 +117,7 @@ void pyfile_free(PyFile *py);
 
 /* The walk's results of each top-level statement, kept between versions of
  * one document (a server's): pyfile_build_cached walks only the statements
- * whose text, or the guarded ranges before them, changed (a statement whose
+ * whose text, or the guarded ranges and bindings before them, changed (a statement whose
  * walk found a flag set in another statement is always walked again), and
  * gives exactly what pyfile_build gives; the cache then holds this
  * version's statements. Owned by the caller: pyfile_cache_free. */
