@@ -490,6 +490,17 @@ static void pymatch__import_module(Matcher *m, TSNode stmt, TSNode at, const cha
   free(q);
 }
 
+/* Whether a name's parent is a module path of an import statement (`from
+ * flash_attn.ops import x` after `import flash_attn`): another import of the
+ * package, not a use of the name. */
+static bool pymatch__in_import(TSNode up) {
+  if (pysym_of(up) != PYSYM_DOTTED_NAME) return false;
+  TSNode stmt = ts_node_parent(up);
+  if (!ts_node_is_null(stmt) && strcmp(ts_node_type(stmt), "aliased_import") == 0) stmt = ts_node_parent(stmt);
+  PySym k = pysym_of(stmt);
+  return k == PYSYM_IMPORT_STATEMENT || k == PYSYM_IMPORT_FROM_STATEMENT;
+}
+
 /* A guarded import (try/except ImportError, an availability branch) whose
  * name is never used, or only for metadata (`xformers.__version__`), probes
  * for the package: the probe works unchanged on the NPU, the uses behind
@@ -509,7 +520,7 @@ static bool pymatch__probe_only(const Matcher *m, const PyBinding *b, TSNode stm
     bool member = pysym_of(up) == PYSYM_ATTRIBUTE && ts_node_eq(pysym_child(up, PYFIELD_ATTRIBUTE), id);
     bool dunder = e + 2 < m->py->len && t[e] == '.' && t[e + 1] == '_' && t[e + 2] == '_';
     bool rebound = pysym_of(up) == PYSYM_ASSIGNMENT && ts_node_eq(pysym_child(up, PYFIELD_LEFT), id);
-    if (!member && !dunder && !rebound) return false;
+    if (!member && !dunder && !rebound && !pymatch__in_import(up)) return false;
   }
 }
 
