@@ -386,6 +386,39 @@ static void analyze__note_required(const PyFile *py, Finding *f) {
   }
 }
 
+/* Whether an if statement has a fallback beside the branch it opens: an
+ * else, or a branch that ends by returning (the code after it is the other
+ * path). A branch that raises is a requirement, not a choice. */
+static bool analyze__if_has_fallback(TSNode stmt) {
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (pysym_of(c) == PYSYM_ELSE_CLAUSE) return true;
+  }
+  TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
+  uint32_t k = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+  return k && strcmp(ts_node_type(ts_node_named_child(body, k - 1)), "return_statement") == 0;
+}
+
+/* Whether a finding lies in the condition of an if statement with a
+ * fallback (the "fast-path-gate" row). Walks up to the statement only. */
+static bool analyze__fast_path_gate(const PyFile *py, const Finding *f) {
+  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  bool cond = false, gate = false;
+  const char *field;
+  for (TSNode c; forest_up_next(&up, &c, &field);) {
+    PySym k = pysym_of(c);
+    if (k == PYSYM_IF_STATEMENT || k == PYSYM_ELIF_CLAUSE) {
+      gate = cond && analyze__if_has_fallback(k == PYSYM_IF_STATEMENT ? c : ts_node_parent(c));
+      break;
+    }
+    if (k == PYSYM_BLOCK || k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_MODULE) break;
+    cond = field && strcmp(field, "condition") == 0;
+  }
+  forest_up_end(&up);
+  return gate;
+}
+
 static bool analyze__drop_any(void *data, const Finding *f) {
   (void)data;
   (void)f;
@@ -420,6 +453,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
     }
   }
   out->len = w;
+  const KbEntry *gates = kb_lookup(KB_DETECTOR, "fast-path-gate", NULL, 0);
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
     f->guarded = f->guarded || pyfile_in_ranges(py->guarded.items, py->guarded.len, f->start_byte);
@@ -433,6 +467,12 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
     /* an opt-in flag off by default leaves the NPU on the fallback: a decision for whoever turns it on,
      * not work (blind reviews of eight repositories: 2 of 18 such findings real) */
     if (f->guarded && optin && kb_domain(f->rule->code) >= 2) f->severity = SEV_HINT;
+    if (gates && kb_pattern_match(gates->arg, f->rule->code) &&
+        analyze__fast_path_gate(py, f)) {
+      f->severity = SEV_HINT;
+      if (f->fix == FIX_SAFE) f->fix = FIX_UNSAFE; /* rewritten, the gate sends the NPU into the unported kernel */
+      finding_append_note(f, gates->msg_en, gates->msg_zh);
+    }
   }
 }
 
