@@ -629,10 +629,19 @@ static void fold__engine_file(Fold *fo) {
              !pyfile_in_ranges(py->guarded.items, py->guarded.len, im->start);
   }
   FindingList *l = fo->l;
+  /* a file of kernels (CuTe DSL, Triton) carries its engine findings at its
+   * first kernel: they are rewritten with it */
   size_t carrier = SIZE_MAX;
+  for (size_t j = 0; engine && j < l->len && carrier == SIZE_MAX; j++) {
+    const Finding *f = &l->items[j];
+    if (!fo->sites[j].gone && fold_live(f) && f->entry && f->entry->match == KB_DECORATOR &&
+        kb_domain(f->rule->code) == 4)
+      carrier = j;
+  }
   for (size_t j = 0; engine && j < l->len; j++) {
     const Finding *f = &l->items[j];
-    if (fo->sites[j].gone || !fold_live(f) || !f->subject || !kb_pattern_match(row->arg, f->subject)) continue;
+    if (j == carrier || fo->sites[j].gone || !fold_live(f) || !f->subject || !kb_pattern_match(row->arg, f->subject))
+      continue;
     if (carrier == SIZE_MAX) carrier = j;
     else fold__gone(fo, carrier, j, NULL);
   }
