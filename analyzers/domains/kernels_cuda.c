@@ -162,7 +162,19 @@ static bool kernels__has_child(TSNode def, const char *type) {
   return false;
 }
 
-static bool kernels__is_global(TSNode def) { return kernels__has_child(def, "__global__"); }
+/* `__global__ LAUNCH_BOUNDS(n) void k(...) {...}`: the macro call makes the
+ * parser end a declaration `__global__ LAUNCH_BOUNDS(n)` (its ";" missing)
+ * right before the definition, alone or as a template's declaration. */
+static bool kernels__split_global(const CudaWalk *w, TSNode def) {
+  TSNode prev = forest_prev_named_sibling(w->ctx->forest, def);
+  if (kernels__is(prev, "template_declaration") && ts_node_named_child_count(prev) > 0)
+    prev = ts_node_named_child(prev, ts_node_named_child_count(prev) - 1);
+  return kernels__is(prev, "declaration") && ts_node_has_error(prev) && kernels__has_child(prev, "__global__");
+}
+
+static bool kernels__is_global(const CudaWalk *w, TSNode def) {
+  return kernels__has_child(def, "__global__") || kernels__split_global(w, def);
+}
 
 /* Whether the text of node n holds `word`. */
 static bool kernels__node_has(const AnalyzeCtx *ctx, TSNode n, const char *word) {
@@ -253,9 +265,10 @@ static void kernels__function(CudaWalk *w, TSNode def) {
     d = ts_node_child_by_field_name(d, "declarator", 10);
   if (ts_node_is_null(d)) return; /* e.g. `__global__ x {}` while typing */
   TSNode name;
-  if (kernels__is_global(def)) name = ts_node_child_by_field_name(d, "declarator", 10);
+  bool global = kernels__is_global(w, def);
+  if (global) name = ts_node_child_by_field_name(d, "declarator", 10);
   else name = kernels__macro_kernel_name(w, d);
-  if (ts_node_is_null(name) || (!kernels__is_global(def) && kernels__in_body(def))) return;
+  if (ts_node_is_null(name) || (!global && kernels__in_body(def))) return;
   char *full = kernels__name(w->ctx, name);
   CudaKernel k = {def, name, xstrdup(kernels__last(full)), NULL, false, 0};
   free(full);
@@ -292,7 +305,7 @@ static void kernels__visit(CudaWalk *w, TSTreeCursor *cur, bool *skip) {
   const char *t = ts_node_type(n);
   *skip = strcmp(t, "comment") == 0;
   if (strcmp(t, "function_definition") == 0) {
-    if ((kernels__is_global(n) || kernels__has_child(n, "__device__")) && ts_node_end_byte(n) > w->device_end)
+    if ((kernels__is_global(w, n) || kernels__has_child(n, "__device__")) && ts_node_end_byte(n) > w->device_end)
       w->device_end = ts_node_end_byte(n);
     kernels__function(w, n);
   } else if (strcmp(t, "ERROR") == 0) kernels__recover(w, n);

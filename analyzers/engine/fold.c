@@ -1215,6 +1215,13 @@ static const char *fold__base(const char *path) {
   return b ? b + 1 : path;
 }
 
+/* A runtime call of a .cu file that only launches a kernel or reports a
+ * status (the "fold-kernel-glue" row: cudaGetErrorString, cudaLaunchKernelEx):
+ * the glue of kernels an included header defines, ported with them. */
+static bool fold__glue(const char *glue, const Finding *f) {
+  return glue && strcmp(f->rule->code, "ASC403") == 0 && f->subject && kb_pattern_match(glue, f->subject);
+}
+
 /* The CUDA internals of a C/C++ source: one ASC418 finding at the first,
  * as severe as the most severe of them. In a file that defines kernels a
  * single internal (one header) is a related site of its first kernel
@@ -1234,12 +1241,15 @@ static void fold__internals(Fold *fo) {
                     strcmp(l->items[i].rule->code, "ASC406") != 0);
   }
   bool calls = kernels || host;
+  const KbEntry *glue_row = kb_lookup(KB_DETECTOR, "fold-kernel-glue", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  const char *glue = glue_row && util_ends_with(ctx->path, ".cu") ? glue_row->arg : NULL;
+#define FOLD__INTERNAL(f) (fold__internal(ctx->opt, (f), calls) || fold__glue(glue, (f)))
   size_t first = l->len, n = 0;
   static const char *const codes[] = {"ASC403", "ASC406", "ASC407", "ASC408", "ASC409"};
   size_t per[5] = {0};
   Severity worst = rule->severity;
   for (size_t i = 0; i < l->len; i++) {
-    if (fo->sites[i].gone || !fold__internal(ctx->opt, &l->items[i], calls)) continue;
+    if (fo->sites[i].gone || !FOLD__INTERNAL(&l->items[i])) continue;
     if (first == l->len) first = i;
     n += 1 + l->items[i].related.len;
     if (l->items[i].severity < worst) worst = l->items[i].severity;
@@ -1251,7 +1261,7 @@ static void fold__internals(Fold *fo) {
     for (size_t k = 0; k < l->len; k++)
       if (!fo->sites[k].gone && strcmp(l->items[k].rule->code, "ASC401") == 0) {
         for (size_t i = first; i < l->len; i++)
-          if (!fo->sites[i].gone && fold__internal(ctx->opt, &l->items[i], calls)) fold__gone(fo, k, i, NULL);
+          if (!fo->sites[i].gone && FOLD__INTERNAL(&l->items[i])) fold__gone(fo, k, i, NULL);
         return;
       }
   }
@@ -1266,7 +1276,7 @@ static void fold__internals(Fold *fo) {
   fold__absorb(c, &self, NULL);
   finding_free(&self);
   for (size_t i = first + 1; i < l->len; i++)
-    if (!fo->sites[i].gone && fold__internal(ctx->opt, &l->items[i], calls)) fold__gone(fo, first, i, NULL);
+    if (!fo->sites[i].gone && FOLD__INTERNAL(&l->items[i])) fold__gone(fo, first, i, NULL);
   StrBuf sb;
   sb_init(&sb);
   sb_printf(&sb, "%s (%zu sites:", fold__base(ctx->path), n);
@@ -1281,6 +1291,7 @@ static void fold__internals(Fold *fo) {
   free(c->detail);
   c->detail = NULL;
   sb_free(&sb);
+#undef FOLD__INTERNAL
 }
 
 /* Whether the guarded import body `src` imports a package with no Ascend
