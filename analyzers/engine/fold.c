@@ -2066,6 +2066,64 @@ static void fold__own_extension_ops(FoldProject *p) {
   array_free(&seen);
 }
 
+/* The Python file defining custom op `op` ("ns::op") through one of the
+ * callees `ends` names ("custom_op(|triton_op("): the quoted name after such a
+ * call's opening on its line or the line before. SIZE_MAX: none. */
+static size_t fold__python_definer(FoldProject *p, const char *op, const char *ends) {
+  size_t n = strlen(op);
+  for (size_t i = 0; i < p->n; i++) {
+    if (p->files[i].kind != FILE_PYTHON || p->files[i].test) continue;
+    const char *t = fold__text_of(p, i);
+    for (const char *at = t; at && (at = strstr(at, op)) != NULL; at += n) {
+      if (at == t || (at[-1] != '"' && at[-1] != '\'') || at[n] != at[-1]) continue;
+      const char *line = at; /* this line and the one before: `custom_op(\n    name="ns::op",` */
+      for (int rows = 0; line > t && rows < 2; line--) rows += line[-1] == '\n';
+      for (const char *e = ends; *e;) {
+        size_t k = strcspn(e, "|");
+        const char *hit = memmem(line, (size_t)(at - line), e, k);
+        if (hit) return i;
+        e += k + (e[k] == '|');
+      }
+    }
+  }
+  return SIZE_MAX;
+}
+
+/* A custom op (the "fold-python-op" row's rules) the project defines in
+ * Python: a hint, its body's calls are the work. */
+static void fold__python_ops(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-python-op", p->opt->user_entries, p->opt->n_user_entries);
+  if (!row || !row->arg || !row->replacement) return;
+  Array(FoldRegistrar) seen = {0}; /* op -> defining file, looked up once */
+  for (size_t i = 0; i < p->n; i++) {
+    FindingList *l = p->files[i].findings;
+    for (size_t j = 0; j < l->len; j++) {
+      Finding *f = &l->items[j];
+      if (!fold_live(f) || f->severity == SEV_HINT || !f->subject || !kb_pattern_match(row->arg, f->rule->code) ||
+          !util_starts_with(f->subject, "torch.ops."))
+        continue;
+      const char *ns = f->subject + strlen("torch.ops."), *dot = strchr(ns, '.');
+      if (!dot || !dot[1] || strchr(dot + 1, '.')) continue;
+      char *op = xasprintf("%.*s::%s", (int)(dot - ns), ns, dot + 1);
+      size_t k = 0;
+      while (k < seen.len && strcmp(seen.items[k].ns, op) != 0) k++;
+      if (k == seen.len) array_push(&seen, ((FoldRegistrar){xstrdup(op), fold__python_definer(p, op, row->replacement)}));
+      size_t def = seen.items[k].reg;
+      if (def != SIZE_MAX) {
+        const char *where = p->files[def].rel ? p->files[def].rel : p->files[def].path;
+        char *en = kb_format(row->msg_en, op, where), *zh = kb_format(row->msg_zh, op, where);
+        f->severity = SEV_HINT;
+        finding_append_note(f, en, zh);
+        free(en);
+        free(zh);
+      }
+      free(op);
+    }
+  }
+  for (size_t k = 0; k < seen.len; k++) free(seen.items[k].ns);
+  array_free(&seen);
+}
+
 /* Whether a callee goes through a package's compiled extension module
  * (`_C.fn`, `pkg._C.fn`). */
 static bool fold__extension_callee(const char *callee) {
@@ -2234,6 +2292,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
     fold__extension_functions(&p);
   }
   fold__dsl_helpers(&p);
+  fold__python_ops(&p);
   for (size_t i = 0; i < n; i++) {
     array_free(&g[i].out);
     array_free(&g[i].in);
