@@ -1933,6 +1933,102 @@ static void fold__own_packages(FoldProject *p) {
   array_free(&lens);
 }
 
+/* ---- a sub-project's CUDA extension and its users ---- */
+
+/* A related site of text [start, end) of file `i` (rows and columns from the text). */
+static Related fold__site_in(FoldProject *p, size_t i, uint32_t start, uint32_t end, const char *message) {
+  const char *t = p->text[i];
+  uint32_t row = 0, line = 0, chars = 0;
+  for (uint32_t k = 0; k < start; k++)
+    if (t[k] == '\n') {
+      row++;
+      line = k + 1;
+    }
+  for (uint32_t k = line; k < start; k++) chars += ((unsigned char)t[k] & 0xC0) != 0x80;
+  uint32_t n = 0;
+  for (uint32_t k = start; k < end; k++) n += ((unsigned char)t[k] & 0xC0) != 0x80;
+  Related r = {.start = start, .end = end, .message = (char *)message, .start_row = row, .start_char = chars,
+               .end_row = row, .end_char = chars + n, .path = (char *)p->files[i].path, .start_col = start - line,
+               .end_col = end - line};
+  return r;
+}
+
+typedef Array(char *) FoldNames;
+
+/* The names a setup.py builds: each `CUDAExtension("name", ...)` module and
+ * each package folder beside it (a folder with __init__.py). Caller frees. */
+static void fold__built_names(FoldProject *p, size_t s, const char *dir, size_t dn, FoldNames *out) {
+  const char *t = fold__text_of(p, s);
+  for (const char *at = t; at && (at = strstr(at, "CUDAExtension(")) != NULL; at++) {
+    const char *q = at + strlen("CUDAExtension(");
+    while (*q == ' ' || *q == '\n' || *q == '\t') q++;
+    if (strncmp(q, "name", 4) == 0) {
+      q += 4;
+      while (*q == ' ' || *q == '=') q++;
+    }
+    if (*q != '"' && *q != '\'') continue;
+    const char *e = strchr(q + 1, *q);
+    if (e && e > q + 1 && (size_t)(e - q) < 128) array_push(out, xstrndup(q + 1, (size_t)(e - q - 1)));
+  }
+  for (size_t i = 0; i < p->n; i++) {
+    const char *rel = p->files[i].rel ? p->files[i].rel : p->files[i].path;
+    if (strncmp(rel, dir, dn) != 0 || rel[dn] != '/') continue;
+    const char *pkg = rel + dn + 1, *slash = strchr(pkg, '/');
+    if (slash && strcmp(slash, "/__init__.py") == 0) array_push(out, xstrndup(pkg, (size_t)(slash - pkg)));
+  }
+}
+
+/* Where file `i` imports one of `names` (`import x`, `import x as y`, `from x import ...`,
+ * `from x.y import ...`): one related site each, at most `room`. */
+static void fold__import_sites(FoldProject *p, size_t i, char **names, size_t nn, Finding *f, size_t room) {
+  const char *t = fold__text_of(p, i);
+  for (const char *ln = t; ln && *ln && room; ln = strchr(ln, '\n') ? strchr(ln, '\n') + 1 : NULL) {
+    const char *q = ln;
+    while (*q == ' ' || *q == '\t') q++;
+    size_t kw = strncmp(q, "import ", 7) == 0 ? 7 : strncmp(q, "from ", 5) == 0 ? 5 : 0;
+    if (!kw) continue;
+    const char *m = q + kw;
+    while (*m == ' ') m++;
+    for (size_t k = 0; k < nn; k++) {
+      size_t n = strlen(names[k]);
+      if (strncmp(m, names[k], n) != 0 || !(m[n] == ' ' || m[n] == '.' || m[n] == '\n' || m[n] == '\r' || m[n] == ','))
+        continue;
+      char *msg = xasprintf("%.*s, which this build makes, is imported here", (int)n, names[k]);
+      Related r = fold__site_in(p, i, (uint32_t)(m - t), (uint32_t)(m - t + n), msg);
+      finding_add_related_at(f, &r);
+      free(msg);
+      room--;
+      break;
+    }
+  }
+}
+
+/* A setup.py in a sub-folder that builds a CUDA extension (its ASC412) is a
+ * component the project installs on its own (a rasterizer, a kernel
+ * package): the project files that import what it builds are where the
+ * extension is used, and a port replaces or rebuilds it there. They are
+ * related sites of the build finding (at most FOLD__MAX_USERS). */
+#define FOLD__MAX_USERS 24
+static void fold__extension_users(FoldProject *p) {
+  for (size_t s = 0; s < p->n; s++) {
+    const char *rel = p->files[s].rel ? p->files[s].rel : p->files[s].path;
+    const char *slash = strrchr(rel, '/');
+    if (!slash || strcmp(slash + 1, "setup.py") != 0 || p->files[s].test) continue;
+    Finding *build = NULL;
+    FindingList *l = p->files[s].findings;
+    for (size_t j = 0; j < l->len && !build; j++)
+      if (fold_live(&l->items[j]) && strcmp(l->items[j].rule->code, "ASC412") == 0) build = &l->items[j];
+    if (!build) continue;
+    FoldNames names = {0};
+    fold__built_names(p, s, rel, (size_t)(slash - rel), &names);
+    for (size_t i = 0; names.len && i < p->n && build->related.len < FOLD__MAX_USERS; i++)
+      if (i != s && p->files[i].kind == FILE_PYTHON && !p->files[i].test)
+        fold__import_sites(p, i, names.items, names.len, build, FOLD__MAX_USERS - build->related.len);
+    for (size_t k = 0; k < names.len; k++) free(names.items[k]);
+    array_free(&names);
+  }
+}
+
 /* ---- one construct across the project ---- */
 
 typedef struct {
@@ -2293,6 +2389,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   }
   fold__dsl_helpers(&p);
   fold__python_ops(&p);
+  fold__extension_users(&p);
   for (size_t i = 0; i < n; i++) {
     array_free(&g[i].out);
     array_free(&g[i].in);
