@@ -692,6 +692,75 @@ static bool analyze__binary(const AnalyzeFile *file, FileKind kind, const char *
   return kind != FILE_ELF && (memchr(text, '\0', len) || len > UINT32_MAX / 2);
 }
 
+/* Where a module-level flag is set (`HAS_FA3 = find_spec(...)` at column 0):
+ * the byte of its name, or UINT32_MAX. */
+static uint32_t analyze__flag_set_at(const PyFile *py, const char *name, size_t n) {
+  for (const char *t = py->text, *at = t; (at = memmem(at, py->len - (size_t)(at - t), name, n)) != NULL; at++) {
+    if (at > t && at[-1] != '\n') continue;
+    const char *q = at + n;
+    while (q < t + py->len && *q == ' ') q++;
+    if (q + 1 < t + py->len && q[0] == '=' && q[1] != '=') return (uint32_t)(at - t);
+  }
+  return UINT32_MAX;
+}
+
+/* The module-level flag an availability condition tests, where it is set:
+ * false when none of its names is such a flag. */
+static bool analyze__cond_flag(const PyFile *py, TSNode cond, uint32_t *at, uint32_t *len) {
+  TSTreeCursor cur = ts_tree_cursor_new(cond);
+  bool found = false;
+  for (bool down = true;;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (down && pysym_of(n) == PYSYM_IDENTIFIER) {
+      uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+      uint32_t set = analyze__flag_set_at(py, py->text + s, e - s);
+      if (set != UINT32_MAX && set != s) {
+        *at = set;
+        *len = e - s;
+        found = true;
+        break;
+      }
+    }
+    if (down && ts_tree_cursor_goto_first_child(&cur)) continue;
+    if (ts_tree_cursor_goto_next_sibling(&cur)) {
+      down = true;
+      continue;
+    }
+    if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), cond)) break;
+    down = false;
+  }
+  ts_tree_cursor_delete(&cur);
+  return found;
+}
+
+/* A guarded finding in a branch on a module-level availability flag
+ * (`if HAS_FA3 and is_hopper_arch():` after `HAS_FA3 =
+ * importlib.util.find_spec("flash_attn_interface") is not None`) has the
+ * flag's definition as a related location: where a port settles the
+ * choice for the NPU. The innermost such branch counts. */
+static void analyze__guard_flags(const PyFile *py, FindingList *l) {
+  for (size_t i = 0; i < l->len; i++) {
+    Finding *f = &l->items[i];
+    if (!f->guarded) continue;
+    ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+    const char *field, *from = NULL;
+    for (TSNode c; forest_up_next(&up, &c, &field); from = field) {
+      PySym k = pysym_of(c);
+      if (k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_CLASS_DEFINITION) break;
+      if ((k != PYSYM_IF_STATEMENT && k != PYSYM_ELIF_CLAUSE) || !from || strcmp(from, "consequence") != 0) continue;
+      TSNode cond = pysym_child(c, PYFIELD_CONDITION);
+      uint32_t at, len;
+      if (ts_node_is_null(cond) || !pyfile_is_availability(py, cond) || !analyze__cond_flag(py, cond, &at, &len)) continue;
+      char *msg = xasprintf("%.*s, set here, selects this path", (int)len,
+                            py->text + at);
+      finding_add_related(f, at, at + len, msg);
+      free(msg);
+      break;
+    }
+    forest_up_end(&up);
+  }
+}
+
 /* Steps 2 to 11 over the detectors' findings of one file (see analyze.h).
  * Returns how many findings test code dropped (FileFacts.test_findings). */
 static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, const PyFile *py, FindingList *mine) {
@@ -718,6 +787,7 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
    * pairwise, so a file past the findings limit keeps them unfolded (then
    * capped below) */
   if (mine->len <= ANALYZE_MAX_FINDINGS) fold_findings(ctx, mine);
+  if (py) analyze__guard_flags(py, mine);
   /* folds move ranges and add related locations, suppression adds ASC001
    * findings: place them all again with the same line starts */
   analyze__columns(ctx->text, ctx->len, &ls, mine, 0);
