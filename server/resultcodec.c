@@ -124,7 +124,8 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
     rc__str(out, im->local);
     rc__str(out, im->qualname);
     rc__str(out, im->module);
-    rc__u32(out, (uint32_t)im->from_import | (uint32_t)im->guarded << 1 | (uint32_t)im->top << 2);
+    rc__u32(out, (uint32_t)im->from_import | (uint32_t)im->guarded << 1 | (uint32_t)im->top << 2 |
+                     (uint32_t)im->lazy << 3);
     rc__pos(out, im->start);
     rc__pos(out, im->end);
   }
@@ -377,6 +378,7 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     im.from_import = fl & 1;
     im.guarded = (fl >> 1) & 1;
     im.top = (fl >> 2) & 1;
+    im.lazy = (fl >> 3) & 1;
     im.start = rc__get_pos(r);
     im.end = rc__get_pos(r);
     if (!im.local || !im.qualname || !im.module) r->bad = true;

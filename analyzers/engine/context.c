@@ -77,8 +77,9 @@ bool context_is_test_path(const char *path) {
   /* nor the examples and evaluation scripts beside them (examples/, inference_examples/, evaluate/) */
   for (const char *c = path, *slash; (slash = strchr(c, '/')) != NULL; c = slash + 1) {
     size_t n = (size_t)(slash - c);
-    /* demos/ of a library, and baselines/ (the vendor-library versions a kernel is timed against) */
-    static const char *const dirs[] = {"examples", "example", "demos", "evaluate", "evaluation", "baselines"};
+    /* demos/ of a library, baselines/ (the vendor-library versions a kernel is timed against) and
+     * a library's testing/ helpers (flashinfer.testing: timers and seeds for its tests and benchmarks) */
+    static const char *const dirs[] = {"examples", "example", "demos", "evaluate", "evaluation", "baselines", "testing"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
       if (n == strlen(dirs[i]) && strncmp(c, dirs[i], n) == 0) return true;
     if ((n > 9 && strncmp(slash - 9, "_examples", 9) == 0) || (n > 8 && strncmp(slash - 8, "_example", 8) == 0)) return true;

@@ -41,6 +41,7 @@ typedef struct {
   bool cli;              /* it parses a command line (model__cli), from its facts */
   bool imports_transfer; /* it imports transfer_to_npu at module level (model__patches), from its facts */
   bool script_dir;       /* under a folder of scripts (the "script-folders" row) */
+  bool vendored;         /* in a project's copy of a third-party package (the "vendored-packages" row) */
   uint32_t def_base;     /* its first definition in Model.defs */
   bool broken;
   char *broken_reason;
@@ -375,7 +376,7 @@ static uint64_t model__mix_import(uint64_t h, const PyFactImport *im) {
   h = model__mix_str(h, im->local);
   h = model__mix_str(h, im->qualname);
   h = model__mix_str(h, im->module);
-  unsigned flags = im->from_import | im->guarded << 1 | im->top << 2;
+  unsigned flags = im->from_import | im->guarded << 1 | im->top << 2 | im->lazy << 3;
   return model__mix(h, &flags, sizeof flags);
 }
 
@@ -686,9 +687,45 @@ static bool model__in_script_folder(const char *path, const char *pattern) {
   return in;
 }
 
+/* The folder of a library copy ("deployment/transformers" for
+ * deployment/transformers/src/transformers/...): its package's folder, out
+ * of src/. Caller frees. */
+static char *model__copy_root(const MModule *mm) {
+  size_t n = strlen(mm->rel) - strlen(mm->name) - (mm->is_init ? strlen("/__init__.py") : strlen(".py"));
+  char *root = xstrndup(mm->rel, n > 0 ? n - 1 : 0); /* the folder above the package */
+  size_t k = strlen(root);
+  if (k >= 4 && strcmp(root + k - 4, "/src") == 0) root[k - 4] = '\0';
+  return root;
+}
+
+/* The rest of a library copy's folder (its utils/, scripts/ and templates/:
+ * the library's own tooling) is the copy too; the files directly in the
+ * folder are the project's additions (KVQuant's gradients/run-fisher.py). */
+static void model__vendored_tools(Model *m) {
+  Array(char *) roots = {0};
+  for (size_t i = 0; i < m->mods.len; i++) {
+    const MModule *mm = &m->mods.items[i];
+    if (!mm->vendored || !mm->is_init || strchr(mm->name, '.')) continue;
+    char *r = model__copy_root(mm);
+    if (*r) array_push(&roots, r);
+    else free(r);
+  }
+  for (size_t i = 0; roots.len && i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    for (size_t k = 0; k < roots.len && !mm->vendored; k++) {
+      size_t n = strlen(roots.items[k]);
+      mm->vendored = strncmp(mm->rel, roots.items[k], n) == 0 && mm->rel[n] == '/' && strchr(mm->rel + n + 1, '/');
+    }
+  }
+  model__strs_free(roots.items, roots.len);
+  array_free(&roots);
+}
+
 static void model__names(Model *m) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "script-folders", NULL, 0);
   const char *scripts = row ? row->arg : NULL;
+  const KbEntry *vrow = kb_lookup(KB_DETECTOR, "vendored-packages", NULL, 0);
+  const char *vendored = vrow ? vrow->arg : NULL;
   MIndex pkgs = {0};
   Array(char *) dirs = {0};
   for (size_t i = 0; i < m->mods.len; i++) {
@@ -708,6 +745,7 @@ static void model__names(Model *m) {
     mm->test = model__is_test_path(mm->rel);
     mm->stub = util_ends_with(mm->rel, ".pyi");
     mm->script_dir = model__in_script_folder(mm->rel, scripts);
+    mm->vendored = false;
     char *dir = model__dir(mm->rel);
     mm->in_package = *dir && model__index_find(&pkgs, dir) < pkgs.len;
     /* a folder without __init__.py inside a package is a namespace portion
@@ -733,8 +771,11 @@ static void model__names(Model *m) {
       }
       char *above = model__dir(top);
       size_t cut = *above ? strlen(above) + 1 : 0;
-      free(above);
       mm->name = model__dotted(mm->rel + cut);
+      /* a known library's package below the project's top: a copy the project carries */
+      const char *base = strrchr(top, '/');
+      mm->vendored = vendored && *above && strcmp(above, "src") != 0 && kb_pattern_match(vendored, base ? base + 1 : top);
+      free(above);
     } else {
       const char *b = strrchr(mm->rel, '/');
       mm->name = model__dotted(b ? b + 1 : mm->rel);
@@ -763,6 +804,7 @@ static void model__names(Model *m) {
   }
   model__index_sort(&m->mod_names);
   model__index_sort(&m->mod_suffixes);
+  model__vendored_tools(m);
   array_free(&pkgs);
   model__strs_free(dirs.items, dirs.len);
   array_free(&dirs);
@@ -1202,15 +1244,52 @@ static void model__import(Model *m, int32_t mi, const char *spelled, bool requir
   free(abs);
 }
 
+/* `from pkg import Name` where pkg is a package of a library copy that binds
+ * Name lazily (under `if TYPE_CHECKING:`, loaded on first use, as
+ * transformers and diffusers do): module mi loads the module Name comes
+ * from, through lazy re-exports up to MODEL__MAX_HOPS deep. */
+static void model__lazy_dep(Model *m, int32_t mi, const char *spelled) {
+  char *abs = model__absolute(m, mi, spelled);
+  for (int hop = 0; abs && hop < MODEL__MAX_HOPS; hop++) {
+    char *dot = strrchr(abs, '.');
+    if (!dot) break;
+    *dot = '\0';
+    int32_t p = model__module_named(m, abs);
+    const MModule *pkg = p >= 0 ? &m->mods.items[p] : NULL;
+    if (!pkg || !pkg->is_init || !pkg->vendored || !pkg->facts) break;
+    const PyFactImport *lazy = NULL;
+    for (size_t k = 0; k < pkg->facts->imports.len && !lazy; k++) {
+      const PyFactImport *im = &pkg->facts->imports.items[k];
+      if (im->lazy && strcmp(im->local, dot + 1) == 0) lazy = im;
+    }
+    if (!lazy) break;
+    char *next = model__absolute(m, p, lazy->from_import ? lazy->qualname : lazy->module);
+    free(abs);
+    abs = next;
+    if (!abs) break;
+    /* the module the name is in: the longest prefix that is one */
+    char *q = xstrdup(abs);
+    int32_t to;
+    while ((to = model__module_named(m, q)) < 0 && strrchr(q, '.')) *strrchr(q, '.') = '\0';
+    bool whole = to >= 0 && strcmp(q, abs) == 0;
+    free(q);
+    if (to >= 0 && to != mi) model__add_dep(&m->mods.items[mi], to);
+    if (to < 0 || whole || !lazy->from_import) break;
+  }
+  free(abs);
+}
+
 static void model__link_imports(Model *m) {
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
     if (!mm->facts || mm->stub) continue;
     for (size_t k = 0; k < mm->facts->imports.len; k++) {
       const PyFactImport *im = &mm->facts->imports.items[k];
-      bool required = im->top && !im->guarded;
+      if (im->lazy && mm->vendored) continue; /* a library copy's lazy binding: loaded where it is imported */
+      bool required = im->top && !im->guarded && !im->lazy;
       model__import(m, (int32_t)i, im->from_import ? im->qualname : im->module, required);
       if (im->from_import) model__import(m, (int32_t)i, im->module, required);
+      if (im->from_import && !im->lazy) model__lazy_dep(m, (int32_t)i, im->qualname);
     }
     for (size_t k = 0; k < mm->facts->star_imports.len; k++) model__import(m, (int32_t)i, mm->facts->star_imports.items[k], false);
     for (size_t k = 0; k < mm->facts->dynamic_imports.len; k++)
@@ -1540,7 +1619,9 @@ static bool model__idle_loose(const MModule *mm) {
  * nothing imports whose `__main__` block is all it has to run is a
  * self-test, not a script. */
 static bool model__seed(const Model *m, const MModule *mm) {
-  if (mm->test || model__launched(m, mm) || (mm->facts->has_main && model__cli(mm))) return true;
+  if (mm->test || model__launched(m, mm)) return true;
+  if (mm->vendored) return false; /* a copy of a library runs where the project imports it */
+  if (mm->facts->has_main && model__cli(mm)) return true;
   if (!mm->in_package) return !model__idle_loose(mm);
   /* in a folder of scripts a package is a helper; its scripts are those with a __main__ block */
   return mm->script_dir ? mm->facts->has_main && mm->importer < 0 : model__depth(mm) <= 1;
@@ -1677,14 +1758,16 @@ static void model__load(Model *m, int32_t i, MQueue *queue) {
 /* Which modules are loaded: the seeds and, over the import graph, every
  * module a loaded one imports (anywhere in it). A loaded module that
  * imports by a computed name (importlib.import_module(name)) could load
- * anything: then every module is. In two phases over one queue: the seeds
+ * anything: then every module is (not for a library copy's: its lazy
+ * loader loads what the project imports from it). In two phases over one queue: the seeds
  * that are not tests first (what they load is code_loaded), then the tests
  * (what only they add is their support code). */
 static void model__load_queue(Model *m, MQueue *queue, size_t *q, bool *unknown) {
   MQueue next = {0};
   for (; *q < queue->len; (*q)++) {
     const MModule *mm = &m->mods.items[queue->items[*q]];
-    *unknown = *unknown || mm->facts->dynamic_unknown;
+    /* a library copy's computed imports load its own lazy parts, which the project's imports name */
+    *unknown = *unknown || (mm->facts->dynamic_unknown && !mm->vendored);
     next.len = 0;
     model__next(m, mm, &next);
     for (size_t k = 0; k < next.len; k++) model__load(m, next.items[k], queue);
@@ -1813,7 +1896,8 @@ static void model__link_module_calls(Model *m, int32_t i) {
   array_free(&attrs);
   for (size_t k = 0; k < mm->facts->imports.len; k++) {
     const PyFactImport *im = &mm->facts->imports.items[k];
-    array_push(&mm->import_target, im->from_import ? model__resolve_in(m, i, im->qualname, false) : -1);
+    /* a lazy binding (`if TYPE_CHECKING:`) imports nothing here: no finding at it */
+    array_push(&mm->import_target, im->from_import && !im->lazy ? model__resolve_in(m, i, im->qualname, false) : -1);
   }
 }
 

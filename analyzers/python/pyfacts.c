@@ -504,7 +504,9 @@ static void pyfacts__imports(PyfBuild *b) {
   const PyFile *py = b->py;
   for (size_t i = 0; i < py->bindings.len; i++) {
     const PyBinding *bd = &py->bindings.items[i];
+    bool dead = pyfile_in_ranges(py->dead.items, py->dead.len, bd->def_byte); /* `if TYPE_CHECKING:`, torch 1.x */
     if (!bd->module_scope) { /* a function's own import: the module loads when that runs */
+      if (dead) continue;
       array_push(&b->out->dynamic_imports, xstrndup(py->text + bd->module_start, bd->module_end - bd->module_start));
       if (bd->from_import) array_push(&b->out->dynamic_imports, xstrdup(bd->qualname));
       continue;
@@ -516,6 +518,7 @@ static void pyfacts__imports(PyfBuild *b) {
     im.from_import = bd->from_import;
     im.guarded = pyfile_in_ranges(py->guarded.items, py->guarded.len, bd->def_byte);
     im.top = pyfacts__pos(b, bd->def_byte).col == 0;
+    im.lazy = dead;
     uint32_t s = bd->from_import && bd->name_end ? bd->name_start : bd->module_start;
     uint32_t e = bd->from_import && bd->name_end ? bd->name_end : bd->module_end;
     im.start = pyfacts__pos(b, s);

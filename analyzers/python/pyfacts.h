@@ -71,6 +71,8 @@ typedef struct {
   bool from_import;
   bool guarded;        /* in a try/except ImportError or an availability branch */
   bool top;            /* the statement starts a line at column 0: it always runs */
+  bool lazy;           /* under `if TYPE_CHECKING:` (or in code that never runs): binds the name for
+                          readers and loads nothing when the module runs */
   PyPos start, end;    /* the imported name (or the module for `import m`) */
 } PyFactImport;
 

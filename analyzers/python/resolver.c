@@ -100,8 +100,12 @@ static void resolver__index(PyFile *py) {
 
 static void resolver__bind(PyFile *py, const Frame *f, const char *local, size_t local_len,
                            const char *qual, TSNode stmt, TSNode module, TSNode name, bool from) {
-  /* an import in code that never runs with torch_npu binds nothing */
-  if (pyfile_in_ranges(py->dead.items, py->dead.len, ts_node_start_byte(stmt))) return;
+  /* an import in code that never runs with torch_npu binds nothing, except for type checkers
+   * (`if TYPE_CHECKING:`: a lazily loaded package's names, pyfacts.h PyFactImport.lazy) */
+  uint32_t at = ts_node_start_byte(stmt);
+  if (pyfile_in_ranges(py->dead.items, py->dead.len, at) &&
+      !pyfile_in_ranges(py->type_checking.items, py->type_checking.len, at))
+    return;
   PyBinding b = {0};
   b.local = xstrndup(local, local_len);
   b.qualname = xstrdup(qual);
@@ -341,6 +345,20 @@ static void resolver__dead_else(PyFile *py, TSNode stmt) {
   array_push(&py->dead, r);
 }
 
+/* `if TYPE_CHECKING:` (or `typing.TYPE_CHECKING`): its body is for type
+ * checkers only and never runs; its imports load nothing. */
+static void resolver__type_checking(PyFile *py, TSNode stmt, TSNode cond) {
+  uint32_t s = ts_node_start_byte(cond), e = ts_node_end_byte(cond);
+  static const char *const names[] = {"TYPE_CHECKING", "typing.TYPE_CHECKING"};
+  bool is = false;
+  for (size_t i = 0; i < 2 && !is; i++) is = e - s == strlen(names[i]) && memcmp(py->text + s, names[i], e - s) == 0;
+  TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
+  if (!is || ts_node_is_null(body)) return;
+  ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
+  array_push(&py->dead, r);
+  array_push(&py->type_checking, r);
+}
+
 static bool resolver__else_raises(TSNode stmt) {
   uint32_t n = ts_node_named_child_count(stmt);
   for (uint32_t i = 0; i < n; i++)
@@ -424,6 +442,7 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   }
   resolver__import_checks(py, stmt, cond);
   if (resolver__is_torch2_check(py, cond)) resolver__dead_else(py, stmt);
+  resolver__type_checking(py, stmt, cond);
   resolver__cuda_build_check(py, stmt, cond);
   /* `if cuda: ... elif npu: ...` has its Ascend path in another branch */
   bool npu = pyfile_is_npu_check(py, cond);
@@ -758,13 +777,13 @@ void pyfile_cache_free(PyFileCache *c) {
 /* The lengths of the arrays a walk appends to. */
 typedef struct {
   size_t bindings, guarded, npu_aware, skip_conds, dead, optin, inference, requires, main_blocks, functions, classes,
-      imports;
+      imports, type_checking;
 } ResolverMark;
 
 static ResolverMark resolver__mark(const PyFile *py) {
   return (ResolverMark){py->bindings.len, py->guarded.len, py->npu_aware.len, py->skip_conds.len, py->dead.len,
                         py->optin.len, py->inference.len, py->requires.len, py->main_blocks.len, py->functions.len,
-                        py->classes.len, py->imports.len};
+                        py->classes.len, py->imports.len, py->type_checking.len};
 }
 
 static ByteRange resolver__shift_range(ByteRange r, int64_t d) {
@@ -807,6 +826,7 @@ static void resolver__copy(PyFile *to, const PyFile *from, const ResolverMark *m
   RESOLVER__RANGES(to->npu_aware, from->npu_aware, m->npu_aware, d);
   RESOLVER__RANGES(to->skip_conds, from->skip_conds, m->skip_conds, d);
   RESOLVER__RANGES(to->dead, from->dead, m->dead, d);
+  RESOLVER__RANGES(to->type_checking, from->type_checking, m->type_checking, d);
   RESOLVER__RANGES(to->optin, from->optin, m->optin, d);
   RESOLVER__RANGES(to->inference, from->inference, m->inference, d);
   RESOLVER__RANGES(to->requires, from->requires, m->requires, d);
@@ -1020,6 +1040,7 @@ static void pyfile_free_arrays(PyFile *py) {
   array_free(&py->npu_aware);
   array_free(&py->skip_conds);
   array_free(&py->dead);
+  array_free(&py->type_checking);
   array_free(&py->optin);
   array_free(&py->requires);
   array_free(&py->requires_at);

@@ -81,7 +81,8 @@ struct PyFile {
   Array(ByteRange) guarded;
   Array(ByteRange) npu_aware; /* branches on a condition that names the NPU: already ported */
   Array(ByteRange) skip_conds; /* conditions of test-skip decorators: where a test runs, not code */
-  Array(ByteRange) dead;     /* never runs with torch_npu: skipped tests, torch < 2 fallbacks */
+  Array(ByteRange) dead;     /* never runs with torch_npu: skipped tests, torch < 2 fallbacks, `if TYPE_CHECKING:` */
+  Array(ByteRange) type_checking; /* `if TYPE_CHECKING:` bodies (dead too): their imports bind names lazily */
   Array(ByteRange) optin;    /* guarded by an opt-in flag (args.enable_x, USE_X), not by availability */
   Array(ByteRange) inference;
   /* The rest of a function after a statement that requires an optional
