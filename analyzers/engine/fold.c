@@ -1344,6 +1344,8 @@ static char *fold__variant_stem(const char *name) {
 static void fold__kernel_variants(Fold *fo) {
   FindingList *l = fo->l;
   char **stem = xcalloc(l->len + 1, sizeof *stem); /* NULL: no kernel finding */
+
+/* NULL: no kernel finding */
   for (size_t i = 0; i < l->len; i++)
     if (!fo->sites[i].gone && strcmp(l->items[i].rule->code, "ASC401") == 0) stem[i] = fold__variant_stem(l->items[i].subject);
   for (size_t i = 0; i < l->len; i++)
@@ -1353,6 +1355,36 @@ static void fold__kernel_variants(Fold *fo) {
         fold__gone(fo, i, j, NULL);
   for (size_t i = 0; i < l->len; i++) free(stem[i]);
   free(stem);
+}
+
+/* The findings of one dependency family row (the "fold-package-family"
+ * row's rules, a glob such as `nvidia-*`) in one file: one item at the
+ * first, the other packages its sites, every edit kept. */
+static void fold__package_family(Fold *fo) {
+  const AnalyzeCtx *ctx = fo->ctx;
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-package-family", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  if (!row || !row->arg) return;
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    const KbEntry *e = l->items[i].entry;
+    if (fo->sites[i].gone || !e || e->match != KB_PACKAGE || !strchr(e->pattern, '*') ||
+        !kb_pattern_match(row->arg, l->items[i].rule->code))
+      continue;
+    size_t n = 0;
+    for (size_t j = i + 1; j < l->len; j++)
+      if (!fo->sites[j].gone && l->items[j].entry == e && l->items[j].rule == l->items[i].rule) {
+        fold__gone(fo, i, j, NULL);
+        n++;
+      }
+    if (!n) continue;
+    char more[24];
+    snprintf(more, sizeof more, "%zu", n);
+    const char *subject = l->items[i].subject ? l->items[i].subject : e->pattern;
+    char *en = kb_format(row->msg_en, subject, more), *zh = kb_format(row->msg_zh, subject, more);
+    finding_append_note(&l->items[i], en, zh);
+    free(en);
+    free(zh);
+  }
 }
 
 void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
@@ -1392,6 +1424,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__calls(&fo);
     fold__internals(&fo);
   }
+  if (ctx->kind != FILE_CUDA && ctx->kind != FILE_ELF) fold__package_family(&fo);
   if (fold_npu_path(ctx->path))
     for (size_t i = 0; i < l->len; i++) fo.sites[i].gone = fo.sites[i].gone || kb_domain(l->items[i].rule->code) >= 2;
   bool *drop = xcalloc(l->len + 1, sizeof *drop);
