@@ -430,6 +430,22 @@ static bool analyze__drop_test(void *data, const Finding *f) {
   return analyze__test_rule(f);
 }
 
+/* Whether a finding is a use of a name bound by a guarded import whose
+ * ImportError handler binds it again (`except ImportError: def rms_norm(...)`
+ * or `f = None`, not one the None check says is required): the handler's
+ * binding is its fallback. */
+static bool analyze__fallback_bound(const PyFile *py, const Finding *f) {
+  uint32_t s = f->start_byte, e = s;
+  while (e < py->len && (isalnum((unsigned char)py->text[e]) || py->text[e] == '_')) e++;
+  if (e == s || e - s > 128) return false;
+  const PyBinding *b = pyfile_lookup(py, py->text + s, e - s, s);
+  if (!b || !pyfile_in_ranges(py->guarded.items, py->guarded.len, b->def_byte)) return false;
+  char *name = xstrndup(py->text + s, e - s);
+  bool rebinds = pyfile_handler_rebinds(py, b->def_byte, name);
+  free(name);
+  return rebinds;
+}
+
 /* Guarded, inference-only and transfer_to_npu marks come from the Python
  * facts; they change priority, not presence. */
 static void analyze__mark_python(const char *path, const PyFile *py, FindingList *out, uint32_t *tests) {
@@ -456,7 +472,8 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *gates = kb_lookup(KB_DETECTOR, "fast-path-gate", NULL, 0);
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
-    f->guarded = f->guarded || pyfile_in_ranges(py->guarded.items, py->guarded.len, f->start_byte);
+    f->guarded = f->guarded || pyfile_in_ranges(py->guarded.items, py->guarded.len, f->start_byte) ||
+                 analyze__fallback_bound(py, f);
     f->inference_only = f->inference_only || pyfile_in_ranges(py->inference.items, py->inference.len, f->start_byte);
     if (py->transfer_to_npu) finding_mark_transfer(f, NULL);
     analyze__note_required(py, f);

@@ -133,7 +133,7 @@ static void fallback__aliases(const PyFile *py, const char *name, StrList *names
 }
 
 /* The first use of `name` outside the try statement `stmt` that no check
- * covers, or a null node. */
+ * covers (a call of it or an attribute of it), or a null node. */
 static TSNode fallback__unchecked_use(const PyFile *py, TSNode stmt, const char *name) {
   StrList names = {0};
   array_push(&names, xstrdup(name));
@@ -146,6 +146,11 @@ static TSNode fallback__unchecked_use(const PyFile *py, TSNode stmt, const char 
     TSNode p = ts_node_parent(id);
     if (fallback__is(p, "assignment") && ts_node_start_byte(ts_node_child_by_field_name(p, "left", 4)) == s) continue;
     if (fallback__is(p, "global_statement") || fallback__is(p, "nonlocal_statement")) continue;
+    /* only a call of the name or an attribute of it fails on None; passing the value on
+     * (`self.f = f if fused else None`, an argument, a return) does not */
+    bool called = fallback__is(p, "call") && ts_node_start_byte(ts_node_child_by_field_name(p, "function", 8)) == s;
+    bool member = fallback__is(p, "attribute") && ts_node_start_byte(ts_node_child_by_field_name(p, "object", 6)) == s;
+    if (!called && !member) continue;
     if (!fallback__checked(py, id, &names)) {
       found = id;
       break;
@@ -218,4 +223,42 @@ void pyfile_required_fallbacks(PyFile *py) {
     fallback__try(py, stmt);
   }
   array_free(&seen);
+}
+
+/* Whether an ImportError handler of the try statement whose body holds byte
+ * `at` (a guarded range) binds `name` again: to None (`f = None`) or to a
+ * fallback (`def f(...)`, `f = plain_f`). */
+bool pyfile_handler_rebinds(const PyFile *py, uint32_t at, const char *name) {
+  for (size_t i = 0; i < py->guarded.len; i++) {
+    ByteRange r = py->guarded.items[i];
+    if (at < r.start || at >= r.end) continue;
+    TSNode stmt = fallback__try_of(py, r);
+    for (uint32_t k = 0; !ts_node_is_null(stmt) && k < ts_node_named_child_count(stmt); k++) {
+      TSNode c = ts_node_named_child(stmt, k);
+      if (!fallback__is(c, "except_clause") || !fallback__import_guard(py, c)) continue;
+      for (uint32_t j = 0; j < ts_node_named_child_count(c); j++) {
+        TSNode b = ts_node_named_child(c, j);
+        for (uint32_t m = 0; fallback__is(b, "block") && m < ts_node_named_child_count(b); m++) {
+          TSNode st = ts_node_named_child(b, m);
+          TSNode bound = {0};
+          if (fallback__is(st, "function_definition") || fallback__is(st, "class_definition")) {
+            bound = ts_node_child_by_field_name(st, "name", 4);
+          } else if (fallback__is(st, "expression_statement")) {
+            /* `f = g = None`: every target of the chain */
+            for (TSNode a = ts_node_named_child(st, 0); fallback__is(a, "assignment");
+                 a = ts_node_child_by_field_name(a, "right", 5)) {
+              TSNode left = ts_node_child_by_field_name(a, "left", 4);
+              if (fallback__is(left, "identifier") && fallback__mentions(py, left, name) &&
+                  ts_node_end_byte(left) - ts_node_start_byte(left) == strlen(name))
+                return true;
+            }
+          }
+          if (fallback__is(bound, "identifier") && ts_node_end_byte(bound) - ts_node_start_byte(bound) == strlen(name) &&
+              fallback__mentions(py, bound, name))
+            return true;
+        }
+      }
+    }
+  }
+  return false;
 }

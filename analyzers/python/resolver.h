@@ -159,6 +159,11 @@ bool pyfile_in_ranges(const ByteRange *r, size_t n, uint32_t at);
  * flag assigned from `f is not None`): their try bodies stop being guarded
  * ranges and are recorded in py->required. Called by pyfile_build. */
 void pyfile_required_fallbacks(PyFile *py);
+
+/* Whether an ImportError handler of the guarded try statement whose body
+ * holds byte `at` binds `name` again (to None or to a fallback definition):
+ * a use of the name then has the fallback's path (fallback.c). */
+bool pyfile_handler_rebinds(const PyFile *py, uint32_t at, const char *name);
 /* Innermost function containing `at`, or NULL. */
 const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at);
 /* The innermost class whose body holds byte `at`, or NULL. */
