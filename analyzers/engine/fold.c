@@ -130,6 +130,14 @@ static void fold__gone(Fold *fo, size_t into, size_t from, const char *message) 
   fo->sites[from].gone = true;
 }
 
+/* Appends a detector row's note ({subject}, {replacement} filled in). */
+static void fold__row_note(Finding *f, const KbEntry *row, const char *subject, const char *replacement) {
+  char *en = kb_format(row->msg_en, subject, replacement), *zh = kb_format(row->msg_zh, subject, replacement);
+  finding_append_note(f, en, zh);
+  free(en);
+  free(zh);
+}
+
 /* A finding inside another's range, of the same domain: in C/C++ any
  * range; in Python one expression (the outer finding on one line, as
  * `.cuda(torch.cuda.current_device())`), since a Python range spanning
@@ -1379,11 +1387,7 @@ static void fold__package_family(Fold *fo) {
     if (!n) continue;
     char more[24];
     snprintf(more, sizeof more, "%zu", n);
-    const char *subject = l->items[i].subject ? l->items[i].subject : e->pattern;
-    char *en = kb_format(row->msg_en, subject, more), *zh = kb_format(row->msg_zh, subject, more);
-    finding_append_note(&l->items[i], en, zh);
-    free(en);
-    free(zh);
+    fold__row_note(&l->items[i], row, l->items[i].subject ? l->items[i].subject : e->pattern, more);
   }
 }
 
@@ -2182,11 +2186,8 @@ static void fold__own_extension_ops(FoldProject *p) {
       if (k == seen.len) array_push(&seen, ((FoldRegistrar){xstrdup(name), fold__registrar(p, name)}));
       size_t reg = seen.items[k].reg;
       if (reg != SIZE_MAX) {
-        char *en = kb_format(row->msg_en, name, p->files[reg].path), *zh = kb_format(row->msg_zh, name, p->files[reg].path);
         f->severity = SEV_HINT;
-        finding_append_note(f, en, zh);
-        free(en);
-        free(zh);
+        fold__row_note(f, row, name, p->files[reg].path);
       }
       free(name);
     }
@@ -2239,12 +2240,8 @@ static void fold__python_ops(FoldProject *p) {
       if (k == seen.len) array_push(&seen, ((FoldRegistrar){xstrdup(op), fold__python_definer(p, op, row->replacement)}));
       size_t def = seen.items[k].reg;
       if (def != SIZE_MAX) {
-        const char *where = p->files[def].rel ? p->files[def].rel : p->files[def].path;
-        char *en = kb_format(row->msg_en, op, where), *zh = kb_format(row->msg_zh, op, where);
         f->severity = SEV_HINT;
-        finding_append_note(f, en, zh);
-        free(en);
-        free(zh);
+        fold__row_note(f, row, op, p->files[def].rel ? p->files[def].rel : p->files[def].path);
       }
       free(op);
     }
