@@ -434,16 +434,30 @@ static bool device__drop_load(void *data, const Finding *f) {
 
 #define DEVICE_SEED_LOOKBACK 8 /* statements before the CUDA seed searched for the general one */
 
+/* Whether statement st calls one of `pattern` (qualified). */
+static bool device__calls(const AnalyzeCtx *ctx, TSNode st, const char *pattern) {
+  TSNode call = pysyntax_is(st, "expression_statement") ? ts_node_named_child(st, 0) : (TSNode){0};
+  char *q = pysyntax_is(call, "call") ? pyfile_qualname(ctx->py, pysym_child(call, PYFIELD_FUNCTION)) : NULL;
+  bool is = q && kb_pattern_match(pattern, q);
+  free(q);
+  return is;
+}
+
 /* The statement that holds expression statement n in its block: n, or the
- * `if` whose body n opens (`if torch.cuda.is_available():
- * torch.cuda.manual_seed(s)`), climbing while that holds. */
-static TSNode device__seed_statement(TSNode n) {
+ * `if` whose body n opens, after other CUDA seeding calls only (`if
+ * torch.cuda.is_available(): torch.cuda.manual_seed(s);
+ * torch.cuda.manual_seed_all(s)`), climbing while that holds. */
+static TSNode device__seed_statement(const AnalyzeCtx *ctx, TSNode n, const char *seeds) {
   for (int depth = 0; depth < 8; depth++) {
     TSNode block = ts_node_parent(n), stmt = ts_node_parent(block);
     if (!pysyntax_is(block, "block") || !pysyntax_is(stmt, "if_statement")) break;
-    TSNode first = ts_node_named_child(block, 0);
-    for (uint32_t i = 1; pysyntax_is(first, "comment"); i++) first = ts_node_named_child(block, i);
-    if (!ts_node_eq(first, n)) break;
+    bool first = true;
+    for (uint32_t i = 0; first && i < ts_node_named_child_count(block); i++) {
+      TSNode c = ts_node_named_child(block, i);
+      if (ts_node_eq(c, n)) break;
+      first = pysyntax_is(c, "comment") || device__calls(ctx, c, seeds);
+    }
+    if (!first) break;
     n = stmt;
   }
   return n;
@@ -460,12 +474,9 @@ static bool device__drop_seed(void *data, const Finding *f) {
   while (!ts_node_is_null(n) && !pysyntax_is(n, "expression_statement")) n = ts_node_parent(n);
   if (ts_node_is_null(n)) return false;
   bool redundant = false;
-  TSNode prev = forest_prev_named_sibling(ctx->forest, device__seed_statement(n));
+  TSNode prev = forest_prev_named_sibling(ctx->forest, device__seed_statement(ctx, n, row->arg));
   for (int k = 0; k < DEVICE_SEED_LOOKBACK && !redundant && !ts_node_is_null(prev); k++) {
-    TSNode call = pysyntax_is(prev, "expression_statement") ? ts_node_named_child(prev, 0) : (TSNode){0};
-    char *q = pysyntax_is(call, "call") ? pyfile_qualname(ctx->py, pysym_child(call, PYFIELD_FUNCTION)) : NULL;
-    redundant = q && kb_pattern_match(row->value, q);
-    free(q);
+    redundant = device__calls(ctx, prev, row->value);
     prev = forest_prev_named_sibling(ctx->forest, prev);
   }
   return redundant;
