@@ -817,6 +817,22 @@ static int32_t model__module_named(const Model *m, const char *name) {
   return k < m->mod_suffixes.len ? m->mod_suffixes.items[k].val : -1;
 }
 
+/* A module named `name` as module `mi` imports it: one in mi's own folder
+ * first (a script's folder is first on sys.path, so `from parallel import f`
+ * in lumina_t2i/train.py is lumina_t2i/parallel.py, not another folder's
+ * parallel.py), else the first of that name. */
+static int32_t model__module_near(const Model *m, const char *name, int32_t mi) {
+  size_t k = model__index_find(&m->mod_names, name);
+  if (k == m->mod_names.len) return model__module_named(m, name);
+  const char *rel = m->mods.items[mi].rel, *slash = strrchr(rel, '/');
+  size_t dn = slash ? (size_t)(slash - rel) : 0;
+  for (size_t j = k; dn && j < m->mod_names.len && strcmp(m->mod_names.items[j].key, name) == 0; j++) {
+    const char *c = m->mods.items[m->mod_names.items[j].val].rel;
+    if (strncmp(c, rel, dn) == 0 && c[dn] == '/') return m->mod_names.items[j].val;
+  }
+  return m->mod_names.items[k].val;
+}
+
 /* An import spelled in module `mi` made absolute: leading dots climb from
  * its package. NULL when it climbs above the top. Caller frees. */
 static char *model__absolute(const Model *m, int32_t mi, const char *q) {
@@ -949,7 +965,7 @@ static void model__imports_ours(Model *m) {
   }
 }
 
-static int32_t model__resolve(const Model *m, const char *qual, int32_t *module) {
+static int32_t model__resolve(const Model *m, const char *qual, int32_t *module, int32_t from) {
   if (module) *module = -1;
   if (!model__maybe_ours(m, qual)) return -1; /* torch.*, os.*: most names */
   char *q = xstrdup(qual);
@@ -961,7 +977,7 @@ static int32_t model__resolve(const Model *m, const char *qual, int32_t *module)
     while (len > 0) {
       char save = q[len];
       q[len] = '\0';
-      mi = model__module_named(m, q);
+      mi = from >= 0 ? model__module_near(m, q, from) : model__module_named(m, q);
       q[len] = save;
       if (mi >= 0) break;
       while (len > 0 && q[len - 1] != '.') len--;
@@ -976,6 +992,7 @@ static int32_t model__resolve(const Model *m, const char *qual, int32_t *module)
     found = model__in_module(m, mi, q + len + 1, &next);
     free(q);
     q = next;
+    from = mi; /* a re-export's name is resolved from the module that makes it */
     if (found >= 0) break;
   }
   free(q);
@@ -995,7 +1012,7 @@ static int32_t model__resolve_in(const Model *m, int32_t mi, const char *name, b
   } else {
     next = model__absolute(m, mi, name);
   }
-  if (next) d = model__resolve(m, next, NULL);
+  if (next) d = model__resolve(m, next, NULL, mi);
   free(next);
   return d;
 }
@@ -1207,7 +1224,7 @@ static void model__import(Model *m, int32_t mi, const char *spelled, bool requir
   if (abs) {
     /* `from pkg import name`: the module is the longest prefix that is one */
     char *q = xstrdup(abs);
-    while ((to = model__module_named(m, q)) < 0) {
+    while ((to = model__module_near(m, q, mi)) < 0) {
       char *d = strrchr(q, '.');
       if (!d) break;
       *d = '\0';
@@ -1758,16 +1775,17 @@ static void model__load(Model *m, int32_t i, MQueue *queue) {
 /* Which modules are loaded: the seeds and, over the import graph, every
  * module a loaded one imports (anywhere in it). A loaded module that
  * imports by a computed name (importlib.import_module(name)) could load
- * anything: then every module is (not for a library copy's: its lazy
- * loader loads what the project imports from it). In two phases over one queue: the seeds
+ * any module of its top folder (of the project, for a file at the root):
+ * then all of them are (not for a library copy's: its lazy loader loads
+ * what the project imports from it). In two phases over one queue: the seeds
  * that are not tests first (what they load is code_loaded), then the tests
  * (what only they add is their support code). */
-static void model__load_queue(Model *m, MQueue *queue, size_t *q, bool *unknown) {
+static void model__load_queue(Model *m, MQueue *queue, size_t *q, MQueue *unknown) {
   MQueue next = {0};
   for (; *q < queue->len; (*q)++) {
     const MModule *mm = &m->mods.items[queue->items[*q]];
     /* a library copy's computed imports load its own lazy parts, which the project's imports name */
-    *unknown = *unknown || (mm->facts->dynamic_unknown && !mm->vendored);
+    if (mm->facts->dynamic_unknown && !mm->vendored) array_push(unknown, queue->items[*q]);
     next.len = 0;
     model__next(m, mm, &next);
     for (size_t k = 0; k < next.len; k++) model__load(m, next.items[k], queue);
@@ -1775,20 +1793,43 @@ static void model__load_queue(Model *m, MQueue *queue, size_t *q, bool *unknown)
   array_free(&next);
 }
 
+/* The modules a computed import of module u may load: those of its top
+ * folder (every module for a file at the root), loaded once per folder. */
+static void model__load_unknown(Model *m, const MQueue *unknown, size_t *done, MQueue *queue, MQueue *tops) {
+  for (; *done < unknown->len; (*done)++) {
+    const char *rel = m->mods.items[unknown->items[*done]].rel, *slash = strchr(rel, '/');
+    size_t n = slash ? (size_t)(slash - rel) : 0;
+    bool seen = false;
+    for (size_t k = 0; k < tops->len && !seen; k++) {
+      const char *t = m->mods.items[tops->items[k]].rel, *ts = strchr(t, '/');
+      size_t tn = ts ? (size_t)(ts - t) : 0;
+      seen = tn == 0 || (tn == n && strncmp(t, rel, n) == 0);
+    }
+    if (seen) continue;
+    array_push(tops, unknown->items[*done]);
+    for (size_t i = 0; i < m->mods.len; i++)
+      if (n == 0 || (strncmp(m->mods.items[i].rel, rel, n) == 0 && m->mods.items[i].rel[n] == '/'))
+        model__load(m, (int32_t)i, queue);
+  }
+}
+
 static void model__loaded(Model *m) {
-  MQueue queue = {0};
-  size_t q = 0;
-  bool unknown = false;
+  MQueue queue = {0}, unknown = {0}, tops = {0};
+  size_t q = 0, done = 0;
   for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].loaded = false;
   for (int tests = 0; tests < 2; tests++) {
     for (size_t i = 0; i < m->mods.len; i++)
       if (m->mods.items[i].facts && m->mods.items[i].test == (tests == 1) && model__seed(m, &m->mods.items[i]))
         model__load(m, (int32_t)i, &queue);
-    model__load_queue(m, &queue, &q, &unknown);
-    for (size_t i = 0; unknown && i < m->mods.len; i++) m->mods.items[i].loaded = m->mods.items[i].facts != NULL;
+    while (q < queue.len || done < unknown.len) {
+      model__load_queue(m, &queue, &q, &unknown);
+      model__load_unknown(m, &unknown, &done, &queue, &tops);
+    }
     for (size_t i = 0; tests == 0 && i < m->mods.len; i++) m->mods.items[i].code_loaded = m->mods.items[i].loaded;
   }
   array_free(&queue);
+  array_free(&unknown);
+  array_free(&tops);
 }
 
 /* The roots of a loaded module: its own code, its `__main__` block when it

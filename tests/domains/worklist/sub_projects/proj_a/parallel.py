@@ -1,0 +1,5 @@
+import torch.distributed as dist
+
+
+def init():
+    dist.init_process_group("nccl")

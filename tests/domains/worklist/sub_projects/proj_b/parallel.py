@@ -1,0 +1,5 @@
+import torch
+
+
+def init(rank):
+    torch.cuda.set_device(rank)
