@@ -8,7 +8,9 @@
  *    `__init__.py` followed, `import *` searched, imports that cannot be
  *    resolved inside the project recorded as such (a missing project
  *    module makes the importing file unimportable; a third-party one is
- *    unknown, not missing);
+ *    unknown, not missing; an import under `if TYPE_CHECKING:` loads
+ *    nothing, and in a library copy it binds its name lazily: importing
+ *    the name loads its module);
  *  - the call graph: calls through imported names, module attributes
  *    (`utils.get_device()`), local names, `self.method()` and
  *    `super().method()` (through the project's base classes);
@@ -19,7 +21,8 @@
  *    class does;
  *  - reachability: entry points (scripts, `__main__` blocks of modules the
  *    project does not import, console scripts and shell launchers, the
- *    public names of importable packages, definitions a decorator may
+ *    public names of importable packages but not of a project's copy of a
+ *    third-party library (the "vendored-packages" row), definitions a decorator may
  *    register (not plain wrappers such as @triton.jit: the
  *    "plain-decorators" row) and test code) and the names reachable code
  *    mentions decide what runs; a definition a later one of its name
