@@ -446,6 +446,58 @@ static bool analyze__fallback_bound(const PyFile *py, const Finding *f) {
   return rebinds;
 }
 
+/* Whether [s, e) of the text holds `name` as a word. */
+static bool analyze__has_word(const PyFile *py, uint32_t s, uint32_t e, const char *name, size_t n) {
+  for (const char *t = py->text, *at = t + s; (at = memmem(at, (size_t)(t + e - at), name, n)) != NULL; at++) {
+    bool left = at == t || !(isalnum((unsigned char)at[-1]) || at[-1] == '_');
+    bool right = at + n >= t + py->len || !(isalnum((unsigned char)at[n]) || at[n] == '_');
+    if (left && right) return true;
+  }
+  return false;
+}
+
+/* A finding in the default of a parameter that the function's body sets
+ * again, in its leading statements, before any of them reads it: the line
+ * (1-based) of that assignment, or 0. The parameter's name goes to *name. */
+static uint32_t analyze__dead_default(const PyFile *py, const Finding *f, char **name) {
+  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  TSNode param = {0}, def = {0};
+  const char *field;
+  for (TSNode c; forest_up_next(&up, &c, &field);) {
+    const char *t = ts_node_type(c);
+    if (ts_node_is_null(param) && (strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0))
+      param = c;
+    if (strcmp(t, "function_definition") == 0) {
+      def = c;
+      break;
+    }
+    if (strcmp(t, "block") == 0 || strcmp(t, "lambda") == 0) break;
+  }
+  forest_up_end(&up);
+  TSNode id = ts_node_is_null(param) || ts_node_is_null(def) ? (TSNode){0} : pysym_child(param, PYFIELD_NAME);
+  TSNode body = ts_node_is_null(id) ? (TSNode){0} : pysym_child(def, PYFIELD_BODY);
+  if (ts_node_is_null(body) || pysym_of(id) != PYSYM_IDENTIFIER) return 0;
+  uint32_t ns = ts_node_start_byte(id), n = ts_node_end_byte(id) - ns;
+  const char *nm = py->text + ns;
+  for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+    TSNode st = ts_node_named_child(body, i);
+    TSNode e = pysym_of(st) == PYSYM_EXPRESSION_STATEMENT ? ts_node_named_child(st, 0) : (TSNode){0};
+    if (pysym_of(e) == PYSYM_STRING || pysym_of(st) == PYSYM_COMMENT) continue; /* the docstring */
+    if (pysym_of(e) == PYSYM_ASSIGNMENT) {
+      TSNode left = pysym_child(e, PYFIELD_LEFT), right = pysym_child(e, PYFIELD_RIGHT);
+      bool to_it = pysym_of(left) == PYSYM_IDENTIFIER && ts_node_end_byte(left) - ts_node_start_byte(left) == n &&
+                   memcmp(py->text + ts_node_start_byte(left), nm, n) == 0;
+      if (to_it && !ts_node_is_null(right) &&
+          !analyze__has_word(py, ts_node_start_byte(right), ts_node_end_byte(right), nm, n)) {
+        *name = xstrndup(nm, n);
+        return ts_node_start_point(st).row + 1;
+      }
+    }
+    if (analyze__has_word(py, ts_node_start_byte(st), ts_node_end_byte(st), nm, n)) return 0; /* read first */
+  }
+  return 0;
+}
+
 /* Guarded, inference-only and transfer_to_npu marks come from the Python
  * facts; they change priority, not presence. */
 static void analyze__mark_python(const char *path, const PyFile *py, FindingList *out, uint32_t *tests) {
@@ -470,6 +522,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   }
   out->len = w;
   const KbEntry *gates = kb_lookup(KB_DETECTOR, "fast-path-gate", NULL, 0);
+  const KbEntry *dead_defaults = kb_lookup(KB_DETECTOR, "dead-default", NULL, 0);
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
     f->guarded = f->guarded || pyfile_in_ranges(py->guarded.items, py->guarded.len, f->start_byte) ||
@@ -484,6 +537,18 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
     /* an opt-in flag off by default leaves the NPU on the fallback: a decision for whoever turns it on,
      * not work (blind reviews of eight repositories: 2 of 18 such findings real) */
     if (f->guarded && optin && kb_domain(f->rule->code) >= 2) f->severity = SEV_HINT;
+    char *param = NULL;
+    uint32_t set_at = dead_defaults && kb_pattern_match(dead_defaults->arg, f->rule->code) ? analyze__dead_default(py, f, &param) : 0;
+    if (set_at) {
+      char line[16];
+      snprintf(line, sizeof line, "%u", set_at);
+      char *en = kb_format(dead_defaults->msg_en, param, line), *zh = kb_format(dead_defaults->msg_zh, param, line);
+      f->severity = SEV_HINT;
+      finding_append_note(f, en, zh);
+      free(en);
+      free(zh);
+    }
+    free(param);
     if (gates && kb_pattern_match(gates->arg, f->rule->code) &&
         analyze__fast_path_gate(py, f)) {
       f->severity = SEV_HINT;
