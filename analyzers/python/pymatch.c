@@ -19,6 +19,7 @@ typedef struct {
   const char *last_import_code;
   char last_import_pkg[64];
   uint32_t last_import_block;
+  const char *harmless; /* the "harmless-unused-imports" row's names: unused, no finding */
 } Matcher;
 
 static const KbEntry *pymatch__lookup(Matcher *m, KbMatch kind, const char *s) {
@@ -506,8 +507,17 @@ static bool pymatch__in_import(TSNode up) {
  * for the package: the probe works unchanged on the NPU, the uses behind
  * it are the findings. Comments, strings and rebinding (`name = None` in the
  * handler) do not count as uses. */
+static bool pymatch__unused(const Matcher *m, const PyBinding *b, TSNode stmt);
+
 static bool pymatch__probe_only(const Matcher *m, const PyBinding *b, TSNode stmt) {
   if (!pyfile_in_ranges(m->py->guarded.items, m->py->guarded.len, ts_node_start_byte(stmt))) return false;
+  return pymatch__unused(m, b, stmt);
+}
+
+/* Whether the name an import binds is never used in its scope: only member
+ * names, metadata (`x.__version__`), rebinding and other import statements
+ * mention it. */
+static bool pymatch__unused(const Matcher *m, const PyBinding *b, TSNode stmt) {
   const char *t = m->py->text;
   size_t n = strlen(b->local);
   context_reads(m->ctx, b->scope_start, b->scope_end); /* uses anywhere in the scope */
@@ -541,8 +551,13 @@ static void pymatch__imports(Matcher *m, TSNode stmt) {
     TSNode at = ts_node_descendant_for_byte_range(stmt, b->module_start, b->module_end);
     if (pymatch__probe_only(m, b, stmt)) continue;
     char *mod = xstrndup(m->py->text + b->module_start, b->module_end - b->module_start);
-    pymatch__import_module(m, stmt, at, b->from_import ? b->qualname : mod);
+    /* an unused import of what a CPU build of torch has too (`from torch.cuda import nvtx`)
+     * imports fine on the NPU: nothing to port (the "harmless-unused-imports" row) */
+    bool harmless = m->harmless && kb_pattern_match(m->harmless, b->from_import ? b->qualname : mod) &&
+                    pymatch__unused(m, b, stmt);
+    if (!harmless) pymatch__import_module(m, stmt, at, b->from_import ? b->qualname : mod);
     free(mod);
+    if (harmless) continue;
     if (!b->from_import && strchr(b->qualname, '.') == NULL) continue;
     const KbEntry *e = pymatch__lookup(m, KB_QUALNAME, b->qualname);
     if (!e) continue;
@@ -671,6 +686,8 @@ void *pymatch_begin(AnalyzeCtx *ctx, PyFile *py) {
   Matcher *m = xcalloc(1, sizeof *m);
   m->ctx = ctx;
   m->py = py;
+  const KbEntry *harmless = kb_lookup(KB_DETECTOR, "harmless-unused-imports", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  m->harmless = harmless ? harmless->arg : NULL;
   size_t n;
   const KbEntry *rows = kb_entries(&n);
   for (size_t i = 0; i < ctx->opt->n_user_entries + n && m->n_str_rows < 64; i++) {
