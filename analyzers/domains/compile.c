@@ -157,11 +157,8 @@ static void compile__call(Compile *c, TSNode call) {
     free(subj);
     const char *flag = compile__optin_default(c, call);
     if (flag) {
-      char *en = kb_format(c->optin->msg_en, flag, NULL), *zh = kb_format(c->optin->msg_zh, flag, NULL);
       f->severity = SEV_HINT;
-      finding_append_note(f, en, zh);
-      free(en);
-      free(zh);
+      kb_append_note(f, c->optin, flag, NULL);
     }
   }
   free(q);

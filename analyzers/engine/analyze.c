@@ -378,10 +378,7 @@ static void analyze__note_required(const PyFile *py, Finding *f) {
     if (f->start_byte < r->start || f->start_byte >= r->end) continue;
     char line[16];
     snprintf(line, sizeof line, "%u", r->use_row + 1);
-    char *en = kb_format(row->msg_en, r->name, line), *zh = kb_format(row->msg_zh, r->name, line);
-    finding_append_note(f, en, zh);
-    free(en);
-    free(zh);
+    kb_append_note(f, row, r->name, line);
     return;
   }
 }
@@ -542,11 +539,8 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
     if (set_at) {
       char line[16];
       snprintf(line, sizeof line, "%u", set_at);
-      char *en = kb_format(dead_defaults->msg_en, param, line), *zh = kb_format(dead_defaults->msg_zh, param, line);
       f->severity = SEV_HINT;
-      finding_append_note(f, en, zh);
-      free(en);
-      free(zh);
+      kb_append_note(f, dead_defaults, param, line);
     }
     free(param);
     if (gates && kb_pattern_match(gates->arg, f->rule->code) &&
@@ -820,7 +814,12 @@ static bool analyze__cond_flag(const PyFile *py, TSNode cond, uint32_t *at, uint
  * importlib.util.find_spec("flash_attn_interface") is not None`) has the
  * flag's definition as a related location: where a port settles the
  * choice for the NPU. The innermost such branch counts. */
+typedef struct {
+  uint32_t cond, at, len; /* a condition's start byte; where its flag is set (len 0: none) */
+} AnalyzeFlagSeen;
+
 static void analyze__guard_flags(const PyFile *py, FindingList *l) {
+  Array(AnalyzeFlagSeen) seen = {0}; /* the findings of one branch share its condition: one scan of the file each */
   for (size_t i = 0; i < l->len; i++) {
     Finding *f = &l->items[i];
     if (!f->guarded) continue;
@@ -831,16 +830,24 @@ static void analyze__guard_flags(const PyFile *py, FindingList *l) {
       if (k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_CLASS_DEFINITION) break;
       if ((k != PYSYM_IF_STATEMENT && k != PYSYM_ELIF_CLAUSE) || !from || strcmp(from, "consequence") != 0) continue;
       TSNode cond = pysym_child(c, PYFIELD_CONDITION);
-      uint32_t at, len;
-      if (ts_node_is_null(cond) || !pyfile_is_availability(py, cond) || !analyze__cond_flag(py, cond, &at, &len)) continue;
-      char *msg = xasprintf("%.*s, set here, selects this path", (int)len,
-                            py->text + at);
+      if (ts_node_is_null(cond)) continue;
+      size_t j = 0;
+      while (j < seen.len && seen.items[j].cond != ts_node_start_byte(cond)) j++;
+      if (j == seen.len) {
+        AnalyzeFlagSeen e = {ts_node_start_byte(cond), 0, 0};
+        if (pyfile_is_availability(py, cond) && !analyze__cond_flag(py, cond, &e.at, &e.len)) e.len = 0;
+        array_push(&seen, e);
+      }
+      uint32_t at = seen.items[j].at, len = seen.items[j].len;
+      if (!len) continue;
+      char *msg = xasprintf("%.*s, set here, selects this path", (int)len, py->text + at);
       finding_add_related(f, at, at + len, msg);
       free(msg);
       break;
     }
     forest_up_end(&up);
   }
+  array_free(&seen);
 }
 
 /* Steps 2 to 11 over the detectors' findings of one file (see analyze.h).

@@ -197,9 +197,6 @@ bool finding_mark_transfer(Finding *f, const char *by) {
   f->severity = SEV_HINT;
   f->transfer_covered = true;
   if (!row) return true;
-  char *en = kb_format(row->msg_en, by ? by : "", ""), *zh = kb_format(row->msg_zh, by ? by : "", "");
-  finding_append_note(f, en, zh);
-  free(en);
-  free(zh);
+  kb_append_note(f, row, by ? by : "", "");
   return true;
 }

@@ -130,14 +130,6 @@ static void fold__gone(Fold *fo, size_t into, size_t from, const char *message) 
   fo->sites[from].gone = true;
 }
 
-/* Appends a detector row's note ({subject}, {replacement} filled in). */
-static void fold__row_note(Finding *f, const KbEntry *row, const char *subject, const char *replacement) {
-  char *en = kb_format(row->msg_en, subject, replacement), *zh = kb_format(row->msg_zh, subject, replacement);
-  finding_append_note(f, en, zh);
-  free(en);
-  free(zh);
-}
-
 /* A finding inside another's range, of the same domain: in C/C++ any
  * range; in Python one expression (the outer finding on one line, as
  * `.cuda(torch.cuda.current_device())`), since a Python range spanning
@@ -1210,10 +1202,7 @@ static void fold__pipelines(Fold *fo) {
                                      : xstrndup(ctx->text + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name));
     char count[24];
     snprintf(count, sizeof count, "%zu", n);
-    char *en = kb_format(row->msg_en, fn, count), *zh = kb_format(row->msg_zh, fn, count);
-    finding_append_note(&l->items[i], en, zh);
-    free(en);
-    free(zh);
+    kb_append_note(&l->items[i], row, fn, count);
     free(fn);
   }
 }
@@ -1387,7 +1376,7 @@ static void fold__package_family(Fold *fo) {
     if (!n) continue;
     char more[24];
     snprintf(more, sizeof more, "%zu", n);
-    fold__row_note(&l->items[i], row, l->items[i].subject ? l->items[i].subject : e->pattern, more);
+    kb_append_note(&l->items[i], row, l->items[i].subject ? l->items[i].subject : e->pattern, more);
   }
 }
 
@@ -1471,12 +1460,9 @@ static const char *fold__text_at(void *data, size_t i, size_t *len) {
 bool fold_live(const Finding *f) { return f->severity != SEV_HINT && !f->unreachable; }
 
 void fold_mark_unreachable(Finding *f, const KbEntry *row, const char *subject) {
-  char *en = kb_format(row->msg_en, subject, NULL), *zh = kb_format(row->msg_zh, subject, NULL);
   f->unreachable = true;
   f->severity = SEV_HINT;
-  finding_append_note(f, en, zh);
-  free(en);
-  free(zh);
+  kb_append_note(f, row, subject, NULL);
 }
 
 /* Index of the file whose path is `path`, or SIZE_MAX. */
@@ -2015,6 +2001,27 @@ static void fold__built_names(FoldProject *p, size_t s, const char *dir, size_t 
   }
 }
 
+/* Whether module path `mod` is one of `names` or inside one ("rast" or "rast.render" for "rast"). */
+static bool fold__names_module(char **names, size_t nn, const char *mod) {
+  for (size_t k = 0; k < nn; k++) {
+    size_t n = strlen(names[k]);
+    if (strncmp(mod, names[k], n) == 0 && (mod[n] == '\0' || mod[n] == '.')) return true;
+  }
+  return false;
+}
+
+/* Whether a file's facts say it may import one of `names` (no facts: it may),
+ * so that only those files are read for the import sites. */
+static bool fold__may_import(const FoldFile *f, char **names, size_t nn) {
+  const PyFacts *py = f->facts ? f->facts->py : NULL;
+  if (!py) return true;
+  for (size_t k = 0; k < py->imports.len; k++)
+    if (fold__names_module(names, nn, py->imports.items[k].module)) return true;
+  for (size_t k = 0; k < py->dynamic_imports.len; k++)
+    if (fold__names_module(names, nn, py->dynamic_imports.items[k])) return true;
+  return false;
+}
+
 /* Where file `i` imports one of `names` (`import x`, `import x as y`, `from x import ...`,
  * `from x.y import ...`): one related site each, at most `room`. */
 static void fold__import_sites(FoldProject *p, size_t i, char **names, size_t nn, Finding *f, size_t room) {
@@ -2059,7 +2066,7 @@ static void fold__extension_users(FoldProject *p) {
     FoldNames names = {0};
     fold__built_names(p, s, rel, (size_t)(slash - rel), &names);
     for (size_t i = 0; names.len && i < p->n && build->related.len < FOLD__MAX_USERS; i++)
-      if (i != s && p->files[i].kind == FILE_PYTHON && !p->files[i].test)
+      if (i != s && p->files[i].kind == FILE_PYTHON && !p->files[i].test && fold__may_import(&p->files[i], names.items, names.len))
         fold__import_sites(p, i, names.items, names.len, build, FOLD__MAX_USERS - build->related.len);
     for (size_t k = 0; k < names.len; k++) free(names.items[k]);
     array_free(&names);
@@ -2115,12 +2122,7 @@ static void fold__per_project(FoldProject *p, const char *name, bool tests) {
       if (!take[u->file]) take[u->file] = xcalloc(p->files[u->file].findings->len + 1, sizeof **take);
       take[u->file][u->idx] = true;
     }
-    if (b - a > 1) {
-      char *en = kb_format(row->msg_en, into->subject, NULL), *zh = kb_format(row->msg_zh, into->subject, NULL);
-      finding_append_note(into, en, zh);
-      free(en);
-      free(zh);
-    }
+    if (b - a > 1) kb_append_note(into, row, into->subject, NULL);
   }
   for (size_t i = 0; i < p->n; i++) {
     if (take[i]) findings_drop(p->files[i].findings, take[i]);
@@ -2187,7 +2189,7 @@ static void fold__own_extension_ops(FoldProject *p) {
       size_t reg = seen.items[k].reg;
       if (reg != SIZE_MAX) {
         f->severity = SEV_HINT;
-        fold__row_note(f, row, name, p->files[reg].path);
+        kb_append_note(f, row, name, p->files[reg].path);
       }
       free(name);
     }
@@ -2199,10 +2201,25 @@ static void fold__own_extension_ops(FoldProject *p) {
 /* The Python file defining custom op `op` ("ns::op") through one of the
  * callees `ends` names ("custom_op(|triton_op("): the quoted name after such a
  * call's opening on its line or the line before. SIZE_MAX: none. */
+/* Whether a file's facts hold a call of a callee that `ends` names
+ * ("register_custom_op(...)" for "custom_op("; no facts: it may). */
+static bool fold__may_define_op(const FoldFile *f, const char *ends) {
+  const PyFacts *py = f->facts ? f->facts->py : NULL;
+  for (size_t k = 0; py && k < py->calls.len; k++)
+    for (const char *e = ends; *e;) {
+      size_t n = strcspn(e, "|");
+      const char *callee = py->calls.items[k].callee;
+      size_t c = strlen(callee);
+      if (n > 1 && e[n - 1] == '(' && c >= n - 1 && memcmp(callee + c - (n - 1), e, n - 1) == 0) return true;
+      e += n + (e[n] == '|');
+    }
+  return !py;
+}
+
 static size_t fold__python_definer(FoldProject *p, const char *op, const char *ends) {
   size_t n = strlen(op);
   for (size_t i = 0; i < p->n; i++) {
-    if (p->files[i].kind != FILE_PYTHON || p->files[i].test) continue;
+    if (p->files[i].kind != FILE_PYTHON || p->files[i].test || !fold__may_define_op(&p->files[i], ends)) continue;
     const char *t = fold__text_of(p, i);
     for (const char *at = t; at && (at = strstr(at, op)) != NULL; at += n) {
       if (at == t || (at[-1] != '"' && at[-1] != '\'') || at[n] != at[-1]) continue;
@@ -2241,7 +2258,7 @@ static void fold__python_ops(FoldProject *p) {
       size_t def = seen.items[k].reg;
       if (def != SIZE_MAX) {
         f->severity = SEV_HINT;
-        fold__row_note(f, row, op, p->files[def].rel ? p->files[def].rel : p->files[def].path);
+        kb_append_note(f, row, op, p->files[def].rel ? p->files[def].rel : p->files[def].path);
       }
       free(op);
     }

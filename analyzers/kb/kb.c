@@ -267,6 +267,13 @@ char *kb_format(const char *tmpl, const char *subject, const char *replacement) 
   return kb_expand(tmpl, vars, 2);
 }
 
+void kb_append_note(Finding *f, const KbEntry *row, const char *subject, const char *replacement) {
+  char *en = kb_format(row->msg_en, subject, replacement), *zh = kb_format(row->msg_zh, subject, replacement);
+  finding_append_note(f, en, zh);
+  free(en);
+  free(zh);
+}
+
 /* Whether a finding of (rule, entry, subject, replacement) has prev's messages. */
 static bool kb__same_text(const Finding *prev, const KbRule *rule, const KbEntry *entry, const char *subject,
                           const char *replacement) {

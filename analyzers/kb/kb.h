@@ -124,6 +124,10 @@ bool kb_pattern_match(const char *pattern, const char *s);
 /* Fills a message template. Caller frees. */
 char *kb_format(const char *tmpl, const char *subject, const char *replacement);
 
+/* Appends a row's note to both messages of f, its templates filled with
+ * subject and replacement (the detector rows' "[...]" notes). */
+void kb_append_note(Finding *f, const KbEntry *row, const char *subject, const char *replacement);
+
 /* Named texts: templates of the code an analyzer generates (the NPU
  * attention calls and their argument forms) and of prose it assembles, and
  * name lists a detector reads ('|' alternatives for kb_pattern_match).

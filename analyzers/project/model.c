@@ -833,6 +833,19 @@ static int32_t model__module_near(const Model *m, const char *name, int32_t mi) 
   return m->mod_names.items[k].val;
 }
 
+/* The module an absolute name is in (`from pkg import name`: the longest
+ * prefix that is a module), as module `near` imports it (-1: any), or -1;
+ * *whole: the name is that module itself. */
+static int32_t model__longest_module(const Model *m, const char *abs, int32_t near, bool *whole) {
+  char *q = xstrdup(abs);
+  int32_t to;
+  while ((to = near >= 0 ? model__module_near(m, q, near) : model__module_named(m, q)) < 0 && strrchr(q, '.'))
+    *strrchr(q, '.') = '\0';
+  *whole = to >= 0 && strcmp(q, abs) == 0;
+  free(q);
+  return to;
+}
+
 /* An import spelled in module `mi` made absolute: leading dots climb from
  * its package. NULL when it climbs above the top. Caller frees. */
 static char *model__absolute(const Model *m, int32_t mi, const char *q) {
@@ -1222,15 +1235,8 @@ static void model__import(Model *m, int32_t mi, const char *spelled, bool requir
   char *abs = model__absolute(m, mi, spelled);
   int32_t to = -1;
   if (abs) {
-    /* `from pkg import name`: the module is the longest prefix that is one */
-    char *q = xstrdup(abs);
-    while ((to = model__module_near(m, q, mi)) < 0) {
-      char *d = strrchr(q, '.');
-      if (!d) break;
-      *d = '\0';
-    }
-    bool whole = to >= 0 && strcmp(q, abs) == 0;
-    free(q);
+    bool whole;
+    to = model__longest_module(m, abs, mi, &whole);
     if (to >= 0 && to != mi) model__add_dep(mm, to);
     if (to >= 0 && m->mods.items[to].importer < 0 && to != mi) m->mods.items[to].importer = mi;
     if (whole || !required || mm->broken) {
@@ -1284,12 +1290,8 @@ static void model__lazy_dep(Model *m, int32_t mi, const char *spelled) {
     free(abs);
     abs = next;
     if (!abs) break;
-    /* the module the name is in: the longest prefix that is one */
-    char *q = xstrdup(abs);
-    int32_t to;
-    while ((to = model__module_named(m, q)) < 0 && strrchr(q, '.')) *strrchr(q, '.') = '\0';
-    bool whole = to >= 0 && strcmp(q, abs) == 0;
-    free(q);
+    bool whole;
+    int32_t to = model__longest_module(m, abs, -1, &whole); /* the module the name is in */
     if (to >= 0 && to != mi) model__add_dep(&m->mods.items[mi], to);
     if (to < 0 || whole || !lazy->from_import) break;
   }
@@ -1793,22 +1795,28 @@ static void model__load_queue(Model *m, MQueue *queue, size_t *q, MQueue *unknow
   array_free(&next);
 }
 
+/* The length of a path's top folder ("lumina_t2i" of lumina_t2i/train.py), 0 for a file at the root. */
+static size_t model__top_len(const char *rel) {
+  const char *slash = strchr(rel, '/');
+  return slash ? (size_t)(slash - rel) : 0;
+}
+
 /* The modules a computed import of module u may load: those of its top
  * folder (every module for a file at the root), loaded once per folder. */
 static void model__load_unknown(Model *m, const MQueue *unknown, size_t *done, MQueue *queue, MQueue *tops) {
   for (; *done < unknown->len; (*done)++) {
-    const char *rel = m->mods.items[unknown->items[*done]].rel, *slash = strchr(rel, '/');
-    size_t n = slash ? (size_t)(slash - rel) : 0;
+    const char *rel = m->mods.items[unknown->items[*done]].rel;
+    size_t n = model__top_len(rel);
     bool seen = false;
     for (size_t k = 0; k < tops->len && !seen; k++) {
-      const char *t = m->mods.items[tops->items[k]].rel, *ts = strchr(t, '/');
-      size_t tn = ts ? (size_t)(ts - t) : 0;
+      const char *t = m->mods.items[tops->items[k]].rel;
+      size_t tn = model__top_len(t);
       seen = tn == 0 || (tn == n && strncmp(t, rel, n) == 0);
     }
     if (seen) continue;
     array_push(tops, unknown->items[*done]);
     for (size_t i = 0; i < m->mods.len; i++)
-      if (n == 0 || (strncmp(m->mods.items[i].rel, rel, n) == 0 && m->mods.items[i].rel[n] == '/'))
+      if (n == 0 || (model__top_len(m->mods.items[i].rel) == n && strncmp(m->mods.items[i].rel, rel, n) == 0))
         model__load(m, (int32_t)i, queue);
   }
 }

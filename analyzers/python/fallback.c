@@ -225,6 +225,34 @@ void pyfile_required_fallbacks(PyFile *py) {
   array_free(&seen);
 }
 
+/* Whether node n is the identifier `name`. */
+static bool fallback__is_name(const PyFile *py, TSNode n, const char *name) {
+  size_t k = strlen(name);
+  return fallback__is(n, "identifier") && ts_node_end_byte(n) - ts_node_start_byte(n) == k &&
+         memcmp(py->text + ts_node_start_byte(n), name, k) == 0;
+}
+
+/* Whether statement st of a handler binds `name`: a definition of it, or
+ * an assignment chain with it among the targets (`f = g = None`). */
+static bool fallback__binds(const PyFile *py, TSNode st, const char *name) {
+  if (fallback__is(st, "function_definition") || fallback__is(st, "class_definition"))
+    return fallback__is_name(py, ts_node_child_by_field_name(st, "name", 4), name);
+  if (!fallback__is(st, "expression_statement")) return false;
+  for (TSNode a = ts_node_named_child(st, 0); fallback__is(a, "assignment"); a = ts_node_child_by_field_name(a, "right", 5))
+    if (fallback__is_name(py, ts_node_child_by_field_name(a, "left", 4), name)) return true;
+  return false;
+}
+
+/* Whether an ImportError clause's block binds `name` (fallback__binds). */
+static bool fallback__clause_binds(const PyFile *py, TSNode clause, const char *name) {
+  for (uint32_t j = 0; j < ts_node_named_child_count(clause); j++) {
+    TSNode b = ts_node_named_child(clause, j);
+    for (uint32_t m = 0; fallback__is(b, "block") && m < ts_node_named_child_count(b); m++)
+      if (fallback__binds(py, ts_node_named_child(b, m), name)) return true;
+  }
+  return false;
+}
+
 /* Whether an ImportError handler of the try statement whose body holds byte
  * `at` (a guarded range) binds `name` again: to None (`f = None`) or to a
  * fallback (`def f(...)`, `f = plain_f`). */
@@ -235,29 +263,8 @@ bool pyfile_handler_rebinds(const PyFile *py, uint32_t at, const char *name) {
     TSNode stmt = fallback__try_of(py, r);
     for (uint32_t k = 0; !ts_node_is_null(stmt) && k < ts_node_named_child_count(stmt); k++) {
       TSNode c = ts_node_named_child(stmt, k);
-      if (!fallback__is(c, "except_clause") || !fallback__import_guard(py, c)) continue;
-      for (uint32_t j = 0; j < ts_node_named_child_count(c); j++) {
-        TSNode b = ts_node_named_child(c, j);
-        for (uint32_t m = 0; fallback__is(b, "block") && m < ts_node_named_child_count(b); m++) {
-          TSNode st = ts_node_named_child(b, m);
-          TSNode bound = {0};
-          if (fallback__is(st, "function_definition") || fallback__is(st, "class_definition")) {
-            bound = ts_node_child_by_field_name(st, "name", 4);
-          } else if (fallback__is(st, "expression_statement")) {
-            /* `f = g = None`: every target of the chain */
-            for (TSNode a = ts_node_named_child(st, 0); fallback__is(a, "assignment");
-                 a = ts_node_child_by_field_name(a, "right", 5)) {
-              TSNode left = ts_node_child_by_field_name(a, "left", 4);
-              if (fallback__is(left, "identifier") && fallback__mentions(py, left, name) &&
-                  ts_node_end_byte(left) - ts_node_start_byte(left) == strlen(name))
-                return true;
-            }
-          }
-          if (fallback__is(bound, "identifier") && ts_node_end_byte(bound) - ts_node_start_byte(bound) == strlen(name) &&
-              fallback__mentions(py, bound, name))
-            return true;
-        }
-      }
+      if (fallback__is(c, "except_clause") && fallback__import_guard(py, c) && fallback__clause_binds(py, c, name))
+        return true;
     }
   }
   return false;
