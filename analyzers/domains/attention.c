@@ -50,6 +50,12 @@ typedef struct {
   size_t fn;
 } AttnEvent;
 
+/* The answer of one scan for folding calls over [from, to). */
+typedef struct {
+  uint32_t from, to;
+  bool folded;
+} AttnFolded;
+
 typedef struct {
   AnalyzeCtx *ctx;
   const PyFile *py;
@@ -59,6 +65,9 @@ typedef struct {
   Array(ByteRange) imports;
   bool *inference; /* per function: reached only from inference code */
   const KbEntry *mm_row, *sm_row, *tr_row;
+  /* whether a range (a class, or the file) calls a folding name: every
+   * BMHK site of a class asks about the same range, so it is scanned once */
+  Array(AttnFolded) folded;
 } Attn;
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -758,33 +767,41 @@ static void attention__fix(const Attn *a, Finding *f, const AttnSite *s, const c
   }
 }
 
+/* Whether [from, to) calls a name the "attention-folded-heads" row lists. */
+static bool attention__calls_folding(const Attn *a, const KbEntry *r, uint32_t from, uint32_t to) {
+  const char *t = a->py->text;
+  for (const char *p = t + from; (p = memmem(p, (size_t)(t + to - p), "(", 1)) != NULL; p++) {
+    const char *b = p;
+    while (b > t + from && (isalnum((unsigned char)b[-1]) || b[-1] == '_')) b--;
+    if (b == p) continue;
+    char *name = xstrndup(b, (size_t)(p - b));
+    bool hit = kb_pattern_match(r->arg, name);
+    free(name);
+    if (hit) return true;
+  }
+  return false;
+}
+
 /* A BMHK call in a function that folds heads into the batch (the
  * "attention-folded-heads" row): 3-D inputs, advice without a rewrite. */
-static bool attention__folded_heads(const Attn *a, const AttnSite *s, Finding *f) {
+static bool attention__folded_heads(Attn *a, const AttnSite *s, Finding *f) {
   const KbEntry *r = attention__row(a, KB_DETECTOR, "attention-folded-heads");
   if (!r || !s->row->value || strcmp(s->row->value, "BMHK") != 0) return false;
   /* the fold may happen in the caller (a processor's __call__), so look in
    * the enclosing class, else the file, for a call of a folding name */
   const PyClass *cls = pyfile_class_at(a->py, ts_node_start_byte(s->call));
   uint32_t from = cls ? cls->start : 0, to = cls ? cls->end : (uint32_t)a->py->len;
-  bool folded = false;
-  const char *t = a->py->text;
-  for (const char *p = t + from; !folded && (p = memmem(p, (size_t)(t + to - p), "(", 1)) != NULL; p++) {
-    const char *b = p;
-    while (b > t + from && (isalnum((unsigned char)b[-1]) || b[-1] == '_')) b--;
-    if (b == p) continue;
-    char *name = xstrndup(b, (size_t)(p - b));
-    folded = kb_pattern_match(r->arg, name);
-    free(name);
-  }
-  if (!folded) return false;
+  size_t k = 0;
+  while (k < a->folded.len && (a->folded.items[k].from != from || a->folded.items[k].to != to)) k++;
+  if (k == a->folded.len) array_push(&a->folded, ((AttnFolded){from, to, attention__calls_folding(a, r, from, to)}));
+  if (!a->folded.items[k].folded) return false;
   attention__set_replacement(f, r->replacement);
   free(f->detail);
   f->detail = attention__detail(r->value);
   return true;
 }
 
-static void attention__site(const Attn *a, const AttnSite *s) {
+static void attention__site(Attn *a, const AttnSite *s) {
   Finding *f = attention__finding_at(a, ts_node_start_byte(s->callee), s->row->code);
   if (!f) return;
   bool inference = attention__site_inference(a, s->call);
@@ -1053,6 +1070,7 @@ static void attention__free(Attn *a) {
   array_free(&a->sites);
   array_free(&a->events);
   array_free(&a->imports);
+  array_free(&a->folded);
   free(a->inference);
   free(a);
 }

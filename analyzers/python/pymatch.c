@@ -517,6 +517,19 @@ static bool pymatch__probe_only(const Matcher *m, const PyBinding *b, TSNode stm
 /* Whether the name an import binds is never used in its scope: only member
  * names, metadata (`x.__version__`), rebinding and other import statements
  * mention it. */
+/* Whether identifier id (whose parent is `up`, known to the caller: a parent
+ * lookup costs the tree's depth) is what an assignment binds: its left side,
+ * or a name of a tuple or list target there (`f, g = None, None`). */
+static bool pymatch__assigned(TSNode id, TSNode up) {
+  TSNode at = id;
+  for (PySym k = pysym_of(up); k == PYSYM_PATTERN_LIST || k == PYSYM_TUPLE_PATTERN || k == PYSYM_LIST_PATTERN;
+       k = pysym_of(up)) {
+    at = up;
+    up = ts_node_parent(up);
+  }
+  return pysym_of(up) == PYSYM_ASSIGNMENT && ts_node_eq(pysym_child(up, PYFIELD_LEFT), at);
+}
+
 static bool pymatch__unused(const Matcher *m, const PyBinding *b, TSNode stmt) {
   const char *t = m->py->text;
   size_t n = strlen(b->local);
@@ -529,7 +542,7 @@ static bool pymatch__unused(const Matcher *m, const PyBinding *b, TSNode stmt) {
     TSNode up = ts_node_parent(id);
     bool member = pysym_of(up) == PYSYM_ATTRIBUTE && ts_node_eq(pysym_child(up, PYFIELD_ATTRIBUTE), id);
     bool dunder = e + 2 < m->py->len && t[e] == '.' && t[e + 1] == '_' && t[e + 2] == '_';
-    bool rebound = pysym_of(up) == PYSYM_ASSIGNMENT && ts_node_eq(pysym_child(up, PYFIELD_LEFT), id);
+    bool rebound = pymatch__assigned(id, up);
     if (!member && !dunder && !rebound && !pymatch__in_import(up)) return false;
   }
 }
@@ -628,8 +641,8 @@ static void pymatch__visit(Matcher *m, TSNode n, PySym sym, TSFieldId field, TSN
     bool inner = pysym_of(parent) == PYSYM_ATTRIBUTE && pymatch__field_is(field, PYFIELD_OBJECT);
     bool name_only = pymatch__field_is(field, PYFIELD_ATTRIBUTE) || pymatch__field_is(field, PYFIELD_NAME) ||
                      pymatch__field_is(field, PYFIELD_ALIAS);
-    /* `flash_attn_func = None` binds a name, it does not use the API */
-    bool binding = sym == PYSYM_IDENTIFIER && pysym_of(parent) == PYSYM_ASSIGNMENT && pymatch__field_is(field, PYFIELD_LEFT);
+    /* `flash_attn_func = None` (or `f, g = None, None`) binds a name, it does not use the API */
+    bool binding = sym == PYSYM_IDENTIFIER && pymatch__assigned(n, parent);
     if (inner || name_only || binding || pymatch__dunder(m, n) || pymatch__none_test(parent)) break;
     pymatch__reference(m, n, pymatch__compared(parent));
     bool called = pysym_of(parent) == PYSYM_CALL && pymatch__field_is(field, PYFIELD_FUNCTION);

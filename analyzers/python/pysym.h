@@ -27,7 +27,8 @@
   X(SUBSCRIPT, "subscript") X(TRY_STATEMENT, "try_statement")                                    \
   X(TYPED_DEFAULT_PARAMETER, "typed_default_parameter") X(WHILE_STATEMENT, "while_statement")     \
   X(WITH_STATEMENT, "with_statement") X(CASE_CLAUSE, "case_clause") X(TUPLE, "tuple") X(LIST, "list")        \
-  X(SET, "set") X(TYPE, "type")
+  X(SET, "set") X(TYPE, "type") X(PATTERN_LIST, "pattern_list") X(TUPLE_PATTERN, "tuple_pattern")  \
+  X(LIST_PATTERN, "list_pattern")
 
 typedef enum {
   PYSYM_OTHER = 0,
