@@ -107,6 +107,13 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
     for (size_t k = 0; k < 5; k++) rc__u32(out, nums[k]);
     rc__pos(out, d->at);
     rc__strs(out, d->bases.items, d->bases.len);
+    rc__u32(out, (uint32_t)d->params.len);
+    for (size_t k = 0; k < d->params.len; k++) {
+      const PyParam *q = &d->params.items[k];
+      rc__str(out, q->name);
+      const uint32_t pn[] = {q->index, q->dflt_start, q->dflt_end, q->none_start, q->none_end};
+      for (size_t j = 0; j < 5; j++) rc__u32(out, pn[j]);
+    }
   }
   rc__u32(out, (uint32_t)f->calls.len);
   for (size_t i = 0; i < f->calls.len; i++) {
@@ -117,6 +124,8 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
     rc__pos(out, c->start);
     rc__pos(out, c->end);
     rc__str(out, c->self_attr);
+    rc__u32(out, c->n_pos);
+    rc__str(out, c->keywords);
   }
   rc__u32(out, (uint32_t)f->imports.len);
   for (size_t i = 0; i < f->imports.len; i++) {
@@ -347,6 +356,20 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     d.decorated = nums[4] != 0;
     d.at = rc__get_pos(r);
     RC__GET_STRS(r, &d.bases);
+    uint32_t np = rc__get_count(r, 6);
+    for (uint32_t k = 0; !r->bad && k < np; k++) {
+      PyParam q = {0};
+      q.name = rc__get_str(r);
+      uint32_t pn[5];
+      for (size_t j = 0; j < 5; j++) pn[j] = rc__get_u32(r);
+      q.index = pn[0];
+      q.dflt_start = pn[1];
+      q.dflt_end = pn[2];
+      q.none_start = pn[3];
+      q.none_end = pn[4];
+      if (!q.name) r->bad = true;
+      array_push(&d.params, q);
+    }
     if (!d.name || nums[0] > PYDEF_METHOD || d.cls < -1 || d.cls >= (int32_t)i) r->bad = true;
     array_push(&f->defs, d);
   }
@@ -364,6 +387,8 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     c.start = rc__get_pos(r);
     c.end = rc__get_pos(r);
     c.self_attr = rc__get_str(r);
+    c.n_pos = rc__get_u32(r);
+    c.keywords = rc__get_str(r);
     if (!c.callee || nums[0] > PYCALL_SUPER || c.owner < -1 || c.owner >= (int32_t)f->defs.len) r->bad = true;
     array_push(&f->calls, c);
   }

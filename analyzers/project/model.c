@@ -90,6 +90,9 @@ typedef struct {
   size_t n_slots, len;
 } MSet;
 
+typedef Array(uint32_t) MOffsets;
+typedef Array(uint64_t) MUses;
+
 struct Model {
   Array(MModule) mods;
   uint32_t *id_slots;  /* modules by id: open addressing over mods (index + 1, 0: empty) */
@@ -114,6 +117,11 @@ struct Model {
                                   what the shapes decide, kept between body-only links */
   bool shapes_relinked;        /* this link is whole (or the first): what only shapes decide (the
                                   class pairs, which imports may name project code) is made again */
+  /* made by each link (model__index_uses): per definition + sentinel, the first of its calls in
+   * `calls_of` (module << 32 | call); per name id + sentinel, the first of its mentions in
+   * `mentions_of` (module << 32 | reference) */
+  MOffsets calls_first, mentions_first;
+  MUses calls_of, mentions_of;
   ModelStats st;
 };
 
@@ -308,6 +316,10 @@ void model_free(Model *m) {
   model__strs_free(m->top_names.items, m->top_names.len);
   array_free(&m->top_names);
   array_free(&m->class_pairs);
+  array_free(&m->calls_first);
+  array_free(&m->mentions_first);
+  array_free(&m->calls_of);
+  array_free(&m->mentions_of);
   model__entries_clear(m);
   array_free(&m->entry_modules);
   array_free(&m->entry_paths);
@@ -394,6 +406,15 @@ static uint64_t model__digest(const MModule *mm) {
     h = model__mix(h, &d->at, sizeof d->at);
     h = model__mix(h, &d->decorated, sizeof d->decorated);
     for (size_t b = 0; b < d->bases.len; b++) h = model__mix_str(h, d->bases.items[b]);
+    for (size_t k = 0; k < d->params.len; k++) {
+      const PyParam *q = &d->params.items[k];
+      h = model__mix_str(h, q->name);
+      h = model__mix(h, &q->index, sizeof q->index);
+      h = model__mix(h, &q->dflt_start, sizeof q->dflt_start);
+      h = model__mix(h, &q->dflt_end, sizeof q->dflt_end);
+      h = model__mix(h, &q->none_start, sizeof q->none_start);
+      h = model__mix(h, &q->none_end, sizeof q->none_end);
+    }
   }
   for (size_t i = 0; f && i < f->calls.len; i++) {
     const PyCall *c = &f->calls.items[i];
@@ -405,6 +426,8 @@ static uint64_t model__digest(const MModule *mm) {
     h = model__mix(h, &c->start, sizeof c->start);
     h = model__mix(h, &c->end, sizeof c->end);
     h = model__mix_str(h, c->self_attr);
+    h = model__mix(h, &c->n_pos, sizeof c->n_pos);
+    h = model__mix_str(h, c->keywords);
   }
   for (size_t i = 0; f && i < f->imports.len; i++) {
     const PyFactImport *im = &f->imports.items[i];
@@ -1439,13 +1462,16 @@ static void model__import_uses(Model *m, size_t i, MDefList *work) {
   }
 }
 
+static bool model__overridden(const Model *m, const MModule *mm, uint32_t at);
+
 static void model__summaries(Model *m) {
   MDefList work = {0};
   for (size_t i = 0; i < m->mods.len; i++) {
     const MModule *mm = &m->mods.items[i];
     for (size_t k = 0; k < mm->cons.len; k++) {
       const MConstruct *c = &mm->cons.items[k];
-      if (c->def < 0 || !model__counts(mm, c)) continue;
+      /* a default every call passes never takes effect: no caller needs it */
+      if (c->def < 0 || !model__counts(mm, c) || model__overridden(m, mm, c->start_byte)) continue;
       MDef *d = &m->defs.items[mm->def_base + (uint32_t)c->def];
       const MConstruct *old = d->need_cons >= 0 ? &mm->cons.items[d->need_cons] : NULL;
       if (old && old->severity <= c->severity) continue;
@@ -1953,8 +1979,51 @@ static void model__link_module_calls(Model *m, int32_t i) {
 /* What every link recomputes from the call graph: the names code mentions,
  * the summaries (the fixpoint from the constructs), reachability and the
  * statistics. Linear in the project's calls, references and definitions. */
+/* Groups n items (keys[i] < n_keys, UINT32_MAX: none) by key, as
+ * first[key]..first[key + 1] into `of` (each item's `ids[i]`). */
+static void model__group(const uint32_t *keys, const uint64_t *ids, size_t n, size_t n_keys, MOffsets *first,
+                         MUses *of) {
+  array_reserve(first, n_keys + 1);
+  first->len = n_keys + 1;
+  memset(first->items, 0, (n_keys + 1) * sizeof *first->items);
+  for (size_t i = 0; i < n; i++)
+    if (keys[i] != UINT32_MAX) first->items[keys[i] + 1]++;
+  for (size_t k = 0; k < n_keys; k++) first->items[k + 1] += first->items[k];
+  array_reserve(of, first->items[n_keys] + 1);
+  of->len = first->items[n_keys];
+  uint32_t *fill = xcalloc(n_keys + 1, sizeof *fill);
+  memcpy(fill, first->items, n_keys * sizeof *fill);
+  for (size_t i = 0; i < n; i++)
+    if (keys[i] != UINT32_MAX) of->items[fill[keys[i]]++] = ids[i];
+  free(fill);
+}
+
+/* The calls of each definition and the mentions of each name, over the
+ * project (what a default every call passes is read from). */
+static void model__index_uses(Model *m) {
+  Array(uint32_t) keys = {0};
+  Array(uint64_t) ids = {0};
+  for (int pass = 0; pass < 2; pass++) {
+    keys.len = ids.len = 0;
+    for (size_t i = 0; i < m->mods.len; i++) {
+      const MModule *mm = &m->mods.items[i];
+      size_t n = !mm->facts ? 0 : pass ? mm->ref_ids.len : mm->facts->calls.len;
+      for (size_t k = 0; k < n; k++) {
+        int32_t t = pass ? (int32_t)mm->ref_ids.items[k] : mm->call_target.items[k];
+        array_push(&keys, t < 0 ? UINT32_MAX : (uint32_t)t);
+        array_push(&ids, (uint64_t)i << 32 | k);
+      }
+    }
+    if (pass) model__group(keys.items, ids.items, keys.len, m->names.strs.len, &m->mentions_first, &m->mentions_of);
+    else model__group(keys.items, ids.items, keys.len, m->defs.len, &m->calls_first, &m->calls_of);
+  }
+  array_free(&keys);
+  array_free(&ids);
+}
+
 static void model__link_graph(Model *m) {
   model__imports_ours(m);
+  model__index_uses(m);
   array_reserve(&m->mentioned, m->names.strs.len + 1);
   m->mentioned.len = m->names.strs.len;
   memset(m->mentioned.items, 0, m->mentioned.len);
@@ -2255,6 +2324,126 @@ static void model__mark_unreachable(const Model *m, const MModule *mm, FindingLi
   }
 }
 
+/* ---- defaults every caller overrides --------------------------------------------- */
+
+/* Whether call c surely passes parameter p: positionally (`shift` = 1 when
+ * the call leaves out self: a class built, super().__init__) or by keyword.
+ * A call that spreads arguments may or may not. */
+static bool model__passes(const PyCall *c, const PyParam *p, uint32_t shift) {
+  if (c->flags & PYCALL_SPREAD) return false;
+  if (p->index != PYPARAM_KEYWORD_ONLY && p->index >= shift && c->n_pos > p->index - shift) return true;
+  size_t n = strlen(p->name);
+  for (const char *k = c->keywords; k && *k;) {
+    const char *sp = strchr(k, ' ');
+    size_t len = sp ? (size_t)(sp - k) : strlen(k);
+    if (len == n && memcmp(k, p->name, n) == 0) return true;
+    k = sp ? sp + 1 : k + len;
+  }
+  return false;
+}
+
+/* Whether a call of g (or of class cls, -1: none) is in `owner` (a PyRef
+ * owner) of module mod. */
+static bool model__calls_in(const Model *m, int32_t g, int32_t cls, uint32_t mod, int32_t owner) {
+  for (int w = 0; w < 2; w++) {
+    int32_t t = w ? cls : g;
+    for (uint32_t j = t < 0 ? 0 : m->calls_first.items[t]; t >= 0 && j < m->calls_first.items[t + 1]; j++) {
+      uint64_t id = m->calls_of.items[j];
+      if ((uint32_t)(id >> 32) != mod) continue;
+      const PyCall *c = &m->mods.items[mod].facts->calls.items[(uint32_t)id];
+      /* a reference's owner -2 is the `__main__` block, a call's is -1 with in_main */
+      if (owner >= 0 ? c->owner == owner : c->owner == -1 && c->in_main == (owner == PYREF_MAIN)) return true;
+    }
+  }
+  return false;
+}
+
+/* Whether a mention of the name (id `name`) of g by `owner` of module mod
+ * is none of a caller's: g's own class naming itself (`super(Net,
+ * self).__init__()`), or a module with a definition of that name of its
+ * own, which its mentions mean. */
+static bool model__own_mention(const Model *m, int32_t g, int32_t cls, uint32_t mod, int32_t owner, uint32_t name) {
+  const MModule *mm = &m->mods.items[mod];
+  int32_t o = model__global(m, (int32_t)mod, owner);
+  if (o >= 0 && (o == g || o == cls || (cls >= 0 && model__global(m, (int32_t)mod, model__pydef(m, o)->cls) == cls)))
+    return true;
+  if ((int32_t)mod == m->defs.items[g].mod) return false;
+  for (size_t k = 0; k < mm->def_ids.len; k++)
+    if (mm->def_ids.items[k] == name && mm->facts->defs.items[k].kind != PYDEF_METHOD) return true;
+  return false;
+}
+
+/* How many calls in the project reach definition g (global: a function, or
+ * a method __init__ through its class) and pass p, when every call does and
+ * every mention of the name is such a call (a callback could call it
+ * without); 0 otherwise. */
+static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p) {
+  const PyDef *d = model__pydef(m, g);
+  bool init = d->kind == PYDEF_METHOD && strcmp(d->name, "__init__") == 0;
+  if ((d->kind != PYDEF_FUNCTION && !init) || (size_t)g + 1 >= m->calls_first.len) return 0;
+  const MModule *home = &m->mods.items[m->defs.items[g].mod];
+  int32_t cls = init ? model__global(m, m->defs.items[g].mod, d->cls) : -1;
+  uint32_t name = home->def_ids.items[(init ? cls : g) - (int32_t)home->def_base];
+  size_t calls = 0;
+  for (int w = 0; w < 2; w++) {
+    int32_t t = w ? cls : g;
+    for (uint32_t j = t < 0 ? 0 : m->calls_first.items[t]; t >= 0 && j < m->calls_first.items[t + 1]; j++) {
+      uint64_t id = m->calls_of.items[j];
+      if (!model__passes(&m->mods.items[id >> 32].facts->calls.items[(uint32_t)id], p, init)) return 0;
+      calls++;
+    }
+  }
+  for (uint32_t j = m->mentions_first.items[name]; calls && j < m->mentions_first.items[name + 1]; j++) {
+    uint64_t id = m->mentions_of.items[j];
+    uint32_t mod = (uint32_t)(id >> 32);
+    const PyRef *ref = &m->mods.items[mod].facts->refs.items[(uint32_t)id];
+    if (ref->via <= -2 || model__own_mention(m, g, cls, mod, ref->owner, name)) continue;
+    if (!model__calls_in(m, g, cls, mod, ref->owner)) return 0;
+  }
+  return calls;
+}
+
+/* The parameter of a definition of mm whose default, or whose None branch,
+ * holds byte `at`, with its definition (local), or NULL. */
+static const PyParam *model__param_at(const PyFacts *f, uint32_t at, int32_t *def) {
+  int32_t k = pyfacts_def_at(f, at);
+  if (k < 0) return NULL;
+  const PyDef *d = &f->defs.items[k];
+  for (size_t i = 0; i < d->params.len; i++) {
+    const PyParam *p = &d->params.items[i];
+    if ((at >= p->dflt_start && at < p->dflt_end) || (at >= p->none_start && at < p->none_end)) {
+      *def = k;
+      return p;
+    }
+  }
+  return NULL;
+}
+
+/* Whether byte `at` of mm is in a default (or a None default's branch) that every call passes. */
+static bool model__overridden(const Model *m, const MModule *mm, uint32_t at) {
+  int32_t k;
+  const PyParam *p = mm->facts ? model__param_at(mm->facts, at, &k) : NULL;
+  return p && model__all_pass(m, model__global(m, (int32_t)(mm - m->mods.items), k), p) > 0;
+}
+
+/* A device-layer finding of mm in a default every call passes is lowered to
+ * a hint with the "overridden-default" note. */
+static void model__overridden_defaults(const Model *m, const MModule *mm, FindingList *out, size_t own) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "overridden-default", NULL, 0);
+  for (size_t i = 0; row && i < own; i++) {
+    Finding *f = &out->items[i];
+    if (!f->rule || f->severity == SEV_HINT || !kb_pattern_match(row->arg, f->rule->code)) continue;
+    int32_t k;
+    const PyParam *p = model__param_at(mm->facts, f->start_byte, &k);
+    size_t n = p ? model__all_pass(m, model__global(m, (int32_t)(mm - m->mods.items), k), p) : 0;
+    if (!n) continue;
+    char calls[32];
+    snprintf(calls, sizeof calls, n == 1 ? "%zu call" : "%zu calls", n);
+    f->severity = SEV_HINT;
+    kb_append_note(f, row, p->name, calls);
+  }
+}
+
 /* The call sites of mm that reach a construct, added to out: through
  * definitions of other modules (`local` false) or of mm itself (`local`
  * true). A call that one of the first `own` findings of `covered` (the
@@ -2295,6 +2484,7 @@ void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingLis
   }
   for (size_t i = 0; mm->transfer_by >= 0 && i < out->len; i++)
     finding_mark_transfer(&out->items[i], m->mods.items[mm->transfer_by].rel);
+  model__overridden_defaults(m, mm, out, own);
   model__mark_unreachable(m, mm, out);
   findings_sort(out);
 }
@@ -2348,6 +2538,12 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
     bool used = !d->reachable && model__mentioned(m, mm->facts->defs.items[k].name);
     unsigned bits = d->reachable | used << 1;
     h = model__mix(h, &bits, sizeof bits);
+    /* which of its defaults every call passes (other modules' calls decide) */
+    const PyDef *pd = &mm->facts->defs.items[k];
+    for (size_t q = 0; q < pd->params.len; q++) {
+      size_t n = model__all_pass(m, (int32_t)(mm->def_base + k), &pd->params.items[q]);
+      h = model__mix(h, &n, sizeof n);
+    }
   }
   return h;
 }

@@ -233,6 +233,33 @@ static char *pyfacts__self_attr(const PyfBuild *b, TSNode call, int32_t owner) {
   return pyfile_node_text(b->py, attr);
 }
 
+/* What a call passes: how many positional arguments, the keywords not set
+ * to a literal None, whether it spreads any. */
+static void pyfacts__arguments(const PyfBuild *b, TSNode call, PyCall *c) {
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
+  if (ts_node_is_null(args) || pysym_of(args) != PYSYM_ARGUMENT_LIST) return; /* a generator argument: one */
+  StrBuf kw;
+  sb_init(&kw);
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    const char *type = ts_node_type(a);
+    if (pysym_of(a) == PYSYM_COMMENT) continue;
+    if (strcmp(type, "list_splat") == 0 || strcmp(type, "dictionary_splat") == 0) {
+      c->flags |= PYCALL_SPREAD;
+    } else if (pysym_of(a) == PYSYM_KEYWORD_ARGUMENT) {
+      TSNode name = pysym_child(a, PYFIELD_NAME), value = pysym_child(a, PYFIELD_VALUE);
+      if (ts_node_is_null(name) || (!ts_node_is_null(value) && strcmp(ts_node_type(value), "none") == 0)) continue;
+      sb_append(&kw, b->py->text + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name));
+      sb_putc(&kw, ' ');
+    } else {
+      c->n_pos++;
+    }
+  }
+  if (kw.len) c->keywords = sb_steal(&kw);
+  else sb_free(&kw);
+}
+
 static void pyfacts__call(PyfBuild *b, TSNode call) {
   TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
   if (ts_node_is_null(fn)) return;
@@ -245,12 +272,13 @@ static void pyfacts__call(PyfBuild *b, TSNode call) {
   const PyFile *py = b->py;
   uint32_t at = ts_node_start_byte(fn);
   PyCall c = {callee, kind, pyfacts__owner(b), pyfacts__in_main(b, at), 0,
-              pyfacts__pos(b, at), pyfacts__pos(b, ts_node_end_byte(fn)), NULL};
+              pyfacts__pos(b, at), pyfacts__pos(b, ts_node_end_byte(fn)), NULL, 0, NULL};
   if (pyfile_in_ranges(py->guarded.items, py->guarded.len, at)) c.flags |= PYCALL_GUARDED;
   if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at)) c.flags |= PYCALL_NPU_AWARE;
   if (pyfile_in_ranges(py->dead.items, py->dead.len, at) || pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at))
     c.flags |= PYCALL_DEAD;
   c.self_attr = pyfacts__self_attr(b, call, c.owner);
+  pyfacts__arguments(b, call, &c);
   array_push(&b->out->calls, c);
 }
 
@@ -274,6 +302,59 @@ static bool pyfacts__registers(const PyfBuild *b, TSNode decorated) {
   }
   pysyntax_children_end(&it);
   return any;
+}
+
+/* Whether node n is the identifier spelled `name` (n bytes). */
+static bool pyfacts__names(const PyfBuild *b, TSNode n, const char *name, size_t len) {
+  return pysym_of(n) == PYSYM_IDENTIFIER && ts_node_end_byte(n) - ts_node_start_byte(n) == len &&
+         memcmp(b->py->text + ts_node_start_byte(n), name, len) == 0;
+}
+
+/* The `if <name> is None:` statement directly in the body of function fn
+ * (without elif or else: what runs only when the caller left the default),
+ * into p's none range. */
+static void pyfacts__none_block(const PyfBuild *b, TSNode fn, PyParam *p) {
+  TSNode body = pysym_child(fn, PYFIELD_BODY);
+  size_t len = strlen(p->name);
+  uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode st = ts_node_named_child(body, i);
+    if (pysym_of(st) != PYSYM_IF_STATEMENT || !ts_node_is_null(pysym_child(st, PYFIELD_ALTERNATIVE))) continue;
+    TSNode c = pysym_child(st, PYFIELD_CONDITION);
+    if (pysym_of(c) != PYSYM_COMPARISON_OPERATOR || ts_node_named_child_count(c) != 2) continue;
+    TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
+    uint32_t op_s = ts_node_end_byte(l), op_e = ts_node_start_byte(r);
+    const char *t = b->py->text;
+    bool is = op_e > op_s && memmem(t + op_s, op_e - op_s, "is", 2) && !memmem(t + op_s, op_e - op_s, "not", 3);
+    if (!is || !pyfacts__names(b, l, p->name, len) || strcmp(ts_node_type(r), "none") != 0) continue;
+    p->none_start = ts_node_start_byte(st);
+    p->none_end = ts_node_end_byte(st);
+    return;
+  }
+}
+
+/* The parameters with a default of function fn, in order. */
+static void pyfacts__params(const PyfBuild *b, TSNode fn, PyDef *d) {
+  TSNode ps = pysym_child(fn, PYFIELD_PARAMETERS);
+  uint32_t n = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps), index = 0;
+  bool keyword_only = false;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(ps, i);
+    const char *type = ts_node_type(c);
+    if (strcmp(type, "positional_separator") == 0 || pysym_of(c) == PYSYM_COMMENT) continue;
+    if (strcmp(type, "keyword_separator") == 0 || strcmp(type, "list_splat_pattern") == 0) {
+      keyword_only = true;
+      continue;
+    }
+    uint32_t at = keyword_only ? PYPARAM_KEYWORD_ONLY : index++;
+    PySym k = pysym_of(c);
+    if (k != PYSYM_DEFAULT_PARAMETER && k != PYSYM_TYPED_DEFAULT_PARAMETER) continue;
+    TSNode name = pysym_child(c, PYFIELD_NAME), value = pysym_child(c, PYFIELD_VALUE);
+    if (ts_node_is_null(name) || ts_node_is_null(value) || pysym_of(name) != PYSYM_IDENTIFIER) continue;
+    PyParam p = {pyfile_node_text(b->py, name), at, ts_node_start_byte(value), ts_node_end_byte(value), 0, 0};
+    if (strcmp(ts_node_type(value), "none") == 0) pyfacts__none_block(b, fn, &p);
+    array_push(&d->params, p);
+  }
 }
 
 /* A top-level function or class, or a method of a top-level class, becomes
@@ -305,6 +386,7 @@ static void pyfacts__def(PyfBuild *b, TSNode n, TSNode parent, bool is_class) {
     char *base = pyfacts__callee(b, ts_node_named_child(sup, i), &k);
     if (base) array_push(&d.bases, base);
   }
+  if (!is_class) pyfacts__params(b, n, &d);
   array_push(&b->out->defs, d);
   PyfFrame f = {end, (int32_t)b->out->defs.len - 1, is_class};
   array_push(&b->frames, f);
@@ -618,6 +700,15 @@ static void pyfacts__part_shift(PyfPart *p, uint32_t start, uint32_t row) {
     x->start = (uint32_t)(x->start + d);
     x->end = (uint32_t)(x->end + d);
     pyfacts__shift_pos(&x->at, d, dr);
+    for (size_t k = 0; k < x->params.len; k++) {
+      PyParam *q = &x->params.items[k];
+      q->dflt_start = (uint32_t)(q->dflt_start + d);
+      q->dflt_end = (uint32_t)(q->dflt_end + d);
+      if (q->none_end) {
+        q->none_start = (uint32_t)(q->none_start + d);
+        q->none_end = (uint32_t)(q->none_end + d);
+      }
+    }
   }
   for (size_t i = 0; i < p->facts.calls.len; i++) {
     pyfacts__shift_pos(&p->facts.calls.items[i].start, d, dr);
@@ -639,6 +730,12 @@ static PyDef pyfacts__copy_def(const PyDef *src, int32_t base) {
   if (d.cls >= 0) d.cls += base;
   memset(&d.bases, 0, sizeof d.bases);
   PYFACTS__COPY_STRS(d.bases, src->bases);
+  memset(&d.params, 0, sizeof d.params);
+  for (size_t k = 0; k < src->params.len; k++) {
+    PyParam p = src->params.items[k];
+    p.name = xstrdup(p.name);
+    array_push(&d.params, p);
+  }
   return d;
 }
 
@@ -646,6 +743,7 @@ static PyCall pyfacts__copy_call(const PyCall *src, int32_t base) {
   PyCall c = *src;
   c.callee = xstrdup(c.callee);
   c.self_attr = c.self_attr ? xstrdup(c.self_attr) : NULL;
+  c.keywords = c.keywords ? xstrdup(c.keywords) : NULL;
   if (c.owner >= 0) c.owner += base;
   return c;
 }
@@ -749,10 +847,13 @@ static void pyfacts__release(PyFacts *f) {
     free(f->defs.items[i].name);
     pyfacts__strs_free(f->defs.items[i].bases.items, f->defs.items[i].bases.len);
     array_free(&f->defs.items[i].bases);
+    for (size_t k = 0; k < f->defs.items[i].params.len; k++) free(f->defs.items[i].params.items[k].name);
+    array_free(&f->defs.items[i].params);
   }
   for (size_t i = 0; i < f->calls.len; i++) {
     free(f->calls.items[i].callee);
     free(f->calls.items[i].self_attr);
+    free(f->calls.items[i].keywords);
   }
   for (size_t i = 0; i < f->imports.len; i++) {
     free(f->imports.items[i].local);

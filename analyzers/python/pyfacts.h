@@ -32,6 +32,19 @@ typedef struct {
   uint32_t byte, row, col, chr;
 } PyPos;
 
+/* A parameter of a function or method that has a default: whoever calls
+ * without it gets the default. */
+typedef struct {
+  char *name;          /* "device" */
+  uint32_t index;      /* its position (self counts), PYPARAM_KEYWORD_ONLY after `*` */
+  uint32_t dflt_start, dflt_end; /* the default expression */
+  /* a None default's `if <name> is None:` statement directly in the body, what a
+   * caller passing the parameter never runs (0, 0: none) */
+  uint32_t none_start, none_end;
+} PyParam;
+
+#define PYPARAM_KEYWORD_ONLY UINT32_MAX
+
 typedef struct {
   char *name;          /* "flash_attention", "FusedRMSNorm", "forward" */
   PyDefKind kind;
@@ -41,6 +54,7 @@ typedef struct {
   bool decorated;      /* a decorator that may run or register it (not a plain wrapper such as
                           @triton.jit or @staticmethod: the "plain-decorators" row) */
   Array(char *) bases; /* classes: base expressions spelled like callees (see PyCall.callee) */
+  Array(PyParam) params; /* functions and methods: the parameters with a default */
 } PyDef;
 
 typedef enum {
@@ -52,6 +66,8 @@ typedef enum {
 
 /* Where a call's effect is cut off in its file. */
 enum { PYCALL_GUARDED = 1u << 0, PYCALL_NPU_AWARE = 1u << 1, PYCALL_DEAD = 1u << 2 };
+/* The call spreads arguments (`f(*args)`, `f(**kw)`): which parameters it passes is unknown. */
+enum { PYCALL_SPREAD = 1u << 3 };
 
 typedef struct {
   char *callee;
@@ -61,6 +77,9 @@ typedef struct {
   unsigned flags;      /* PYCALL_* */
   PyPos start, end;    /* the callee expression */
   char *self_attr;     /* in a method `__init__`: `self.<self_attr> = <this call>`; else NULL */
+  uint32_t n_pos;      /* positional arguments */
+  char *keywords;      /* names of its keyword arguments whose value is not a literal None, each
+                          followed by a blank ("device dtype "); NULL: none */
 } PyCall;
 
 /* A module-level import binding (`import a.b as c`, `from .m import f`). */
