@@ -1219,6 +1219,14 @@ static bool fold__glue(const char *glue, const Finding *f) {
   return glue && strcmp(f->rule->code, "ASC403") == 0 && f->subject && kb_pattern_match(glue, f->subject);
 }
 
+/* Status checks alone in a .cu file that defines and launches no kernel
+ * (`cudaGetErrorString(status)` of a launcher an included header defines):
+ * ported with the kernels they report on, a hint with the row's note. */
+static void fold__glue_hint(Finding *f, const KbEntry *glue_row) {
+  f->severity = SEV_HINT;
+  kb_append_note(f, glue_row, NULL, NULL);
+}
+
 /* The CUDA internals of a C/C++ source: one ASC418 finding at the first,
  * as severe as the most severe of them. In a file that defines kernels a
  * single internal (one header) is a related site of its first kernel
@@ -1232,14 +1240,27 @@ static void fold__internals(Fold *fo) {
   /* a torch extension's host file (CUDA guards, streams or device checks, not only a header) is
    * ported as a whole: its runtime calls (cudaSetDevice, cudaMemcpyAsync) go with it */
   bool kernels = false, host = false;
+  size_t launch = l->len; /* the first launch, in a file that defines no kernel */
   for (size_t i = 0; i < l->len; i++) {
     kernels = kernels || strcmp(l->items[i].rule->code, "ASC401") == 0;
     host = host || (!fo->sites[i].gone && fold__internal(ctx->opt, &l->items[i], false) &&
                     strcmp(l->items[i].rule->code, "ASC406") != 0);
+    if (launch == l->len && !fo->sites[i].gone && strcmp(l->items[i].rule->code, "ASC402") == 0) launch = i;
   }
+  if (kernels) launch = l->len;
   bool calls = kernels || host;
   const KbEntry *glue_row = kb_lookup(KB_DETECTOR, "fold-kernel-glue", ctx->opt->user_entries, ctx->opt->n_user_entries);
   const char *glue = glue_row && util_ends_with(ctx->path, ".cu") ? glue_row->arg : NULL;
+  /* a launcher of kernels defined elsewhere: its setup in the launching function (the device
+   * query that sizes the grid, the runtime header) and its status checks are replaced with the
+   * launch */
+  for (size_t i = 0; launch < l->len && i < l->len; i++) {
+    const Finding *f = &l->items[i];
+    if (fo->sites[i].gone || i == launch) continue;
+    bool setup = fold__internal(ctx->opt, f, true) &&
+                 (strcmp(f->rule->code, "ASC406") == 0 || fo->sites[i].func == fo->sites[launch].func);
+    if (setup || fold__glue(glue, f)) fold__gone(fo, launch, i, NULL);
+  }
 #define FOLD__INTERNAL(f) (fold__internal(ctx->opt, (f), calls) || fold__glue(glue, (f)))
   size_t first = l->len, n = 0;
   static const char *const codes[] = {"ASC403", "ASC406", "ASC407", "ASC408", "ASC409"};
@@ -1253,7 +1274,14 @@ static void fold__internals(Fold *fo) {
     for (size_t k = 0; k < 5; k++)
       if (strcmp(l->items[i].rule->code, codes[k]) == 0) per[k] += 1 + l->items[i].related.len;
   }
-  if (n == 0 || (n < 2 && !kernels)) return;
+  if (n == 0) return;
+  bool glue_only = !kernels && launch == l->len;
+  for (size_t i = first; glue_only && i < l->len; i++)
+    if (!fo->sites[i].gone && FOLD__INTERNAL(&l->items[i])) glue_only = fold__glue(glue, &l->items[i]);
+  if (n < 2 && !kernels) {
+    if (glue_only) fold__glue_hint(&l->items[first], glue_row);
+    return;
+  }
   if (kernels) { /* the internals of a kernel file are sites of its (first) kernel's port, not an item */
     for (size_t k = 0; k < l->len; k++)
       if (!fo->sites[k].gone && strcmp(l->items[k].rule->code, "ASC401") == 0) {
@@ -1288,6 +1316,7 @@ static void fold__internals(Fold *fo) {
   free(c->detail);
   c->detail = NULL;
   sb_free(&sb);
+  if (glue_only) fold__glue_hint(c, glue_row);
 #undef FOLD__INTERNAL
 }
 
