@@ -495,6 +495,49 @@ static uint32_t analyze__dead_default(const PyFile *py, const Finding *f, char *
   return 0;
 }
 
+/* Whether identifier id reads its name: not a member (`x.device`), a
+ * keyword's name (`f(device=...)`) or the binding `left` itself. */
+static bool analyze__reads(TSNode id, TSNode left) {
+  if (ts_node_eq(id, left)) return false;
+  TSNode up = ts_node_parent(id);
+  PySym k = pysym_of(up);
+  if (k == PYSYM_ATTRIBUTE && ts_node_eq(pysym_child(up, PYFIELD_ATTRIBUTE), id)) return false;
+  return !(k == PYSYM_KEYWORD_ARGUMENT && ts_node_eq(pysym_child(up, PYFIELD_NAME), id));
+}
+
+/* A finding in the value of an assignment to a local name that nothing in
+ * the function reads (`device = torch.device(f"cuda:{rank}")` left over in
+ * a handler): the name, or NULL. Caller frees. */
+static char *analyze__unused_local(const PyFile *py, const Finding *f) {
+  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  TSNode asg = {0}, def = {0};
+  const char *field;
+  for (TSNode c; forest_up_next(&up, &c, &field);) {
+    PySym k = pysym_of(c);
+    if (ts_node_is_null(asg) && k == PYSYM_ASSIGNMENT) {
+      TSNode right = pysym_child(c, PYFIELD_RIGHT);
+      if (ts_node_is_null(right) || f->start_byte < ts_node_start_byte(right)) break; /* the target, not the value */
+      asg = c;
+    }
+    if (k == PYSYM_FUNCTION_DEFINITION) {
+      def = c;
+      break;
+    }
+    if (k == PYSYM_CLASS_DEFINITION || k == PYSYM_MODULE || strcmp(ts_node_type(c), "lambda") == 0) break;
+  }
+  forest_up_end(&up);
+  TSNode left = ts_node_is_null(asg) || ts_node_is_null(def) ? (TSNode){0} : pysym_child(asg, PYFIELD_LEFT);
+  if (ts_node_is_null(left) || pysym_of(left) != PYSYM_IDENTIFIER) return NULL;
+  char *name = pyfile_node_text(py, left);
+  uint32_t at = ts_node_start_byte(def), to = ts_node_end_byte(def);
+  for (TSNode id; !ts_node_is_null(id = pyfile_next_name(py, name, strlen(name), &at, to));)
+    if (analyze__reads(id, left)) {
+      free(name);
+      return NULL;
+    }
+  return name;
+}
+
 /* Guarded, inference-only and transfer_to_npu marks come from the Python
  * facts; they change priority, not presence. */
 static void analyze__mark_python(const char *path, const PyFile *py, FindingList *out, uint32_t *tests) {
@@ -520,6 +563,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   out->len = w;
   const KbEntry *gates = kb_lookup(KB_DETECTOR, "fast-path-gate", NULL, 0);
   const KbEntry *dead_defaults = kb_lookup(KB_DETECTOR, "dead-default", NULL, 0);
+  const KbEntry *unused = kb_lookup(KB_DETECTOR, "unused-local", NULL, 0);
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
     f->guarded = f->guarded || pyfile_in_ranges(py->guarded.items, py->guarded.len, f->start_byte) ||
@@ -543,6 +587,12 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       kb_append_note(f, dead_defaults, param, line);
     }
     free(param);
+    char *local = unused && kb_pattern_match(unused->arg, f->rule->code) ? analyze__unused_local(py, f) : NULL;
+    if (local) {
+      f->severity = SEV_HINT;
+      kb_append_note(f, unused, local, NULL);
+      free(local);
+    }
     if (gates && kb_pattern_match(gates->arg, f->rule->code) &&
         analyze__fast_path_gate(py, f)) {
       f->severity = SEV_HINT;

@@ -3,6 +3,7 @@ import argparse
 import torch
 
 from talker.detector import FaceDetector
+from talker.handlers import predict, warmup
 from talker.pipeline import make_pipeline
 
 
@@ -13,7 +14,8 @@ def main():
     args = parser.parse_args()
     pipeline = make_pipeline("audio.pt", "landmarks.pt")
     preview = FaceDetector(device=torch.device("npu"))
-    print(pipeline, preview, args)
+    warmup(pipeline)
+    print(predict(pipeline, {"frames": None, "audio": None}), preview, args)
 
 
 if __name__ == "__main__":
