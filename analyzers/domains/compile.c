@@ -92,8 +92,10 @@ static void compile__flag_branch(Compile *c, TSNode stmt) {
    * (unless torch.compile is imported under another name) */
   uint32_t bs = ts_node_start_byte(body), be = ts_node_end_byte(body);
   bool may_compile = memmem(c->py->text + bs, be - bs, "compile", 7) != NULL;
-  for (size_t i = 0; i < c->py->bindings.len && !may_compile; i++)
-    may_compile = strstr(c->py->bindings.items[i].qualname, "compile") && !strstr(c->py->bindings.items[i].local, "compile");
+  for (size_t i = 0; i < c->py->bindings.len && !may_compile; i++) {
+    const PyBinding *b = &c->py->bindings.items[i];
+    may_compile = strstr(b->qualname, "compile") && memmem(c->py->text + bs, be - bs, b->local, strlen(b->local));
+  }
   if (!may_compile) return;
   char *attr = pyfile_node_text(c->py, pysym_child(cond, PYFIELD_ATTRIBUTE));
   if (!attr) return;

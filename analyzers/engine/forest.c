@@ -40,7 +40,7 @@ static size_t forest__find(const Forest *f, uint32_t x) {
 /* Every member of the text, from scratch. */
 static void forest__split_all(Forest *f, const char *text, size_t len) {
   if (!f->split) {
-    ForestMember m = {0, (uint32_t)len, 0, NULL, false, false};
+    ForestMember m = {0, (uint32_t)len, 0, NULL, false, false, 0};
     array_push(&f->members, m);
     return;
   }
@@ -48,7 +48,7 @@ static void forest__split_all(Forest *f, const char *text, size_t len) {
   size_t p = 0;
   do {
     size_t q = pysplit_next(text, len, p);
-    ForestMember m = {(uint32_t)p, (uint32_t)q, row, NULL, false, false};
+    ForestMember m = {(uint32_t)p, (uint32_t)q, row, NULL, false, false, 0};
     array_push(&f->members, m);
     row += pysplit_rows(text, len, p, q);
     p = q;
@@ -102,10 +102,22 @@ bool forest_parse(Forest *f, TSParser *parser, const char *text, size_t len) {
     m->tree = t;
     m->edited = false;
     m->fresh = true;
+    m->hash = 0;
   }
   if (f->split) ts_parser_set_included_ranges(parser, NULL, 0);
   if (!ok) forest__clear(f);
   return ok;
+}
+
+uint64_t forest_member_hash(const ForestMember *m, const char *text) {
+  if (m->hash) return m->hash;
+  uint64_t h = util_fnv(UTIL_FNV_SEED, text + m->start, m->end - m->start);
+  return h ? h : 1;
+}
+
+void forest_hash(Forest *f, const char *text) {
+  for (size_t i = 0; i < f->members.len; i++)
+    if (!f->members.items[i].hash) f->members.items[i].hash = forest_member_hash(&f->members.items[i], text);
 }
 
 /* Members moved by an edit that ends at or before their start. A tree
@@ -144,7 +156,7 @@ static size_t forest__resplit(const Forest *f, const char *text, size_t len, siz
   uint32_t row = M[a].row;
   for (;;) {
     size_t q = pysplit_next(text, len, p);
-    ForestMember m = {(uint32_t)p, (uint32_t)q, row, NULL, false, false};
+    ForestMember m = {(uint32_t)p, (uint32_t)q, row, NULL, false, false, 0};
     array_push(out, m);
     if (q >= len) return n;
     while (k < n && M[k].start < q) k++;

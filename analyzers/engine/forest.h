@@ -31,6 +31,8 @@ typedef struct {
   TSTree *tree;        /* owned; NULL: to be parsed (new, or split again by an edit) */
   bool edited;         /* one tree for the file: edited since parsed, re-parsed from `tree` */
   bool fresh;          /* parsed by the last forest_parse */
+  uint64_t hash;       /* forest_member_hash of its text after forest_hash (0: none); kept while
+                          the member is not parsed again, so an edit elsewhere hashes nothing */
 } ForestMember;
 
 typedef struct Forest {
@@ -47,6 +49,13 @@ void forest_free(Forest *f);
  * text cannot be parsed (no grammar, too long, tree-sitter gave up); the
  * forest is then empty. */
 bool forest_parse(Forest *f, TSParser *parser, const char *text, size_t len);
+
+/* Digests every member whose text was parsed since its last digest (a
+ * server after each parse: then an edit hashes only what it parsed). */
+void forest_hash(Forest *f, const char *text);
+/* The digest of member m's text (util_fnv, never 0): the kept one, else
+ * computed now. */
+uint64_t forest_member_hash(const ForestMember *m, const char *text);
 
 /* Bytes e->start_byte..e->old_end_byte of the text became
  * ..e->new_end_byte; `text` is the new text. Members the edit touches are

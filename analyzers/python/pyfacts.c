@@ -805,7 +805,7 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
     part.start = mem->start;
     part.row = mem->row;
     if (cache) { /* what the part is kept by */
-      part.hash = util_fnv(UTIL_FNV_SEED, py->text + mem->start, part.len);
+      part.hash = forest_member_hash(mem, py->text);
       pyfacts__context(py, f, mem->start, mem->end, &part.context);
     }
     PyfPart *old = keep ? pyfacts__kept(cache, &from, part.hash, part.len) : NULL;

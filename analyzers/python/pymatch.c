@@ -530,6 +530,17 @@ static bool pymatch__assigned(TSNode id, TSNode up) {
   return pysym_of(up) == PYSYM_ASSIGNMENT && ts_node_eq(pysym_child(up, PYFIELD_LEFT), at);
 }
 
+/* Whether the assignment around a target (its parent, or a tuple's)
+ * assigns a constant: True, 0.5, "fp16", None. */
+static bool pymatch__constant_value(TSNode up) {
+  while (pysym_of(up) != PYSYM_ASSIGNMENT && !ts_node_is_null(up)) up = ts_node_parent(up);
+  TSNode r = ts_node_is_null(up) ? up : pysym_child(up, PYFIELD_RIGHT);
+  if (ts_node_is_null(r)) return true;
+  const char *t = ts_node_type(r);
+  return pysym_of(r) == PYSYM_STRING || pysym_of(r) == PYSYM_INTEGER || strcmp(t, "true") == 0 || strcmp(t, "false") == 0 ||
+         strcmp(t, "float") == 0 || strcmp(t, "none") == 0 || strcmp(t, "unary_operator") == 0;
+}
+
 static bool pymatch__unused(const Matcher *m, const PyBinding *b, TSNode stmt) {
   const char *t = m->py->text;
   size_t n = strlen(b->local);
@@ -641,8 +652,11 @@ static void pymatch__visit(Matcher *m, TSNode n, PySym sym, TSFieldId field, TSN
     bool inner = pysym_of(parent) == PYSYM_ATTRIBUTE && pymatch__field_is(field, PYFIELD_OBJECT);
     bool name_only = pymatch__field_is(field, PYFIELD_ATTRIBUTE) || pymatch__field_is(field, PYFIELD_NAME) ||
                      pymatch__field_is(field, PYFIELD_ALIAS);
-    /* `flash_attn_func = None` (or `f, g = None, None`) binds a name, it does not use the API */
-    bool binding = sym == PYSYM_IDENTIFIER && pymatch__assigned(n, parent);
+    /* `flash_attn_func = None` (or `f, g = None, None`) binds a name, it does not use the API;
+     * nor does replacing a module's function (`torch.cuda.current_device = torch.xpu.current_device`,
+     * another device's shim), unlike setting a flag to a constant (`torch.backends.cudnn.benchmark =
+     * True`) */
+    bool binding = pymatch__assigned(n, parent) && (sym == PYSYM_IDENTIFIER || !pymatch__constant_value(parent));
     if (inner || name_only || binding || pymatch__dunder(m, n) || pymatch__none_test(parent)) break;
     pymatch__reference(m, n, pymatch__compared(parent));
     bool called = pysym_of(parent) == PYSYM_CALL && pymatch__field_is(field, PYFIELD_FUNCTION);

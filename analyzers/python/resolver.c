@@ -990,7 +990,7 @@ PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, 
     ResolverPart part;
     memset(&part, 0, sizeof part);
     part.len = mem->end - mem->start;
-    part.hash = util_fnv(UTIL_FNV_SEED, text + mem->start, part.len);
+    part.hash = forest_member_hash(mem, text);
     part.env = env;
     ResolverPart *old = resolver__kept(cache, &from, part.hash, part.len, env);
     if (old) {

@@ -228,6 +228,7 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char
   if (lang && d->text.len < UINT32_MAX / 2) {
     bool had = forest_size(&d->forest) > 0;
     parsed = forest_parse(&d->forest, s->parser, d->text.data, d->text.len);
+    if (parsed) forest_hash(&d->forest, d->text.data); /* only what this parse parsed */
     if (parsed && had && d->memo) doc__mark_parsed(d);
   }
   if (!d->memo && d->kind == FILE_PYTHON && parsed) d->memo = analyze_memo_new();
