@@ -83,6 +83,8 @@ bool context_is_test_path(const char *path) {
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
       if (n == strlen(dirs[i]) && strncmp(c, dirs[i], n) == 0) return true;
     if ((n > 9 && strncmp(slash - 9, "_examples", 9) == 0) || (n > 8 && strncmp(slash - 8, "_example", 8) == 0)) return true;
+    /* a project's own test folder under another name: block_sparse_tests/, kernel_test/ */
+    if ((n > 6 && strncmp(slash - 6, "_tests", 6) == 0) || (n > 5 && strncmp(slash - 5, "_test", 5) == 0)) return true;
   }
   for (const char *d = path; (d = strstr(d, "tutorial")) != NULL; d++)
     if ((d == path || d[-1] == '/') && (d[8] == '/' || (d[8] == 's' && d[9] == '/'))) return true;

@@ -34,10 +34,12 @@ TEST(context_test_paths) {
   static const char *const tests[] = {"tests/test_model.py", "pkg/test/x.py", "conftest.py", "model_test.py",
                                       "benchmarks/attn.py", "bench_attn.py", "src/diffusers/utils/testing_utils.py",
                                       "scripts/diffusion_bench.py", "tools/attn_benchmark.py",
-                                      "docs/examples/pulsar_basic.py", "doc/conf.py", "flashinfer/testing/utils.py"};
+                                      "docs/examples/pulsar_basic.py", "doc/conf.py", "flashinfer/testing/utils.py",
+                                      "block_sparse_tests/fwd/test_perf.py", "kernel_test/run.py"};
   static const char *const code[] = {"pkg/attention.py", "latest/model.py", "contest.py", "src/utils/testing.py",
                                      "pkg/testing_utils_extra.py", "pkg/workbench.py", "pkg/docstrings.py",
-                                     "src/doc_utils/x.py", "pkg/testing_tools/x.py"};
+                                     "src/doc_utils/x.py", "pkg/testing_tools/x.py",
+                                     "pkg/attests/x.py", "pkg/contest/x.py"};
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) ASSERT(context_is_test_path(tests[i]));
   for (size_t i = 0; i < sizeof code / sizeof code[0]; i++) ASSERT(!context_is_test_path(code[i]));
 }
