@@ -408,12 +408,8 @@ static uint64_t model__digest(const MModule *mm) {
     for (size_t b = 0; b < d->bases.len; b++) h = model__mix_str(h, d->bases.items[b]);
     for (size_t k = 0; k < d->params.len; k++) {
       const PyParam *q = &d->params.items[k];
-      h = model__mix_str(h, q->name);
-      h = model__mix(h, &q->index, sizeof q->index);
-      h = model__mix(h, &q->dflt_start, sizeof q->dflt_start);
-      h = model__mix(h, &q->dflt_end, sizeof q->dflt_end);
-      h = model__mix(h, &q->none_start, sizeof q->none_start);
-      h = model__mix(h, &q->none_end, sizeof q->none_end);
+      const uint32_t at[] = {q->index, q->dflt_start, q->dflt_end, q->none_start, q->none_end};
+      h = model__mix(model__mix_str(h, q->name), at, sizeof at);
     }
   }
   for (size_t i = 0; f && i < f->calls.len; i++) {
