@@ -574,6 +574,7 @@ static void pyfacts__drop_shadowed(PyfBuild *b) {
     if (shadowed) {
       free(c->callee);
       free(c->self_attr);
+      free(c->keywords);
     } else {
       b->out->calls.items[w++] = *c;
     }
