@@ -443,16 +443,6 @@ static bool analyze__fallback_bound(const PyFile *py, const Finding *f) {
   return rebinds;
 }
 
-/* Whether [s, e) of the text holds `name` as a word. */
-static bool analyze__has_word(const PyFile *py, uint32_t s, uint32_t e, const char *name, size_t n) {
-  for (const char *t = py->text, *at = t + s; (at = memmem(at, (size_t)(t + e - at), name, n)) != NULL; at++) {
-    bool left = at == t || !(isalnum((unsigned char)at[-1]) || at[-1] == '_');
-    bool right = at + n >= t + py->len || !(isalnum((unsigned char)at[n]) || at[n] == '_');
-    if (left && right) return true;
-  }
-  return false;
-}
-
 /* A finding in the default of a parameter that the function's body sets
  * again, in its leading statements, before any of them reads it: the line
  * (1-based) of that assignment, or 0. The parameter's name goes to *name. */
@@ -482,15 +472,13 @@ static uint32_t analyze__dead_default(const PyFile *py, const Finding *f, char *
     if (pysym_of(e) == PYSYM_STRING || pysym_of(st) == PYSYM_COMMENT) continue; /* the docstring */
     if (pysym_of(e) == PYSYM_ASSIGNMENT) {
       TSNode left = pysym_child(e, PYFIELD_LEFT), right = pysym_child(e, PYFIELD_RIGHT);
-      bool to_it = pysym_of(left) == PYSYM_IDENTIFIER && ts_node_end_byte(left) - ts_node_start_byte(left) == n &&
-                   memcmp(py->text + ts_node_start_byte(left), nm, n) == 0;
-      if (to_it && !ts_node_is_null(right) &&
-          !analyze__has_word(py, ts_node_start_byte(right), ts_node_end_byte(right), nm, n)) {
+      if (pysyntax_is_name(py, left, nm, n) && !ts_node_is_null(right) &&
+          !pysyntax_mentions(py, ts_node_start_byte(right), ts_node_end_byte(right), nm, n)) {
         *name = xstrndup(nm, n);
         return ts_node_start_point(st).row + 1;
       }
     }
-    if (analyze__has_word(py, ts_node_start_byte(st), ts_node_end_byte(st), nm, n)) return 0; /* read first */
+    if (pysyntax_mentions(py, ts_node_start_byte(st), ts_node_end_byte(st), nm, n)) return 0; /* read first */
   }
   return 0;
 }

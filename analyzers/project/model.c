@@ -1458,7 +1458,7 @@ static void model__import_uses(Model *m, size_t i, MDefList *work) {
   }
 }
 
-static bool model__overridden(const Model *m, const MModule *mm, uint32_t at);
+static size_t model__overridden(const Model *m, const MModule *mm, uint32_t at, const PyParam **param);
 
 static void model__summaries(Model *m) {
   MDefList work = {0};
@@ -1467,7 +1467,7 @@ static void model__summaries(Model *m) {
     for (size_t k = 0; k < mm->cons.len; k++) {
       const MConstruct *c = &mm->cons.items[k];
       /* a default every call passes never takes effect: no caller needs it */
-      if (c->def < 0 || !model__counts(mm, c) || model__overridden(m, mm, c->start_byte)) continue;
+      if (c->def < 0 || !model__counts(mm, c) || model__overridden(m, mm, c->start_byte, NULL)) continue;
       MDef *d = &m->defs.items[mm->def_base + (uint32_t)c->def];
       const MConstruct *old = d->need_cons >= 0 ? &mm->cons.items[d->need_cons] : NULL;
       if (old && old->severity <= c->severity) continue;
@@ -2338,12 +2338,19 @@ static bool model__passes(const PyCall *c, const PyParam *p, uint32_t shift) {
   return false;
 }
 
+/* The calls of definition t (in calls_of) as [*from, *to); empty for t < 0. */
+static void model__calls_of(const Model *m, int32_t t, uint32_t *from, uint32_t *to) {
+  *from = *to = 0;
+  if (t >= 0) *from = m->calls_first.items[t], *to = m->calls_first.items[t + 1];
+}
+
 /* Whether a call of g (or of class cls, -1: none) is in `owner` (a PyRef
  * owner) of module mod. */
 static bool model__calls_in(const Model *m, int32_t g, int32_t cls, uint32_t mod, int32_t owner) {
+  const int32_t targets[2] = {g, cls};
   for (int w = 0; w < 2; w++) {
-    int32_t t = w ? cls : g;
-    for (uint32_t j = t < 0 ? 0 : m->calls_first.items[t]; t >= 0 && j < m->calls_first.items[t + 1]; j++) {
+    uint32_t j, end;
+    for (model__calls_of(m, targets[w], &j, &end); j < end; j++) {
       uint64_t id = m->calls_of.items[j];
       if ((uint32_t)(id >> 32) != mod) continue;
       const PyCall *c = &m->mods.items[mod].facts->calls.items[(uint32_t)id];
@@ -2381,9 +2388,10 @@ static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p) {
   int32_t cls = init ? model__global(m, m->defs.items[g].mod, d->cls) : -1;
   uint32_t name = home->def_ids.items[(init ? cls : g) - (int32_t)home->def_base];
   size_t calls = 0;
+  const int32_t targets[2] = {g, cls};
   for (int w = 0; w < 2; w++) {
-    int32_t t = w ? cls : g;
-    for (uint32_t j = t < 0 ? 0 : m->calls_first.items[t]; t >= 0 && j < m->calls_first.items[t + 1]; j++) {
+    uint32_t j, end;
+    for (model__calls_of(m, targets[w], &j, &end); j < end; j++) {
       uint64_t id = m->calls_of.items[j];
       if (!model__passes(&m->mods.items[id >> 32].facts->calls.items[(uint32_t)id], p, init)) return 0;
       calls++;
@@ -2415,11 +2423,14 @@ static const PyParam *model__param_at(const PyFacts *f, uint32_t at, int32_t *de
   return NULL;
 }
 
-/* Whether byte `at` of mm is in a default (or a None default's branch) that every call passes. */
-static bool model__overridden(const Model *m, const MModule *mm, uint32_t at) {
+/* How many calls pass the default (or reach past the None branch) that
+ * holds byte `at` of mm, when every call of its definition passes it (the
+ * parameter to *param); 0 otherwise. */
+static size_t model__overridden(const Model *m, const MModule *mm, uint32_t at, const PyParam **param) {
   int32_t k;
   const PyParam *p = mm->facts ? model__param_at(mm->facts, at, &k) : NULL;
-  return p && model__all_pass(m, model__global(m, (int32_t)(mm - m->mods.items), k), p) > 0;
+  if (param) *param = p;
+  return p ? model__all_pass(m, model__global(m, (int32_t)(mm - m->mods.items), k), p) : 0;
 }
 
 /* A device-layer finding of mm in a default every call passes is lowered to
@@ -2429,9 +2440,8 @@ static void model__overridden_defaults(const Model *m, const MModule *mm, Findin
   for (size_t i = 0; row && i < own; i++) {
     Finding *f = &out->items[i];
     if (!f->rule || f->severity == SEV_HINT || !kb_pattern_match(row->arg, f->rule->code)) continue;
-    int32_t k;
-    const PyParam *p = model__param_at(mm->facts, f->start_byte, &k);
-    size_t n = p ? model__all_pass(m, model__global(m, (int32_t)(mm - m->mods.items), k), p) : 0;
+    const PyParam *p;
+    size_t n = model__overridden(m, mm, f->start_byte, &p);
     if (!n) continue;
     char calls[32];
     snprintf(calls, sizeof calls, n == 1 ? "%zu call" : "%zu calls", n);

@@ -15,25 +15,9 @@
 
 static bool fallback__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
 
-static bool fallback__ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 /* Whether node n's text names `name` as a whole word. */
 static bool fallback__mentions(const PyFile *py, TSNode n, const char *name) {
-  if (ts_node_is_null(n)) return false;
-  size_t k = strlen(name);
-  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-  for (uint32_t at = s; at + k <= e;) {
-    const char *p = memmem(py->text + at, e - at, name, k);
-    if (!p) return false;
-    uint32_t i = (uint32_t)(p - py->text);
-    bool left = i == s || !fallback__ident_char(py->text[i - 1]);
-    bool right = i + k == e || !fallback__ident_char(py->text[i + k]);
-    if (left && right) return true;
-    at = i + 1;
-  }
-  return false;
+  return !ts_node_is_null(n) && pysyntax_mentions(py, ts_node_start_byte(n), ts_node_end_byte(n), name, strlen(name));
 }
 
 static bool fallback__mentions_any(const PyFile *py, TSNode n, const StrList *names) {
@@ -227,9 +211,7 @@ void pyfile_required_fallbacks(PyFile *py) {
 
 /* Whether node n is the identifier `name`. */
 static bool fallback__is_name(const PyFile *py, TSNode n, const char *name) {
-  size_t k = strlen(name);
-  return fallback__is(n, "identifier") && ts_node_end_byte(n) - ts_node_start_byte(n) == k &&
-         memcmp(py->text + ts_node_start_byte(n), name, k) == 0;
+  return pysyntax_is_name(py, n, name, strlen(name));
 }
 
 /* Whether statement st of a handler binds `name`: a definition of it, or

@@ -304,12 +304,6 @@ static bool pyfacts__registers(const PyfBuild *b, TSNode decorated) {
   return any;
 }
 
-/* Whether node n is the identifier spelled `name` (n bytes). */
-static bool pyfacts__names(const PyfBuild *b, TSNode n, const char *name, size_t len) {
-  return pysym_of(n) == PYSYM_IDENTIFIER && ts_node_end_byte(n) - ts_node_start_byte(n) == len &&
-         memcmp(b->py->text + ts_node_start_byte(n), name, len) == 0;
-}
-
 /* The `if <name> is None:` statement directly in the body of function fn
  * (without elif or else: what runs only when the caller left the default),
  * into p's none range. */
@@ -323,10 +317,8 @@ static void pyfacts__none_block(const PyfBuild *b, TSNode fn, PyParam *p) {
     TSNode c = pysym_child(st, PYFIELD_CONDITION);
     if (pysym_of(c) != PYSYM_COMPARISON_OPERATOR || ts_node_named_child_count(c) != 2) continue;
     TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
-    uint32_t op_s = ts_node_end_byte(l), op_e = ts_node_start_byte(r);
-    const char *t = b->py->text;
-    bool is = op_e > op_s && memmem(t + op_s, op_e - op_s, "is", 2) && !memmem(t + op_s, op_e - op_s, "not", 3);
-    if (!is || !pyfacts__names(b, l, p->name, len) || strcmp(ts_node_type(r), "none") != 0) continue;
+    bool is = ts_node_child_count(c) == 3 && strcmp(ts_node_type(ts_node_child(c, 1)), "is") == 0; /* not `is not` */
+    if (!is || !pysyntax_is_name(b->py, l, p->name, len) || strcmp(ts_node_type(r), "none") != 0) continue;
     p->none_start = ts_node_start_byte(st);
     p->none_end = ts_node_end_byte(st);
     return;

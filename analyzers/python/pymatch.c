@@ -514,9 +514,6 @@ static bool pymatch__probe_only(const Matcher *m, const PyBinding *b, TSNode stm
   return pymatch__unused(m, b, stmt);
 }
 
-/* Whether the name an import binds is never used in its scope: only member
- * names, metadata (`x.__version__`), rebinding and other import statements
- * mention it. */
 /* Whether identifier id (whose parent is `up`, known to the caller: a parent
  * lookup costs the tree's depth) is what an assignment binds: its left side,
  * or a name of a tuple or list target there (`f, g = None, None`). */
@@ -541,6 +538,9 @@ static bool pymatch__constant_value(TSNode up) {
          strcmp(t, "float") == 0 || strcmp(t, "none") == 0 || strcmp(t, "unary_operator") == 0;
 }
 
+/* Whether the name an import binds is never used in its scope: only member
+ * names, metadata (`x.__version__`), rebinding and other import statements
+ * mention it. */
 static bool pymatch__unused(const Matcher *m, const PyBinding *b, TSNode stmt) {
   const char *t = m->py->text;
   size_t n = strlen(b->local);

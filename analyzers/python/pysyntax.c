@@ -126,6 +126,28 @@ TSNode pysyntax_argument(const PyFile *py, TSNode args, const char *spec) {
   return (TSNode){0};
 }
 
+bool pysyntax_is_name(const PyFile *py, TSNode n, const char *name, size_t len) {
+  return pysym_of(n) == PYSYM_IDENTIFIER && ts_node_end_byte(n) - ts_node_start_byte(n) == len &&
+         memcmp(py->text + ts_node_start_byte(n), name, len) == 0;
+}
+
+static bool pysyntax__ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool pysyntax_mentions(const PyFile *py, uint32_t s, uint32_t e, const char *name, size_t len) {
+  for (uint32_t at = s; at + len <= e;) {
+    const char *p = memmem(py->text + at, e - at, name, len);
+    if (!p) return false;
+    uint32_t i = (uint32_t)(p - py->text);
+    bool left = i == s || !pysyntax__ident_char(py->text[i - 1]);
+    bool right = i + len == e || !pysyntax__ident_char(py->text[i + len]);
+    if (left && right) return true;
+    at = i + 1;
+  }
+  return false;
+}
+
 char *pysyntax_name_text(const PyFile *py, TSNode n) {
   if (pysyntax_is(n, "string")) return pysyntax_string_value(py, n);
   TSNode base = n;

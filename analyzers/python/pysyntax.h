@@ -39,6 +39,12 @@ TSNode pysyntax_argument(const PyFile *py, TSNode argument_list, const char *spe
  * value of a string key; NULL otherwise or when longer than 128 bytes. */
 char *pysyntax_name_text(const PyFile *py, TSNode n);
 
+/* Whether n is the identifier spelled name[0, len). */
+bool pysyntax_is_name(const PyFile *py, TSNode n, const char *name, size_t len);
+/* Whether the text [s, e) holds name[0, len) as a whole word (in code,
+ * strings or comments alike: a cheap over-approximation of a mention). */
+bool pysyntax_mentions(const PyFile *py, uint32_t s, uint32_t e, const char *name, size_t len);
+
 /* Where a new top-level import goes: right after the first plain
  * `import torch` (or on the line before the first torch from-import), so
  * that torch_npu is loaded before anything uses torch.npu; without a torch
