@@ -389,7 +389,7 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     c.self_attr = rc__get_str(r);
     c.n_pos = rc__get_u32(r);
     c.keywords = rc__get_str(r);
-    if (!c.callee || nums[0] > PYCALL_SUPER || c.owner < -1 || c.owner >= (int32_t)f->defs.len) r->bad = true;
+    if (!c.callee || nums[0] > PYCALL_MEMBER || c.owner < -1 || c.owner >= (int32_t)f->defs.len) r->bad = true;
     array_push(&f->calls, c);
   }
   n = rc__get_count(r, 12);

@@ -1095,6 +1095,7 @@ static int32_t model__call_target(const Model *m, int32_t mi, const PyCall *c) {
     int32_t cls = model__owner_class(m, mi, c->owner);
     return cls < 0 ? -1 : model__method(m, cls, c->callee, c->kind == PYCALL_SUPER);
   }
+  case PYCALL_MEMBER: return -1;
   }
   return -1;
 }
@@ -2376,14 +2377,64 @@ static bool model__own_mention(const Model *m, int32_t g, int32_t cls, uint32_t 
   return false;
 }
 
-/* How many calls in the project reach definition g (global: a function, or
- * a method __init__ through its class) and pass p, when every call does and
- * every mention of the name is such a call (a callback could call it
- * without); 0 otherwise. */
+/* Whether call c names method `name` through a receiver: `self.name`,
+ * `super().name`, `<anything>.name`. */
+static bool model__names_method(const PyCall *c, const char *name) {
+  if (c->kind == PYCALL_SELF || c->kind == PYCALL_SUPER) return strcmp(c->callee, name) == 0;
+  size_t n = strlen(name), cn = strlen(c->callee);
+  return cn > n && c->callee[cn - n - 1] == '.' && memcmp(c->callee + cn - n, name, n) == 0;
+}
+
+/* The calls of a method by its name by `owner` of module mod (receivers are
+ * not typed: every `<x>.name(...)` counts, whichever class x is): added to
+ * *calls when each passes p, as bound calls; false when one does not or
+ * when the owner mentions the name without calling it. */
+static bool model__method_calls_in(const Model *m, uint32_t mod, int32_t owner, const char *name, const PyParam *p,
+                                   size_t *calls) {
+  const PyFacts *f = m->mods.items[mod].facts;
+  size_t found = 0;
+  for (size_t k = 0; k < f->calls.len; k++) {
+    const PyCall *c = &f->calls.items[k];
+    if (!(owner >= 0 ? c->owner == owner : c->owner == -1 && c->in_main == (owner == PYREF_MAIN))) continue;
+    if (!model__names_method(c, name)) continue;
+    if (!model__passes(c, p, 1)) return false;
+    found++;
+  }
+  *calls += found;
+  return found > 0;
+}
+
+/* How many calls in the project of method g (not __init__) pass p, when
+ * every call by its name does and every mention of the name is such a call;
+ * 0 otherwise. Methods the framework calls by itself (`forward` through
+ * `module(x)`, dunders: the row's `value`) have callers no name shows. */
+static size_t model__method_all_pass(const Model *m, int32_t g, const PyParam *p) {
+  const PyDef *d = model__pydef(m, g);
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "overridden-default", NULL, 0);
+  if (d->decorated || !row || (row->value && kb_pattern_match(row->value, d->name))) return 0;
+  const MModule *home = &m->mods.items[m->defs.items[g].mod];
+  uint32_t name = home->def_ids.items[g - (int32_t)home->def_base];
+  size_t calls = 0;
+  for (uint32_t j = m->mentions_first.items[name]; j < m->mentions_first.items[name + 1]; j++) {
+    uint64_t id = m->mentions_of.items[j];
+    uint32_t mod = (uint32_t)(id >> 32);
+    const PyRef *ref = &m->mods.items[mod].facts->refs.items[(uint32_t)id];
+    if (ref->via <= -2) continue;
+    if (!model__method_calls_in(m, mod, ref->owner, d->name, p, &calls)) return 0;
+  }
+  return calls;
+}
+
+/* How many calls in the project reach definition g (global: a function, a
+ * method, or a method __init__ through its class) and pass p, when every
+ * call does and every mention of the name is such a call (a callback could
+ * call it without); 0 otherwise. */
 static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p) {
   const PyDef *d = model__pydef(m, g);
   bool init = d->kind == PYDEF_METHOD && strcmp(d->name, "__init__") == 0;
-  if ((d->kind != PYDEF_FUNCTION && !init) || (size_t)g + 1 >= m->calls_first.len) return 0;
+  if ((size_t)g + 1 >= m->calls_first.len) return 0;
+  if (d->kind == PYDEF_METHOD && !init) return model__method_all_pass(m, g, p);
+  if (d->kind != PYDEF_FUNCTION && !init) return 0;
   const MModule *home = &m->mods.items[m->defs.items[g].mod];
   int32_t cls = init ? model__global(m, m->defs.items[g].mod, d->cls) : -1;
   uint32_t name = home->def_ids.items[(init ? cls : g) - (int32_t)home->def_base];

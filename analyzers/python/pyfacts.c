@@ -448,9 +448,24 @@ static bool pyfacts__binds(TSFieldId field, TSNode parent) {
          strcmp(t, "tuple_pattern") == 0 || strcmp(t, "as_pattern_target") == 0 || strcmp(t, "lambda_parameters") == 0;
 }
 
-static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym sym, TSNode parent) {
+/* Whether identifier n (below `up`, its ancestors innermost last, `depth`
+ * of them) is a class a type test names: the second argument of
+ * `isinstance(x, C)` or `issubclass(t, C)`, alone or in a tuple. Testing
+ * against a class neither builds it nor calls it. */
+static bool pyfacts__type_tested(const PyfBuild *b, TSNode n, const TSNode *up, size_t depth) {
+  size_t k = depth;
+  if (k >= 1 && strcmp(ts_node_type(up[k - 1]), "tuple") == 0) n = up[--k];
+  if (k < 2 || pysym_of(up[k - 1]) != PYSYM_ARGUMENT_LIST || pysym_of(up[k - 2]) != PYSYM_CALL) return false;
+  if (ts_node_named_child_count(up[k - 1]) != 2 || !ts_node_eq(ts_node_named_child(up[k - 1], 1), n)) return false;
+  TSNode fn = pysym_child(up[k - 2], PYFIELD_FUNCTION);
+  return pysyntax_is_name(b->py, fn, "isinstance", 10) || pysyntax_is_name(b->py, fn, "issubclass", 10);
+}
+
+static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym sym, const TSNode *up, size_t depth) {
   TSFieldId field = ts_tree_cursor_current_field_id(cur);
+  TSNode parent = up[depth - 1];
   PySym ps = pysym_of(parent);
+  if (sym == PYSYM_IDENTIFIER && pyfacts__type_tested(b, n, up, depth)) return;
   if (sym == PYSYM_IDENTIFIER && b->frames.len && pyfacts__binds(field, parent)) {
     PyRef r = {pyfile_node_text(b->py, n), pyfacts__owner(b), -1};
     array_push(&b->bound, r);
@@ -483,7 +498,9 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
   pyfacts__ref(b, owner, at, ts_node_end_byte(n), via);
 }
 
-static void pyfacts__visit(PyfBuild *b, const TSTreeCursor *cur, TSNode n, TSNode parent) {
+/* Visits n below `up` (its ancestors, innermost last, `depth` >= 1 of them). */
+static void pyfacts__visit(PyfBuild *b, const TSTreeCursor *cur, TSNode n, const TSNode *up, size_t depth) {
+  TSNode parent = up[depth - 1];
   uint32_t at = ts_node_start_byte(n);
   while (b->frames.len && at >= b->frames.items[b->frames.len - 1].end) b->frames.len--;
   PySym sym = pysym_of(n);
@@ -496,7 +513,7 @@ static void pyfacts__visit(PyfBuild *b, const TSTreeCursor *cur, TSNode n, TSNod
     if (!b->frames.len) pyfacts__all(b, n);
     break;
   case PYSYM_IDENTIFIER:
-  case PYSYM_ATTRIBUTE: pyfacts__name(b, cur, n, sym, parent); break;
+  case PYSYM_ATTRIBUTE: pyfacts__name(b, cur, n, sym, up, depth); break;
   default:
     if (!b->frames.len && strcmp(ts_node_type(n), "augmented_assignment") == 0) pyfacts__all(b, n);
     break;
@@ -510,7 +527,7 @@ static void pyfacts__walk(PyfBuild *b, TSNode root) {
   bool more = ts_tree_cursor_goto_first_child(&cur);
   while (more) {
     TSNode n = ts_tree_cursor_current_node(&cur);
-    pyfacts__visit(b, &cur, n, parents.items[parents.len - 1]);
+    pyfacts__visit(b, &cur, n, parents.items, parents.len);
     if (ts_tree_cursor_goto_first_child(&cur)) {
       array_push(&parents, n);
       continue;
@@ -550,7 +567,9 @@ static bool pyfacts__is_bound(const PyfBuild *b, const size_t *set, size_t n, in
 }
 
 /* A call whose base name the function binds itself (`ring = len;
- * ring([])`) is not the module's `ring`: it is dropped (unknown). */
+ * ring([])`) is not the module's `ring`: it is dropped (unknown), or for
+ * an attribute of it (`layer.init_gpu()`) kept as a member call, which
+ * names a method without saying whose. */
 static void pyfacts__drop_shadowed(PyfBuild *b) {
   size_t n_set = 0, *set = pyfacts__bound_set(b, &n_set);
   size_t w = 0;
@@ -563,6 +582,7 @@ static void pyfacts__drop_shadowed(PyfBuild *b) {
       while (e < b->py->len && (isalnum((unsigned char)b->py->text[e]) || b->py->text[e] == '_')) e++;
       shadowed = pyfacts__is_bound(b, set, n_set, c->owner, b->py->text + s, e - s);
     }
+    if (shadowed && strchr(c->callee, '.') && c->kind == PYCALL_LOCAL) c->kind = PYCALL_MEMBER, shadowed = false;
     if (shadowed) {
       free(c->callee);
       free(c->self_attr);

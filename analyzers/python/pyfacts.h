@@ -62,6 +62,9 @@ typedef enum {
   PYCALL_LOCAL,    /* callee = dotted name whose base is not imported ("helper", "Norm.build") */
   PYCALL_SELF,     /* callee = method name called as self.<name>(...) */
   PYCALL_SUPER,    /* callee = method name called as super().<name>(...) */
+  PYCALL_MEMBER,   /* callee = `<local>.<name>` through a name the function binds itself
+                      (`layer.init_gpu(...)` in `for layer in ...`): a method of an untyped
+                      object, which resolves to no definition */
 } PyCallKind;
 
 /* Where a call's effect is cut off in its file. */

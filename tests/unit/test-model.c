@@ -487,6 +487,33 @@ TEST(model_pyfacts_defs_and_calls) {
   analyze_facts_free(&facts);
 }
 
+/* A method called through a name the function binds (`for b in ...:
+ * b.place(d)`) is kept as a member call (kind 4), where a plain call of such
+ * a name is dropped; the class a type test names is no mention. */
+TEST(model_pyfacts_member_calls_and_type_tests) {
+  const char *text = "from .blocks import Block, Buffer\n\n\ndef run(blocks, buf, d):\n    for b in blocks:\n"
+                     "        b.place(d, x=1)\n    f = len\n    f(blocks)\n    if isinstance(buf, (Buffer, list)):\n"
+                     "        return Block(d)\n";
+  FindingList l = {0};
+  FileFacts facts = {0};
+  mt_analyze("pkg/x.py", text, &l, &facts);
+  const PyFacts *f = facts.py;
+  ASSERT(f != NULL);
+  StrBuf sb;
+  sb_init(&sb);
+  for (size_t i = 0; i < f->calls.len; i++)
+    sb_printf(&sb, "%s/%d/%u/%s;", f->calls.items[i].callee, f->calls.items[i].kind, f->calls.items[i].n_pos,
+              f->calls.items[i].keywords ? f->calls.items[i].keywords : "");
+  ASSERT_STR_EQ(sb.data, "b.place/4/1/x ;isinstance/1/2/;.blocks.Block/0/1/;");
+  sb.len = 0;
+  for (size_t i = 0; i < f->refs.len; i++)
+    if (f->refs.items[i].owner == 0) sb_printf(&sb, "%s;", f->refs.items[i].name);
+  ASSERT(strstr(sb.data, "Block;") && strstr(sb.data, "place;") && !strstr(sb.data, "Buffer;"));
+  sb_free(&sb);
+  findings_free(&l);
+  analyze_facts_free(&facts);
+}
+
 /* A src/ layout with a namespace subpackage (no __init__.py in geo/): the
  * import resolves, the file is importable and its call site is found. */
 TEST(model_src_layout_namespace_subpackage) {

@@ -24,3 +24,9 @@ class LipSyncPipeline:
 
 def make_pipeline(audio_ckpt, landmark_ckpt):
     return LipSyncPipeline(torch.device("npu"), audio_ckpt, landmark_ckpt, {"device": "npu"})
+
+
+def make_decoder(dims):
+    from talker.layers import Decoder
+
+    return Decoder(dims, torch.device("npu"))
