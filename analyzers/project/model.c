@@ -46,6 +46,7 @@ typedef struct {
   bool broken;
   char *broken_reason;
   int32_t importer;      /* a module importing it (-1: none) */
+  bool imported_by_code; /* a module that is no test imports it */
   bool main_entry;       /* its `__main__` block runs */
   bool loaded;           /* some entry point, the package's surface or a loaded module imports it */
   bool code_loaded;      /* loaded without counting the tests as entry points: a module only
@@ -1152,6 +1153,7 @@ static void model__defs(Model *m) {
     MModule *mm = &m->mods.items[i];
     mm->def_base = (uint32_t)m->defs.len;
     mm->importer = -1;
+    mm->imported_by_code = false;
     for (size_t k = 0; mm->facts && k < mm->facts->defs.len; k++) {
       MDef d = {(int32_t)i, (int32_t)k, -1, -1, -1, 0, false, false, -1};
       array_push(&m->defs, d);
@@ -1259,6 +1261,7 @@ static void model__import(Model *m, int32_t mi, const char *spelled, bool requir
     to = model__longest_module(m, abs, mi, &whole);
     if (to >= 0 && to != mi) model__add_dep(mm, to);
     if (to >= 0 && m->mods.items[to].importer < 0 && to != mi) m->mods.items[to].importer = mi;
+    if (to >= 0 && to != mi && !mm->test) m->mods.items[to].imported_by_code = true;
     if (whole || !required || mm->broken) {
       free(abs);
       return;
@@ -1874,11 +1877,12 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
   if (mm->main_entry) model__reach_owner(r, mi, PYREF_MAIN);
   /* the public names of a package's surface are its API; so are a loose
    * top-level module's (a one-file library), unless it is a script (a
-   * `__main__` block runs it and says what it calls); deeper modules, loose
-   * modules in folders and packages among scripts are their users'
-   * business: what runs mentions what they need */
+   * `__main__` block runs it and says what it calls) or the project's own
+   * code imports it (VAR's dist.py beside train.py: the scripts' helper);
+   * deeper modules, loose modules in folders and packages among scripts
+   * are their users' business: what runs mentions what they need */
   bool public_mod = mm->in_package ? model__depth(mm) <= 1 && !mm->script_dir
-                                   : !mm->facts->has_main && !strchr(mm->rel, '/');
+                                   : !mm->facts->has_main && !strchr(mm->rel, '/') && !mm->imported_by_code;
   for (const char *p = mm->name; public_mod && *p; p++)
     if (*p == '_' && (p == mm->name || p[-1] == '.') && !mm->is_init) public_mod = false;
   for (size_t k = 0; k < mm->facts->defs.len; k++) {
