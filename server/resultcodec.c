@@ -162,6 +162,7 @@ static void rc__reach(StrBuf *out, const ReachFacts *f) {
     rc__u32(out, f->defs.items[i].start);
     rc__u32(out, f->defs.items[i].end);
     rc__u32(out, f->defs.items[i].name);
+    rc__u32(out, f->defs.items[i].binding);
   }
   rc__u32(out, (uint32_t)f->mentions.len);
   for (size_t i = 0; i < f->mentions.len; i++) {
@@ -455,13 +456,14 @@ static ReachFacts *rc__get_reach(RcReader *r) {
     reach_facts_add_word(f, (const char *)r->p, len);
     r->p += len;
   }
-  n = rc__get_count(r, 3);
+  n = rc__get_count(r, 4);
   array_reserve(&f->defs, n);
   for (uint32_t i = 0; !r->bad && i < n; i++) {
     ReachFactDef d; /* one read per statement: an initializer list's order is unspecified */
     d.start = rc__get_u32(r);
     d.end = rc__get_u32(r);
     d.name = rc__get_u32(r);
+    d.binding = rc__get_u32(r) != 0;
     if (d.name >= f->words.len || d.start > d.end) r->bad = true;
     array_push(&f->defs, d);
   }

@@ -1694,6 +1694,36 @@ static void fold__headers(FoldProject *p, const FoldNode *g) {
   }
 }
 
+/* A header without kernels that one source alone includes (a CUTLASS
+ * op's batch_gemm_softmax.h beside its .cu): its internals and dispatch
+ * are that source's, one op to replace; they become sites of the source's
+ * first kernel, internals or launch finding (blind review of ShadowKV). */
+static void fold__sole_includer(FoldProject *p, const FoldNode *g) {
+  for (size_t i = 0; i < p->n; i++) {
+    FindingList *l = p->files[i].findings;
+    if (p->files[i].kind != FILE_CUDA || p->files[i].test || !fold__header(p->files[i].path) || g[i].in.len != 1 ||
+        fold__first_kernel(p, i) != SIZE_MAX)
+      continue;
+    size_t o = g[i].in.items[0], k = SIZE_MAX;
+    const FindingList *ol = p->files[o].findings;
+    for (size_t j = 0; j < ol->len && k == SIZE_MAX && !p->files[o].test; j++) {
+      const char *code = ol->items[j].rule->code;
+      if (fold_live(&ol->items[j]) && (strcmp(code, "ASC401") == 0 || strcmp(code, "ASC418") == 0 || strcmp(code, "ASC402") == 0))
+        k = j;
+    }
+    if (k == SIZE_MAX) continue;
+    bool *take = xcalloc(l->len + 1, sizeof *take), any = false;
+    for (size_t j = 0; j < l->len; j++) {
+      const Finding *f = &l->items[j];
+      take[j] = fold_live(f) && kb_domain(f->rule->code) >= 2 &&
+                (fold__internal_code(p->opt, f) || strcmp(f->rule->code, "ASC402") == 0 || strcmp(f->rule->code, "ASC403") == 0);
+      any = any || take[j];
+    }
+    if (any) fold__move(p, i, take, o, k);
+    free(take);
+  }
+}
+
 /* ---- packages registered for CUDA devices only ---- */
 
 /* Whether text holds `<keyword>=(` / `[` with string items that are all
@@ -2455,6 +2485,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
     if (files[i].kind == FILE_CUDA) fold__includes(&p, i, g);
   fold__families(&p, g);
   fold__headers(&p, g);
+  fold__sole_includer(&p, g);
   fold__unincluded_headers(&p);
   fold__own_packages(&p);
   fold__per_project(&p, "fold-per-project", false);

@@ -29,7 +29,7 @@ typedef struct {
   char *note_en, *note_zh;
   Severity severity;    /* CHANGED: the severity after */
   Array(Related) related; /* CHANGED: the sites added (owned) */
-  StrList dropped;      /* CHANGED: the sites removed, as site keys ("path\x1fmessage") */
+  StrList dropped;      /* CHANGED: the sites removed, as site keys (fold_outcome__site) */
 } FoldChange;
 
 typedef struct {
@@ -74,8 +74,14 @@ static uint32_t *fold_outcome__ranks(const FindingList *l) {
 /* ---- capture ---- */
 
 /* A related site known by its file and message (positions move with edits). */
-static char *fold_outcome__site(const Related *r) {
-  return xasprintf("%s\x1f%s", r->path ? r->path : "", r->message ? r->message : "");
+/* A site's key: its file and message, and for a site of the finding's own
+ * file its offset from the finding's start (`base`), which tells apart the
+ * sites of one message (four stream calls of an extension, one of them in
+ * a dead function) and stays the same when edits before the finding move
+ * both. */
+static char *fold_outcome__site(const Related *r, uint32_t base) {
+  if (r->path) return xasprintf("%s\x1f%s", r->path, r->message ? r->message : "");
+  return xasprintf("\x1f%s\x1f%lld", r->message ? r->message : "", (long long)r->start - (long long)base);
 }
 
 FoldOutcome *fold_outcome_begin(const FoldFile *files, size_t n) {
@@ -91,7 +97,8 @@ FoldOutcome *fold_outcome_begin(const FoldFile *files, size_t n) {
       const Finding *f = &l->items[j];
       s[j] = (FoldSnap){f->rule->code, f->start_byte, f->end_byte, strlen(f->message), strlen(f->message_zh),
                         f->unreachable, f->severity, xstrdup(f->subject ? f->subject : ""), ranks[j], {0}};
-      for (size_t k = 0; k < f->related.len; k++) array_push(&s[j].related, fold_outcome__site(&f->related.items[k]));
+      for (size_t k = 0; k < f->related.len; k++)
+        array_push(&s[j].related, fold_outcome__site(&f->related.items[k], f->start_byte));
     }
     free(ranks);
     o->snaps[i] = s;
@@ -129,7 +136,7 @@ static void fold_outcome__unmatched(char *const *have, size_t n_have, char *cons
 /* The sites fold_project removed from a finding and the ones it added. */
 static void fold_outcome__sites(const FoldSnap *s, const Finding *f, FoldChange *c) {
   char **after = xcalloc(f->related.len + 1, sizeof *after);
-  for (size_t k = 0; k < f->related.len; k++) after[k] = fold_outcome__site(&f->related.items[k]);
+  for (size_t k = 0; k < f->related.len; k++) after[k] = fold_outcome__site(&f->related.items[k], f->start_byte);
   size_t nb = s->related.len;
   bool *gone = xcalloc(nb + 1, sizeof *gone), *added = xcalloc(f->related.len + 1, sizeof *added);
   fold_outcome__unmatched(s->related.items, nb, after, f->related.len, gone);
@@ -229,12 +236,13 @@ static const FoldChange *fold_outcome__find(const FoldOutcomeFile *of, const Fin
 
 typedef struct {
   const StrList *dropped;
-  bool *used; /* each dropped site removes one site with its key */
+  bool *used;    /* each dropped site removes one site with its key */
+  uint32_t base; /* the finding's start byte */
 } FoldDrop;
 
 static bool fold_outcome__dropped(void *data, const Related *q) {
   FoldDrop *d = data;
-  char *key = fold_outcome__site(q);
+  char *key = fold_outcome__site(q, d->base);
   bool drop = false;
   for (size_t k = 0; k < d->dropped->len && !drop; k++)
     if (!d->used[k] && strcmp(d->dropped->items[k], key) == 0) d->used[k] = drop = true;
@@ -243,7 +251,7 @@ static bool fold_outcome__dropped(void *data, const Related *q) {
 }
 
 static void fold_outcome__replay(const FoldChange *c, Finding *f) {
-  FoldDrop d = {&c->dropped, xcalloc(c->dropped.len + 1, sizeof(bool))};
+  FoldDrop d = {&c->dropped, xcalloc(c->dropped.len + 1, sizeof(bool)), f->start_byte};
   finding_drop_related_if(f, fold_outcome__dropped, &d);
   free(d.used);
   for (size_t k = 0; k < c->related.len; k++) finding_add_related_at(f, &c->related.items[k]);

@@ -26,6 +26,7 @@ typedef struct {
   uint32_t start, end;
   int32_t name;
   bool live;
+  bool binding; /* a registration under a Python name (ReachFactDef.binding) */
 } ReachDef;
 
 typedef struct {
@@ -46,6 +47,7 @@ typedef struct {
   Array(ReachDef) defs;
   Array(ReachMention) mentions;
   Array(ReachRegion) regions;
+  Array(int32_t) py_names; /* names a Python file mentions */
 } Reach;
 
 /* ---- one file's facts into the project's numbering ---- */
@@ -54,13 +56,14 @@ typedef struct {
  * its definitions and regions, its mentions with owners among the
  * project's definitions; a Python file's words that name C/C++ code, as
  * mentions outside every definition. */
-static void reach__add(Reach *r, size_t file, const ReachFacts *f) {
+static void reach__add(Reach *r, size_t file, const ReachFacts *f, bool test) {
   if (f->top_words) { /* Python: words only */
     /* a name no C/C++ file has (added first) keeps nothing alive: not numbered */
     for (size_t k = 0; k < f->words.len; k++) {
       int64_t known = names_find(&r->names, reach_facts_word(f, k), strlen(reach_facts_word(f, k)));
       ReachMention men = {(int32_t)known, -1};
       if (known >= 0) array_push(&r->mentions, men);
+      if (known >= 0) array_push(&r->py_names, (int32_t)known);
     }
     return;
   }
@@ -69,10 +72,12 @@ static void reach__add(Reach *r, size_t file, const ReachFacts *f) {
     id[k] = names_intern(&r->names, reach_facts_word(f, k), strlen(reach_facts_word(f, k)));
   int32_t base = (int32_t)r->defs.len;
   for (size_t d = 0; d < f->defs.len; d++) {
-    ReachDef def = {file, f->defs.items[d].start, f->defs.items[d].end, (int32_t)id[f->defs.items[d].name], false};
+    ReachDef def = {file, f->defs.items[d].start, f->defs.items[d].end, (int32_t)id[f->defs.items[d].name], false,
+                    f->defs.items[d].binding};
     array_push(&r->defs, def);
   }
-  for (size_t m = 0; m < f->mentions.len; m++) {
+  /* a C/C++ test (a standalone `main` timing the kernels) runs none of them for the product */
+  for (size_t m = 0; !test && m < f->mentions.len; m++) {
     const ReachFactMention *fm = &f->mentions.items[m];
     ReachMention men = {(int32_t)id[fm->name], fm->owner < 0 ? -1 : base + fm->owner};
     array_push(&r->mentions, men);
@@ -111,6 +116,26 @@ static void reach__index_free(ReachIndex *x) {
   free(x->of);
 }
 
+/* A binding lives when Python mentions its name: the project's Python wraps
+ * the extension and calls what it needs. When no Python file mentions any
+ * binding, the extension itself is the surface (a C++-only package, or one
+ * loaded by a name the project computes): every binding lives. */
+static void reach__unwrapped_bindings(const Reach *r, bool *live_name, void *work_arr) {
+  Array(int32_t) *work = work_arr;
+  bool *py = xcalloc(r->names.strs.len + 1, sizeof *py);
+  for (size_t i = 0; i < r->py_names.len; i++) py[r->py_names.items[i]] = true;
+  bool wrapped = false;
+  for (size_t d = 0; d < r->defs.len && !wrapped; d++) wrapped = r->defs.items[d].binding && py[r->defs.items[d].name];
+  for (size_t d = 0; d < r->defs.len && !wrapped; d++) {
+    int32_t k = r->defs.items[d].name;
+    if (r->defs.items[d].binding && !live_name[k]) {
+      live_name[k] = true;
+      array_push(work, k);
+    }
+  }
+  free(py);
+}
+
 static void reach__solve(Reach *r) {
   size_t nn = r->names.strs.len, nd = r->defs.len;
   bool *live_name = xcalloc(nn + 1, sizeof *live_name);
@@ -123,6 +148,7 @@ static void reach__solve(Reach *r) {
   free(keys);
   const size_t *def_first = by_name.first, *def_of = by_name.of, *men_first = by_owner.first, *men_of = by_owner.of;
   Array(int32_t) work = {0};
+  reach__unwrapped_bindings(r, live_name, &work);
   for (size_t m = 0; m < r->mentions.len; m++) {
     int32_t k = r->mentions.items[m].name;
     if (r->mentions.items[m].owner < 0 && !live_name[k]) {
@@ -249,7 +275,7 @@ void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, FoldTe
     for (size_t i = 0; i < n; i++) {
       if ((files[i].kind == FILE_CUDA) != (pass == 0)) continue;
       const ReachFacts *f = reach__facts_of(&files[i], i, cxx_text, data, &made[i]);
-      if (f) reach__add(&r, i, f);
+      if (f) reach__add(&r, i, f, files[i].test && files[i].kind == FILE_CUDA);
     }
   reach__solve(&r);
   reach__mark(&r, files, dead, out);
@@ -258,6 +284,7 @@ void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, FoldTe
   array_free(&r.regions);
   array_free(&r.defs);
   array_free(&r.mentions);
+  array_free(&r.py_names);
   for (size_t i = 0; i < n; i++) reach_facts_free(made[i]);
   free(made);
 }

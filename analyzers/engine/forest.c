@@ -112,6 +112,12 @@ bool forest_parse(Forest *f, TSParser *parser, const char *text, size_t len) {
 uint64_t forest_member_hash(const ForestMember *m, const char *text) {
   if (m->hash) return m->hash;
   uint64_t h = util_fnv(UTIL_FNV_SEED, text + m->start, m->end - m->start);
+  /* a statement with a syntax error can recover differently at another
+   * place (forest__shift): what was read from its tree holds where it is */
+  if (m->tree && ts_node_has_error(ts_tree_root_node(m->tree))) {
+    uint32_t at[2] = {m->start, m->row};
+    h = util_fnv(h, at, sizeof at);
+  }
   return h ? h : 1;
 }
 

@@ -53,8 +53,8 @@ bool forest_parse(Forest *f, TSParser *parser, const char *text, size_t len);
 /* Digests every member whose text was parsed since its last digest (a
  * server after each parse: then an edit hashes only what it parsed). */
 void forest_hash(Forest *f, const char *text);
-/* The digest of member m's text (util_fnv, never 0): the kept one, else
- * computed now. */
+/* The digest of member m's text (util_fnv, never 0), and for a tree with a
+ * syntax error of its place too: the kept one, else computed now. */
 uint64_t forest_member_hash(const ForestMember *m, const char *text);
 
 /* Bytes e->start_byte..e->old_end_byte of the text became

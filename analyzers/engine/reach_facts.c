@@ -5,6 +5,7 @@
 #include "analyzers/engine/reach_facts.h"
 #include "analyzers/engine/analyze.h"
 #include "analyzers/engine/names.h"
+#include "analyzers/kb/kb.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -13,7 +14,9 @@
 typedef struct {
   Names names;
   ReachFacts *f;
-  bool words_only; /* Python: every word is a mention outside definitions (top_words) */
+  bool words_only;      /* Python: every word is a mention outside definitions (top_words) */
+  const KbEntry *binds; /* the "cxx-unreferenced" row: binding macros (arg), their registering methods (value) */
+  uint32_t binding_end; /* the end of the binding macro body being walked (0: none) */
 } Scan;
 
 static void scan__mention(Scan *s, const char *w, size_t n, int32_t owner) {
@@ -23,7 +26,23 @@ static void scan__mention(Scan *s, const char *w, size_t n, int32_t owner) {
 
 static bool scan__word(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
-/* The words of t[0, n) (a macro body, a Python file without its comments). */
+/* Whether t[e, n) starts with the extension of a C/C++ or CUDA source
+ * (".cu", ".cpp", ".h", ...) that ends there: the word before it names a
+ * file (`sources=["kernels/gather_copy.cu"]`, `#include "rope.cuh"`), not
+ * a function. */
+static bool scan__source_ext(const char *t, size_t e, size_t n) {
+  static const char *const exts[] = {"cu", "cuh", "cpp", "cc", "cxx", "c", "h", "hpp", "hh", "inl"};
+  if (e >= n || t[e] != '.') return false;
+  for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++) {
+    size_t l = strlen(exts[k]);
+    if (e + 1 + l <= n && strncmp(t + e + 1, exts[k], l) == 0 && (e + 1 + l == n || !scan__word(t[e + 1 + l])))
+      return true;
+  }
+  return false;
+}
+
+/* The words of t[0, n) (a macro body, a string, a Python file without its
+ * comments), but file names. */
 static void scan__words(Scan *s, const char *t, size_t n, int32_t owner) {
   for (size_t i = 0; i < n;) {
     if (!(isalpha((unsigned char)t[i]) || t[i] == '_') || (i && scan__word(t[i - 1]))) {
@@ -32,7 +51,7 @@ static void scan__words(Scan *s, const char *t, size_t n, int32_t owner) {
     }
     size_t e = i;
     while (e < n && scan__word(t[e])) e++;
-    scan__mention(s, t + i, e - i, owner);
+    if (!scan__source_ext(t, e, n)) scan__mention(s, t + i, e - i, owner);
     i = e;
   }
 }
@@ -203,6 +222,8 @@ static bool scan__candidate(Scan *s, TSNode def, TSNode name, const char *t) {
   bool caps = true;
   for (uint32_t i = b; i < e && caps; i++) caps = isupper((unsigned char)t[i]) || isdigit((unsigned char)t[i]) || t[i] == '_';
   if (caps) array_push(&s->f->caps, names_intern(&s->names, t + b, e - b));
+  if (caps && s->binds && s->binds->arg && kb_pattern_match(s->binds->arg, s->names.strs.items[s->f->caps.items[s->f->caps.len - 1]]))
+    s->binding_end = ts_node_end_byte(def);
   return !caps;
 }
 
@@ -230,7 +251,32 @@ static void scan__definition(Scan *s, TSNode n, const char *t, void *open_arr) {
   TSNode name = scan__def_name(n);
   if (ts_node_is_null(name) || !scan__candidate(s, n, name, t)) return;
   uint32_t b = ts_node_start_byte(name);
-  ReachFactDef d = {ts_node_start_byte(n), ts_node_end_byte(n), names_intern(&s->names, t + b, ts_node_end_byte(name) - b)};
+  ReachFactDef d = {ts_node_start_byte(n), ts_node_end_byte(n), names_intern(&s->names, t + b, ts_node_end_byte(name) - b), false};
+  array_push(&s->f->defs, d);
+  ScanOpen o = {d.end, (int32_t)s->f->defs.len - 1};
+  array_push(open, o);
+}
+
+/* In a binding macro's body, a registration (`m.def("gather_copy",
+ * &gather_copy)`, `m.impl("op", &op_cuda)`: the row's `value` names the
+ * methods) is a definition named by the Python name it registers, whose
+ * mentions (the C++ function) live only when some file mentions that name:
+ * a binding no Python code calls keeps nothing alive. */
+static void scan__binding(Scan *s, TSNode call, const char *t, void *open_arr) {
+  Array(ScanOpen) *open = open_arr;
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode field = scan__is(fn, "field_expression") ? ts_node_child_by_field_name(fn, "field", 5) : fn;
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  if (!scan__is(fn, "field_expression") || ts_node_is_null(field) || ts_node_is_null(args) || !s->binds->value) return;
+  char *method = xstrndup(t + ts_node_start_byte(field), ts_node_end_byte(field) - ts_node_start_byte(field));
+  bool registers = kb_pattern_match(s->binds->value, method);
+  free(method);
+  TSNode lit = ts_node_named_child(args, 0);
+  if (!registers || !scan__is(lit, "string_literal")) return;
+  uint32_t b = ts_node_start_byte(lit) + 1, e = b;
+  while (e < ts_node_end_byte(lit) && scan__word(t[e])) e++;
+  if (e == b) return;
+  ReachFactDef d = {ts_node_start_byte(call), ts_node_end_byte(call), names_intern(&s->names, t + b, e - b), true};
   array_push(&s->f->defs, d);
   ScanOpen o = {d.end, (int32_t)s->f->defs.len - 1};
   array_push(open, o);
@@ -256,6 +302,8 @@ static void scan__cxx(Scan *s, const char *t, size_t len) {
     if (skip) { /* nothing in it counts */
     } else if (strcmp(type, "function_definition") == 0) {
       scan__definition(s, n, t, &open);
+    } else if (b < s->binding_end && s->binds && strcmp(type, "call_expression") == 0) {
+      scan__binding(s, n, t, &open);
     } else if (strcmp(type, "preproc_if") == 0 || strcmp(type, "preproc_elif") == 0) {
       scan__preproc_alt(s, n, t, &defs); /* an #elif is the alternative of the one before */
       skip = scan__in_region(s, b, e);
@@ -328,7 +376,7 @@ void reach_facts_add_word(ReachFacts *f, const char *s, size_t n) {
 
 ReachFacts *reach_facts_scan(FileKind kind, const char *text, size_t len) {
   if (kind != FILE_CUDA && kind != FILE_PYTHON) return NULL;
-  Scan s = {{0}, xcalloc(1, sizeof(ReachFacts)), kind == FILE_PYTHON};
+  Scan s = {{0}, xcalloc(1, sizeof(ReachFacts)), kind == FILE_PYTHON, kb_lookup(KB_DETECTOR, "cxx-unreferenced", NULL, 0), 0};
   s.f->top_words = s.words_only; /* a Python file's mentions are its words: kept once */
   if (kind == FILE_CUDA) scan__cxx(&s, text, len);
   else scan__python(&s, text, len);

@@ -22,6 +22,7 @@
 typedef struct {
   uint32_t start, end;
   uint32_t name; /* index into words */
+  bool binding;  /* a binding macro's registration of a C++ function under the Python name `name` */
 } ReachFactDef;
 
 typedef struct {
