@@ -748,10 +748,23 @@ static bool attention__chip_override(const Attn *a, const AttnSite *s, Finding *
   return true;
 }
 
-/* Generic inference text for rows the builder cannot use. */
-static void attention__inference_text(Finding *f, const char *layout) {
-  const KbVar vars[] = {{"layout", attention__npu_layout(layout)}};
-  char *t = kb_render("attn-infer-generic", vars, 1);
+/* Inference text for rows the builder cannot use: the row's own advice when
+ * it already names the inference op (KV-cache decoding), else the generic
+ * call; either with the causal mask when the call is causal (`causal=True`
+ * prefill: without the mask the NPU op attends to every key). */
+static void attention__inference_text(const Attn *a, Finding *f, const AttnSite *s) {
+  const char *own = s->row->replacement;
+  const KbVar vars[] = {{"layout", attention__npu_layout(s->row->value)}};
+  char *t = own && strstr(own, "npu_fused_infer_attention_score") ? xstrdup(own) : kb_render("attn-infer-generic", vars, 1);
+  TSNode args = pysym_child(s->call, PYFIELD_ARGUMENTS);
+  TSNode c = ts_node_is_null(args) ? args : pysyntax_argument(a->py, args, "causal|is_causal");
+  if (!ts_node_is_null(c) && !pysyntax_is(c, "false") && !pysyntax_is(c, "none")) {
+    char *note = kb_render("attn-infer-causal-note", NULL, 0);
+    char *both = xasprintf("%s%s", t, note ? note : "");
+    free(note);
+    free(t);
+    t = both;
+  }
   attention__set_replacement(f, t);
   free(t);
 }
@@ -809,7 +822,7 @@ static void attention__site(Attn *a, const AttnSite *s) {
   if (s->row->value && !f->detail) f->detail = attention__detail(s->row->value);
   if (attention__chip_override(a, s, f)) return;
   if (!s->row->arg) {
-    if (inference && s->row->value) attention__inference_text(f, s->row->value);
+    if (inference && s->row->value) attention__inference_text(a, f, s);
     return;
   }
   if (attention__folded_heads(a, s, f)) return;
