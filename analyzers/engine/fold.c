@@ -1409,6 +1409,29 @@ static void fold__package_family(Fold *fo) {
   }
 }
 
+/* A pin older than the package's first NPU release (ASC108) on the line of
+ * the same requirement's replacement finding (the row's `arg`: vllm needs
+ * vllm-ascend, and 0.5.3 predates it): one decision, at the replacement,
+ * with the pin as its note. */
+static void fold__pin_before_npu(Fold *fo) {
+  const AnalyzeCtx *ctx = fo->ctx;
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-pin-before-npu", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  if (!row || !row->arg) return;
+  FindingList *l = fo->l;
+  for (size_t j = 0; j < l->len; j++) {
+    if (fo->sites[j].gone || strcmp(l->items[j].rule->code, row->code) != 0) continue;
+    for (size_t i = 0; i < l->len; i++) {
+      Finding *f = &l->items[i];
+      if (i == j || fo->sites[i].gone || !kb_pattern_match(row->arg, f->rule->code) ||
+          f->start_byte != l->items[j].start_byte || f->end_byte != l->items[j].end_byte)
+        continue;
+      kb_append_note(f, row, l->items[j].subject, l->items[j].replacement);
+      fold__gone(fo, i, j, NULL);
+      break;
+    }
+  }
+}
+
 void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   if (l->len == 0) return;
   Fold fo = {ctx, l, xcalloc(l->len, sizeof(FoldSite)), xcalloc(l->len + 1, sizeof(TSNode))};
@@ -1447,6 +1470,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__internals(&fo);
   }
   if (ctx->kind != FILE_CUDA && ctx->kind != FILE_ELF) fold__package_family(&fo);
+  if (ctx->kind != FILE_CUDA && ctx->kind != FILE_ELF) fold__pin_before_npu(&fo);
   if (fold_npu_path(ctx->path))
     for (size_t i = 0; i < l->len; i++) fo.sites[i].gone = fo.sites[i].gone || kb_domain(l->items[i].rule->code) >= 2;
   bool *drop = xcalloc(l->len + 1, sizeof *drop);
