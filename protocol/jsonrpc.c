@@ -1,6 +1,7 @@
 /* jsonrpc: see jsonrpc.h. */
 #include "protocol/jsonrpc.h"
 #include "analyzers/engine/util.h"
+#include "protocol/jsonwrite.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +182,17 @@ char *rpc_notification(const char *method, cJSON *params) {
   cJSON_AddStringToObject(o, "method", method);
   if (params) cJSON_AddItemToObject(o, "params", params);
   return rpc__print(o);
+}
+
+char *rpc_notification_text(const char *method, const char *params_json) {
+  StrBuf sb;
+  sb_init(&sb);
+  sb_puts(&sb, "{\"jsonrpc\":\"2.0\",\"method\":");
+  jsonw_string(&sb, method);
+  sb_puts(&sb, ",\"params\":");
+  sb_puts(&sb, params_json);
+  sb_putc(&sb, '}');
+  return sb_steal(&sb);
 }
 
 char *rpc_request(const cJSON *id, const char *method, cJSON *params) {

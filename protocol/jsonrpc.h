@@ -70,5 +70,7 @@ char *rpc_result(const cJSON *id, cJSON *result);
 char *rpc_error(const cJSON *id, int code, const char *message);
 char *rpc_notification(const char *method, cJSON *params);
 char *rpc_request(const cJSON *id, const char *method, cJSON *params);
+/* A notification whose params are JSON text already (jsonwrite.h), not a tree. */
+char *rpc_notification_text(const char *method, const char *params_json);
 
 #endif

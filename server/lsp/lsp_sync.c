@@ -6,6 +6,7 @@
 #include "analyzers/engine/fold_outcome.h"
 #include "server/lsp/lsp_docs.h"
 #include "analyzers/engine/nesting.h"
+#include "protocol/jsonwrite.h"
 
 #include <stdlib.h>
 
@@ -96,60 +97,131 @@ char *lsp_rule_href(Session *s, const KbRule *r) {
   return lsp_docs_href(s->docs_base, r);
 }
 
-cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f) {
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddItemToObject(o, "range", lsp_range(s, d, f->start_byte, f->end_byte));
-  cJSON_AddNumberToObject(o, "severity", f->severity);
-  cJSON_AddStringToObject(o, "code", f->rule->code);
-  char *href = lsp_rule_href(s, f->rule);
-  if (href) cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "codeDescription"), "href", href);
-  free(href);
-  cJSON_AddStringToObject(o, "source", "ascend-lsp");
-  cJSON_AddStringToObject(o, "message", s->lang_zh ? f->message_zh : f->message);
-  if (f->related.len) { /* the sites folded into this finding, or other files' places */
-    cJSON *rel = cJSON_AddArrayToObject(o, "relatedInformation");
-    for (size_t i = 0; i < f->related.len; i++) {
-      const Related *r = &f->related.items[i];
-      cJSON *ri = cJSON_CreateObject(), *loc = cJSON_AddObjectToObject(ri, "location");
-      if (!r->path) {
-        cJSON_AddStringToObject(loc, "uri", d->uri);
-        cJSON_AddItemToObject(loc, "range", lsp_range(s, d, r->start, r->end));
-      } else {
-        char *uri = doc_path_to_uri(r->path);
-        cJSON_AddStringToObject(loc, "uri", uri);
-        free(uri);
-        /* another file is not open: code points stand for UTF-16 units (BMP) and bytes for UTF-8 */
-        cJSON *range = cJSON_AddObjectToObject(loc, "range");
-        cJSON *a = cJSON_AddObjectToObject(range, "start"), *b = cJSON_AddObjectToObject(range, "end");
-        cJSON_AddNumberToObject(a, "line", r->start_row);
-        cJSON_AddNumberToObject(a, "character", s->enc == POS_UTF8 ? r->start_col : r->start_char);
-        cJSON_AddNumberToObject(b, "line", r->end_row);
-        cJSON_AddNumberToObject(b, "character", s->enc == POS_UTF8 ? r->end_col : r->end_char);
-      }
-      cJSON_AddStringToObject(ri, "message", r->message);
-      cJSON_AddItemToArray(rel, ri);
-    }
-  }
-  cJSON *data = cJSON_AddObjectToObject(o, "data");
-  if (f->replacement) cJSON_AddStringToObject(data, "replacement", f->replacement);
-  cJSON_AddStringToObject(data, "confidence", confidence_name(f->confidence));
-  cJSON_AddStringToObject(data, "fix", f->fix == FIX_SAFE ? "safe" : f->fix == FIX_UNSAFE ? "unsafe" : "none");
-  if (f->guarded) cJSON_AddBoolToObject(data, "guarded", 1);
-  if (f->unreachable) {
-    cJSON_AddBoolToObject(data, "unreachable", 1);
-    cJSON *tags = cJSON_AddArrayToObject(o, "tags");
-    cJSON_AddItemToArray(tags, cJSON_CreateNumber(1)); /* DiagnosticTag.Unnecessary: shown faded */
-  }
-  return o;
+static void lsp__position_write(StrBuf *sb, Session *s, const Document *d, uint32_t off) {
+  LspPosition p = pos_from_offset(&d->index, d->text.data, off, s->enc);
+  sb_puts(sb, "{\"line\":");
+  jsonw_int(sb, p.line);
+  sb_puts(sb, ",\"character\":");
+  jsonw_int(sb, p.character);
+  sb_putc(sb, '}');
 }
 
+static void lsp__range_write(StrBuf *sb, Session *s, const Document *d, uint32_t start, uint32_t end) {
+  sb_puts(sb, "{\"start\":");
+  lsp__position_write(sb, s, d, start);
+  sb_puts(sb, ",\"end\":");
+  lsp__position_write(sb, s, d, end);
+  sb_putc(sb, '}');
+}
+
+/* A related place in another file (not open: code points stand for UTF-16
+ * units, BMP, and bytes for UTF-8). */
+static void lsp__other_file_write(StrBuf *sb, Session *s, const Related *r) {
+  char *uri = doc_path_to_uri(r->path);
+  sb_puts(sb, "{\"uri\":");
+  jsonw_string(sb, uri);
+  free(uri);
+  sb_puts(sb, ",\"range\":{\"start\":{\"line\":");
+  jsonw_int(sb, r->start_row);
+  sb_puts(sb, ",\"character\":");
+  jsonw_int(sb, s->enc == POS_UTF8 ? r->start_col : r->start_char);
+  sb_puts(sb, "},\"end\":{\"line\":");
+  jsonw_int(sb, r->end_row);
+  sb_puts(sb, ",\"character\":");
+  jsonw_int(sb, s->enc == POS_UTF8 ? r->end_col : r->end_char);
+  sb_puts(sb, "}}}");
+}
+
+static void lsp__related_write(StrBuf *sb, Session *s, const Document *d, const Finding *f) {
+  sb_puts(sb, ",\"relatedInformation\":[");
+  for (size_t i = 0; i < f->related.len; i++) {
+    const Related *r = &f->related.items[i];
+    sb_puts(sb, i ? ",{\"location\":" : "{\"location\":");
+    if (!r->path) {
+      sb_puts(sb, "{\"uri\":");
+      jsonw_string(sb, d->uri);
+      sb_puts(sb, ",\"range\":");
+      lsp__range_write(sb, s, d, r->start, r->end);
+      sb_putc(sb, '}');
+    } else {
+      lsp__other_file_write(sb, s, r);
+    }
+    if (r->message) {
+      jsonw_key(sb, "message", false);
+      jsonw_string(sb, r->message);
+    }
+    sb_putc(sb, '}');
+  }
+  sb_putc(sb, ']');
+}
+
+/* One diagnostic as JSON text: the shape clients read (range, severity,
+ * code and its page, message, the folded sites as related information) and
+ * the server's own data (replacement, confidence, fix, guarded, unreachable). */
+static void lsp__diagnostic_write(StrBuf *sb, Session *s, const Document *d, const Finding *f) {
+  sb_puts(sb, "{\"range\":");
+  lsp__range_write(sb, s, d, f->start_byte, f->end_byte);
+  jsonw_key(sb, "severity", false);
+  jsonw_int(sb, f->severity);
+  jsonw_key(sb, "code", false);
+  jsonw_string(sb, f->rule->code);
+  char *href = lsp_rule_href(s, f->rule);
+  if (href) {
+    sb_puts(sb, ",\"codeDescription\":{\"href\":");
+    jsonw_string(sb, href);
+    sb_putc(sb, '}');
+  }
+  free(href);
+  sb_puts(sb, ",\"source\":\"ascend-lsp\"");
+  const char *msg = s->lang_zh ? f->message_zh : f->message;
+  if (msg) {
+    jsonw_key(sb, "message", false);
+    jsonw_string(sb, msg);
+  }
+  if (f->related.len) lsp__related_write(sb, s, d, f);
+  sb_puts(sb, ",\"data\":{");
+  bool first = true;
+  if (f->replacement) {
+    jsonw_key(sb, "replacement", true);
+    jsonw_string(sb, f->replacement);
+    first = false;
+  }
+  jsonw_key(sb, "confidence", first);
+  jsonw_string(sb, confidence_name(f->confidence));
+  jsonw_key(sb, "fix", false);
+  jsonw_string(sb, f->fix == FIX_SAFE ? "safe" : f->fix == FIX_UNSAFE ? "unsafe" : "none");
+  if (f->guarded) sb_puts(sb, ",\"guarded\":true");
+  if (f->unreachable) sb_puts(sb, ",\"unreachable\":true");
+  sb_putc(sb, '}');
+  if (f->unreachable) sb_puts(sb, ",\"tags\":[1]"); /* DiagnosticTag.Unnecessary: shown faded */
+  sb_putc(sb, '}');
+}
+
+cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f) {
+  StrBuf sb;
+  sb_init(&sb);
+  lsp__diagnostic_write(&sb, s, d, f);
+  cJSON *o = cJSON_Parse(sb.data);
+  sb_free(&sb);
+  return o ? o : cJSON_CreateObject();
+}
+
+/* Written as text, not as a cJSON tree: this is the message of every edit. */
 static void lsp__publish(Session *s, Document *d) {
-  cJSON *p = cJSON_CreateObject();
-  cJSON_AddStringToObject(p, "uri", d->uri);
-  cJSON_AddNumberToObject(p, "version", (double)d->version);
-  cJSON *arr = cJSON_AddArrayToObject(p, "diagnostics");
-  for (size_t i = 0; i < d->findings.len; i++) cJSON_AddItemToArray(arr, lsp_diagnostic(s, d, &d->findings.items[i]));
-  session_notify(s, "textDocument/publishDiagnostics", p);
+  StrBuf sb;
+  sb_init(&sb);
+  sb_puts(&sb, "{\"uri\":");
+  jsonw_string(&sb, d->uri);
+  jsonw_key(&sb, "version", false);
+  jsonw_int(&sb, d->version);
+  sb_puts(&sb, ",\"diagnostics\":[");
+  for (size_t i = 0; i < d->findings.len; i++) {
+    if (i) sb_putc(&sb, ',');
+    lsp__diagnostic_write(&sb, s, d, &d->findings.items[i]);
+  }
+  sb_puts(&sb, "]}");
+  session_send(s, rpc_notification_text("textDocument/publishDiagnostics", sb.data));
+  sb_free(&sb);
   d->published = true;
 }
 
