@@ -872,7 +872,10 @@ static char *model__absolute(const Model *m, int32_t mi, const char *q) {
   if (q[0] != '.') return xstrdup(q);
   const MModule *mm = &m->mods.items[mi];
   size_t dots = strspn(q, ".");
-  char *base = xstrdup(mm->name);
+  /* a relative import outside any __init__.py package is one of a namespace
+   * package (radial_attn/models/wan/attention.py's `from ...attn_mask`):
+   * its package is its folder, from the project's top */
+  char *base = xstrdup(mm->in_package ? mm->name : mm->alt);
   if (!mm->is_init) {
     char *d = strrchr(base, '.');
     if (d) *d = '\0';

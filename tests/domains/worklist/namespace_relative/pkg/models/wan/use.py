@@ -1,0 +1,5 @@
+from ...mask import build
+
+
+def run():
+    return build(4)
