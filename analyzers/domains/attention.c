@@ -430,7 +430,9 @@ static bool attention__site_inference(const Attn *a, TSNode call) {
 
 /* ---- building the NPU call ------------------------------------------------- */
 
-typedef enum { ROLE_Q, ROLE_K, ROLE_V, ROLE_DROPOUT, ROLE_SCALE, ROLE_CAUSAL, ROLE_MASK, ROLE_CUQ, ROLE_CUK, ROLE__N } Role;
+typedef enum {
+  ROLE_Q, ROLE_K, ROLE_V, ROLE_DROPOUT, ROLE_SCALE, ROLE_CAUSAL, ROLE_MASK, ROLE_CUQ, ROLE_CUK, ROLE_WINDOW, ROLE__N
+} Role;
 
 /* Arguments of one attention call, by role. */
 typedef struct {
@@ -483,6 +485,7 @@ static void attention__bind(const Attn *a, AttnArgs *out, const char *name, TSNo
   int role = attention__role(name);
   bool none = pysyntax_is(v, "none");
   if (role == ROLE_MASK && none) return; /* no mask: the default */
+  if (role == ROLE_WINDOW && attention__droppable(a, name, v)) return; /* (-1, -1): no window */
   if (role >= 0 && role != ROLE_MASK) {
     out->role[role] = v;
     return;
@@ -618,6 +621,40 @@ static char *attention__causal(const Attn *a, const AttnArgs *x, const char *q) 
   return r;
 }
 
+/* One side of a window_size tuple literal for the NPU op: flash-attn's -1
+ * (unbounded) is the op's 2147483647; NULL when not a literal. */
+static char *attention__window_side(const Attn *a, TSNode w, uint32_t i) {
+  if (!pysyntax_is(w, "tuple") || ts_node_named_child_count(w) != 2) return NULL;
+  TSNode e = ts_node_named_child(w, i);
+  char *t = attention__text(a, e);
+  if (strcmp(t, "-1") == 0) {
+    free(t);
+    return xstrdup("2147483647");
+  }
+  return t;
+}
+
+/* A sliding window (`window_size=(left, right)`): the op's band mode,
+ * sparse_mode=4 with the mask template, pre = left and next = right (0
+ * when causal); NULL when the call has no window. */
+static char *attention__window(const Attn *a, const AttnArgs *x, const char *q, bool train) {
+  TSNode w = x->role[ROLE_WINDOW], c = x->role[ROLE_CAUSAL];
+  if (ts_node_is_null(w)) return NULL;
+  bool causal = !ts_node_is_null(c) && !pysyntax_is(c, "false");
+  char *left = attention__window_side(a, w, 0), *right = causal ? xstrdup("0") : attention__window_side(a, w, 1);
+  char *op = left && right ? NULL : attention__operand(a, w);
+  if (!left) left = xasprintf("%s[0]", op);
+  if (!right) right = xasprintf("%s[1]", op);
+  char *mask = attention__form("attn-causal-mask", "mask", NULL, q);
+  const KbVar vars[] = {{"mask", mask}, {"left", left}, {"right", right}};
+  char *r = kb_render(train ? "attn-window-train" : "attn-window-infer", vars, 3);
+  free(mask);
+  free(left);
+  free(right);
+  free(op);
+  return r;
+}
+
 /* A call without cu_seqlens (a wrapper's own signature) is inexact
  * (attention__inexact): the template names the missing operands. */
 static char *attention__varlen(const Attn *a, const AttnArgs *x, const char *tmpl) {
@@ -640,7 +677,7 @@ static void attention__fill(const Attn *a, AttnVars *av, const AttnArgs *x, cons
     av->value[AV_VARLEN] = attention__varlen(a, x, train ? "attn-varlen-train" : "attn-varlen-infer");
   av->value[AV_SCALE] = attention__scale(a, x, q);
   if (train) av->value[AV_KEEP_PROB] = attention__keep_prob(a, x);
-  av->value[AV_CAUSAL] = attention__causal(a, x, q);
+  av->value[AV_CAUSAL] = ts_node_is_null(x->role[ROLE_WINDOW]) ? attention__causal(a, x, q) : attention__window(a, x, q, train);
   av->value[AV_INDEX] = xstrdup(sh->tuple_taken ? "" : "[0]");
 }
 
@@ -668,9 +705,10 @@ static const char *attention__inexact(const Attn *a, const AttnArgs *x, const At
     return "q/k/v";
   if (strcmp(sh->layout, "TND") == 0 && (ts_node_is_null(x->role[ROLE_CUQ]) || ts_node_is_null(x->role[ROLE_CUK])))
     return "cu_seqlens";
-  TSNode c = x->role[ROLE_CAUSAL];
+  TSNode c = x->role[ROLE_CAUSAL], w = x->role[ROLE_WINDOW];
   bool causal = !ts_node_is_null(c) && !pysyntax_is(c, "false");
-  if (causal && !sh->torch_bound) return "causal (no `torch` import for the mask)";
+  if ((causal || !ts_node_is_null(w)) && !sh->torch_bound) return "causal (no `torch` import for the mask)";
+  if (!ts_node_is_null(w) && !pysyntax_is(w, "tuple")) return "window_size (-1, unbounded, is 2147483647 on the NPU)";
   if (kind != BUILD_TRAIN && !attention__is_zero(a, x->role[ROLE_DROPOUT])) return "dropout_p (inference has no dropout)";
   if (kind == BUILD_INFER && strcmp(sh->layout, "TND") == 0) return "TND actual_seq_lengths (check their form)";
   return NULL;
@@ -680,7 +718,8 @@ static BuildKind attention__build_kind(const Attn *a, const AttnArgs *x, const A
   if (!inference) return BUILD_TRAIN;
   TSNode c = x->role[ROLE_CAUSAL];
   bool causal = !ts_node_is_null(c) && !pysyntax_is(c, "false");
-  if (a->ctx->opt->mindiesd && !causal && strcmp(sh->layout, "TND") != 0) return BUILD_MINDIESD;
+  if (a->ctx->opt->mindiesd && !causal && ts_node_is_null(x->role[ROLE_WINDOW]) && strcmp(sh->layout, "TND") != 0)
+    return BUILD_MINDIESD;
   return BUILD_INFER;
 }
 
