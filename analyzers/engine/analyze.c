@@ -416,6 +416,48 @@ static bool analyze__fast_path_gate(const PyFile *py, const Finding *f) {
   return gate;
 }
 
+/* Whether statement s is `<name> = <expr>.<m>()` with m among `methods`. */
+static bool analyze__method_assignment(const PyFile *py, TSNode s, const char *methods) {
+  if (pysym_of(s) != PYSYM_EXPRESSION_STATEMENT || ts_node_named_child_count(s) != 1) return false;
+  TSNode a = ts_node_named_child(s, 0);
+  TSNode right = pysym_of(a) == PYSYM_ASSIGNMENT ? pysym_child(a, PYFIELD_RIGHT) : a;
+  if (ts_node_is_null(right) || pysym_of(right) != PYSYM_CALL) return false;
+  TSNode fn = pysym_child(right, PYFIELD_FUNCTION), args = pysym_child(right, PYFIELD_ARGUMENTS);
+  if (ts_node_is_null(fn) || pysym_of(fn) != PYSYM_ATTRIBUTE || ts_node_is_null(args) || ts_node_named_child_count(args))
+    return false;
+  char *m = pyfile_node_text(py, pysym_child(fn, PYFIELD_ATTRIBUTE));
+  bool hit = m && kb_pattern_match(methods, m);
+  free(m);
+  return hit;
+}
+
+/* Whether a finding lies in the condition of an if statement without a
+ * fallback whose branch only re-lays tensors out (`q = q.contiguous()`:
+ * the "cuda-workaround-branch" row's methods): a CUDA bug's workaround the
+ * NPU skips with nothing lost. */
+static bool analyze__workaround_branch(const PyFile *py, const Finding *f, const char *methods) {
+  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  bool cond = false, hit = false;
+  const char *field;
+  for (TSNode c; forest_up_next(&up, &c, &field);) {
+    PySym k = pysym_of(c);
+    if (k == PYSYM_IF_STATEMENT) {
+      TSNode body = pysym_child(c, PYFIELD_CONSEQUENCE);
+      uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+      hit = cond && n > 0 && ts_node_named_child_count(c) == 2; /* condition and body: no elif, no else */
+      for (uint32_t i = 0; hit && i < n; i++) {
+        TSNode s = ts_node_named_child(body, i);
+        hit = pysym_of(s) == PYSYM_COMMENT || analyze__method_assignment(py, s, methods);
+      }
+      break;
+    }
+    if (k == PYSYM_BLOCK || k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_MODULE || k == PYSYM_ELIF_CLAUSE) break;
+    cond = field && strcmp(field, "condition") == 0;
+  }
+  forest_up_end(&up);
+  return hit;
+}
+
 static bool analyze__drop_any(void *data, const Finding *f) {
   (void)data;
   (void)f;
@@ -550,6 +592,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   }
   out->len = w;
   const KbEntry *gates = kb_lookup(KB_DETECTOR, "fast-path-gate", NULL, 0);
+  const KbEntry *workaround = kb_lookup(KB_DETECTOR, "cuda-workaround-branch", NULL, 0);
   const KbEntry *dead_defaults = kb_lookup(KB_DETECTOR, "dead-default", NULL, 0);
   const KbEntry *unused = kb_lookup(KB_DETECTOR, "unused-local", NULL, 0);
   for (size_t i = 0; i < out->len; i++) {
@@ -581,8 +624,11 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       kb_append_note(f, unused, local, NULL);
       free(local);
     }
-    if (gates && kb_pattern_match(gates->arg, f->rule->code) &&
-        analyze__fast_path_gate(py, f)) {
+    if (workaround && workaround->value && kb_pattern_match(workaround->arg, f->rule->code) &&
+        analyze__workaround_branch(py, f, workaround->value)) {
+      f->severity = SEV_HINT;
+      finding_append_note(f, workaround->msg_en, workaround->msg_zh);
+    } else if (gates && kb_pattern_match(gates->arg, f->rule->code) && analyze__fast_path_gate(py, f)) {
       f->severity = SEV_HINT;
       if (f->fix == FIX_SAFE) f->fix = FIX_UNSAFE; /* rewritten, the gate sends the NPU into the unported kernel */
       finding_append_note(f, gates->msg_en, gates->msg_zh);
