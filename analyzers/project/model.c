@@ -1890,6 +1890,10 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
     if (*p == '_' && (p == mm->name || p[-1] == '.') && !mm->is_init) public_mod = false;
   for (size_t k = 0; k < mm->facts->defs.len; k++) {
     const PyDef *d = &mm->facts->defs.items[k];
+    /* a definition inside a `__main__` block that does not run (a self-test's
+     * decorated helpers) is no entry point, whatever decorates it */
+    bool in_main = mm->facts->has_main && d->start >= mm->facts->main_start && d->start < mm->facts->main_end;
+    if (in_main && !mm->main_entry) continue;
     bool root = mm->test || d->decorated || (public_mod && d->kind != PYDEF_METHOD && !model__private(d->name));
     for (size_t a = 0; a < mm->facts->all.len && !root; a++) root = strcmp(mm->facts->all.items[a], d->name) == 0;
     for (size_t e = 0; e < m->entry_funcs.len && !root; e++) {
@@ -2460,6 +2464,11 @@ static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p) {
     uint32_t mod = (uint32_t)(id >> 32);
     const PyRef *ref = &m->mods.items[mod].facts->refs.items[(uint32_t)id];
     if (ref->via <= -2 || model__own_mention(m, g, cls, mod, ref->owner, name)) continue;
+    /* through an import of another definition of that name (wan/utils.py's
+     * create_block_mask_cached beside hyvideo/utils.py's): none of g's */
+    const MModule *rm = &m->mods.items[mod];
+    int32_t t = ref->via >= 0 && (size_t)ref->via < rm->import_target.len ? rm->import_target.items[ref->via] : -1;
+    if (t >= 0 && t != g && t != cls) continue;
     if (!model__calls_in(m, g, cls, mod, ref->owner)) return 0;
   }
   return calls;

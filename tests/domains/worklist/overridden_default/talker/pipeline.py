@@ -30,3 +30,4 @@ def make_decoder(dims):
     from talker.layers import Decoder
 
     return Decoder(dims, torch.device("npu"))
+
