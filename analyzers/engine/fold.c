@@ -3,6 +3,7 @@
 #include "analyzers/engine/forest.h"
 #include "analyzers/engine/fold.h"
 #include "analyzers/engine/fold_reach.h"
+#include "analyzers/engine/fold_optional.h"
 
 #include "analyzers/python/pyfacts.h"
 #include "analyzers/python/resolver.h"
@@ -2503,7 +2504,12 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   FoldProject p = {files, n, opt, xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(size_t)), xcalloc(n, sizeof(bool))};
   fold__cuda_only_packages(&p);
   fold__device_backends(&p);
-  fold_reach_cxx(files, n, opt, fold__text_at, &p);
+  bool any_optional = false;
+  bool *optional = fold_optional_modules(files, n, &any_optional);
+  fold_reach_cxx(files, n, opt, any_optional ? optional : NULL, fold__text_at, &p);
+  if (any_optional)
+    fold_optional_mark(files, n, optional, kb_lookup(KB_DETECTOR, "optional-module", opt->user_entries, opt->n_user_entries));
+  free(optional);
   FoldNode *g = xcalloc(n, sizeof *g);
   for (size_t i = 0; i < n; i++)
     if (files[i].kind == FILE_CUDA) fold__includes(&p, i, g);

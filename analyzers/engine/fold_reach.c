@@ -26,12 +26,14 @@ typedef struct {
   uint32_t start, end;
   int32_t name;
   bool live;
-  bool binding; /* a registration under a Python name (ReachFactDef.binding) */
+  bool live_required; /* live without the optional modules' mentions (fold_optional.h) */
+  bool binding;       /* a registration under a Python name (ReachFactDef.binding) */
 } ReachDef;
 
 typedef struct {
   int32_t name;
   int32_t owner; /* the innermost candidate definition, -1 outside every one */
+  bool optional; /* a word of an optional Python module */
 } ReachMention;
 
 typedef struct {
@@ -56,14 +58,15 @@ typedef struct {
  * its definitions and regions, its mentions with owners among the
  * project's definitions; a Python file's words that name C/C++ code, as
  * mentions outside every definition. */
-static void reach__add(Reach *r, size_t file, const ReachFacts *f, bool test) {
+static void reach__add(Reach *r, size_t file, const ReachFacts *f, bool test, bool optional) {
   if (f->top_words) { /* Python: words only */
     /* a name no C/C++ file has (added first) keeps nothing alive: not numbered */
     for (size_t k = 0; k < f->words.len; k++) {
       int64_t known = names_find(&r->names, reach_facts_word(f, k), strlen(reach_facts_word(f, k)));
-      ReachMention men = {(int32_t)known, -1};
-      if (known >= 0) array_push(&r->mentions, men);
-      if (known >= 0) array_push(&r->py_names, (int32_t)known);
+      if (known < 0) continue;
+      ReachMention men = {(int32_t)known, -1, optional};
+      array_push(&r->mentions, men);
+      array_push(&r->py_names, (int32_t)known);
     }
     return;
   }
@@ -73,13 +76,13 @@ static void reach__add(Reach *r, size_t file, const ReachFacts *f, bool test) {
   int32_t base = (int32_t)r->defs.len;
   for (size_t d = 0; d < f->defs.len; d++) {
     ReachDef def = {file, f->defs.items[d].start, f->defs.items[d].end, (int32_t)id[f->defs.items[d].name], false,
-                    f->defs.items[d].binding};
+                    false, f->defs.items[d].binding};
     array_push(&r->defs, def);
   }
   /* a C/C++ test (a standalone `main` timing the kernels) runs none of them for the product */
   for (size_t m = 0; !test && m < f->mentions.len; m++) {
     const ReachFactMention *fm = &f->mentions.items[m];
-    ReachMention men = {(int32_t)id[fm->name], fm->owner < 0 ? -1 : base + fm->owner};
+    ReachMention men = {(int32_t)id[fm->name], fm->owner < 0 ? -1 : base + fm->owner, false};
     array_push(&r->mentions, men);
   }
   for (size_t g = 0; g < f->regions.len; g++) {
@@ -136,7 +139,9 @@ static void reach__unwrapped_bindings(const Reach *r, bool *live_name, void *wor
   free(py);
 }
 
-static void reach__solve(Reach *r) {
+/* Marks the live definitions: `required` leaves out the optional modules'
+ * and tests' words and sets live_required, else live. */
+static void reach__solve(Reach *r, bool required) {
   size_t nn = r->names.strs.len, nd = r->defs.len;
   bool *live_name = xcalloc(nn + 1, sizeof *live_name);
   /* definitions by name and mentions by owner */
@@ -148,8 +153,9 @@ static void reach__solve(Reach *r) {
   free(keys);
   const size_t *def_first = by_name.first, *def_of = by_name.of, *men_first = by_owner.first, *men_of = by_owner.of;
   Array(int32_t) work = {0};
-  reach__unwrapped_bindings(r, live_name, &work);
+  reach__unwrapped_bindings(r, live_name, &work); /* the same in both solves: whether Python wraps at all */
   for (size_t m = 0; m < r->mentions.len; m++) {
+    if (required && r->mentions.items[m].optional) continue;
     int32_t k = r->mentions.items[m].name;
     if (r->mentions.items[m].owner < 0 && !live_name[k]) {
       live_name[k] = true;
@@ -160,8 +166,9 @@ static void reach__solve(Reach *r) {
     int32_t k = work.items[--work.len];
     for (size_t i = def_first[k]; i < def_first[k + 1]; i++) {
       ReachDef *d = &r->defs.items[def_of[i]];
-      if (d->live) continue;
-      d->live = true;
+      bool *live = required ? &d->live_required : &d->live;
+      if (*live) continue;
+      *live = true;
       for (size_t j = men_first[def_of[i]]; j < men_first[def_of[i] + 1]; j++) {
         int32_t q = r->mentions.items[men_of[j]].name;
         if (!live_name[q]) {
@@ -179,6 +186,38 @@ static void reach__solve(Reach *r) {
 
 /* ---- marking ---- */
 
+static void reach__optional_hint(Finding *f, const KbEntry *row) {
+  f->severity = SEV_HINT;
+  f->guarded = true;
+  kb_append_note(f, row, NULL, NULL);
+}
+
+/* The live C/C++ definitions only optional modules reach: their findings
+ * become guarded hints with the "optional-extension" row's note; so does
+ * the rest of a file whose live definitions are all such (its includes and
+ * their internals finding). */
+static void reach__mark_optional(const Reach *r, FoldFile *files, size_t n, const KbEntry *row) {
+  if (!row || !r->extension) return;
+  uint8_t *state = xcalloc(n + 1, 1); /* per file: 1 an optional definition, 2 a required one */
+  for (size_t d = 0; d < r->defs.len; d++) {
+    const ReachDef *def = &r->defs.items[d];
+    if (def->live) state[def->file] |= def->live_required ? 2 : 1;
+    if (!def->live || def->live_required) continue;
+    FindingList *l = files[def->file].findings;
+    for (size_t j = 0; j < l->len; j++) {
+      Finding *f = &l->items[j];
+      if (fold_live(f) && kb_domain(f->rule->code) >= 2 && f->start_byte >= def->start && f->start_byte < def->end)
+        reach__optional_hint(f, row);
+    }
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (state[i] != 1) continue;
+    FindingList *l = files[i].findings;
+    for (size_t j = 0; j < l->len; j++)
+      if (fold_live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2) reach__optional_hint(&l->items[j], row);
+  }
+  free(state);
+}
 
 static void reach__mark(const Reach *r, FoldFile *files, const KbEntry *dead, const KbEntry *out) {
   for (size_t d = 0; dead && r->extension && d < r->defs.len; d++) {
@@ -262,7 +301,8 @@ static const ReachFacts *reach__facts_of(const FoldFile *file, size_t i, FoldTex
   return *made;
 }
 
-void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, FoldTextFn cxx_text, void *data) {
+void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, const bool *optional, FoldTextFn cxx_text,
+                    void *data) {
   const KbEntry *dead = kb_lookup(KB_DETECTOR, "cxx-unreferenced", opt->user_entries, opt->n_user_entries);
   const KbEntry *out = kb_lookup(KB_DETECTOR, "cxx-compiled-out", opt->user_entries, opt->n_user_entries);
   bool any = false;
@@ -275,10 +315,16 @@ void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, FoldTe
     for (size_t i = 0; i < n; i++) {
       if ((files[i].kind == FILE_CUDA) != (pass == 0)) continue;
       const ReachFacts *f = reach__facts_of(&files[i], i, cxx_text, data, &made[i]);
-      if (f) reach__add(&r, i, f, files[i].test && files[i].kind == FILE_CUDA);
+      /* the required solve leaves out the optional modules and the tests: what only they use is optional */
+      bool aside = optional && files[i].kind == FILE_PYTHON && (optional[i] || files[i].test);
+      if (f) reach__add(&r, i, f, files[i].test && files[i].kind == FILE_CUDA, aside);
     }
-  reach__solve(&r);
+  reach__solve(&r, false);
   reach__mark(&r, files, dead, out);
+  if (optional) {
+    reach__solve(&r, true);
+    reach__mark_optional(&r, files, n, kb_lookup(KB_DETECTOR, "optional-extension", opt->user_entries, opt->n_user_entries));
+  }
   reach__prune_related(&r, files, n);
   names_free(&r.names);
   array_free(&r.regions);

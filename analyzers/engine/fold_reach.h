@@ -33,6 +33,10 @@ typedef const char *(*FoldTextFn)(void *data, size_t i, size_t *len);
  * cxx_text, fold_project's cache, which its include graph reads too;
  * Python read from `abs`). A file that cannot be read mentions nothing and
  * loses nothing. */
-void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, FoldTextFn cxx_text, void *data);
+/* `optional` (per file, may be NULL): the optional Python modules
+ * (fold_optional.h); a live definition only their words reach is a guarded
+ * hint (the "optional-extension" row). */
+void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, const bool *optional, FoldTextFn cxx_text,
+                    void *data);
 
 #endif
