@@ -2506,7 +2506,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   fold__device_backends(&p);
   bool any_optional = false;
   bool *optional = fold_optional_modules(files, n, &any_optional);
-  fold_reach_cxx(files, n, opt, any_optional ? optional : NULL, fold__text_at, &p);
+  fold_reach_cxx(files, n, opt, optional, fold__text_at, &p); /* guarded calls make optional code too */
   if (any_optional)
     fold_optional_mark(files, n, optional, kb_lookup(KB_DETECTOR, "optional-module", opt->user_entries, opt->n_user_entries));
   free(optional);

@@ -9,6 +9,7 @@
  * every definition of a name that live code mentions. What stays dead, and
  * what is compiled out, loses its live findings to unreachable hints. */
 #include "analyzers/engine/fold_reach.h"
+#include "analyzers/python/pyfacts.h"
 #include "analyzers/engine/analyze.h"
 #include "analyzers/engine/names.h"
 #include "analyzers/engine/reach_facts.h"
@@ -54,17 +55,35 @@ typedef struct {
 
 /* ---- one file's facts into the project's numbering ---- */
 
+/* Whether every call of `name` in py (its callee's last part) is guarded
+ * (in a try body whose handler catches ImportError, or an availability
+ * branch), and there is one: `import _kernels` in a try whose except
+ * defines the PyTorch fallback, the binding called in the try body. */
+static bool reach__guarded_calls(const PyFacts *py, const char *name) {
+  size_t n = strlen(name), calls = 0;
+  for (size_t i = 0; py && i < py->calls.len; i++) {
+    const char *c = py->calls.items[i].callee;
+    size_t cn = strlen(c);
+    if (cn < n || strcmp(c + cn - n, name) != 0 || (cn > n && c[cn - n - 1] != '.')) continue;
+    if (!(py->calls.items[i].flags & PYCALL_GUARDED)) return false;
+    calls++;
+  }
+  return calls > 0;
+}
+
 /* Adds file `file`'s facts: a C/C++ file's words numbered project-wide,
  * its definitions and regions, its mentions with owners among the
  * project's definitions; a Python file's words that name C/C++ code, as
- * mentions outside every definition. */
-static void reach__add(Reach *r, size_t file, const ReachFacts *f, bool test, bool optional) {
+ * mentions outside every definition, optional for the required solve when
+ * the file is (`optional`) or when it calls the name only behind a
+ * fallback (py: its facts, may be NULL). */
+static void reach__add(Reach *r, size_t file, const ReachFacts *f, bool test, bool optional, const PyFacts *py) {
   if (f->top_words) { /* Python: words only */
     /* a name no C/C++ file has (added first) keeps nothing alive: not numbered */
     for (size_t k = 0; k < f->words.len; k++) {
       int64_t known = names_find(&r->names, reach_facts_word(f, k), strlen(reach_facts_word(f, k)));
       if (known < 0) continue;
-      ReachMention men = {(int32_t)known, -1, optional};
+      ReachMention men = {(int32_t)known, -1, optional || reach__guarded_calls(py, reach_facts_word(f, k))};
       array_push(&r->mentions, men);
       array_push(&r->py_names, (int32_t)known);
     }
@@ -317,7 +336,8 @@ void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, const 
       const ReachFacts *f = reach__facts_of(&files[i], i, cxx_text, data, &made[i]);
       /* the required solve leaves out the optional modules and the tests: what only they use is optional */
       bool aside = optional && files[i].kind == FILE_PYTHON && (optional[i] || files[i].test);
-      if (f) reach__add(&r, i, f, files[i].test && files[i].kind == FILE_CUDA, aside);
+      const PyFacts *py = files[i].kind == FILE_PYTHON && files[i].facts ? files[i].facts->py : NULL;
+      if (f) reach__add(&r, i, f, files[i].test && files[i].kind == FILE_CUDA, aside, optional ? py : NULL);
     }
   reach__solve(&r, false);
   reach__mark(&r, files, dead, out);
