@@ -205,6 +205,23 @@ static void reach__solve(Reach *r, bool required) {
 
 /* ---- marking ---- */
 
+/* Whether file i is a Python build script (`setup.py`, `*_setup.py`) whose
+ * folder's C/C++ sources hold optional code and no required code (state 1
+ * at least once, never 2): the build of an optional extension. */
+static bool reach__optional_build(const FoldFile *files, size_t n, size_t i, const uint8_t *state) {
+  const char *p = files[i].rel ? files[i].rel : files[i].path, *slash = strrchr(p, '/');
+  const char *base = slash ? slash + 1 : p;
+  if (files[i].kind != FILE_PYTHON || !(strcmp(base, "setup.py") == 0 || util_ends_with(base, "_setup.py"))) return false;
+  size_t dir = (size_t)(base - p), sources = 0;
+  for (size_t k = 0; k < n; k++) {
+    const char *q = files[k].rel ? files[k].rel : files[k].path;
+    if (files[k].kind != FILE_CUDA || strncmp(q, p, dir) != 0) continue;
+    if (state[k] & 2) return false;
+    sources += state[k] == 1;
+  }
+  return sources > 0;
+}
+
 static void reach__optional_hint(Finding *f, const KbEntry *row) {
   f->severity = SEV_HINT;
   f->guarded = true;
@@ -230,7 +247,7 @@ static void reach__mark_optional(const Reach *r, FoldFile *files, size_t n, cons
     }
   }
   for (size_t i = 0; i < n; i++) {
-    if (state[i] != 1) continue;
+    if (state[i] != 1 && !reach__optional_build(files, n, i, state)) continue;
     FindingList *l = files[i].findings;
     for (size_t j = 0; j < l->len; j++)
       if (fold_live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2) reach__optional_hint(&l->items[j], row);
