@@ -41,6 +41,7 @@ typedef struct {
   bool cli;              /* it parses a command line (model__cli), from its facts */
   bool imports_transfer; /* it imports transfer_to_npu at module level (model__patches), from its facts */
   bool script_dir;       /* under a folder of scripts (the "script-folders" row) */
+  bool surface;          /* its public names are API: the package's surface, a one-file library (model__roots) */
   bool vendored;         /* in a project's copy of a third-party package (the "vendored-packages" row) */
   uint32_t def_base;     /* its first definition in Model.defs */
   bool broken;
@@ -1557,6 +1558,7 @@ typedef struct {
   Model *m;
   Array(int32_t) work;
   uint8_t *reached; /* per name id: already followed */
+  const char *opt_in; /* the "opt-in-methods" row's pattern, or NULL */
 } MReach;
 
 static void model__reach_def(MReach *r, int32_t g) {
@@ -1888,6 +1890,7 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
                                    : !mm->facts->has_main && !strchr(mm->rel, '/') && !mm->imported_by_code;
   for (const char *p = mm->name; public_mod && *p; p++)
     if (*p == '_' && (p == mm->name || p[-1] == '.') && !mm->is_init) public_mod = false;
+  mm->surface = public_mod;
   for (size_t k = 0; k < mm->facts->defs.len; k++) {
     const PyDef *d = &mm->facts->defs.items[k];
     /* a definition inside a `__main__` block that does not run (a self-test's
@@ -1915,11 +1918,19 @@ static void model__reach_all(MReach *r, size_t *at) {
     model__reach_owner(r, d->mod, d->idx);
     const PyDef *pd = model__pydef(m, g);
     if (pd->kind != PYDEF_CLASS) continue;
-    /* an instance's public methods and protocol methods can run */
-    const PyFacts *f = m->mods.items[d->mod].facts;
-    for (size_t k = (size_t)d->idx + 1; k < f->defs.len && f->defs.items[k].kind == PYDEF_METHOD; k++)
-      if (f->defs.items[k].cls == d->idx && !model__private(f->defs.items[k].name))
-        model__reach_def(r, model__global(m, d->mod, (int32_t)k));
+    /* an instance's public methods and protocol methods can run; an opt-in
+     * toggle (`enable_sequential_cpu_offload`: the "opt-in-methods" row) of a
+     * class off the library's surface runs only where the project names it */
+    const MModule *mm = &m->mods.items[d->mod];
+    const PyFacts *f = mm->facts;
+    for (size_t k = (size_t)d->idx + 1; k < f->defs.len && f->defs.items[k].kind == PYDEF_METHOD; k++) {
+      const PyDef *md = &f->defs.items[k];
+      if (md->cls != d->idx || model__private(md->name)) continue;
+      if (r->opt_in && !mm->surface && kb_pattern_match(r->opt_in, md->name) && !md->decorated &&
+          !m->mentioned.items[mm->def_ids.items[k]])
+        continue;
+      model__reach_def(r, model__global(m, d->mod, (int32_t)k));
+    }
   }
 }
 
@@ -1930,9 +1941,10 @@ static void model__reachability(Model *m) {
   model__loaded(m);
   /* in two phases over one work list: the roots that are not tests first
    * (what they reach is code_reachable), then the tests' */
-  MReach r = {m, {0}, xcalloc(m->names.strs.len + 1, 1)};
+  const KbEntry *opt_in = kb_lookup(KB_DETECTOR, "opt-in-methods", NULL, 0);
+  MReach r = {m, {0}, xcalloc(m->names.strs.len + 1, 1), opt_in ? opt_in->arg : NULL};
   size_t at = 0;
-  for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].main_entry = false;
+  for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].main_entry = m->mods.items[i].surface = false;
   for (int tests = 0; tests < 2; tests++) {
     for (size_t i = 0; i < m->mods.len; i++) model__roots(&r, (int32_t)i, tests == 1);
     model__reach_all(&r, &at);
