@@ -526,12 +526,15 @@ static uint32_t analyze__dead_default(const PyFile *py, const Finding *f, char *
 }
 
 /* Whether identifier id reads its name: not a member (`x.device`), a
- * keyword's name (`f(device=...)`) or the binding `left` itself. */
+ * keyword's name (`f(device=...)`), the binding `left` itself or another
+ * plain assignment to the name (`torch_dtype = torch.float32` in the
+ * branches after it: a write). */
 static bool analyze__reads(TSNode id, TSNode left) {
   if (ts_node_eq(id, left)) return false;
   TSNode up = ts_node_parent(id);
   PySym k = pysym_of(up);
   if (k == PYSYM_ATTRIBUTE && ts_node_eq(pysym_child(up, PYFIELD_ATTRIBUTE), id)) return false;
+  if (k == PYSYM_ASSIGNMENT && ts_node_eq(pysym_child(up, PYFIELD_LEFT), id)) return false;
   return !(k == PYSYM_KEYWORD_ARGUMENT && ts_node_eq(pysym_child(up, PYFIELD_NAME), id));
 }
 

@@ -17,3 +17,13 @@ def warmup(pipeline):
     device = torch.device("cuda")
     frames = torch.zeros(1, 3, 64, 64, device=device)
     return pipeline(frames, None)
+
+
+def sample_class_images(pipeline, accelerator, precision):
+    # computed, overwritten by the precision flag, and never passed on: the pipeline is fp16
+    torch_dtype = torch.float16 if accelerator.device.type == "cuda" else torch.float32
+    if precision == "fp32":
+        torch_dtype = torch.float32
+    elif precision == "bf16":
+        torch_dtype = torch.bfloat16
+    return pipeline.to(accelerator.device)
