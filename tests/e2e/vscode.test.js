@@ -89,11 +89,28 @@ async function tabs() {
 }
 
 // Runs a command from the palette by its title.
-async function command(title) {
-  await page.keyboard.press('F1');
+// Opens the quick input with key and types text into it. The widget closes
+// again when focus moves while it opens (a tab still activating, a panel
+// toggling), so a fill that finds it gone reopens it, up to three times.
+async function quickInput(key, text) {
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: WAIT });
-  await input.fill(`>${title}`);
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press(key);
+    try {
+      await input.waitFor({ state: 'visible', timeout: WAIT });
+      await input.fill(text, { timeout: 5000 });
+      return;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      console.log(`# quick input for ${JSON.stringify(text)} closed before it was filled; reopening`);
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+    }
+  }
+}
+
+async function command(title) {
+  await quickInput('F1', `>${title}`);
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   await row.waitFor({ state: 'visible', timeout: WAIT });
   await page.keyboard.press('Enter');
@@ -101,12 +118,10 @@ async function command(title) {
 
 // Puts the cursor at line:column (1-based) of the active editor.
 async function goTo(line, column) {
-  await page.keyboard.press('Control+G');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: WAIT });
-  await input.fill(`:${line}:${column}`);
+  await quickInput('Control+G', `:${line}:${column}`);
   await page.keyboard.press('Enter');
-  await page.waitForTimeout(300);
+  const where = `Ln ${line}, Col ${column}`;
+  await until(async () => (await page.locator('.statusbar', { hasText: where }).count()) > 0, `the cursor at ${where}`);
 }
 
 function disk(name) {
