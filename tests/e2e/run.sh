@@ -44,21 +44,24 @@ printf 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n' >"$RUN/config.yaml"
 
 # code-server's environment: its own XDG directories (nothing in $HOME) and
 # no extension gallery (an empty one: VS Code then has none to query).
+# It replaces the subshell it is called in, as a session of its own
+# (setsid): its extension host and language servers are children that
+# outlive a kill of the first process, so the whole group is killed.
 cs() {
   XDG_CONFIG_HOME=$RUN/xdg-config XDG_DATA_HOME=$RUN/xdg-data XDG_CACHE_HOME=$RUN/xdg-cache \
     EXTENSIONS_GALLERY='{}' VSCODE_CLI_DISABLE_TELEMETRY=1 \
-    "$NODE_HOME/bin/node" "$CODE_SERVER" --config "$RUN/config.yaml" \
+    exec setsid "$NODE_HOME/bin/node" "$CODE_SERVER" --config "$RUN/config.yaml" \
     --user-data-dir "$RUN/user-data" --extensions-dir "$RUN/extensions" "$@"
 }
 
-cs --install-extension "$VSIX" >"$RUN/install-extension.log" 2>&1 ||
+(cs --install-extension "$VSIX") >"$RUN/install-extension.log" 2>&1 ||
   { cat "$RUN/install-extension.log"; fail_setup "code-server --install-extension failed"; }
 
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cs --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry --disable-update-check \
-  --disable-getting-started-override --ignore-last-opened "$RUN/project" >"$RUN/code-server.log" 2>&1 &
+(cs --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry --disable-update-check \
+  --disable-getting-started-override --ignore-last-opened "$RUN/project") >"$RUN/code-server.log" 2>&1 &
 CS_PID=$!
-trap 'kill "$CS_PID" 2>/dev/null; wait "$CS_PID" 2>/dev/null' EXIT INT TERM
+trap 'kill -- "-$CS_PID" 2>/dev/null; wait "$CS_PID" 2>/dev/null' EXIT INT TERM
 
 ready=0
 for _ in $(seq 1 120); do
