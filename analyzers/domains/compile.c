@@ -103,11 +103,9 @@ static void compile__flag_branch(Compile *c, TSNode stmt) {
   for (char *p = opt + 2; *p; p++)
     if (*p == '_') *p = '-';
   char *q1 = xasprintf("\"%s\"", opt), *q2 = xasprintf("'%s'", opt), *q3 = xasprintf("\"--%s\"", attr);
-  /* the flag is defined anywhere in the file (its argument parser) */
-  context_depends(c->ctx, UNIT_READS_FILE);
-  const char *t = c->py->text;
-  size_t n = c->py->len;
-  bool defined = memmem(t, n, q1, strlen(q1)) || memmem(t, n, q2, strlen(q2)) || memmem(t, n, q3, strlen(q3));
+  /* the flag is defined anywhere in the file (its argument parser): questions
+   * the unit is kept by while their answers stay */
+  bool defined = context_text_has(c->ctx, q1) || context_text_has(c->ctx, q2) || context_text_has(c->ctx, q3);
   free(q1);
   free(q2);
   free(q3);

@@ -133,7 +133,7 @@ static void analyze__units(const Forest *forest, AnalyzeUnits *us) {
       }
     }
     TSNode first = us->tops.items[i], last = us->tops.items[j - 1];
-    AnalyzeSpan sp = {{ts_node_start_byte(first), ts_node_end_byte(last), 0, false, {0}}, i, j - i,
+    AnalyzeSpan sp = {{ts_node_start_byte(first), ts_node_end_byte(last), 0, false, {0}, {0}}, i, j - i,
                       ts_node_start_point(first).row};
     array_push(&us->spans, sp);
     i = j;
@@ -169,7 +169,7 @@ static bool analyze__unit(AnalyzeCtx *ctx, PyFile *py, const TSNode *tops, size_
  * findings; `calls` every unit's calls (borrowed). */
 static void analyze__file_detectors(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *us, unsigned flags,
                                     const UnitCalls *calls) {
-  AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true, *calls};
+  AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true, *calls, {0}};
   AnalyzeUnit *saved = ctx->unit;
   ctx->unit = &whole;
   /* first: the matcher's once-per-file rule stands for what it said at
@@ -989,6 +989,7 @@ typedef struct {
 
 struct AnalyzeMemo {
   Array(MemoUnit) units;
+  Array(ByteRange) touched; /* what edits wrote since the last analysis (current bytes) */
   char *key;              /* file facts and options the units were made with; NULL: none */
   PyFactsCache *facts;    /* the project model's facts of each statement (pyfacts.h) */
   PyFileCache *pyfile;    /* the resolver's walk of each statement (resolver.h) */
@@ -1009,6 +1010,7 @@ static void analyze__calls_free(UnitCalls *c) {
 
 static void analyze__memo_unit_free(MemoUnit *m) {
   analyze__calls_free(&m->u.calls);
+  context_queries_free(&m->u.queries);
   findings_free(&m->findings);
   array_free(&m->ranges[0]);
   array_free(&m->ranges[1]);
@@ -1027,13 +1029,30 @@ void analyze_memo_free(AnalyzeMemo *m) {
   pyfacts_cache_free(m->facts);
   pyfile_cache_free(m->pyfile);
   array_free(&m->units);
+  array_free(&m->touched);
   free(m);
+}
+
+/* The ranges earlier edits wrote move with this one, which joins them. */
+static void analyze__memo_touch(AnalyzeMemo *m, uint32_t start, uint32_t old_end, uint32_t new_end) {
+  int64_t delta = (int64_t)new_end - (int64_t)old_end;
+  for (size_t i = 0; i < m->touched.len; i++) {
+    ByteRange *r = &m->touched.items[i];
+    if (r->start >= old_end) r->start = (uint32_t)(r->start + delta);
+    else if (r->start > start) r->start = start;
+    if (r->end >= old_end) r->end = (uint32_t)(r->end + delta);
+    else if (r->end > start) r->end = new_end;
+  }
+  ByteRange w = {start, new_end};
+  array_push(&m->touched, w);
 }
 
 void analyze_memo_edit(AnalyzeMemo *m, uint32_t start, uint32_t old_end, uint32_t new_end) {
   int64_t delta = (int64_t)new_end - (int64_t)old_end;
+  analyze__memo_touch(m, start, old_end, new_end);
   for (size_t i = 0; i < m->units.len; i++) {
     AnalyzeUnit *u = &m->units.items[i].u;
+    context_queries_edit(&u->queries, start, old_end, new_end);
     if (u->end < start) continue;
     if (u->start > old_end) { /* wholly after the edit: moves */
       u->start = (uint32_t)(u->start + delta);
@@ -1124,15 +1143,18 @@ static void analyze__memo_shift(MemoUnit *m, uint32_t new_row) {
 }
 
 /* The kept unit that is exactly this span, clean and free of outside reads
- * (and of absolute rows when it moved across lines), or NULL. `from`
- * advances over the memo's units (both lists are in document order). */
-static MemoUnit *analyze__memo_find(AnalyzeMemo *m, size_t *from, const AnalyzeSpan *sp) {
+ * (and of absolute rows when it moved across lines), whose questions of the
+ * text still get their answers, or NULL. `from` advances over the memo's
+ * units (both lists are in document order). */
+static MemoUnit *analyze__memo_find(AnalyzeMemo *m, size_t *from, const AnalyzeSpan *sp, const char *text,
+                                    size_t len) {
   while (*from < m->units.len && m->units.items[*from].u.start < sp->u.start) (*from)++;
   if (*from >= m->units.len) return NULL;
   MemoUnit *mu = &m->units.items[*from];
   if (mu->u.start != sp->u.start || mu->u.end != sp->u.end || mu->dirty) return NULL;
   if (mu->u.flags & UNIT_READS_FILE) return NULL;
   if ((mu->u.flags & UNIT_READS_ROWS) && mu->start_row != sp->start_row) return NULL;
+  if (!context_queries_hold(&mu->u, text, len, m->touched.items, m->touched.len)) return NULL;
   return mu;
 }
 
@@ -1187,6 +1209,7 @@ static void analyze__join_unit(MemoUnit *mu, FindingList *all, UnitCalls *calls,
     return;
   }
   array_free(&mu->u.calls);
+  context_queries_free(&mu->u.queries);
   array_free(&mu->findings);
   array_free(&mu->ranges[0]);
   array_free(&mu->ranges[1]);
@@ -1200,6 +1223,7 @@ static void analyze__memo_install(AnalyzeMemo *memo, MemoUnits *next, const char
   memo->units.len = next->len;
   memo->units.cap = next->cap;
   memo->key = xstrdup(key);
+  memo->touched.len = 0; /* the next version's questions start from this text */
   memo->ran = next->len - reused;
   memo->reused = reused;
 }
@@ -1215,7 +1239,7 @@ static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits 
   size_t from = 0, reused = 0;
   /* the ranges kept units' matchers found are facts of this version too */
   for (size_t i = 0; keep && i < us->spans.len; i++)
-    if ((kept[i] = analyze__memo_find(memo, &from, &us->spans.items[i]))) {
+    if ((kept[i] = analyze__memo_find(memo, &from, &us->spans.items[i], ctx->text, ctx->len))) {
       analyze__memo_shift(kept[i], us->spans.items[i].start_row);
       analyze__push_ranges(&py->guarded, kept[i]->ranges[0].items, kept[i]->ranges[0].len);
       analyze__push_ranges(&py->npu_aware, kept[i]->ranges[1].items, kept[i]->ranges[1].len);
@@ -1263,7 +1287,7 @@ static void analyze__python(const AnalyzeFile *file, AnalyzeCtx *ctx, PyFile *py
 
 /* Every detector over a file of another kind: one unit, the whole file. */
 static void analyze__other(AnalyzeCtx *ctx) {
-  AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true, {0}};
+  AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true, {0}, {0}};
   ctx->unit = &whole;
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++)
     if (analyze__table[i].fn) analyze__table[i].fn(ctx);

@@ -110,3 +110,49 @@ bool context_code_selected(const AnalyzeOptions *opt, const char *code) {
   if (opt->n_select > 0 && !context__code_in(opt->select, opt->n_select, code)) return false;
   return !context__code_in(opt->ignore, opt->n_ignore, code);
 }
+
+/* ---- questions a unit asks of the whole text -------------------------------- */
+
+bool context_text_has(const AnalyzeCtx *ctx, const char *needle) {
+  size_t n = strlen(needle);
+  const char *hit = n ? memmem(ctx->text, ctx->len, needle, n) : NULL;
+  if (ctx->unit && !ctx->unit->file) {
+    UnitQuery q = {xstrdup(needle), hit != NULL, false, hit ? (uint32_t)(hit - ctx->text) : 0};
+    array_push(&ctx->unit->queries, q);
+  }
+  return hit != NULL;
+}
+
+void context_queries_edit(UnitQueries *qs, uint32_t start, uint32_t old_end, uint32_t new_end) {
+  for (size_t i = 0; i < qs->len; i++) {
+    UnitQuery *q = &qs->items[i];
+    if (!q->found || q->stale) continue;
+    uint32_t n = (uint32_t)strlen(q->needle);
+    if (start < q->at + n && old_end > q->at) q->stale = true; /* written over, or split by an insert */
+    else if (q->at >= old_end) q->at = q->at + new_end - old_end;
+  }
+}
+
+bool context_queries_hold(const AnalyzeUnit *u, const char *text, size_t len, const ByteRange *touched, size_t n) {
+  for (size_t i = 0; i < u->queries.len; i++) {
+    const UnitQuery *q = &u->queries.items[i];
+    size_t k = strlen(q->needle);
+    if (q->found && !q->stale) continue; /* still there, untouched */
+    if (q->found) {
+      if (!memmem(text, len, q->needle, k)) return false;
+      continue;
+    }
+    /* a new occurrence overlaps what an edit wrote */
+    for (size_t r = 0; r < n; r++) {
+      size_t from = touched[r].start >= k ? touched[r].start - k + 1 : 0;
+      size_t to = touched[r].end + k - 1 < len ? touched[r].end + k - 1 : len;
+      if (to > from && memmem(text + from, to - from, q->needle, k)) return false;
+    }
+  }
+  return true;
+}
+
+void context_queries_free(UnitQueries *q) {
+  for (size_t i = 0; i < q->len; i++) free(q->items[i].needle);
+  array_free(q);
+}

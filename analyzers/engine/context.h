@@ -73,12 +73,25 @@ typedef struct {
 
 typedef Array(UnitCall) UnitCalls;
 
+/* A question a unit asked of the whole text (context_text_has), with its
+ * answer: the unit is kept on a later version only while every one of its
+ * questions still gets the same answer. */
+typedef struct {
+  char *needle;            /* owned */
+  bool found;
+  bool stale;              /* found, and an edit touched the occurrence since */
+  uint32_t at;             /* found: the first occurrence (moved by edits) */
+} UnitQuery;
+
+typedef Array(UnitQuery) UnitQueries;
+
 typedef struct {
   uint32_t start, end;     /* bytes of the unit (whole file for other kinds) */
   unsigned flags;          /* UNIT_* the detectors noted */
   bool file;               /* the whole file: a file-level pass, not a unit */
   UnitCalls calls;         /* a unit's calls, in order (the attention detector
                               fills them); for the file pass, every unit's */
+  UnitQueries queries;     /* what it asked of the whole text (owned) */
 } AnalyzeUnit;
 
 /* Per-file context handed to each detector. */
@@ -104,6 +117,25 @@ static inline void context_depends(const AnalyzeCtx *ctx, unsigned flags) { ctx-
 static inline void context_reads(const AnalyzeCtx *ctx, uint32_t from, uint32_t to) {
   if (from < ctx->unit->start || to > ctx->unit->end) ctx->unit->flags |= UNIT_READS_FILE;
 }
+
+/* Whether the file's text holds `needle` anywhere: a read outside the unit
+ * that is recorded with its answer instead of making the unit re-run on
+ * every version (context.c). */
+bool context_text_has(const AnalyzeCtx *ctx, const char *needle);
+
+/* Moves the occurrences of the unit's questions over an edit of bytes
+ * [start, old_end) that became [start, new_end): one the edit touches is
+ * stale (asked again). */
+void context_queries_edit(UnitQueries *q, uint32_t start, uint32_t old_end, uint32_t new_end);
+
+/* True while every question of `u` gets the answer it got in text[0, len),
+ * given that edits since it was asked wrote only the `n` ranges `touched`
+ * (where a needle it did not find could have appeared); a stale occurrence
+ * is looked for again. */
+bool context_queries_hold(const AnalyzeUnit *u, const char *text, size_t len, const ByteRange *touched, size_t n);
+
+/* Frees the unit's questions. */
+void context_queries_free(UnitQueries *q);
 
 typedef void (*AnalyzerFn)(AnalyzeCtx *ctx);
 

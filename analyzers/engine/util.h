@@ -58,6 +58,11 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
     (b)->len = (b)->cap = 0;                                                  \
   } while (0)
 
+/* Bytes [start, end) of a text. */
+typedef struct {
+  uint32_t start, end;
+} ByteRange;
+
 /* A list of heap strings (each freed by the list's owner). */
 typedef Array(char *) StrList;
 void strlist_free(StrList *l);

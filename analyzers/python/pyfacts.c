@@ -19,10 +19,12 @@ typedef struct {
   bool top_class; /* a top-level class: functions directly in it are methods */
 } PyfFrame;
 
-/* (owner, name) pairs already in a refs list: open addressing, index + 1. */
+/* (owner, name) pairs already in a refs list: open addressing, index + 1.
+ * `used` counts the slots taken: a statement's walk puts every name in it,
+ * the file's join only the module's and the main block's (pyfacts__join). */
 typedef struct {
   size_t *slots;
-  size_t n;
+  size_t n, used;
 } PyfRefSet;
 
 typedef struct {
@@ -83,21 +85,19 @@ static size_t pyfacts__ref_hash(int32_t owner, const char *s, size_t n) {
   return (size_t)util_fnv(UTIL_FNV_SEED ^ (uint64_t)(uint32_t)owner, s, n);
 }
 
-/* Rebuilds the set over every name of out->refs, at least twice as many
- * slots as names (definition-owned names join out->refs without the set, see
- * pyfacts__append, so one doubling may not be enough). */
+/* Doubles the set, moving every slot taken (set->used of them). */
 static void pyfacts__grow_seen(PyfRefSet *set, const PyFacts *out) {
-  size_t n = set->n ? set->n * 2 : 256;
-  while (n < 2 * (out->refs.len + 1)) n *= 2;
-  free(set->slots);
+  size_t n = set->n ? set->n * 2 : 256, *old = set->slots, old_n = set->n;
   set->slots = xcalloc(n, sizeof *set->slots);
   set->n = n;
-  for (size_t k = 0; k < out->refs.len; k++) {
-    const PyRef *r = &out->refs.items[k];
+  for (size_t j = 0; j < old_n; j++) {
+    if (!old[j]) continue;
+    const PyRef *r = &out->refs.items[old[j] - 1];
     size_t i = pyfacts__ref_hash(r->owner, r->name, strlen(r->name)) & (n - 1);
     while (set->slots[i]) i = (i + 1) & (n - 1);
-    set->slots[i] = k + 1;
+    set->slots[i] = old[j];
   }
+  free(old);
 }
 
 /* Adds (owner, name[0, n)) to out->refs unless it is there. */
@@ -109,20 +109,29 @@ static int32_t pyfacts__merge_via(int32_t a, int32_t b) {
   return ia >= 0 && ia == ib ? ia : -1;
 }
 
-static void pyfacts__ref_add(PyFacts *out, PyfRefSet *set, int32_t owner, const char *name, size_t n, int32_t via) {
-  if (2 * (out->refs.len + 1) > set->n) pyfacts__grow_seen(set, out);
+/* The slot of (owner, name[0, n)) in the set: taken by that name, or free. */
+static size_t *pyfacts__ref_slot(const PyFacts *out, PyfRefSet *set, int32_t owner, const char *name, size_t n) {
+  if (2 * (set->used + 1) > set->n) pyfacts__grow_seen(set, out);
   size_t i = pyfacts__ref_hash(owner, name, n) & (set->n - 1);
   while (set->slots[i]) {
-    PyRef *r = &out->refs.items[set->slots[i] - 1];
-    if (r->owner == owner && strlen(r->name) == n && memcmp(r->name, name, n) == 0) {
-      r->via = pyfacts__merge_via(r->via, via);
-      return;
-    }
+    const PyRef *r = &out->refs.items[set->slots[i] - 1];
+    if (r->owner == owner && strncmp(r->name, name, n) == 0 && r->name[n] == '\0') break;
     i = (i + 1) & (set->n - 1);
+  }
+  return &set->slots[i];
+}
+
+static void pyfacts__ref_add(PyFacts *out, PyfRefSet *set, int32_t owner, const char *name, size_t n, int32_t via) {
+  size_t *slot = pyfacts__ref_slot(out, set, owner, name, n);
+  if (*slot) {
+    PyRef *r = &out->refs.items[*slot - 1];
+    r->via = pyfacts__merge_via(r->via, via);
+    return;
   }
   PyRef r = {xstrndup(name, n), owner, via};
   array_push(&out->refs, r);
-  set->slots[i] = out->refs.len;
+  *slot = out->refs.len;
+  set->used++;
 }
 
 /* Records that `owner` mentions the name text[s, e), once. */
@@ -691,7 +700,7 @@ static bool pyfacts__same_context(const PyfPart *p, const PyfContext *ctx) {
 /* The walk of one statement into a part. */
 static void pyfacts__part_build(const PyFile *py, const PyFacts *file, const PyfLines *lines, const KbEntry *const rows[2],
                                 const int32_t *import_of, TSNode root, PyFacts *out) {
-  PyfBuild b = {py, out, file, lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false, rows[0], rows[1], import_of};
+  PyfBuild b = {py, out, file, lines, {0}, {NULL, 0, 0}, {0}, 0, 0, 0, false, rows[0], rows[1], import_of};
   pyfacts__walk(&b, root);
   pyfacts__drop_shadowed(&b);
   for (size_t i = 0; i < b.bound.len; i++) free(b.bound.items[i].name);
@@ -761,26 +770,53 @@ static PyCall pyfacts__copy_call(const PyCall *src, int32_t base) {
   return c;
 }
 
-/* A part's facts join the file's: definition indices move past the
- * file's, and the module's and main block's names stay unique. */
-static void pyfacts__append(PyFacts *f, PyfRefSet *seen, const PyFacts *part) {
+/* A part's facts join the file's without copying a string: the file's
+ * borrows them from a part the cache keeps (`own` false), or takes them
+ * from a part about to be freed (`own`: the part keeps none). Definition
+ * indices move past the file's, and the module's and main block's names
+ * stay unique. */
+static void pyfacts__join(PyFacts *f, PyfRefSet *seen, PyFacts *part, bool own) {
   int32_t base = (int32_t)f->defs.len;
-  for (size_t i = 0; i < part->defs.len; i++) array_push(&f->defs, pyfacts__copy_def(&part->defs.items[i], base));
-  for (size_t i = 0; i < part->calls.len; i++) array_push(&f->calls, pyfacts__copy_call(&part->calls.items[i], base));
+  array_reserve(&f->defs, part->defs.len);
+  for (size_t i = 0; i < part->defs.len; i++) {
+    PyDef d = part->defs.items[i];
+    if (d.cls >= 0) d.cls += base;
+    array_push(&f->defs, d);
+  }
+  array_reserve(&f->calls, part->calls.len);
+  for (size_t i = 0; i < part->calls.len; i++) {
+    PyCall c = part->calls.items[i];
+    if (c.owner >= 0) c.owner += base;
+    array_push(&f->calls, c);
+  }
+  array_reserve(&f->refs, part->refs.len);
   for (size_t i = 0; i < part->refs.len; i++) {
-    const PyRef *r = &part->refs.items[i];
-    if (r->owner >= 0) { /* a definition of this part: unique in it already, and no other part names its owner */
-      PyRef c = {xstrdup(r->name), r->owner + base, r->via};
-      array_push(&f->refs, c);
+    PyRef r = part->refs.items[i];
+    if (r.owner >= 0) { /* a definition of this part: unique in it already, and no other part names its owner */
+      r.owner += base;
+      array_push(&f->refs, r);
       continue;
     }
-    pyfacts__ref_add(f, seen, r->owner, r->name, strlen(r->name), r->via);
+    size_t n = strlen(r.name), *slot = pyfacts__ref_slot(f, seen, r.owner, r.name, n);
+    if (*slot) { /* named by an earlier part too */
+      PyRef *x = &f->refs.items[*slot - 1];
+      x->via = pyfacts__merge_via(x->via, r.via);
+      if (own) free(r.name);
+      continue;
+    }
+    array_push(&f->refs, r);
+    *slot = f->refs.len;
+    seen->used++;
   }
-  PYFACTS__COPY_STRS(f->star_imports, part->star_imports);
-  PYFACTS__COPY_STRS(f->dynamic_imports, part->dynamic_imports);
-  PYFACTS__COPY_STRS(f->all, part->all);
+  for (size_t i = 0; i < part->star_imports.len; i++) array_push(&f->star_imports, part->star_imports.items[i]);
+  for (size_t i = 0; i < part->dynamic_imports.len; i++) array_push(&f->dynamic_imports, part->dynamic_imports.items[i]);
+  for (size_t i = 0; i < part->all.len; i++) array_push(&f->all, part->all.items[i]);
   f->has_all = f->has_all || part->has_all;
   f->dynamic_unknown = f->dynamic_unknown || part->dynamic_unknown;
+  if (own) { /* every string is the file's now: the part frees its arrays alone */
+    part->defs.len = part->calls.len = part->refs.len = 0;
+    part->star_imports.len = part->dynamic_imports.len = part->all.len = 0;
+  }
 }
 
 /* The kept part of a statement with this text, or NULL; `from` moves over
@@ -804,8 +840,9 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
   const KbEntry *const rows[2] = {kb_lookup(KB_DETECTOR, "dynamic-loaders", NULL, 0),
                                   kb_lookup(KB_DETECTOR, "plain-decorators", NULL, 0)};
   Array(PyfPart) next = {0};
-  PyfRefSet seen = {NULL, 0};
+  PyfRefSet seen = {NULL, 0, 0};
   size_t from = 0;
+  f->borrowed = cache != NULL;
   /* the imports' order (pyfacts__imports): module-level bindings in document order */
   int32_t *import_of = xcalloc(py->bindings.len + 1, sizeof *import_of);
   for (size_t i = 0, k = 0; i < py->bindings.len; i++) import_of[i] = py->bindings.items[i].module_scope ? (int32_t)k++ : -1;
@@ -831,13 +868,13 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
     } else {
       pyfacts__part_build(py, f, &lines, rows, import_of, forest_root(fo, m), &part.facts);
     }
-    pyfacts__append(f, &seen, &part.facts);
+    pyfacts__join(f, &seen, &part.facts, !cache);
     if (cache) array_push(&next, part);
     else pyfacts__part_free(&part);
   }
   free(seen.slots);
   free(import_of);
-  PyfBuild b = {py, f, f, &lines, {0}, {NULL, 0}, {0}, 0, 0, 0, false, NULL, NULL, NULL};
+  PyfBuild b = {py, f, f, &lines, {0}, {NULL, 0, 0}, {0}, 0, 0, 0, false, NULL, NULL, NULL};
   pyfacts__imports(&b);
   array_free(&lines);
   if (cache) { /* this version's parts replace the cache's */
@@ -856,6 +893,16 @@ static void pyfacts__strs_free(char **s, size_t n) {
 }
 
 static void pyfacts__release(PyFacts *f) {
+  for (size_t i = 0; i < f->imports.len; i++) {
+    free(f->imports.items[i].local);
+    free(f->imports.items[i].qualname);
+    free(f->imports.items[i].module);
+  }
+  array_free(&f->imports);
+  if (f->borrowed) { /* the rest's strings are a cache's */
+    f->defs.len = f->calls.len = f->refs.len = 0;
+    f->star_imports.len = f->dynamic_imports.len = f->all.len = 0;
+  }
   for (size_t i = 0; i < f->defs.len; i++) {
     free(f->defs.items[i].name);
     pyfacts__strs_free(f->defs.items[i].bases.items, f->defs.items[i].bases.len);
@@ -868,18 +915,12 @@ static void pyfacts__release(PyFacts *f) {
     free(f->calls.items[i].self_attr);
     free(f->calls.items[i].keywords);
   }
-  for (size_t i = 0; i < f->imports.len; i++) {
-    free(f->imports.items[i].local);
-    free(f->imports.items[i].qualname);
-    free(f->imports.items[i].module);
-  }
   for (size_t i = 0; i < f->refs.len; i++) free(f->refs.items[i].name);
   pyfacts__strs_free(f->star_imports.items, f->star_imports.len);
   pyfacts__strs_free(f->dynamic_imports.items, f->dynamic_imports.len);
   pyfacts__strs_free(f->all.items, f->all.len);
   array_free(&f->defs);
   array_free(&f->calls);
-  array_free(&f->imports);
   array_free(&f->refs);
   array_free(&f->star_imports);
   array_free(&f->dynamic_imports);

@@ -17,9 +17,14 @@
  * Module-level imports (with their guard state), `from m import *`,
  * `__all__`, the `__main__` block, literal `importlib.import_module` calls.
  *
- * Ownership: a PyFacts owns all its strings; nothing is borrowed from the
- * tree or the text once built. Free with pyfacts_free; pyfacts_copy makes a
- * deep copy (the caller frees it). */
+ * Ownership: nothing is borrowed from the tree or the text once built. A
+ * PyFacts owns all its strings, except one that pyfacts_build_cached joined
+ * from a cache's statements (`borrowed`): the strings of its definitions,
+ * calls, names and string lists (and the definitions' bases and parameter
+ * arrays) are the cache's, valid until that cache builds again or is freed;
+ * its imports are its own. Free with pyfacts_free (either kind);
+ * pyfacts_copy makes a deep copy that owns everything (the caller frees
+ * it): whoever keeps facts past the next build copies them. */
 #ifndef ASC_PYFACTS_H
 #define ASC_PYFACTS_H
 
@@ -130,6 +135,7 @@ typedef struct PyFacts {
   bool runs_calls;        /* module code has a call statement (`main()`, `fire.Fire(...)`,
                              `sys.path.insert(...)`): running the file does something */
   Array(PyRef) refs;      /* unique per (owner, name) */
+  bool borrowed;          /* see Ownership above */
 } PyFacts;
 
 /* Builds the facts of a parsed Python file. Caller frees with pyfacts_free. */
@@ -143,7 +149,8 @@ PyFacts *pyfacts_build(const PyFile *py);
  * (the file facts the statements' facts read: imports, options) is the
  * cache's; else every statement. The result equals pyfacts_build's (both
  * build by statements and join them the same way); the cache then holds
- * this version's. Owned by the caller: pyfacts_cache_free. */
+ * this version's, and the result borrows their strings (`borrowed`).
+ * Owned by the caller: pyfacts_cache_free. */
 typedef struct PyFactsCache PyFactsCache;
 PyFactsCache *pyfacts_cache_new(void);
 void pyfacts_cache_free(PyFactsCache *c);

@@ -33,10 +33,6 @@ typedef struct {
 } PyBinding;
 
 typedef struct {
-  uint32_t start, end;
-} ByteRange;
-
-typedef struct {
   char *name;
   uint32_t start, end;       /* whole definition, decorators included */
   uint32_t body_start;
