@@ -355,6 +355,57 @@ static TSNode fold__branch_of(const AnalyzeCtx *ctx, uint32_t s, uint32_t e, TSN
   return found;
 }
 
+/* Whether the byte range holds the word "cuda" (a test of a device name,
+ * a flag or an attribute: `accelerator == "cuda"`, `use_cuda`, `x.is_cuda`). */
+static bool fold__mentions_cuda(const AnalyzeCtx *ctx, TSNode n) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  return memmem(ctx->text + s, e - s, "cuda", 4) != NULL;
+}
+
+/* `if not torch.cuda.is_available(): return 0` (or `if x.device.type !=
+ * "cuda": return fallback(x)`) among the statements of a function body
+ * before the one holding byte range [s, e): the rest of the body runs only
+ * where the test let it through, a branch of that test like an if's
+ * consequence. The exit's condition is *cond, the rest of the body
+ * [*rs, *re). A test that raises is a requirement, not a branch. */
+static bool fold__early_exit_of(const AnalyzeCtx *ctx, uint32_t s, uint32_t e, TSNode *cond, uint32_t *rs, uint32_t *re) {
+  ForestUp up = forest_up(ctx->forest, s, e);
+  TSNode c, child = {0}, body = {0};
+  const char *field, *child_field = NULL;
+  while (forest_up_next(&up, &c, &field)) {
+    if (fold__is(c, "function_definition")) {
+      if (!ts_node_is_null(child) && child_field && strcmp(child_field, "body") == 0) body = child;
+      break;
+    }
+    if (fold__is(c, "class_definition") || fold__is(c, "module")) break;
+    child = c;
+    child_field = field;
+  }
+  forest_up_end(&up);
+  if (ts_node_is_null(body)) return false;
+  /* the body's statement holding the range, then the statements before it */
+  uint32_t n = ts_node_named_child_count(body), at = n;
+  for (uint32_t i = 0; i < n && at == n; i++) {
+    TSNode st = ts_node_named_child(body, i);
+    if (ts_node_start_byte(st) <= s && ts_node_end_byte(st) >= e) at = i;
+  }
+  for (uint32_t i = at; i-- > 0;) {
+    TSNode st = ts_node_named_child(body, i);
+    if (!fold__is(st, "if_statement") || ts_node_named_child_count(st) != 2) continue; /* no elif/else */
+    TSNode then = ts_node_child_by_field_name(st, "consequence", 11);
+    uint32_t k = ts_node_is_null(then) ? 0 : ts_node_named_child_count(then);
+    TSNode test = ts_node_child_by_field_name(st, "condition", 9);
+    if (k == 0 || !fold__is(ts_node_named_child(then, k - 1), "return_statement") || ts_node_is_null(test) ||
+        !fold__mentions_cuda(ctx, test))
+      continue;
+    *cond = test;
+    *rs = ts_node_end_byte(st);
+    *re = ts_node_end_byte(body);
+    return true;
+  }
+  return false;
+}
+
 static bool fold__branch_domain(const Finding *f) {
   int d = kb_domain(f->rule->code);
   return d == 2 || d == 5;
@@ -399,19 +450,15 @@ static bool fold__edits_within(const Finding *into, const Finding *from) {
   return true;
 }
 
-/* Whether the byte range holds the word "cuda" (a test of a device name,
- * a flag or an attribute: `accelerator == "cuda"`, `use_cuda`, `x.is_cuda`). */
-static bool fold__mentions_cuda(const AnalyzeCtx *ctx, TSNode n) {
-  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-  return memmem(ctx->text + s, e - s, "cuda", 4) != NULL;
-}
 
 /* The device-layer and distributed findings in the branch of one CUDA test
  * are one change: `if torch.cuda.is_available(): device = torch.device("cuda")`
  * (a selection: the NPU gets its own branch there), `if accelerator ==
  * "cuda": torch.device("cuda", rank); torch.cuda.set_device(rank)`. The
  * most severe of them carries the others, the test's own finding on a tie
- * (a test that is no finding adds none). A test whose branch sets TF32/cuDNN flags alone is
+ * (a test that is no finding adds none). The rest of a function after an
+ * early exit on a CUDA test (`if not torch.cuda.is_available(): return 0`)
+ * is that test's branch too. A test whose branch sets TF32/cuDNN flags alone is
  * right to skip on the NPU (another branch, or none, runs there): it and
  * its branch are no finding. */
 static void fold__device_branch(Fold *fo) {
@@ -421,12 +468,17 @@ static void fold__device_branch(Fold *fo) {
   for (size_t j = 0; j < l->len; j++) {
     const Finding *f = &l->items[j];
     if (fo->sites[j].gone || !fold_live(f) || !fold__branch_domain(f)) continue;
-    TSNode block, stmt = fold__branch_of(ctx, f->start_byte, f->end_byte, &block);
-    if (ts_node_is_null(stmt)) continue;
-    TSNode cond = ts_node_child_by_field_name(stmt, "condition", 9);
+    TSNode block = {0}, cond = {0}, stmt = fold__branch_of(ctx, f->start_byte, f->end_byte, &block);
+    uint32_t bs, be;
+    if (!ts_node_is_null(stmt)) {
+      cond = ts_node_child_by_field_name(stmt, "condition", 9);
+      bs = ts_node_start_byte(block);
+      be = ts_node_end_byte(block);
+    } else if (!fold__early_exit_of(ctx, f->start_byte, f->end_byte, &cond, &bs, &be)) {
+      continue;
+    }
     if (ts_node_is_null(cond)) continue;
     uint32_t cs = ts_node_start_byte(cond), ce = ts_node_end_byte(cond);
-    uint32_t bs = ts_node_start_byte(block), be = ts_node_end_byte(block);
     size_t carrier = SIZE_MAX;
     for (size_t k = 0; k < l->len && carrier == SIZE_MAX; k++)
       if (!fo->sites[k].gone && fold_live(&l->items[k]) && fold__branch_domain(&l->items[k]) &&
@@ -434,7 +486,7 @@ static void fold__device_branch(Fold *fo) {
         carrier = k;
     bool tested = carrier != SIZE_MAX;
     if (!tested && !fold__mentions_cuda(ctx, cond)) continue;
-    bool skip = tested && fold__flags_only(ctx, block); /* whatever other branches do */
+    bool skip = tested && !ts_node_is_null(block) && fold__flags_only(ctx, block); /* whatever other branches do */
     /* the most severe finding carries the item (its message is the headline), the test's on a tie */
     for (size_t k = 0; k < l->len; k++) {
       const Finding *g = &l->items[k];

@@ -96,11 +96,13 @@ TEST(device_guard_negated_with_else) {
                "    th.npu.empty_cache()\n", 2);
 }
 
+/* the rest of the function after the exit is the test's branch: one item,
+ * both edits */
 TEST(device_guard_early_exit) {
   ASSERT_FIXED("import torch as th\ndef f():\n    if not th.cuda.is_available():\n        return\n"
                "    th.cuda.empty_cache()\n",
                "import torch as th\nimport torch_npu\ndef f():\n    if not th.npu.is_available():\n        return\n"
-               "    th.npu.empty_cache()\n", 2);
+               "    th.npu.empty_cache()\n", 1);
 }
 
 /* the flags keep their hint (ASC207); the guard is no finding */
