@@ -61,6 +61,7 @@ typedef struct {
   const PyFile *py;
   Array(AttnSite) sites;
   Array(AttnCall) calls;
+  size_t borrowed;  /* the file pass: its first calls are the units' (names borrowed) */
   Array(AttnEvent) events;
   Array(ByteRange) imports;
   bool *inference; /* per function: reached only from inference code */
@@ -825,11 +826,11 @@ static bool attention__calls_folding(const Attn *a, const KbEntry *r, uint32_t f
   for (const char *p = t + from; (p = memmem(p, (size_t)(t + to - p), "(", 1)) != NULL; p++) {
     const char *b = p;
     while (b > t + from && (isalnum((unsigned char)b[-1]) || b[-1] == '_')) b--;
-    if (b == p) continue;
-    char *name = xstrndup(b, (size_t)(p - b));
-    bool hit = kb_pattern_match(r->arg, name);
-    free(name);
-    if (hit) return true;
+    char name[128]; /* no folding name is longer */
+    if (b == p || (size_t)(p - b) >= sizeof name) continue;
+    memcpy(name, b, (size_t)(p - b));
+    name[p - b] = '\0';
+    if (kb_pattern_match(r->arg, name)) return true;
   }
   return false;
 }
@@ -1097,9 +1098,10 @@ static void *attention__begin(AnalyzeCtx *ctx) {
   const UnitCalls *calls = &ctx->unit->calls;
   for (size_t i = 0; ctx->unit->file && i < calls->len; i++) {
     const UnitCall *u = &calls->items[i];
-    AttnCall c = {xstrdup(u->name), u->method, u->start, u->end, attention__fn_index(a, u->start)};
+    AttnCall c = {u->name, u->method, u->start, u->end, attention__fn_index(a, u->start)};
     array_push(&a->calls, c);
   }
+  a->borrowed = a->calls.len; /* the units' calls outlive the pass */
   return a;
 }
 
@@ -1117,7 +1119,7 @@ static bool attention__links(const Attn *a) {
 }
 
 static void attention__free(Attn *a) {
-  for (size_t i = 0; i < a->calls.len; i++) free(a->calls.items[i].name);
+  for (size_t i = a->borrowed; i < a->calls.len; i++) free(a->calls.items[i].name);
   array_free(&a->calls);
   array_free(&a->sites);
   array_free(&a->events);
