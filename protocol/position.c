@@ -103,6 +103,40 @@ void pos_index_build(LineIndex *idx, const char *text, size_t len) {
   idx->text_len = len;
 }
 
+/* Whether text[i] ends a line: '\n', or a '\r' not followed by '\n'. */
+static bool pos__breaks(const char *text, size_t len, size_t i) {
+  return text[i] == '\n' || (text[i] == '\r' && !(i + 1 < len && text[i + 1] == '\n'));
+}
+
+void pos_index_edit(LineIndex *idx, const char *text, size_t len, size_t start, size_t old_end, size_t new_len) {
+  if (len > UINT32_MAX || idx->text_len + new_len > UINT32_MAX || start > old_end || old_end > idx->text_len) {
+    pos_index_free(idx);
+    pos_index_build(idx, text, len);
+    return;
+  }
+  /* a start s is made by the byte s - 1: the bytes in [start - 1, old_end)
+   * made the starts in [start, old_end] (the byte before the edit: a '\r'
+   * whose next byte changed), and [start - 1, start + new_len) of the new
+   * text make theirs */
+  size_t lo = 1, hi;
+  while (lo < idx->count && idx->starts[lo] < start) lo++;
+  for (hi = lo; hi < idx->count && idx->starts[hi] <= old_end; hi++) {}
+  size_t from = start ? start - 1 : 0, to = start + new_len < len ? start + new_len : len, fresh = 0;
+  for (size_t i = from; i < to; i++) fresh += pos__breaks(text, len, i);
+  size_t tail = idx->count - hi, count = lo + fresh + tail;
+  uint32_t *st = idx->starts;
+  if (fresh > hi - lo) st = xrealloc(st, count * sizeof *st);
+  memmove(st + lo + fresh, st + hi, tail * sizeof *st);
+  int64_t delta = (int64_t)new_len - (int64_t)(old_end - start);
+  for (size_t k = lo + fresh; k < count; k++) st[k] = (uint32_t)(st[k] + delta);
+  size_t at = lo;
+  for (size_t i = from; i < to; i++)
+    if (pos__breaks(text, len, i)) st[at++] = (uint32_t)(i + 1);
+  idx->starts = st;
+  idx->count = count;
+  idx->text_len = len;
+}
+
 void pos_index_free(LineIndex *idx) {
   free(idx->starts);
   idx->starts = NULL;

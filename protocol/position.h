@@ -34,6 +34,11 @@ typedef struct {
 
 void pos_index_build(LineIndex *idx, const char *text, size_t len);
 void pos_index_free(LineIndex *idx);
+/* The index of `text` (len bytes), which an edit made from the indexed text
+ * by replacing bytes [start, old_end) with new_len bytes: the line starts the
+ * edit could change are found again, the ones after it move. Equal to
+ * pos_index_build of the new text. */
+void pos_index_edit(LineIndex *idx, const char *text, size_t len, size_t start, size_t old_end, size_t new_len);
 
 /* Byte offset -> LSP position. Offsets past the end clamp to the end. */
 LspPosition pos_from_offset(const LineIndex *idx, const char *text, size_t offset, PosEncoding enc);

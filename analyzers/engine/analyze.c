@@ -956,9 +956,17 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
     findings_drop_if(mine, analyze__drop_any, NULL);
   }
   analyze__filter(opt, mine);
+  /* rows break at a lone CR too (LSP's and the suppressions' lines): the
+   * caller's line starts, or our own */
   LineStarts ls = {0};
-  analyze__columns(ctx->text, ctx->len, &ls, mine, 0); /* suppressions match rows with lone-CR line breaks too */
-  suppress_apply(ctx->text, ctx->len, py, opt, mine);
+  if (file->line_starts && file->n_lines) {
+    ls.items = (uint32_t *)file->line_starts; /* borrowed: read only, never freed here */
+    ls.len = file->n_lines;
+  } else {
+    analyze__line_starts(ctx->text, ctx->len, &ls);
+  }
+  analyze__columns(ctx->text, ctx->len, &ls, mine, 0);
+  suppress_apply(ctx->text, ctx->len, ls.items, ls.len, py, opt, mine);
   /* one finding per work item (needs rows); the folds compare findings
    * pairwise, so a file past the findings limit keeps them unfolded (then
    * capped below) */
@@ -967,7 +975,7 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
   /* folds move ranges and add related locations, suppression adds ASC001
    * findings: place them all again with the same line starts */
   analyze__columns(ctx->text, ctx->len, &ls, mine, 0);
-  array_free(&ls);
+  if (ls.items != file->line_starts) array_free(&ls);
   if (file->npu_sibling) analyze__npu_sibling(opt, file->npu_sibling, mine);
   else if (file->path) analyze__other_device_path(opt, file->path, mine);
   if (file->n_file_ignores) findings_drop_if(mine, analyze__file_ignored, (void *)file);

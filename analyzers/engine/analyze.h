@@ -123,6 +123,8 @@ typedef struct {
                               with NULs masked; either makes the text binary */
   AnalyzeMemo *memo;       /* units of the previous version to reuse, updated
                               to this one (needs the caller's forest); NULL: none */
+  const uint32_t *line_starts; size_t n_lines; /* the text's line starts when the caller
+                              keeps them (a break is "\n", "\r\n" or a lone "\r"); NULL: found here */
 } AnalyzeFile;
 
 /* Analyzes one file and appends its final findings to out (the caller owns

@@ -78,40 +78,35 @@ static bool suppress__line_comment(const char *line, size_t n, const char **c, s
   return false;
 }
 
-static void suppress__collect(const char *text, size_t len, const PyFile *py, SuppressionList *sups,
-                              StrList *file_codes) {
-  uint32_t row = 0;
-  size_t ls = 0;
-  for (size_t i = 0; i <= len; i++) {
-    bool brk = i == len || text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'));
-    if (!brk) continue;
-    size_t le = (i > ls && text[i - 1] == '\r') ? i - 1 : i;
+static void suppress__collect(const char *text, size_t len, const uint32_t *starts, size_t n_lines, const PyFile *py,
+                              SuppressionList *sups, StrList *file_codes) {
+  for (size_t row = 0; row < n_lines; row++) {
+    /* a Python row without a real comment holds no suppression: skip it unread */
+    if (py && !(row < py->n_rows && py->comments[row])) continue;
+    size_t ls = starts[row], le = row + 1 < n_lines ? starts[row + 1] : len;
+    if (row + 1 < n_lines) le--; /* the break: '\n', a lone '\r', or the '\n' of "\r\n" */
+    if (le > ls && text[le] == '\n' && text[le - 1] == '\r') le--;
     const char *c = NULL;
     size_t clen = 0;
     bool have;
     if (py) {
-      have = row < py->n_rows && py->comments[row];
-      if (have) {
-        c = py->comments[row];
-        clen = strlen(c);
-      }
+      c = py->comments[row];
+      clen = strlen(c);
+      have = true;
     } else {
       have = suppress__line_comment(text + ls, le - ls, &c, &clen);
     }
-    if (have) {
-      char *codes;
-      int kind = suppress_parse(c, clen, &codes);
-      if (kind == 2) {
-        array_push(file_codes, codes);
-      } else if (kind == 1) {
-        const char *at = py ? memmem(text + ls, le - ls, c, clen) : c;
-        uint32_t s = at ? (uint32_t)(at - text) : (uint32_t)ls;
-        Suppression sp = {row, codes, s, s + (uint32_t)clen, false};
-        array_push(sups, sp);
-      }
+    if (!have) continue;
+    char *codes;
+    int kind = suppress_parse(c, clen, &codes);
+    if (kind == 2) {
+      array_push(file_codes, codes);
+    } else if (kind == 1) {
+      const char *at = py ? memmem(text + ls, le - ls, c, clen) : c;
+      uint32_t s = at ? (uint32_t)(at - text) : (uint32_t)ls;
+      Suppression sp = {(uint32_t)row, codes, s, s + (uint32_t)clen, false};
+      array_push(sups, sp);
     }
-    row++;
-    ls = i + 1;
   }
 }
 
@@ -122,10 +117,11 @@ static bool suppress__only_marker(const char *c, size_t n) {
   return (n - i >= 4 && memcmp(c + i, "noqa", 4) == 0) || (n - i >= 11 && memcmp(c + i, "ascend-lsp:", 11) == 0);
 }
 
-size_t suppress_apply(const char *text, size_t len, const PyFile *py, const AnalyzeOptions *opt, FindingList *l) {
+size_t suppress_apply(const char *text, size_t len, const uint32_t *starts, size_t n_lines, const PyFile *py,
+                      const AnalyzeOptions *opt, FindingList *l) {
   SuppressionList sups = {0};
   StrList file_codes = {0};
-  suppress__collect(text, len, py, &sups, &file_codes);
+  suppress__collect(text, len, starts, n_lines, py, &sups, &file_codes);
   size_t w = 0;
   for (size_t i = 0; i < l->len; i++) {
     Finding *f = &l->items[i];

@@ -168,7 +168,7 @@ void doc_edit_bytes(Document *d, size_t start, size_t end, const char *text, siz
   sb_append(&nt, d->text.data + end, d->text.len - end);
   sb_free(&d->text);
   d->text = nt;
-  doc__reindex(d);
+  pos_index_edit(&d->index, d->text.data, d->text.len, start, end, len);
   forest_edit(&d->forest, d->text.data, d->text.len, &e);
   if (d->memo) analyze_memo_edit(d->memo, e.start_byte, e.old_end_byte, e.new_end_byte);
   d->dirty = true;
@@ -235,7 +235,7 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char
   /* a NUL held as RPC_NUL_BYTE makes the text binary, as for the CLI */
   AnalyzeFile file = {.path = d->rel ? d->rel : d->path, .npu_sibling = d->npu_sibling, .file_ignores = ignores,
                       .n_file_ignores = n_ignores, .nul_byte = d->nul_marks ? RPC_NUL_BYTE : 0,
-                      .memo = d->memo};
+                      .memo = d->memo, .line_starts = d->index.starts, .n_lines = d->index.count};
   analyze_file(&file, d->text.data, d->text.len, parsed ? &d->forest : NULL, opt, &d->findings,
                d->kind == FILE_PYTHON ? &d->facts : NULL);
   return true;

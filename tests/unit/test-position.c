@@ -322,3 +322,41 @@ TEST(pos_round_trip_every_offset) {
   pos_index_free(&idx);
   sb_free(&sb);
 }
+
+/* An index moved over an edit equals one built from the new text: seeded
+ * random replacements of texts made of '\n', '\r', "\r\n" and letters (a
+ * '\r' whose next byte the edit changes, breaks removed and added). */
+TEST(pos_index_edit_equals_build) {
+  static const char alphabet[] = "ab\n\r\r\n";
+  uint64_t rng = 0x9E3779B97F4A7C15ull;
+  char text[64], next[128], ins[8];
+  for (int round = 0; round < 2000; round++) {
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    size_t len = (size_t)(rng % 40);
+    for (size_t i = 0; i < len; i++) text[i] = alphabet[(rng >> (i % 48)) % 6];
+    LineIndex idx;
+    pos_index_build(&idx, text, len);
+    for (int edit = 0; edit < 8; edit++) {
+      rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+      size_t s = len ? (size_t)(rng % (len + 1)) : 0, e = s + (size_t)((rng >> 8) % 4);
+      if (e > len) e = len;
+      size_t n = (size_t)((rng >> 16) % 4);
+      for (size_t i = 0; i < n; i++) ins[i] = alphabet[(rng >> (20 + 3 * i)) % 6];
+      size_t nl = s + n + (len - e);
+      if (nl > sizeof text) break;
+      memcpy(next, text, s);
+      memcpy(next + s, ins, n);
+      memcpy(next + s + n, text + e, len - e);
+      memcpy(text, next, nl);
+      pos_index_edit(&idx, text, nl, s, e, n);
+      len = nl;
+      LineIndex fresh;
+      pos_index_build(&fresh, text, len);
+      ASSERT_EQ(idx.count, fresh.count);
+      ASSERT_EQ(idx.text_len, fresh.text_len);
+      for (size_t k = 0; k < fresh.count; k++) ASSERT_EQ(idx.starts[k], fresh.starts[k]);
+      pos_index_free(&fresh);
+    }
+    pos_index_free(&idx);
+  }
+}
