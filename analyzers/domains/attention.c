@@ -363,27 +363,52 @@ static bool attention__call_in_inference(const Attn *a, const AttnCall *c) {
   return c->fn != ATTN_NONE && a->inference && a->inference[c->fn];
 }
 
-/* Calls sorted by name, so each function finds its callers by binary search. */
-static int attention__by_name(const void *x, const void *y, void *calls) {
-  const AttnCall *c = calls;
-  return strcmp(c[*(const size_t *)x].name, c[*(const size_t *)y].name);
+/* Names grouped for lookup: a chained hash over n names, each chain in
+ * index order (who calls f, which functions are named like a call). A
+ * chain also holds other names of the same bucket: compare before use. */
+typedef struct {
+  size_t *head, *next, mask;
+} AttnNames;
+
+#define ATTN_END SIZE_MAX
+
+static size_t attention__name_slot(const AttnNames *ix, const char *name) {
+  return (size_t)util_fnv(UTIL_FNV_SEED, name, strlen(name)) & ix->mask;
 }
+
+/* `name_of(items, i)` is the i-th name. */
+static void attention__names_build(AttnNames *ix, const void *items, size_t n, const char *(*name_of)(const void *, size_t)) {
+  size_t slots = 16;
+  while (slots < 2 * n) slots *= 2;
+  ix->mask = slots - 1;
+  ix->head = xmalloc(slots * sizeof *ix->head);
+  ix->next = xmalloc((n ? n : 1) * sizeof *ix->next);
+  for (size_t i = 0; i < slots; i++) ix->head[i] = ATTN_END;
+  for (size_t i = n; i-- > 0;) {
+    size_t h = attention__name_slot(ix, name_of(items, i));
+    ix->next[i] = ix->head[h];
+    ix->head[h] = i;
+  }
+}
+
+static void attention__names_free(AttnNames *ix) {
+  free(ix->head);
+  free(ix->next);
+}
+
+static const char *attention__call_name(const void *calls, size_t i) { return ((const AttnCall *)calls)[i].name; }
+
+static const char *attention__fn_name(const void *fns, size_t i) { return ((const PyFunction *)fns)[i].name; }
 
 /* A function is inference-only when it is defined under no_grad, or when
  * it has callers in this file and every one of them is inference-only. */
-static bool attention__fn_inference(const Attn *a, size_t fi, const size_t *order) {
+static bool attention__fn_inference(const Attn *a, size_t fi, const AttnNames *callers_of) {
   const PyFunction *f = &a->py->functions.items[fi];
   if (pyfile_in_ranges(a->py->inference.items, a->py->inference.len, f->body_start)) return true;
-  size_t lo = 0, hi = a->calls.len;
-  while (lo < hi) { /* first call named f->name */
-    size_t mid = (lo + hi) / 2;
-    if (strcmp(a->calls.items[order[mid]].name, f->name) < 0) lo = mid + 1;
-    else hi = mid;
-  }
   size_t callers = 0;
-  for (size_t i = lo; i < a->calls.len && strcmp(a->calls.items[order[i]].name, f->name) == 0; i++) {
-    const AttnCall *c = &a->calls.items[order[i]];
-    if (c->method != (f->class_name != NULL) || c->fn == fi) continue;
+  for (size_t i = callers_of->head[attention__name_slot(callers_of, f->name)]; i != ATTN_END; i = callers_of->next[i]) {
+    const AttnCall *c = &a->calls.items[i];
+    if (strcmp(c->name, f->name) != 0 || c->method != (f->class_name != NULL) || c->fn == fi) continue;
     if (!attention__call_in_inference(a, c)) return false;
     callers++;
   }
@@ -393,15 +418,14 @@ static bool attention__fn_inference(const Attn *a, size_t fi, const size_t *orde
 static void attention__inference(Attn *a) {
   size_t n = a->py->functions.len;
   a->inference = xcalloc(n ? n : 1, sizeof *a->inference);
-  size_t *order = xcalloc(a->calls.len ? a->calls.len : 1, sizeof *order);
-  for (size_t i = 0; i < a->calls.len; i++) order[i] = i;
-  qsort_r(order, a->calls.len, sizeof *order, attention__by_name, a->calls.items);
+  AttnNames callers_of;
+  attention__names_build(&callers_of, a->calls.items, a->calls.len, attention__call_name);
   for (bool changed = true; changed;) { /* monotone: ends after at most n rounds */
     changed = false;
     for (size_t i = 0; i < n; i++)
-      if (!a->inference[i] && attention__fn_inference(a, i, order)) a->inference[i] = changed = true;
+      if (!a->inference[i] && attention__fn_inference(a, i, &callers_of)) a->inference[i] = changed = true;
   }
-  free(order);
+  attention__names_free(&callers_of);
 }
 
 /* Inside a torch.autograd.Function: its forward runs without autograd (and
@@ -823,6 +847,12 @@ static void attention__fix(const Attn *a, Finding *f, const AttnSite *s, const c
 /* Whether [from, to) calls a name the "attention-folded-heads" row lists. */
 static bool attention__calls_folding(const Attn *a, const KbEntry *r, uint32_t from, uint32_t to) {
   const char *t = a->py->text;
+  /* a one-alternative `*word*` pattern: no name matches where the word is absent */
+  const char *pat = r->arg;
+  size_t pn = strlen(pat);
+  if (pn > 2 && pat[0] == '*' && pat[pn - 1] == '*' && !strpbrk(pat + 1, "|!?[") && !memchr(pat + 1, '*', pn - 2) &&
+      !memmem(t + from, to - from, pat + 1, pn - 2))
+    return false;
   for (const char *p = t + from; (p = memmem(p, (size_t)(t + to - p), "(", 1)) != NULL; p++) {
     const char *b = p;
     while (b > t + from && (isalnum((unsigned char)b[-1]) || b[-1] == '_')) b--;
@@ -907,47 +937,35 @@ static bool attention__calls_fn(const Attn *a, const AttnCall *c, size_t fi) {
   return true;
 }
 
-/* The functions that wrap a site, in index order, into idx; returns how
- * many (few: the calls are matched against these, not every function). */
-static size_t attention__wrapping(const AttnWrap *w, size_t n, size_t *idx) {
-  size_t k = 0;
-  for (size_t fi = 0; fi < n; fi++)
-    if (w[fi].site) idx[k++] = fi;
-  return k;
+/* The first function named like call c (in index order) that wraps a site
+ * and that c reaches, or ATTN_END. */
+static size_t attention__wrapped_callee(const Attn *a, const AttnCall *c, const AttnWrap *w, const AttnNames *fns) {
+  for (size_t fi = fns->head[attention__name_slot(fns, c->name)]; fi != ATTN_END; fi = fns->next[fi])
+    if (w[fi].site && attention__calls_fn(a, c, fi)) return fi;
+  return ATTN_END;
 }
 
-static void attention__wrappers(const Attn *a, AttnWrap *w) {
+static void attention__wrappers(const Attn *a, AttnWrap *w, const AttnNames *fns) {
   size_t n = a->py->functions.len;
   for (size_t i = 0; i < n; i++) w[i] = (AttnWrap){NULL, ATTN_NONE};
+  bool any = false;
   for (size_t i = 0; i < a->sites.len; i++) {
     const AttnSite *s = &a->sites.items[i];
     const KbRule *r = kb_rule(s->row->code);
     size_t fi = attention__fn_index(a, ts_node_start_byte(s->call));
-    if (r && r->dep_class == DEP_CLASS_VENDOR_LIB && fi != ATTN_NONE && !w[fi].site) w[fi].site = s;
+    if (r && r->dep_class == DEP_CLASS_VENDOR_LIB && fi != ATTN_NONE && !w[fi].site) w[fi].site = s, any = true;
   }
-  size_t *wrapping = xcalloc(n, sizeof *wrapping);
-  size_t k = attention__wrapping(w, n, wrapping);
-  for (bool changed = true; changed;) { /* each round wraps at least one more function */
+  for (bool changed = any; changed;) { /* each round wraps at least one more function */
     changed = false;
-    for (size_t i = 0; i < a->calls.len && k; i++) {
+    for (size_t i = 0; i < a->calls.len; i++) {
       const AttnCall *c = &a->calls.items[i];
       if (c->fn == ATTN_NONE || w[c->fn].site) continue;
-      for (size_t j = 0; j < k; j++)
-        if (attention__calls_fn(a, c, wrapping[j])) {
-          w[c->fn] = (AttnWrap){w[wrapping[j]].site, wrapping[j]};
-          /* the list stays in index order, as a scan of every function finds them */
-          size_t at = k++;
-          while (at > 0 && wrapping[at - 1] > c->fn) {
-            wrapping[at] = wrapping[at - 1];
-            at--;
-          }
-          wrapping[at] = c->fn;
-          changed = true;
-          break;
-        }
+      size_t fi = attention__wrapped_callee(a, c, w, fns);
+      if (fi == ATTN_END) continue;
+      w[c->fn] = (AttnWrap){w[fi].site, fi};
+      changed = true;
     }
   }
-  free(wrapping);
 }
 
 static void attention__emit_wrapper_call(const Attn *a, const AttnCall *c, size_t fi, const AttnWrap *w) {
@@ -980,18 +998,14 @@ static void attention__wrapper_calls(Attn *a) {
   size_t n = a->py->functions.len;
   if (!n) return;
   AttnWrap *w = xcalloc(n, sizeof *w);
-  attention__wrappers(a, w);
-  size_t *wrapping = xcalloc(n, sizeof *wrapping);
-  size_t k = attention__wrapping(w, n, wrapping);
-  for (size_t i = 0; i < a->calls.len && k; i++) {
-    const AttnCall *c = &a->calls.items[i];
-    for (size_t j = 0; j < k; j++)
-      if (attention__calls_fn(a, c, wrapping[j])) {
-        attention__emit_wrapper_call(a, c, wrapping[j], w);
-        break;
-      }
+  AttnNames fns;
+  attention__names_build(&fns, a->py->functions.items, n, attention__fn_name);
+  attention__wrappers(a, w, &fns);
+  for (size_t i = 0; i < a->calls.len; i++) {
+    size_t fi = attention__wrapped_callee(a, &a->calls.items[i], w, &fns);
+    if (fi != ATTN_END) attention__emit_wrapper_call(a, &a->calls.items[i], fi, w);
   }
-  free(wrapping);
+  attention__names_free(&fns);
   free(w);
 }
 

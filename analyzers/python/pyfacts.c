@@ -875,6 +875,7 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
   free(seen.slots);
   free(import_of);
   PyfBuild b = {py, f, f, &lines, {0}, {NULL, 0, 0}, {0}, 0, 0, 0, false, NULL, NULL, NULL};
+  if (f->borrowed) f->borrowed_dynamic = f->dynamic_imports.len; /* the file's own follow */
   pyfacts__imports(&b);
   array_free(&lines);
   if (cache) { /* this version's parts replace the cache's */
@@ -901,7 +902,10 @@ static void pyfacts__release(PyFacts *f) {
   array_free(&f->imports);
   if (f->borrowed) { /* the rest's strings are a cache's */
     f->defs.len = f->calls.len = f->refs.len = 0;
-    f->star_imports.len = f->dynamic_imports.len = f->all.len = 0;
+    f->star_imports.len = f->all.len = 0;
+    size_t own = f->dynamic_imports.len - f->borrowed_dynamic;
+    if (own) memmove(f->dynamic_imports.items, f->dynamic_imports.items + f->borrowed_dynamic, own * sizeof(char *));
+    f->dynamic_imports.len = own;
   }
   for (size_t i = 0; i < f->defs.len; i++) {
     free(f->defs.items[i].name);

@@ -22,7 +22,8 @@
  * from a cache's statements (`borrowed`): the strings of its definitions,
  * calls, names and string lists (and the definitions' bases and parameter
  * arrays) are the cache's, valid until that cache builds again or is freed;
- * its imports are its own. Free with pyfacts_free (either kind);
+ * its imports and the dynamic imports after the first `borrowed_dynamic`
+ * (a function's own imports, which the file's bindings give) are its own. Free with pyfacts_free (either kind);
  * pyfacts_copy makes a deep copy that owns everything (the caller frees
  * it): whoever keeps facts past the next build copies them. */
 #ifndef ASC_PYFACTS_H
@@ -136,6 +137,7 @@ typedef struct PyFacts {
                              `sys.path.insert(...)`): running the file does something */
   Array(PyRef) refs;      /* unique per (owner, name) */
   bool borrowed;          /* see Ownership above */
+  size_t borrowed_dynamic;
 } PyFacts;
 
 /* Builds the facts of a parsed Python file. Caller frees with pyfacts_free. */
