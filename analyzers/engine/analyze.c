@@ -662,19 +662,6 @@ void analyze_facts_free(FileFacts *f) {
   findings_free(&f->chains);
 }
 
-static void analyze__facts(const char *text, size_t len, const PyFile *py, PyFactsCache *cache, const char *key,
-                           FileFacts *facts) {
-  uint32_t lines = len > 0 ? 1 : 0;
-  for (size_t i = 0; i < len; i++)
-    if (text[i] == '\n') lines++;
-  if (len > 0 && text[len - 1] == '\n') lines--;
-  facts->lines = lines;
-  if (!py) return;
-  facts->has_main_guard = py->has_main_guard;
-  facts->py = pyfacts_build_cached(py, cache, key);
-  for (size_t i = 0; i < py->imports.len; i++) array_push(&facts->imports, xstrdup(py->imports.items[i].module));
-}
-
 typedef Array(uint32_t) LineStarts;
 
 static void analyze__line_starts(const char *text, size_t len, LineStarts *ls) {
@@ -682,6 +669,18 @@ static void analyze__line_starts(const char *text, size_t len, LineStarts *ls) {
   for (size_t i = 0; i < len; i++)
     if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n')))
       array_push(ls, (uint32_t)i + 1);
+}
+
+static void analyze__facts(const char *text, size_t len, const PyFile *py, PyFactsCache *cache, const char *key,
+                           const LineStarts *ls, FileFacts *facts) {
+  uint32_t lines = len > 0 ? 1 : 0;
+  for (const char *p = text, *end = text + len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) lines++;
+  if (len > 0 && text[len - 1] == '\n') lines--;
+  facts->lines = lines;
+  if (!py) return;
+  facts->has_main_guard = py->has_main_guard;
+  facts->py = pyfacts_build_cached(py, cache, key, ls->items, ls->len);
+  for (size_t i = 0; i < py->imports.len; i++) array_push(&facts->imports, xstrdup(py->imports.items[i].module));
 }
 
 /* A byte offset and where its row and code-point column go. */
@@ -939,7 +938,8 @@ static void analyze__guard_flags(const PyFile *py, FindingList *l) {
 
 /* Steps 2 to 11 over the detectors' findings of one file (see analyze.h).
  * Returns how many findings test code dropped (FileFacts.test_findings). */
-static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, const PyFile *py, FindingList *mine) {
+static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, const PyFile *py, FindingList *mine,
+                                LineStarts *ls) {
   const AnalyzeOptions *opt = ctx->opt;
   uint32_t tests = 0;
   if (py) analyze__other_device(ctx, py, mine);
@@ -956,17 +956,8 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
     findings_drop_if(mine, analyze__drop_any, NULL);
   }
   analyze__filter(opt, mine);
-  /* rows break at a lone CR too (LSP's and the suppressions' lines): the
-   * caller's line starts, or our own */
-  LineStarts ls = {0};
-  if (file->line_starts && file->n_lines) {
-    ls.items = (uint32_t *)file->line_starts; /* borrowed: read only, never freed here */
-    ls.len = file->n_lines;
-  } else {
-    analyze__line_starts(ctx->text, ctx->len, &ls);
-  }
-  analyze__columns(ctx->text, ctx->len, &ls, mine, 0);
-  suppress_apply(ctx->text, ctx->len, ls.items, ls.len, py, opt, mine);
+  analyze__columns(ctx->text, ctx->len, ls, mine, 0);
+  suppress_apply(ctx->text, ctx->len, ls->items, ls->len, py, opt, mine);
   /* one finding per work item (needs rows); the folds compare findings
    * pairwise, so a file past the findings limit keeps them unfolded (then
    * capped below) */
@@ -974,8 +965,7 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
   if (py) analyze__guard_flags(py, mine);
   /* folds move ranges and add related locations, suppression adds ASC001
    * findings: place them all again with the same line starts */
-  analyze__columns(ctx->text, ctx->len, &ls, mine, 0);
-  if (ls.items != file->line_starts) array_free(&ls);
+  analyze__columns(ctx->text, ctx->len, ls, mine, 0);
   if (file->npu_sibling) analyze__npu_sibling(opt, file->npu_sibling, mine);
   else if (file->path) analyze__other_device_path(opt, file->path, mine);
   if (file->n_file_ignores) findings_drop_if(mine, analyze__file_ignored, (void *)file);
@@ -1333,6 +1323,12 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, const F
     }
     ctx.forest = forest;
   }
+  /* rows break at a lone CR too (LSP's, the suppressions' and the project
+   * facts' lines): the caller's line starts, or our own */
+  LineStarts ls = {0};
+  bool own_lines = !(file->line_starts && file->n_lines);
+  if (own_lines) analyze__line_starts(text, len, &ls);
+  else ls.items = (uint32_t *)file->line_starts, ls.len = file->n_lines; /* borrowed: read only */
   PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build_cached(ctx.forest, text, len, file->memo ? file->memo->pyfile : NULL)
                                         : NULL;
   ctx.py = py;
@@ -1344,11 +1340,12 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, const F
   char *key = py && file->memo ? analyze__key(file, opt, py) : NULL;
   if (py) analyze__python(file, &ctx, py, key);
   else analyze__other(&ctx);
-  uint32_t tests = analyze__refine(file, &ctx, py, &mine);
+  uint32_t tests = analyze__refine(file, &ctx, py, &mine, &ls);
   array_reserve(out, mine.len);
   for (size_t i = 0; i < mine.len; i++) array_push(out, mine.items[i]);
   array_free(&mine);
-  if (facts) analyze__facts(text, len, py, file->memo ? file->memo->facts : NULL, key, facts);
+  if (facts) analyze__facts(text, len, py, file->memo ? file->memo->facts : NULL, key, &ls, facts);
+  if (own_lines) array_free(&ls);
   free(key);
   if (facts) facts->test_findings = tests;
   pyfile_free(py);

@@ -830,10 +830,12 @@ static PyfPart *pyfacts__kept(PyFactsCache *c, size_t *from, uint64_t hash, uint
   return NULL;
 }
 
-PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char *key) {
+PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char *key, const uint32_t *line_starts,
+                              size_t n_lines) {
   PyFacts *f = xcalloc(1, sizeof *f);
   PyfLines lines = {0};
-  pyfacts__lines(py->text, py->len, &lines);
+  if (line_starts && n_lines) lines.items = (uint32_t *)line_starts, lines.len = n_lines; /* borrowed: read only */
+  else pyfacts__lines(py->text, py->len, &lines);
   pyfacts__main(py, f); /* first: the walks file names under it */
   bool keep = cache && key && cache->key && strcmp(cache->key, key) == 0;
   /* the rows the walks read: the "dynamic-loaders" and "plain-decorators" rows */
@@ -868,16 +870,29 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
     } else {
       pyfacts__part_build(py, f, &lines, rows, import_of, forest_root(fo, m), &part.facts);
     }
-    pyfacts__join(f, &seen, &part.facts, !cache);
-    if (cache) array_push(&next, part);
-    else pyfacts__part_free(&part);
+    array_push(&next, part);
+  }
+  /* joined once every part is there: the file's arrays grow once */
+  size_t n_defs = 0, n_calls = 0, n_refs = 0;
+  for (size_t i = 0; i < next.len; i++) {
+    n_defs += next.items[i].facts.defs.len;
+    n_calls += next.items[i].facts.calls.len;
+    n_refs += next.items[i].facts.refs.len;
+  }
+  array_reserve(&f->defs, n_defs);
+  array_reserve(&f->calls, n_calls);
+  array_reserve(&f->refs, n_refs);
+  for (size_t i = 0; i < next.len; i++) pyfacts__join(f, &seen, &next.items[i].facts, !cache);
+  if (!cache) {
+    for (size_t i = 0; i < next.len; i++) pyfacts__part_free(&next.items[i]);
+    array_free(&next);
   }
   free(seen.slots);
   free(import_of);
   PyfBuild b = {py, f, f, &lines, {0}, {NULL, 0, 0}, {0}, 0, 0, 0, false, NULL, NULL, NULL};
   if (f->borrowed) f->borrowed_dynamic = f->dynamic_imports.len; /* the file's own follow */
   pyfacts__imports(&b);
-  array_free(&lines);
+  if (lines.items != line_starts) array_free(&lines);
   if (cache) { /* this version's parts replace the cache's */
     for (size_t i = 0; i < cache->parts.len; i++) pyfacts__part_free(&cache->parts.items[i]);
     array_take(&cache->parts, &next);
@@ -887,7 +902,7 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
   return f;
 }
 
-PyFacts *pyfacts_build(const PyFile *py) { return pyfacts_build_cached(py, NULL, NULL); }
+PyFacts *pyfacts_build(const PyFile *py) { return pyfacts_build_cached(py, NULL, NULL, NULL, 0); }
 
 static void pyfacts__strs_free(char **s, size_t n) {
   for (size_t i = 0; i < n; i++) free(s[i]);

@@ -156,7 +156,10 @@ PyFacts *pyfacts_build(const PyFile *py);
 typedef struct PyFactsCache PyFactsCache;
 PyFactsCache *pyfacts_cache_new(void);
 void pyfacts_cache_free(PyFactsCache *c);
-PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char *key);
+/* `line_starts` (n_lines, borrowed; NULL: found here) are the text's line
+ * starts, a break being "\n", "\r\n" or a lone "\r". */
+PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char *key, const uint32_t *line_starts,
+                              size_t n_lines);
 void pyfacts_free(PyFacts *f);
 /* Deep copy, or NULL for NULL. Caller frees with pyfacts_free. */
 PyFacts *pyfacts_copy(const PyFacts *f);
