@@ -161,13 +161,13 @@ void doc_edit_bytes(Document *d, size_t start, size_t end, const char *text, siz
   e.old_end_point = doc__point(d, end);
   e.new_end_point = doc__advance(e.start_point, text, len);
   d->opens = d->opens - doc__count_opens(d->text.data + start, end - start) + doc__count_opens(text, len);
-  StrBuf nt;
-  sb_init(&nt);
-  sb_append(&nt, d->text.data, start);
-  sb_append(&nt, text, len);
-  sb_append(&nt, d->text.data + end, d->text.len - end);
-  sb_free(&d->text);
-  d->text = nt;
+  /* in place: the bytes after the edit move, the new ones go between */
+  size_t tail = d->text.len - end;
+  sb_reserve(&d->text, len > end - start ? len - (end - start) : 0);
+  memmove(d->text.data + start + len, d->text.data + end, tail);
+  memcpy(d->text.data + start, text, len);
+  d->text.len = start + len + tail;
+  d->text.data[d->text.len] = '\0';
   pos_index_edit(&d->index, d->text.data, d->text.len, start, end, len);
   forest_edit(&d->forest, d->text.data, d->text.len, &e);
   if (d->memo) analyze_memo_edit(d->memo, e.start_byte, e.old_end_byte, e.new_end_byte);
