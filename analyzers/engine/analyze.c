@@ -1329,7 +1329,7 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, const F
   bool own_lines = !(file->line_starts && file->n_lines);
   if (own_lines) analyze__line_starts(text, len, &ls);
   else ls.items = (uint32_t *)file->line_starts, ls.len = file->n_lines; /* borrowed: read only */
-  PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build_cached(ctx.forest, text, len, file->memo ? file->memo->pyfile : NULL)
+  PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build_cached(ctx.forest, text, len, file->memo ? file->memo->pyfile : NULL, ls.len)
                                         : NULL;
   ctx.py = py;
   /* detectors write this file's findings to `mine`; the refinement stage

@@ -965,14 +965,14 @@ static void resolver__replay(PyFile *py, const ResolverPart *p, uint32_t start, 
   resolver__merge_flags(py, &saved, &p->add, d);
 }
 
-PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, PyFileCache *cache) {
+PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, PyFileCache *cache, size_t n_lines) {
   PyFile *py = xcalloc(1, sizeof *py);
   py->text = text;
   py->len = len;
   py->forest = forest;
-  size_t rows = 1;
-  for (size_t i = 0; i < len; i++)
-    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) rows++;
+  size_t rows = n_lines;
+  for (size_t i = 0; !n_lines && i <= len; i++)
+    if (i == len || text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) rows++;
   py->n_rows = rows;
   py->comments = xcalloc(rows, sizeof *py->comments);
   py->eol = pysyntax_eol(text, len);
@@ -1016,7 +1016,7 @@ PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, 
 }
 
 PyFile *pyfile_build(const Forest *forest, const char *text, size_t len) {
-  return pyfile_build_cached(forest, text, len, NULL);
+  return pyfile_build_cached(forest, text, len, NULL, 0);
 }
 
 static void pyfile_free_arrays(PyFile *py) {

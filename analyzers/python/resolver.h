@@ -121,7 +121,10 @@ void pyfile_free(PyFile *py);
 typedef struct PyFileCache PyFileCache;
 PyFileCache *pyfile_cache_new(void);
 void pyfile_cache_free(PyFileCache *c);
-PyFile *pyfile_build_cached(const struct Forest *forest, const char *text, size_t len, PyFileCache *cache);
+/* `n_lines`: the text's line count when the caller knows it (a break is
+ * "\n", "\r\n" or a lone "\r"); 0: counted here. */
+PyFile *pyfile_build_cached(const struct Forest *forest, const char *text, size_t len, PyFileCache *cache,
+                            size_t n_lines);
 
 /* Binding visible for `name` at byte `at`, innermost scope first; NULL if
  * the name is not bound by an import. Borrowed from py. */

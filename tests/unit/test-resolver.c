@@ -350,7 +350,7 @@ TEST(resolver_cached_equals_fresh) {
     Forest forest;
     forest_init(&forest, FILE_PYTHON);
     forest_parse(&forest, parser, t, strlen(t));
-    PyFile *kept = pyfile_build_cached(&forest, t, strlen(t), cache), *fresh = pyfile_build(&forest, t, strlen(t));
+    PyFile *kept = pyfile_build_cached(&forest, t, strlen(t), cache, 0), *fresh = pyfile_build(&forest, t, strlen(t));
     char *a = rz_render(kept), *b = rz_render(fresh);
     bool same = strcmp(a, b) == 0;
     if (!same) TEST_FAIL("step %d: kept\n%s\nfresh\n%s\ntext\n%s", step, a, b, t);
