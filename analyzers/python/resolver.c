@@ -795,12 +795,12 @@ static ByteRange resolver__shift_range(ByteRange r, int64_t d) {
 
 /* Appends to `to` the arrays of `from` past `m`, moved by d bytes and dr
  * rows (a module-level binding's scope is the whole of `to`); `index`: `to`
- * is the file, whose bindings are looked up by name. */
+ * is the file, whose bindings are looked up by name. The names are shared,
+ * not copied: a statement's walk gives its new names to its cache part and
+ * keeps using them, a kept part lends them to the file (`borrowed`). */
 static void resolver__copy(PyFile *to, const PyFile *from, const ResolverMark *m, int64_t d, int64_t dr, bool index) {
   for (size_t i = m->bindings; i < from->bindings.len; i++) {
-    PyBinding b = from->bindings.items[i];
-    b.local = xstrdup(b.local);
-    b.qualname = xstrdup(b.qualname);
+    PyBinding b = from->bindings.items[i]; /* names shared: the cache's statement owns them */
     if (b.module_scope) {
       b.scope_start = 0;
       b.scope_end = (uint32_t)to->len;
@@ -835,7 +835,6 @@ static void resolver__copy(PyFile *to, const PyFile *from, const ResolverMark *m
   RESOLVER__RANGES(to->main_blocks, from->main_blocks, m->main_blocks, d);
   for (size_t i = m->functions; i < from->functions.len; i++) {
     PyFunction f = from->functions.items[i];
-    f.name = xstrdup(f.name);
     f.class_name = NULL; /* resolver__methods sets it for the whole file */
     f.start = (uint32_t)((int64_t)f.start + d);
     f.end = (uint32_t)((int64_t)f.end + d);
@@ -846,12 +845,11 @@ static void resolver__copy(PyFile *to, const PyFile *from, const ResolverMark *m
   }
   for (size_t i = m->classes; i < from->classes.len; i++) {
     PyClass c = from->classes.items[i];
-    PyClass n = {xstrdup(c.name), (uint32_t)((int64_t)c.start + d), (uint32_t)((int64_t)c.end + d)};
+    PyClass n = {c.name, (uint32_t)((int64_t)c.start + d), (uint32_t)((int64_t)c.end + d)};
     array_push(&to->classes, n);
   }
   for (size_t i = m->imports; i < from->imports.len; i++) {
     PyImport im = from->imports.items[i];
-    im.module = xstrdup(im.module);
     im.row = (uint32_t)((int64_t)im.row + dr);
     im.start = (uint32_t)((int64_t)im.start + d);
     array_push(&to->imports, im);
@@ -970,6 +968,7 @@ PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, 
   py->text = text;
   py->len = len;
   py->forest = forest;
+  py->borrowed = cache != NULL;
   size_t rows = n_lines;
   for (size_t i = 0; !n_lines && i <= len; i++)
     if (i == len || text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) rows++;
@@ -1020,7 +1019,8 @@ PyFile *pyfile_build(const Forest *forest, const char *text, size_t len) {
 }
 
 static void pyfile_free_arrays(PyFile *py) {
-  for (size_t i = 0; i < py->bindings.len; i++) {
+  bool own = !py->borrowed; /* else the names are a cache's */
+  for (size_t i = 0; own && i < py->bindings.len; i++) {
     free(py->bindings.items[i].local);
     free(py->bindings.items[i].qualname);
   }
@@ -1028,13 +1028,13 @@ static void pyfile_free_arrays(PyFile *py) {
   free(py->name_slots);
   array_free(&py->name_next);
   for (size_t i = 0; i < py->functions.len; i++) {
-    free(py->functions.items[i].name);
+    if (own) free(py->functions.items[i].name);
     free(py->functions.items[i].class_name);
   }
   array_free(&py->functions);
-  for (size_t i = 0; i < py->classes.len; i++) free(py->classes.items[i].name);
+  for (size_t i = 0; own && i < py->classes.len; i++) free(py->classes.items[i].name);
   array_free(&py->classes);
-  for (size_t i = 0; i < py->imports.len; i++) free(py->imports.items[i].module);
+  for (size_t i = 0; own && i < py->imports.len; i++) free(py->imports.items[i].module);
   array_free(&py->imports);
   array_free(&py->guarded);
   array_free(&py->npu_aware);

@@ -13,8 +13,12 @@
  * comments by row (for suppressions) and the insertion point for a new
  * import. Never recurses over the tree.
  *
- * Ownership: PyFile owns all its strings; the TSTree and text are borrowed
- * and must outlive it. Free with pyfile_free. */
+ * Ownership: the TSTree and text are borrowed and must outlive it. PyFile
+ * owns all its strings, except one pyfile_build_cached built with a cache
+ * (`borrowed`): the names of its bindings, functions, classes and imports
+ * are then the cache's statements', valid until that cache builds again or
+ * is freed (its functions' class names and its comments stay its own).
+ * Free with pyfile_free (either kind). */
 #ifndef ASC_RESOLVER_H
 #define ASC_RESOLVER_H
 
@@ -105,6 +109,7 @@ struct PyFile {
   bool has_main_guard;       /* if __name__ == "__main__": */
   bool imports_torch_npu;
   bool transfer_to_npu;      /* torch_npu.contrib.transfer_to_npu imported */
+  bool borrowed;             /* see Ownership above */
 };
 typedef struct PyFile PyFile;
 
