@@ -1064,10 +1064,12 @@ void analyze_memo_edit(AnalyzeMemo *m, uint32_t start, uint32_t old_end, uint32_
 }
 
 void analyze_memo_changed(AnalyzeMemo *m, const TSRange *r, size_t n) {
+  /* half-open both: a statement parsed again up to the next unit's first
+   * byte (its trailing blank lines) leaves that unit's syntax alone */
   for (size_t k = 0; k < n; k++)
     for (size_t i = 0; i < m->units.len; i++) {
       AnalyzeUnit *u = &m->units.items[i].u;
-      if (!(r[k].end_byte < u->start || r[k].start_byte > u->end)) m->units.items[i].dirty = true;
+      if (r[k].start_byte < u->end && r[k].end_byte > u->start) m->units.items[i].dirty = true;
     }
 }
 
