@@ -47,6 +47,24 @@ const DepsTorchNpu *deps_torch_npu(const char *v, size_t n) {
   return NULL;
 }
 
+/* Length of "X.Y." in v, or 0. */
+static size_t deps__minor_prefix(const char *v, size_t n) {
+  size_t dots = 0;
+  for (size_t i = 0; i < n; i++)
+    if (v[i] == '.' && ++dots == 2) return i + 1;
+  return 0;
+}
+
+const DepsTorchNpu *deps_torch_npu_line(const char *v, size_t n) {
+  size_t k = deps__minor_prefix(v, n);
+  if (!k || deps_torch_npu(v, n)) return NULL;
+  for (size_t i = 0; i < sizeof deps__torch_npu_rows / sizeof deps__torch_npu_rows[0]; i++)
+    if (deps__minor_prefix(deps__torch_npu_rows[i].torch, strlen(deps__torch_npu_rows[i].torch)) == k &&
+        strncmp(deps__torch_npu_rows[i].torch, v, k) == 0)
+      return &deps__torch_npu_rows[i];
+  return NULL;
+}
+
 /* ---- text positions -------------------------------------------------------------- */
 
 uint32_t deps_line_start(const char *text, uint32_t at) {
@@ -188,6 +206,8 @@ typedef struct {
   char poetry[128];
   bool guessed;   /* same version string as torch: no known pairing */
   bool pinned;
+  const char *move_to; /* the torch release of the pinned version's line that torch-npu is built for
+                          (the pin has none), or NULL */
   Confidence confidence;
 } DepsCompanion;
 
@@ -204,7 +224,8 @@ static void deps__companion(const AnalyzeCtx *ctx, const DepsSite *s, const char
   const DepsReq *r = &s->req;
   if (r->pin.end > r->pin.start) {
     char *v = deps__without_local(ctx, r->pin, r->local);
-    const DepsTorchNpu *pair = deps_torch_npu(v, strlen(v));
+    const DepsTorchNpu *pair = deps_torch_npu(v, strlen(v)), *line = pair ? NULL : deps_torch_npu_line(v, strlen(v));
+    if (line) pair = line, c->move_to = line->torch;
     const char *nv = pair ? pair->torch_npu : v;
     c->guessed = !pair;
     c->pinned = true;
@@ -280,7 +301,10 @@ static void deps__detail_common(StrBuf *sb, const AnalyzeCtx *ctx, const DepsSit
 }
 
 static void deps__companion_note(StrBuf *sb, const DepsCompanion *c) {
-  if (c->guessed && c->pinned)
+  if (c->move_to)
+    sb_printf(sb, "; add %s and pin torch==%s (torch_npu is built for that release of the line, not for the "
+                  "pinned one)", c->pep508, c->move_to);
+  else if (c->guessed && c->pinned)
     sb_printf(sb, "; add %s (same version string as torch: no known torch/torch-npu pairing, verify against the "
                   "torch_npu releases)", c->pep508);
   else if (c->guessed)
@@ -308,7 +332,8 @@ static void deps__emit_gpu_build(AnalyzeCtx *ctx, const DepsSite *s, const KbEnt
   DepsCompanion c;
   memset(&c, 0, sizeof c);
   if (comp) deps__companion(ctx, s, comp, &c);
-  char *repl = comp ? xasprintf("%s==%s (CPU build) plus %s", name, ver, c.pep508) : xasprintf("%s==%s (CPU build)", name, ver);
+  char *repl = comp ? xasprintf("%s==%s (CPU build) plus %s", name, c.move_to ? c.move_to : ver, c.pep508)
+                     : xasprintf("%s==%s (CPU build)", name, ver);
   Finding *f = deps__emit(ctx, row, subject, repl, r->whole);
   if (f) {
     StrBuf sb;
@@ -318,9 +343,10 @@ static void deps__emit_gpu_build(AnalyzeCtx *ctx, const DepsSite *s, const KbEnt
     if (comp) deps__companion_note(&sb, &c);
     deps__detail_common(&sb, ctx, s);
     f->detail = sb_steal(&sb);
-    finding_add_edit(f, r->local.start - 1, r->local.end, "");
+    if (c.move_to) finding_add_edit(f, r->pin.start, r->pin.end, c.move_to); /* the version and its label */
+    else finding_add_edit(f, r->local.start - 1, r->local.end, "");
     if (add) deps__fix_add(ctx, f, s, comp, &c);
-    f->fix = c.guessed ? FIX_UNSAFE : row->fix_safety;
+    f->fix = c.guessed || c.move_to ? FIX_UNSAFE : row->fix_safety; /* another torch release is a decision */
     if (comp && c.confidence > f->confidence) f->confidence = c.confidence;
   }
   free(repl);
@@ -341,9 +367,10 @@ static void deps__apply_row_fix(AnalyzeCtx *ctx, Finding *f, const DepsSite *s, 
              !s->no_add && !deps__listed(sites, row->fix_to)) {
     DepsCompanion c;
     deps__companion(ctx, s, row->fix_to, &c);
+    if (c.move_to) finding_add_edit(f, s->req.pin.start, s->req.pin.end, c.move_to);
     deps__fix_add(ctx, f, s, row->fix_to, &c);
     deps__companion_note(detail, &c);
-    f->fix = c.guessed ? FIX_UNSAFE : row->fix_safety;
+    f->fix = c.guessed || c.move_to ? FIX_UNSAFE : row->fix_safety;
   }
 }
 

@@ -142,6 +142,9 @@ const DepsNpuSince *deps_npu_since(const char *name);
 
 /* The torch-npu version paired with torch version `v`, or NULL. */
 const DepsTorchNpu *deps_torch_npu(const char *v, size_t n);
+/* For a torch version without a pairing, the pairing of its release line
+ * (the same major.minor: "2.1.2" -> "2.1.0"), or NULL. */
+const DepsTorchNpu *deps_torch_npu_line(const char *v, size_t n);
 
 /* "needs replacement", "unsupported", "compatible", "not involved" for an
  * ASC1xx status code; NULL for the others. */

@@ -175,7 +175,13 @@ TEST(deps_status_and_pairs) {
   const DepsTorchNpu *p = deps_torch_npu("2.7.1", 5);
   ASSERT(p != NULL);
   ASSERT_STR_EQ(p->torch_npu, "2.7.1.post2");
-  ASSERT(deps_torch_npu("2.1.0", 5) == NULL);
+  ASSERT(deps_torch_npu("2.4.0", 5) == NULL);
+  /* another patch release of a listed line: the line's release */
+  p = deps_torch_npu_line("2.1.2", 5);
+  ASSERT(p != NULL);
+  ASSERT_STR_EQ(p->torch, "2.1.0");
+  ASSERT(deps_torch_npu_line("2.1.0", 5) == NULL); /* a pairing of its own */
+  ASSERT(deps_torch_npu_line("2.4.1", 5) == NULL); /* a line not listed: guessed */
 }
 
 /* ---- findings through analyze_text ------------------------------------------------ */
@@ -258,15 +264,35 @@ TEST(deps_requirements_file) {
 }
 
 TEST(deps_torch_companion_guess) {
-  const char *t = "torch==2.1.0\ntorchvision\n";
+  const char *t = "torch==2.4.0\ntorchvision\n";
   FindingList l = run("requirements.txt", t);
   const Finding *f = at(&l, 0, "ASC103");
   ASSERT(f && f->fix == FIX_UNSAFE); /* no known pairing: same version string, reviewed */
   ASSERT(strstr(f->detail, "same version string as torch") != NULL);
   char *fixed = apply(t, f);
   ASSERT_STR_EQ(fixed,
-                "torch==2.1.0\ntorch-npu==2.1.0  # same version as torch: verify against the torch_npu releases\n"
+                "torch==2.4.0\ntorch-npu==2.4.0  # same version as torch: verify against the torch_npu releases\n"
                 "torchvision\n");
+  free(fixed);
+  findings_free(&l);
+  /* a patch release torch_npu is not built for: the line's release, pinned in the same fix */
+  t = "torch==2.1.2\ntorchvision\n";
+  l = run("requirements.txt", t);
+  f = at(&l, 0, "ASC103");
+  ASSERT(f && f->fix == FIX_UNSAFE);
+  ASSERT(strstr(f->detail, "add torch-npu==2.1.0 and pin torch==2.1.0") != NULL);
+  fixed = apply(t, f);
+  ASSERT_STR_EQ(fixed, "torch==2.1.0\ntorch-npu==2.1.0\ntorchvision\n");
+  free(fixed);
+  findings_free(&l);
+  /* the same for a CUDA build of it (ASC105): the version and its label go */
+  t = "torch==2.1.2+cu121\n";
+  l = run("requirements.txt", t);
+  f = at(&l, 0, "ASC105");
+  ASSERT(f && f->fix == FIX_UNSAFE);
+  ASSERT(strstr(f->message, "torch==2.1.0 (CPU build) plus torch-npu==2.1.0") != NULL);
+  fixed = apply(t, f);
+  ASSERT_STR_EQ(fixed, "torch==2.1.0\ntorch-npu==2.1.0\n");
   free(fixed);
   findings_free(&l);
   /* torch-npu already listed: nothing to add */
