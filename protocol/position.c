@@ -89,23 +89,10 @@ static size_t pos__advance(const char *text, size_t from, size_t end, uint32_t c
 /* ---- Position - Public --------------------------------------------------- */
 
 void pos_index_build(LineIndex *idx, const char *text, size_t len) {
-  Array(uint32_t) starts = {NULL, 0, 0};
   /* Offsets are uint32_t; texts are capped far below by framing. */
   if (len > UINT32_MAX) len = UINT32_MAX;
-  array_push(&starts, 0);
-  for (size_t i = 0; i < len; i++) {
-    /* In "\r\n" only the '\n' ends the line, so the pair is one break. */
-    bool cr_alone = text[i] == '\r' && !(i + 1 < len && text[i + 1] == '\n');
-    if (text[i] == '\n' || cr_alone) array_push(&starts, (uint32_t)(i + 1));
-  }
-  idx->starts = starts.items;
-  idx->count = starts.len;
+  idx->starts = util_line_starts(text, len, &idx->count);
   idx->text_len = len;
-}
-
-/* Whether text[i] ends a line: '\n', or a '\r' not followed by '\n'. */
-static bool pos__breaks(const char *text, size_t len, size_t i) {
-  return text[i] == '\n' || (text[i] == '\r' && !(i + 1 < len && text[i + 1] == '\n'));
 }
 
 void pos_index_edit(LineIndex *idx, const char *text, size_t len, size_t start, size_t old_end, size_t new_len) {
@@ -122,7 +109,7 @@ void pos_index_edit(LineIndex *idx, const char *text, size_t len, size_t start, 
   while (lo < idx->count && idx->starts[lo] < start) lo++;
   for (hi = lo; hi < idx->count && idx->starts[hi] <= old_end; hi++) {}
   size_t from = start ? start - 1 : 0, to = start + new_len < len ? start + new_len : len, fresh = 0;
-  for (size_t i = from; i < to; i++) fresh += pos__breaks(text, len, i);
+  for (size_t i = from; i < to; i++) fresh += util_line_break(text, len, i);
   size_t tail = idx->count - hi, count = lo + fresh + tail;
   uint32_t *st = idx->starts;
   if (fresh > hi - lo) st = xrealloc(st, count * sizeof *st);
@@ -131,7 +118,7 @@ void pos_index_edit(LineIndex *idx, const char *text, size_t len, size_t start, 
   for (size_t k = lo + fresh; k < count; k++) st[k] = (uint32_t)(st[k] + delta);
   size_t at = lo;
   for (size_t i = from; i < to; i++)
-    if (pos__breaks(text, len, i)) st[at++] = (uint32_t)(i + 1);
+    if (util_line_break(text, len, i)) st[at++] = (uint32_t)(i + 1);
   idx->starts = st;
   idx->count = count;
   idx->text_len = len;

@@ -665,10 +665,8 @@ void analyze_facts_free(FileFacts *f) {
 typedef Array(uint32_t) LineStarts;
 
 static void analyze__line_starts(const char *text, size_t len, LineStarts *ls) {
-  array_push(ls, 0);
-  for (size_t i = 0; i < len; i++)
-    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n')))
-      array_push(ls, (uint32_t)i + 1);
+  ls->items = util_line_starts(text, len, &ls->len);
+  ls->cap = ls->len;
 }
 
 static void analyze__facts(const char *text, size_t len, const PyFile *py, PyFactsCache *cache, const char *key,
@@ -723,14 +721,13 @@ static void analyze__want(AnalyzePosList *p, uint32_t at, uint32_t *row, uint32_
   array_push(p, x);
 }
 
-/* Rows and columns of findings [from, l->len) from byte offsets with our
- * own line starts (built once per file in *ls): tree-sitter counts rows at
- * "\n" only, LSP and editors also break at a lone "\r". Code-point columns
- * skip a UTF-8 byte-order mark on the first line. All offsets are placed in
- * one sweep (analyze__points). */
-static void analyze__columns(const char *text, size_t len, LineStarts *ls, FindingList *l, size_t from) {
+/* Rows and columns of findings [from, l->len) from byte offsets with the
+ * file's line starts (*ls, found once per version): tree-sitter counts rows
+ * at "\n" only, LSP and editors also break at a lone "\r". Code-point
+ * columns skip a UTF-8 byte-order mark on the first line. All offsets are
+ * placed in one sweep (analyze__points). */
+static void analyze__columns(const char *text, size_t len, const LineStarts *ls, FindingList *l, size_t from) {
   if (l->len <= from) return;
-  if (ls->len == 0) analyze__line_starts(text, len, ls);
   AnalyzePosList want = {0};
   for (size_t i = from; i < l->len; i++) {
     Finding *f = &l->items[i];
@@ -939,7 +936,7 @@ static void analyze__guard_flags(const PyFile *py, FindingList *l) {
 /* Steps 2 to 11 over the detectors' findings of one file (see analyze.h).
  * Returns how many findings test code dropped (FileFacts.test_findings). */
 static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, const PyFile *py, FindingList *mine,
-                                LineStarts *ls) {
+                                const LineStarts *ls) {
   const AnalyzeOptions *opt = ctx->opt;
   uint32_t tests = 0;
   if (py) analyze__other_device(ctx, py, mine);
@@ -1017,6 +1014,7 @@ static void analyze__memo_unit_free(MemoUnit *m) {
 static void analyze__memo_clear(AnalyzeMemo *m) {
   for (size_t i = 0; i < m->units.len; i++) analyze__memo_unit_free(&m->units.items[i]);
   m->units.len = 0;
+  m->touched.len = 0; /* no unit is left to ask its questions */
   free(m->key);
   m->key = NULL;
 }

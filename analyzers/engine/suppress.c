@@ -83,9 +83,11 @@ static void suppress__collect(const char *text, size_t len, const uint32_t *star
   for (size_t row = 0; row < n_lines; row++) {
     /* a Python row without a real comment holds no suppression: skip it unread */
     if (py && !(row < py->n_rows && py->comments[row])) continue;
-    size_t ls = starts[row], le = row + 1 < n_lines ? starts[row + 1] : len;
-    if (row + 1 < n_lines) le--; /* the break: '\n', a lone '\r', or the '\n' of "\r\n" */
-    if (le > ls && text[le] == '\n' && text[le - 1] == '\r') le--;
+    size_t ls = starts[row], le = len; /* the last row ends the text */
+    if (row + 1 < n_lines) { /* the break: '\n', a lone '\r', or the "\r\n" pair */
+      le = starts[row + 1] - 1;
+      if (le > ls && text[le] == '\n' && text[le - 1] == '\r') le--;
+    }
     const char *c = NULL;
     size_t clen = 0;
     bool have;

@@ -307,3 +307,12 @@ uint64_t util_fnv(uint64_t h, const void *p, size_t n) {
   for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
   return h;
 }
+
+uint32_t *util_line_starts(const char *text, size_t len, size_t *n) {
+  Array(uint32_t) starts = {NULL, 0, 0};
+  array_push(&starts, 0);
+  for (size_t i = 0; i < len; i++)
+    if (util_line_break(text, len, i)) array_push(&starts, (uint32_t)(i + 1));
+  *n = starts.len;
+  return starts.items;
+}

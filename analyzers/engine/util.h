@@ -58,6 +58,16 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
     (b)->len = (b)->cap = 0;                                                  \
   } while (0)
 
+/* Whether text[i] ends a line: "\n", or a "\r" not followed by "\n" (the
+ * "\r\n" pair ends at its "\n"), as LSP counts lines. */
+static inline bool util_line_break(const char *text, size_t len, size_t i) {
+  return text[i] == '\n' || (text[i] == '\r' && !(i + 1 < len && text[i + 1] == '\n'));
+}
+
+/* The byte offset of every line start of text[0, len) (the first is 0), in
+ * a fresh array of *n entries. Caller frees. */
+uint32_t *util_line_starts(const char *text, size_t len, size_t *n);
+
 /* Bytes [start, end) of a text. */
 typedef struct {
   uint32_t start, end;

@@ -46,12 +46,6 @@ typedef struct {
 
 /* ---- positions ------------------------------------------------------------ */
 
-static void pyfacts__lines(const char *text, size_t len, PyfLines *ls) {
-  array_push(ls, 0);
-  for (size_t i = 0; i < len; i++)
-    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) array_push(ls, (uint32_t)i + 1);
-}
-
 /* Row and columns of `at`. Positions come mostly in document order, so the
  * code-point column continues from the last one on the same line: many
  * calls on one long line cost the line once, not once each. */
@@ -121,17 +115,25 @@ static size_t *pyfacts__ref_slot(const PyFacts *out, PyfRefSet *set, int32_t own
   return &set->slots[i];
 }
 
-static void pyfacts__ref_add(PyFacts *out, PyfRefSet *set, int32_t owner, const char *name, size_t n, int32_t via) {
-  size_t *slot = pyfacts__ref_slot(out, set, owner, name, n);
-  if (*slot) {
-    PyRef *r = &out->refs.items[*slot - 1];
-    r->via = pyfacts__merge_via(r->via, via);
-    return;
-  }
-  PyRef r = {xstrndup(name, n), owner, via};
+/* A name already in the set (its slot taken) takes the new mention's `via`;
+ * returns whether it was there. */
+static bool pyfacts__ref_merged(PyFacts *out, const size_t *slot, int32_t via) {
+  if (!*slot) return false;
+  PyRef *r = &out->refs.items[*slot - 1];
+  r->via = pyfacts__merge_via(r->via, via);
+  return true;
+}
+
+/* Appends r to out->refs under its free slot. */
+static void pyfacts__ref_push(PyFacts *out, PyfRefSet *set, size_t *slot, PyRef r) {
   array_push(&out->refs, r);
   *slot = out->refs.len;
   set->used++;
+}
+
+static void pyfacts__ref_add(PyFacts *out, PyfRefSet *set, int32_t owner, const char *name, size_t n, int32_t via) {
+  size_t *slot = pyfacts__ref_slot(out, set, owner, name, n);
+  if (!pyfacts__ref_merged(out, slot, via)) pyfacts__ref_push(out, set, slot, (PyRef){xstrndup(name, n), owner, via});
 }
 
 /* Records that `owner` mentions the name text[s, e), once. */
@@ -797,16 +799,9 @@ static void pyfacts__join(PyFacts *f, PyfRefSet *seen, PyFacts *part, bool own) 
       array_push(&f->refs, r);
       continue;
     }
-    size_t n = strlen(r.name), *slot = pyfacts__ref_slot(f, seen, r.owner, r.name, n);
-    if (*slot) { /* named by an earlier part too */
-      PyRef *x = &f->refs.items[*slot - 1];
-      x->via = pyfacts__merge_via(x->via, r.via);
-      if (own) free(r.name);
-      continue;
-    }
-    array_push(&f->refs, r);
-    *slot = f->refs.len;
-    seen->used++;
+    size_t *slot = pyfacts__ref_slot(f, seen, r.owner, r.name, strlen(r.name));
+    if (!pyfacts__ref_merged(f, slot, r.via)) pyfacts__ref_push(f, seen, slot, r);
+    else if (own) free(r.name); /* named by an earlier part too */
   }
   for (size_t i = 0; i < part->star_imports.len; i++) array_push(&f->star_imports, part->star_imports.items[i]);
   for (size_t i = 0; i < part->dynamic_imports.len; i++) array_push(&f->dynamic_imports, part->dynamic_imports.items[i]);
@@ -835,7 +830,7 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
   PyFacts *f = xcalloc(1, sizeof *f);
   PyfLines lines = {0};
   if (line_starts && n_lines) lines.items = (uint32_t *)line_starts, lines.len = n_lines; /* borrowed: read only */
-  else pyfacts__lines(py->text, py->len, &lines);
+  else lines.items = util_line_starts(py->text, py->len, &lines.len), lines.cap = lines.len;
   pyfacts__main(py, f); /* first: the walks file names under it */
   bool keep = cache && key && cache->key && strcmp(cache->key, key) == 0;
   /* the rows the walks read: the "dynamic-loaders" and "plain-decorators" rows */

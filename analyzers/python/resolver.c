@@ -970,8 +970,10 @@ PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, 
   py->forest = forest;
   py->borrowed = cache != NULL;
   size_t rows = n_lines;
-  for (size_t i = 0; !n_lines && i <= len; i++)
-    if (i == len || text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) rows++;
+  if (!rows) { /* one more than the line breaks */
+    rows = 1;
+    for (size_t i = 0; i < len; i++) rows += util_line_break(text, len, i);
+  }
   py->n_rows = rows;
   py->comments = xcalloc(rows, sizeof *py->comments);
   py->eol = pysyntax_eol(text, len);
