@@ -6,7 +6,12 @@
  * random non-empty line, then deletes it again one character at a time
  * (single-character edits; the file returns to its original text every 16
  * edits). BENCH_EDIT_LINE duplicates a random line (inserting a whole line
- * with its indentation) and, on the next edit, deletes the copy again.
+ * with its indentation) and, on the next edit, deletes the copy again; the
+ * line holds an even number of triple quotes, so the copy leaves the rest
+ * of the file's tokens as they were. BENCH_EDIT_STRING does the same with
+ * a line holding an odd number (a docstring's opening or closing line):
+ * the copy turns the rest of the file from code into string and back, so
+ * everything after it is parsed and analyzed again, whatever the analyzer.
  * BENCH_EDIT_IMPORT does the same with the file's first `import` line: an
  * edit of the import block, which changes the file's facts.
  * Header-only: everything is static. Positions are given both as byte
@@ -18,7 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef enum { BENCH_EDIT_CHAR, BENCH_EDIT_LINE, BENCH_EDIT_IMPORT } BenchEditMode;
+typedef enum { BENCH_EDIT_CHAR, BENCH_EDIT_LINE, BENCH_EDIT_IMPORT, BENCH_EDIT_STRING } BenchEditMode;
 
 typedef struct {
   size_t start, end;        /* bytes replaced */
@@ -71,15 +76,28 @@ static inline void bench_edits__pos(const char *t, size_t off, uint32_t *line, u
   *ch = c;
 }
 
-/* A random line start and its end (before '\n') with a non-empty line. */
-static inline void bench_edits__pick(BenchEdits *g, const char *t, size_t len, size_t *ls, size_t *le) {
-  for (int tries = 0; tries < 1000; tries++) {
+/* Triple quotes (\"\"\" and ''') on line t[s, e). */
+static inline int bench_edits__triples(const char *t, size_t s, size_t e) {
+  int n = 0;
+  for (size_t i = s; i + 3 <= e; i++)
+    if ((t[i] == '"' || t[i] == '\'') && t[i + 1] == t[i] && t[i + 2] == t[i]) {
+      n++;
+      i += 2;
+    }
+  return n;
+}
+
+/* A random line start and its end (before '\n') with a non-empty line;
+ * `parity` 1: a line holding an odd number of triple quotes, 0: an even
+ * number (a tokenization-neutral copy), -1: any. */
+static inline void bench_edits__pick(BenchEdits *g, const char *t, size_t len, int parity, size_t *ls, size_t *le) {
+  for (int tries = 0; tries < 100000; tries++) {
     size_t off = len ? (size_t)(bench_edits__rand(g) % len) : 0;
     size_t s = off;
     while (s > 0 && t[s - 1] != '\n') s--;
     size_t e = off;
     while (e < len && t[e] != '\n') e++;
-    if (e > s && e - s < sizeof g->buf - 2) {
+    if (e > s && e - s < sizeof g->buf - 2 && (parity < 0 || bench_edits__triples(t, s, e) % 2 == parity)) {
       *ls = s;
       *le = e;
       return;
@@ -109,7 +127,7 @@ static inline void bench_edits_next(BenchEdits *g, const char *t, size_t len, Be
     int n = (int)(sizeof bench_edits__word - 1);
     if (g->phase == 0) {
       size_t ls, le;
-      bench_edits__pick(g, t, len, &ls, &le);
+      bench_edits__pick(g, t, len, -1, &ls, &le);
       g->at = le;
     }
     if (g->phase < n) { /* type one more character */
@@ -128,7 +146,7 @@ static inline void bench_edits_next(BenchEdits *g, const char *t, size_t len, Be
     if (g->phase == 0) {
       size_t ls, le;
       if (g->mode == BENCH_EDIT_IMPORT) bench_edits__first_import(t, len, &ls, &le);
-      else bench_edits__pick(g, t, len, &ls, &le);
+      else bench_edits__pick(g, t, len, g->mode == BENCH_EDIT_STRING, &ls, &le);
       memcpy(g->buf, t + ls, le - ls);
       g->buf[le - ls] = '\n';
       g->copy_len = le - ls + 1;

@@ -5,7 +5,7 @@
  *                                          of every file, nothing else (N = 0: all cores)
  *   bench-tool prefilter DIR...            which files the byte-level prefilters would
  *                                          skip, and what analyzing them costs
- *   bench-tool edit FILE N [char|line|import]
+ *   bench-tool edit FILE N [char|line|import|string]
  *                                          N edits applied in process: incremental vs
  *                                          full re-parse, the server's incremental
  *                                          re-analysis, analysis alone, per edit
@@ -314,6 +314,7 @@ static int bench__edit(int argc, char **argv) {
   BenchEdits ed;
   bench_edits_init(&ed, strcmp(mode, "line") == 0     ? BENCH_EDIT_LINE
                         : strcmp(mode, "import") == 0 ? BENCH_EDIT_IMPORT
+                        : strcmp(mode, "string") == 0 ? BENCH_EDIT_STRING
                                                       : BENCH_EDIT_CHAR,
                    42);
   size_t units_reused = 0, units_ran = 0;

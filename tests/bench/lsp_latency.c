@@ -5,9 +5,9 @@
  *
  * Starts `BIN --sync`, initializes, opens FILE, then sends N didChange
  * notifications (after WARMUP unmeasured ones) with the edits of
- * bench_edits.h; MODE is `char` or `line` (incremental sync: one range
- * change per notification; the server edits its tree and re-parses
- * incrementally) or `char-full` / `line-full` (the same edits sent as a
+ * bench_edits.h; MODE is `char`, `line`, `import` or `string` (incremental
+ * sync: one range change per notification; the server edits its tree and
+ * re-parses incrementally) or one of them with `-full` (the same edits sent as a
  * full-text change, as a client with TextDocumentSyncKind.Full would; the
  * server then re-parses from scratch). For each edit the clock starts just
  * before the message is written and stops when the publishDiagnostics of
@@ -177,7 +177,7 @@ static int cmp_double(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fputs("usage: lsp-latency BIN FILE char|line|char-full|line-full N [WARMUP]\n", stderr);
+    fputs("usage: lsp-latency BIN FILE char|line|import|string[-full] N [WARMUP]\n", stderr);
     return 2;
   }
   const char *bin = argv[1], *path = argv[2], *mode = argv[3];
@@ -186,6 +186,7 @@ int main(int argc, char **argv) {
   bool full = strstr(mode, "-full") != NULL;
   BenchEditMode em = strncmp(mode, "line", 4) == 0     ? BENCH_EDIT_LINE
                      : strncmp(mode, "import", 6) == 0 ? BENCH_EDIT_IMPORT
+                     : strncmp(mode, "string", 6) == 0 ? BENCH_EDIT_STRING
                                                        : BENCH_EDIT_CHAR;
 
   FILE *fp = fopen(path, "rb");

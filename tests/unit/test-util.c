@@ -43,3 +43,30 @@ TEST(context_test_paths) {
   for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) ASSERT(context_is_test_path(tests[i]));
   for (size_t i = 0; i < sizeof code / sizeof code[0]; i++) ASSERT(!context_is_test_path(code[i]));
 }
+
+/* The validator's eight-byte ASCII steps agree with the byte-wise decoder
+ * wherever a bad or multi-byte sequence falls: at every offset of a
+ * 24-byte ASCII run, straddling the word boundaries, and at the end. */
+TEST(util_utf8_valid_at_every_offset) {
+  static const char *const bad[] = {"\x80", "\xC3", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xC0\xAF", "\xE2\x82"};
+  static const char *const good[] = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\x7F"};
+  char buf[64];
+  for (size_t at = 0; at <= 24; at++) {
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+      size_t n = strlen(bad[b]);
+      memset(buf, 'a', sizeof buf);
+      memcpy(buf + at, bad[b], n);
+      ASSERT(!util_utf8_valid(buf, 24 + n));
+      ASSERT(!util_utf8_valid(buf, at + n)); /* the bad sequence last */
+    }
+    for (size_t g = 0; g < sizeof good / sizeof good[0]; g++) {
+      size_t n = strlen(good[g]);
+      memset(buf, 'a', sizeof buf);
+      memcpy(buf + at, good[g], n);
+      ASSERT(util_utf8_valid(buf, 24 + n));
+      ASSERT(util_utf8_valid(buf, at + n));
+      if (n > 1) ASSERT(!util_utf8_valid(buf, at + n - 1)); /* cut short by the length */
+    }
+  }
+  ASSERT(util_utf8_valid("", 0));
+}
