@@ -24,6 +24,7 @@ typedef struct {
   bool in_import; /* its statement is an import (Python) */
   uint32_t call_end; /* end of the call whose callee the finding is (Python), else its own end */
   bool gone;      /* absorbed by another finding */
+  size_t into;    /* when gone: the finding that absorbed it */
 } FoldSite;
 
 typedef struct {
@@ -129,6 +130,14 @@ static void fold__absorb(Finding *into, Finding *from, const char *message) {
 static void fold__gone(Fold *fo, size_t into, size_t from, const char *message) {
   fold__absorb(&fo->l->items[into], &fo->l->items[from], message);
   fo->sites[from].gone = true;
+  fo->sites[from].into = into;
+}
+
+/* The live finding that carries finding i (itself, or what absorbed it,
+ * followed to the end). */
+static size_t fold__carrier(const Fold *fo, size_t i) {
+  for (size_t steps = 0; fo->sites[i].gone && steps < fo->l->len; steps++) i = fo->sites[i].into;
+  return i;
 }
 
 /* A finding inside another's range, of the same domain: in C/C++ any
@@ -544,7 +553,7 @@ static void fold__families_free(FoldFamilies *fam) {
 }
 
 /* Device-layer repeats of one construct in one Python function (or in the
- * code outside functions)
+ * code outside functions), and members of one API family of any domain
  * (`torch.cuda.empty_cache()` after each of three offloads, the two
  * `torch.cuda.synchronize()` of a timing pair, `device="cuda"` on each
  * tensor of one block): one edit applied several times is one work item,
@@ -567,11 +576,12 @@ static void fold__in_function(Fold *fo) {
   for (size_t j = 0; j < l->len; j++) {
     const Finding *f = &l->items[j];
     int domain = kb_domain(f->rule->code);
-    if (fo->sites[j].gone || (domain != 2 && domain != 3)) continue;
+    if (fo->sites[j].gone || domain < 2) continue;
     /* one API (not only one row: torch.cuda.amp.* names GradScaler and autocast), or one family;
-     * attention findings by family only (an xformers mask and the call it is passed to) */
+     * past the device layer by family only (an xformers mask and the call it is passed to, a
+     * CUDA graph and its capture context) */
     const char *family = fold__family(&fam, f->subject);
-    if (domain == 3 && !family) continue;
+    if (domain != 2 && !family) continue;
     const PyFunction *fn = pyfile_function_at(py, f->start_byte);
     if (!fn) fn = &module_code;
     fns[j] = fn;
@@ -777,9 +787,10 @@ static void fold__import_members(Fold *fo) {
   }
 }
 
-/* A companion finding ("fold-companion" row) on the range of another live
+/* A companion finding ("fold-companion" row) on the range of another
  * finding of another rule in its statement, one inside the other: one
- * item, carried by the other (the more severe of the two stays). */
+ * item, carried by the other or by what already carries the other (the
+ * more severe of the two stays). */
 static bool fold__nests(const Finding *a, const Finding *b) {
   return (a->start_byte <= b->start_byte && b->end_byte <= a->end_byte) ||
          (b->start_byte <= a->start_byte && a->end_byte <= b->end_byte);
@@ -794,10 +805,15 @@ static void fold__companions(Fold *fo) {
       continue;
     for (size_t i = 0; i < l->len; i++) {
       const Finding *o = &l->items[i];
-      if (i == j || fo->sites[i].gone || fo->sites[i].stmt != fo->sites[j].stmt || !fold_live(o) ||
-          kb_domain(o->rule->code) < 2 || kb_pattern_match(row->arg, o->rule->code) || !fold__nests(o, c))
+      if (i == j || fo->sites[i].stmt != fo->sites[j].stmt || !fold_live(o) || kb_domain(o->rule->code) < 2 ||
+          kb_pattern_match(row->arg, o->rule->code) || !fold__nests(o, c))
         continue;
-      fold__gone(fo, i, j, NULL);
+      /* the other finding may already be a related site of another (the
+       * second `autocast(...)` of a dict of them): the companion joins
+       * the item that carries it */
+      size_t k = fold__carrier(fo, i);
+      if (k == j || fo->sites[k].gone || !fold_live(&l->items[k])) continue;
+      fold__gone(fo, k, j, NULL);
       break;
     }
   }
