@@ -12,6 +12,7 @@
 #include "analyzers/python/pymatch.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
+#include "analyzers/python/switches.h"
 
 #include <stdio.h>
 #include <ctype.h>
@@ -571,6 +572,30 @@ static char *analyze__unused_local(const PyFile *py, const Finding *f) {
   return name;
 }
 
+/* The off-by-default switch (row "cli-switch-off") whose branch holds f,
+ * or NULL. The file's switches are read once, on the first finding that
+ * asks, and only when its text names the action at all. */
+typedef struct {
+  const KbEntry *row;
+  const char *kept; /* switches whose branches stay findings */
+  bool scanned;
+  PySwitches sw;
+} AnalyzeSwitches;
+
+static bool analyze__switch_kept(const char *option, const void *kept) { return kb_pattern_match(kept, option); }
+
+static const char *analyze__switch(const PyFile *py, AnalyzeSwitches *s, const Finding *f) {
+  if (!s->row || !s->row->value || f->severity == SEV_HINT || !kb_pattern_match(s->row->arg, f->rule->code))
+    return NULL;
+  if (!s->scanned) {
+    s->scanned = true;
+    if (!memmem(py->text, py->len, s->row->value, strlen(s->row->value))) return NULL;
+    pyswitches_scan(py, s->row->value, &s->sw);
+    if (s->kept) pyswitches_filter(&s->sw, analyze__switch_kept, s->kept);
+  }
+  return pyswitches_branch(py, &s->sw, f->start_byte, f->end_byte);
+}
+
 /* Guarded, inference-only and transfer_to_npu marks come from the Python
  * facts; they change priority, not presence. */
 static void analyze__mark_python(const char *path, const PyFile *py, FindingList *out, uint32_t *tests) {
@@ -598,6 +623,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *workaround = kb_lookup(KB_DETECTOR, "cuda-workaround-branch", NULL, 0);
   const KbEntry *dead_defaults = kb_lookup(KB_DETECTOR, "dead-default", NULL, 0);
   const KbEntry *unused = kb_lookup(KB_DETECTOR, "unused-local", NULL, 0);
+  AnalyzeSwitches switches = {kb_lookup(KB_DETECTOR, "cli-switch-off", NULL, 0), kb_template("cli-switch-kept"), false, {{0}, {0}}};
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
     f->guarded = f->guarded || pyfile_in_ranges(py->guarded.items, py->guarded.len, f->start_byte) ||
@@ -612,6 +638,11 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
     /* an opt-in flag off by default leaves the NPU on the fallback: a decision for whoever turns it on,
      * not work (blind reviews of eight repositories: 2 of 18 such findings real) */
     if (f->guarded && optin && kb_domain(f->rule->code) >= 2) f->severity = SEV_HINT;
+    const char *sw = analyze__switch(py, &switches, f);
+    if (sw) {
+      f->severity = SEV_HINT;
+      kb_append_note(f, switches.row, sw, NULL);
+    }
     char *param = NULL;
     uint32_t set_at = dead_defaults && kb_pattern_match(dead_defaults->arg, f->rule->code) ? analyze__dead_default(py, f, &param) : 0;
     if (set_at) {
@@ -637,6 +668,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       finding_append_note(f, gates->msg_en, gates->msg_zh);
     }
   }
+  pyswitches_free(&switches.sw);
 }
 
 /* Drops findings of unselected codes and rows that do not apply to the chip. */

@@ -585,9 +585,12 @@ static void fold__in_function(Fold *fo) {
     const PyFunction *fn = pyfile_function_at(py, f->start_byte);
     if (!fn) fn = &module_code;
     fns[j] = fn;
+    /* a hint (a branch the default run skips) and a live site are two items: the live one is work */
+    bool live = fold_live(f);
     size_t into = fold__join_first(fo, &by_fn,
-                                   family ? xasprintf("family\x1f%s\x1f%u", family, fn->start)
-                                          : xasprintf("%s\x1f%s\x1f%u", f->rule->code, f->subject ? f->subject : "", fn->start),
+                                   family ? xasprintf("family\x1f%s\x1f%u\x1f%d", family, fn->start, live)
+                                          : xasprintf("%s\x1f%s\x1f%u\x1f%d", f->rule->code,
+                                                      f->subject ? f->subject : "", fn->start, live),
                                    j);
     if (into != SIZE_MAX) sites[into]++;
   }

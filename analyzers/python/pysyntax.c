@@ -75,7 +75,7 @@ static void pysyntax__string_into(const PyFile *py, TSNode str, StrBuf *sb) {
 }
 
 char *pysyntax_string_value(const PyFile *py, TSNode str) {
-  if (ts_node_end_byte(str) - ts_node_start_byte(str) > PYSYNTAX_MAX_STRING) return NULL;
+  if (ts_node_is_null(str) || ts_node_end_byte(str) - ts_node_start_byte(str) > PYSYNTAX_MAX_STRING) return NULL;
   StrBuf sb;
   sb_init(&sb);
   if (pysyntax_is(str, "binary_operator")) {

@@ -28,7 +28,7 @@ void pysyntax_children_end(PyChildren *it);
 size_t pysyntax_string_candidates(TSNode value, TSNode *out, size_t max);
 
 /* Content of a string literal, f-string holes as "{}"; for `"a" + x`, "a{}".
- * NULL when not a string or longer than 256 bytes. */
+ * NULL when not a string (or a null node) or longer than 256 bytes. */
 char *pysyntax_string_value(const PyFile *py, TSNode str);
 
 /* Argument of a call by spec: "0" (positional index), "name" (keyword), or
