@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,15 +75,45 @@ DcKey dc_hash_final(const DcHasher *h) { return (DcKey){dc__mix(h->a ^ dc__mix(h
 static pthread_once_t dc__build_once = PTHREAD_ONCE_INIT;
 static DcKey dc__build;
 
+/* The linker's build id of the running program (its NT_GNU_BUILD_ID note,
+ * a digest of the whole linked output), read from the loaded program
+ * headers: no file to read. */
+static int dc__note(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  DcHasher *h = data;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    if (info->dlpi_phdr[i].p_type != PT_NOTE) continue;
+    const unsigned char *p = (const unsigned char *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    const unsigned char *end = p + info->dlpi_phdr[i].p_memsz;
+    while (end - p >= (ptrdiff_t)sizeof(ElfW(Nhdr))) {
+      ElfW(Nhdr) n;
+      memcpy(&n, p, sizeof n);
+      size_t name = (n.n_namesz + 3u) & ~3u, desc = (n.n_descsz + 3u) & ~3u;
+      const unsigned char *d = p + sizeof n + name;
+      if (name > (size_t)(end - p) || desc > (size_t)(end - d)) break;
+      if (n.n_type == NT_GNU_BUILD_ID && n.n_namesz == 4 && memcmp(p + sizeof n, "GNU", 4) == 0 && n.n_descsz) {
+        dc_hash_bytes(h, d, n.n_descsz);
+        return 1;
+      }
+      p = d + desc;
+    }
+  }
+  return 1; /* the first object is the program itself: the others are libraries */
+}
+
 static void dc__build_init(void) {
   DcHasher h;
   dc_hash_init(&h);
   dc_hash_str(&h, ASCEND_LSP_VERSION);
-  char *exe = NULL;
-  size_t len = 0;
-  if (util_read_file("/proc/self/exe", (size_t)256 << 20, &exe, &len) == 0) dc_hash_bytes(&h, exe, len);
-  free(exe);
-  dc__build = dc_hash_final(&h);
+  DcHasher id = h;
+  dl_iterate_phdr(dc__note, &id);
+  if (id.a == h.a && id.b == h.b) { /* linked without a build id: the executable itself */
+    char *exe = NULL;
+    size_t len = 0;
+    if (util_read_file("/proc/self/exe", (size_t)256 << 20, &exe, &len) == 0) dc_hash_bytes(&id, exe, len);
+    free(exe);
+  }
+  dc__build = dc_hash_final(&id);
 }
 
 DcKey dc_build_id(void) {

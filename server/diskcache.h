@@ -1,8 +1,8 @@
 /* diskcache: per-file analysis results kept on disk between CLI runs, so a
  * second `check`, `fix` or `report` of an unchanged tree analyzes nothing.
  *
- * One cache file per scan identity: the build of ascend-lsp (a digest of its
- * own executable, so any rebuild starts afresh), the analysis options and
+ * One cache file per scan identity: the build of ascend-lsp (its linker
+ * build id, so any rebuild that changes the program starts afresh), the analysis options and
  * the scanned paths. It maps each file's path to the digest of what its
  * analysis depends on (its text, its project path, its NPU twin, its kind)
  * and the encoded results (resultcodec). The file is read once at the start
@@ -38,8 +38,9 @@ void dc_hash_str(DcHasher *h, const char *s);
 void dc_hash_u64(DcHasher *h, uint64_t v);
 DcKey dc_hash_final(const DcHasher *h);
 
-/* The digest of the running executable (/proc/self/exe), computed once per
- * process; the version string when it cannot be read. */
+/* The digest of the running build: the linker's build id of the program
+ * (a digest of everything linked into it), else of the executable's bytes
+ * (/proc/self/exe), else of the version string; computed once per process. */
 DcKey dc_build_id(void);
 
 /* The cache folder to use: ASCEND_LSP_CACHE_DIR, else `configured` (may be

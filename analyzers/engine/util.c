@@ -129,12 +129,12 @@ static int util__read_fd(int fd, size_t cap, size_t max, char **out, size_t *len
   size_t n = 0;
   char *buf = xmalloc(cap + 1);
   for (;;) {
-    if (n == cap) {
-      if (cap >= max) break; /* the file grew while we read: stop at the cap */
-      cap = cap * 2 < max ? cap * 2 : max;
-      buf = xrealloc(buf, cap + 1);
-    }
-    ssize_t r = read(fd, buf + n, cap - n);
+    /* a full buffer is probed with one byte before it grows: the usual file
+     * is the size its stat gave, and then the probe finds the end */
+    bool full = n == cap;
+    if (full && cap >= max) break; /* the file grew while we read: stop at the cap */
+    char probe;
+    ssize_t r = full ? read(fd, &probe, 1) : read(fd, buf + n, cap - n);
     if (r < 0) {
       if (errno == EINTR) continue;
       int e = -errno;
@@ -143,6 +143,11 @@ static int util__read_fd(int fd, size_t cap, size_t max, char **out, size_t *len
       return e;
     }
     if (r == 0) break;
+    if (full) {
+      cap = cap * 2 < max ? cap * 2 : max;
+      buf = xrealloc(buf, cap + 1);
+      buf[n] = probe;
+    }
     n += (size_t)r;
   }
   close(fd);

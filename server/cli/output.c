@@ -132,10 +132,14 @@ cJSON *output_finding_json(const Finding *f, const char *file) {
 /* Writes a cJSON_Print text as if printed `depth` levels down: every line
  * after the first gets `depth` more tabs. */
 static void output__indented(FILE *out, const char *s, int depth) {
-  for (; *s; s++) {
-    fputc(*s, out);
-    if (*s == '\n')
-      for (int d = 0; d < depth; d++) fputc('\t', out);
+  static const char tabs[] = "\t\t\t\t\t\t\t\t";
+  for (;;) { /* a line at a time: a character at a time locks the stream per byte */
+    const char *nl = strchr(s, '\n');
+    size_t n = nl ? (size_t)(nl - s) + 1 : strlen(s);
+    fwrite(s, 1, n, out);
+    if (!nl) return;
+    for (int d = depth; d > 0; d -= 8) fwrite(tabs, 1, d < 8 ? (size_t)d : 8, out);
+    s = nl + 1;
   }
 }
 
