@@ -574,25 +574,18 @@ static char *analyze__unused_local(const PyFile *py, const Finding *f) {
 
 /* The off-by-default switch (row "cli-switch-off") whose branch holds f,
  * or NULL. The file's switches are read once, on the first finding that
- * asks, and only when its text names the action at all. */
+ * asks. */
 typedef struct {
   const KbEntry *row;
-  const char *kept; /* switches whose branches stay findings */
   bool scanned;
   PySwitches sw;
 } AnalyzeSwitches;
 
-static bool analyze__switch_kept(const char *option, const void *kept) { return kb_pattern_match(kept, option); }
-
 static const char *analyze__switch(const PyFile *py, AnalyzeSwitches *s, const Finding *f) {
   if (!s->row || !s->row->value || f->severity == SEV_HINT || !kb_pattern_match(s->row->arg, f->rule->code))
     return NULL;
-  if (!s->scanned) {
-    s->scanned = true;
-    if (!memmem(py->text, py->len, s->row->value, strlen(s->row->value))) return NULL;
-    pyswitches_scan(py, s->row->value, &s->sw);
-    if (s->kept) pyswitches_filter(&s->sw, analyze__switch_kept, s->kept);
-  }
+  if (!s->scanned) pyswitches_scan(py, s->row->value, kb_template("cli-switch-kept"), &s->sw);
+  s->scanned = true;
   return pyswitches_branch(py, &s->sw, f->start_byte, f->end_byte);
 }
 
@@ -623,7 +616,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *workaround = kb_lookup(KB_DETECTOR, "cuda-workaround-branch", NULL, 0);
   const KbEntry *dead_defaults = kb_lookup(KB_DETECTOR, "dead-default", NULL, 0);
   const KbEntry *unused = kb_lookup(KB_DETECTOR, "unused-local", NULL, 0);
-  AnalyzeSwitches switches = {kb_lookup(KB_DETECTOR, "cli-switch-off", NULL, 0), kb_template("cli-switch-kept"), false, {{0}, {0}}};
+  AnalyzeSwitches switches = {kb_lookup(KB_DETECTOR, "cli-switch-off", NULL, 0), false, {{0}, {0}}};
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
     f->guarded = f->guarded || pyfile_in_ranges(py->guarded.items, py->guarded.len, f->start_byte) ||

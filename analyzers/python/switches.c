@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyzers/engine/forest.h"
+#include "analyzers/kb/kb.h"
 #include "analyzers/python/pysym.h"
 #include "analyzers/python/pysyntax.h"
 
@@ -24,7 +25,7 @@ static char *switches__dest(const char *opt) {
  * `action` when it leaves the switch off (no `default=` but False): its
  * destination (`dest=`, else from the first long option) and the option
  * as written. */
-static void switches__call(const PyFile *py, TSNode call, const char *action, PySwitches *out) {
+static void switches__call(const PyFile *py, TSNode call, const char *action, const char *kept, PySwitches *out) {
   TSNode fn = pysym_child(call, PYFIELD_FUNCTION), args = pysym_child(call, PYFIELD_ARGUMENTS);
   TSNode attr = pysym_of(fn) == PYSYM_ATTRIBUTE ? pysym_child(fn, PYFIELD_ATTRIBUTE) : (TSNode){0};
   if (ts_node_is_null(attr) || ts_node_is_null(args) ||
@@ -51,7 +52,7 @@ static void switches__call(const PyFile *py, TSNode call, const char *action, Py
     }
   }
   pysyntax_children_end(&it);
-  if (dest && option) {
+  if (dest && option && !(kept && kb_pattern_match(kept, option))) {
     array_push(&out->names, dest);
     array_push(&out->options, option);
   } else {
@@ -60,7 +61,7 @@ static void switches__call(const PyFile *py, TSNode call, const char *action, Py
   }
 }
 
-void pyswitches_scan(const PyFile *py, const char *action, PySwitches *out) {
+void pyswitches_scan(const PyFile *py, const char *action, const char *kept, PySwitches *out) {
   memset(out, 0, sizeof *out);
   size_t n = strlen(action);
   for (const char *p = py->text, *end = py->text + py->len; p < end;) {
@@ -72,7 +73,7 @@ void pyswitches_scan(const PyFile *py, const char *action, PySwitches *out) {
     const char *field;
     for (TSNode c; forest_up_next(&up, &c, &field);) {
       PySym s = pysym_of(c);
-      if (s == PYSYM_CALL) switches__call(py, c, action, out);
+      if (s == PYSYM_CALL) switches__call(py, c, action, kept, out);
       if (s == PYSYM_CALL || s == PYSYM_BLOCK || s == PYSYM_MODULE) break;
     }
     forest_up_end(&up);
@@ -85,21 +86,24 @@ static const char *switches__find(const PyFile *py, const PySwitches *sw, TSNode
   return NULL;
 }
 
+static TSNode switches__unparen(TSNode n) {
+  while (pysym_of(n) == PYSYM_PARENTHESIZED_EXPRESSION) n = ts_node_named_child(n, 0);
+  return n;
+}
+
 /* The switch that `cond` requires on: `args.x`, one operand of an `and`
  * chain, or the same in parentheses; with `negated`, `not args.x`. */
 static const char *switches__requires(const PyFile *py, const PySwitches *sw, TSNode cond, bool negated) {
-  while (pysym_of(cond) == PYSYM_PARENTHESIZED_EXPRESSION) cond = ts_node_named_child(cond, 0);
+  cond = switches__unparen(cond);
   if (negated) {
     if (!pysyntax_is(cond, "not_operator")) return NULL;
-    cond = ts_node_named_child(cond, 0);
-    while (pysym_of(cond) == PYSYM_PARENTHESIZED_EXPRESSION) cond = ts_node_named_child(cond, 0);
+    cond = switches__unparen(ts_node_named_child(cond, 0));
   }
   /* `a and b and c` nests to the left: each right operand, then the last left */
   for (;;) {
     TSNode op = pysyntax_is(cond, "boolean_operator") && !negated ? pysym_child(cond, PYFIELD_OPERATOR) : (TSNode){0};
     bool and_op = !ts_node_is_null(op) && pysyntax_is(op, "and");
-    TSNode leaf = and_op ? pysym_child(cond, PYFIELD_RIGHT) : cond;
-    while (pysym_of(leaf) == PYSYM_PARENTHESIZED_EXPRESSION) leaf = ts_node_named_child(leaf, 0);
+    TSNode leaf = and_op ? switches__unparen(pysym_child(cond, PYFIELD_RIGHT)) : cond;
     TSNode obj = pysym_of(leaf) == PYSYM_ATTRIBUTE ? pysym_child(leaf, PYFIELD_OBJECT) : (TSNode){0};
     /* `self.x` is the object's state, not the parsed command line */
     if (pysym_of(obj) == PYSYM_IDENTIFIER && !pysyntax_is_name(py, obj, "self", 4)) {
@@ -107,8 +111,7 @@ static const char *switches__requires(const PyFile *py, const PySwitches *sw, TS
       if (hit) return hit;
     }
     if (!and_op) return NULL;
-    cond = pysym_child(cond, PYFIELD_LEFT);
-    while (pysym_of(cond) == PYSYM_PARENTHESIZED_EXPRESSION) cond = ts_node_named_child(cond, 0);
+    cond = switches__unparen(pysym_child(cond, PYFIELD_LEFT));
   }
 }
 
@@ -128,20 +131,6 @@ const char *pyswitches_branch(const PyFile *py, const PySwitches *sw, uint32_t s
   }
   forest_up_end(&up);
   return hit;
-}
-
-void pyswitches_filter(PySwitches *sw, bool (*drop)(const char *option, const void *arg), const void *arg) {
-  size_t w = 0;
-  for (size_t i = 0; i < sw->names.len; i++) {
-    if (drop(sw->options.items[i], arg)) {
-      free(sw->names.items[i]);
-      free(sw->options.items[i]);
-    } else {
-      sw->names.items[w] = sw->names.items[i];
-      sw->options.items[w++] = sw->options.items[i];
-    }
-  }
-  sw->names.len = sw->options.len = w;
 }
 
 void pyswitches_free(PySwitches *sw) {

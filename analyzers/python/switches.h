@@ -22,11 +22,9 @@ typedef struct {
 } PySwitches;
 
 /* The off-by-default switches defined in py's text, by `action` (the
- * actions that leave a switch off: "store_true"). */
-void pyswitches_scan(const PyFile *py, const char *action, PySwitches *out);
-
-/* Drops the switches for which drop(option, arg) is true. */
-void pyswitches_filter(PySwitches *sw, bool (*drop)(const char *option, const void *arg), const void *arg);
+ * action that leaves a switch off: "store_true"), except those whose
+ * option matches the kb pattern `kept` (NULL: none is kept out). */
+void pyswitches_scan(const PyFile *py, const char *action, const char *kept, PySwitches *out);
 
 /* The option (`--compile`) of the switch whose branch holds bytes [start, end): the
  * nearest enclosing if/elif/else within its definition that runs only when
