@@ -865,11 +865,77 @@ static bool attention__calls_folding(const Attn *a, const KbEntry *r, uint32_t f
   return false;
 }
 
+/* The arguments of the call whose "(" is at t[open], to the matching ")"
+ * before `end`: how many there are at the top level, and whether the first
+ * is a product (`b * self.heads`). 0 when the list does not close. */
+static size_t attention__args_shape(const char *t, size_t open, size_t end, bool *first_product) {
+  int depth = 0;
+  size_t n = 1;
+  *first_product = false;
+  for (size_t i = open + 1; i < end; i++) {
+    char c = t[i];
+    if (c == '(' || c == '[' || c == '{') depth++;
+    else if ((c == ')' || c == ']' || c == '}') && depth-- == 0) return i == open + 1 ? 0 : n;
+    else if (c == ',' && depth == 0) n++;
+    else if (c == '*' && depth == 0 && n == 1 && t[i + 1] != '*') *first_product = true;
+  }
+  return 0;
+}
+
+/* Whether the einops pattern whose "->" is at t[arrow] makes three axes the
+ * first of which is a group (`"b h n d -> (b h) n d"`), up to the quote. */
+static bool attention__pattern_folds(const char *t, size_t arrow, size_t end) {
+  size_t groups = 0, i = arrow + 2;
+  bool first_group = false;
+  int depth = 0;
+  for (; i < end && t[i] != '"' && t[i] != '\'' && t[i] != '\n'; i++) {
+    if (t[i] == ' ') continue;
+    if (depth == 0) {
+      groups++;
+      if (groups == 1) first_group = t[i] == '(';
+    }
+    if (t[i] == '(') depth++;
+    else if (t[i] == ')') depth--;
+    while (depth == 0 && i + 1 < end && t[i] != ')' && t[i + 1] != ' ' && t[i + 1] != '"' && t[i + 1] != '\'' &&
+           t[i + 1] != '(')
+      i++;
+  }
+  return i < end && t[i] != '\n' && groups == 3 && first_group;
+}
+
+/* Whether [from, to) folds the heads into the batch by hand: a reshape
+ * (the row's `value` methods) to three axes whose first is a product
+ * (`.reshape(b * self.heads, n, d)`), or an einops pattern to `(b h) n d`. */
+static bool attention__folds_by_shape(const Attn *a, const char *methods, uint32_t from, uint32_t to) {
+  const char *t = a->py->text;
+  for (size_t i = from; i + 2 < to; i++) {
+    if (t[i] == '-' && t[i + 1] == '>' && attention__pattern_folds(t, i, to)) return true;
+    if (t[i] != '(' || i == from) continue;
+    size_t b = i;
+    while (b > from && (isalnum((unsigned char)t[b - 1]) || t[b - 1] == '_')) b--;
+    char name[32];
+    if (b == i || b == from || t[b - 1] != '.' || i - b >= sizeof name) continue;
+    memcpy(name, t + b, i - b);
+    name[i - b] = '\0';
+    bool product;
+    if (kb_pattern_match(methods, name) && attention__args_shape(t, i, to, &product) == 3 && product) return true;
+  }
+  return false;
+}
+
 /* A BMHK call in a function that folds heads into the batch (the
  * "attention-folded-heads" row): 3-D inputs, advice without a rewrite. */
 static bool attention__folded_heads(Attn *a, const AttnSite *s, Finding *f) {
   const KbEntry *r = attention__row(a, KB_DETECTOR, "attention-folded-heads");
   if (!r || !s->row->value || strcmp(s->row->value, "BMHK") != 0) return false;
+  const PyFunction *fn = pyfile_function_at(a->py, ts_node_start_byte(s->call));
+  const char *methods = kb_template("attention-fold-methods");
+  if (fn && methods && attention__folds_by_shape(a, methods, fn->start, ts_node_start_byte(s->call))) {
+    attention__set_replacement(f, r->replacement);
+    free(f->detail);
+    f->detail = attention__detail(r->value);
+    return true;
+  }
   /* the fold may happen in the caller (a processor's __call__), so look in
    * the enclosing class, else the file, for a call of a folding name */
   const PyClass *cls = pyfile_class_at(a->py, ts_node_start_byte(s->call));

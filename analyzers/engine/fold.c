@@ -2305,10 +2305,14 @@ static size_t fold__registrar(FoldProject *p, const char *ns) {
   return SIZE_MAX;
 }
 
+/* Whether the project's own kernels are findings outside its tests: live,
+ * or optional behind a fallback (its ops and Functions come with them
+ * either way). */
 static bool fold__has_kernels(const FoldProject *p) {
   for (size_t i = 0; i < p->n; i++)
     for (size_t j = 0; !p->files[i].test && j < p->files[i].findings->len; j++)
-      if (fold_live(&p->files[i].findings->items[j]) && strcmp(p->files[i].findings->items[j].rule->code, "ASC401") == 0)
+      if ((fold_live(&p->files[i].findings->items[j]) || p->files[i].findings->items[j].guarded) &&
+          strcmp(p->files[i].findings->items[j].rule->code, "ASC401") == 0)
         return true;
   return false;
 }

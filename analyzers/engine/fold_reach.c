@@ -55,17 +55,48 @@ typedef struct {
 
 /* ---- one file's facts into the project's numbering ---- */
 
+/* Whether dotted callee c names `name` as one of its parts ("K", "K.apply",
+ * "ops.K", "mod.K.forward"). */
+static bool reach__callee_names(const char *c, const char *name, size_t n) {
+  for (const char *p = c; (p = strstr(p, name)) != NULL; p++)
+    if ((p == c || p[-1] == '.') && (p[n] == '\0' || p[n] == '.')) return true;
+  return false;
+}
+
+/* Whether definition `owner` of py (a function, or a method through its
+ * class) runs only from guarded calls of this file, and some call runs it:
+ * `Fn.apply(...)` of an autograd Function only inside `if
+ * torch.cuda.is_available() and x.is_cuda:`, whose else is the PyTorch
+ * fallback. A name the module exports (`__all__`) may be called anywhere. */
+static bool reach__owner_guarded(const PyFacts *py, int32_t owner) {
+  if (owner < 0) return false;
+  const PyDef *d = &py->defs.items[owner];
+  int32_t top = d->cls >= 0 ? d->cls : owner;
+  const char *name = py->defs.items[top].name;
+  size_t n = strlen(name), calls = 0;
+  for (size_t i = 0; i < py->all.len; i++)
+    if (strcmp(py->all.items[i], name) == 0) return false;
+  for (size_t i = 0; i < py->calls.len; i++) {
+    const PyCall *c = &py->calls.items[i];
+    if (c->owner == top || c->owner == owner || !reach__callee_names(c->callee, name, n)) continue;
+    if (!(c->flags & (PYCALL_GUARDED | PYCALL_CUDA_GATED))) return false;
+    calls++;
+  }
+  return calls > 0;
+}
+
 /* Whether every call of `name` in py (its callee's last part) is guarded
- * (in a try body whose handler catches ImportError, or an availability
- * branch), and there is one: `import _kernels` in a try whose except
- * defines the PyTorch fallback, the binding called in the try body. */
+ * (in a try body whose handler catches ImportError, an availability
+ * branch or the CUDA branch of a device test with a fallback, itself or through the one function or class holding it), and
+ * there is one: `import _kernels` in a try whose except defines the
+ * PyTorch fallback, the binding called in the try body. */
 static bool reach__guarded_calls(const PyFacts *py, const char *name) {
   size_t n = strlen(name), calls = 0;
   for (size_t i = 0; py && i < py->calls.len; i++) {
-    const char *c = py->calls.items[i].callee;
-    size_t cn = strlen(c);
-    if (cn < n || strcmp(c + cn - n, name) != 0 || (cn > n && c[cn - n - 1] != '.')) continue;
-    if (!(py->calls.items[i].flags & PYCALL_GUARDED)) return false;
+    const PyCall *c = &py->calls.items[i];
+    size_t cn = strlen(c->callee);
+    if (cn < n || strcmp(c->callee + cn - n, name) != 0 || (cn > n && c->callee[cn - n - 1] != '.')) continue;
+    if (!(c->flags & (PYCALL_GUARDED | PYCALL_CUDA_GATED)) && !reach__owner_guarded(py, c->owner)) return false;
     calls++;
   }
   return calls > 0;
@@ -255,6 +286,32 @@ static void reach__mark_optional(const Reach *r, FoldFile *files, size_t n, cons
   free(state);
 }
 
+/* Whether path names a C/C++ header (its file-level lines serve its includers). */
+static bool reach__header(const char *path) {
+  static const char *const ext[] = {".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl", ".inc"};
+  for (size_t k = 0; k < sizeof ext / sizeof ext[0]; k++)
+    if (util_ends_with(path, ext[k])) return true;
+  return false;
+}
+
+/* A C/C++ source whose definitions are all dead (`cuda_version.cu`, whose one
+ * function only an unbound helper calls; a CPU stub file the dispatcher never
+ * calls): its includes and other file-level lines serve nothing either. */
+static void reach__mark_dead_files(const Reach *r, FoldFile *files, size_t n, const KbEntry *dead) {
+  uint8_t *state = xcalloc(n + 1, 1); /* per file: 1 a dead definition, 2 a live one */
+  for (size_t d = 0; d < r->defs.len; d++) state[r->defs.items[d].file] |= r->defs.items[d].live ? 2 : 1;
+  for (size_t i = 0; i < n; i++) {
+    const char *p = files[i].rel ? files[i].rel : files[i].path, *slash = strrchr(p, '/');
+    if (state[i] != 1 || files[i].kind != FILE_CUDA || reach__header(p)) continue;
+    char *who = xasprintf("the functions of %s", slash ? slash + 1 : p);
+    FindingList *l = files[i].findings;
+    for (size_t j = 0; j < l->len; j++)
+      if (fold_live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2) fold_mark_unreachable(&l->items[j], dead, who);
+    free(who);
+  }
+  free(state);
+}
+
 static void reach__mark(const Reach *r, FoldFile *files, const KbEntry *dead, const KbEntry *out) {
   for (size_t d = 0; dead && r->extension && d < r->defs.len; d++) {
     const ReachDef *def = &r->defs.items[d];
@@ -358,6 +415,7 @@ void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, const 
     }
   reach__solve(&r, false);
   reach__mark(&r, files, dead, out);
+  if (dead && r.extension) reach__mark_dead_files(&r, files, n, dead);
   if (optional) {
     reach__solve(&r, true);
     reach__mark_optional(&r, files, n, kb_lookup(KB_DETECTOR, "optional-extension", opt->user_entries, opt->n_user_entries));

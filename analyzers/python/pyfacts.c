@@ -286,6 +286,7 @@ static void pyfacts__call(PyfBuild *b, TSNode call) {
               pyfacts__pos(b, at), pyfacts__pos(b, ts_node_end_byte(fn)), NULL, 0, NULL};
   if (pyfile_in_ranges(py->guarded.items, py->guarded.len, at)) c.flags |= PYCALL_GUARDED;
   if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at)) c.flags |= PYCALL_NPU_AWARE;
+  if (pyfile_in_ranges(py->cuda_gated.items, py->cuda_gated.len, at)) c.flags |= PYCALL_CUDA_GATED;
   if (pyfile_in_ranges(py->dead.items, py->dead.len, at) || pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at))
     c.flags |= PYCALL_DEAD;
   c.self_attr = pyfacts__self_attr(b, call, c.owner);

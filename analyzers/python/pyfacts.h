@@ -77,6 +77,8 @@ typedef enum {
 enum { PYCALL_GUARDED = 1u << 0, PYCALL_NPU_AWARE = 1u << 1, PYCALL_DEAD = 1u << 2 };
 /* The call spreads arguments (`f(*args)`, `f(**kw)`): which parameters it passes is unknown. */
 enum { PYCALL_SPREAD = 1u << 3 };
+/* The call is in the CUDA branch of a device test with a fallback (PyFile.cuda_gated). */
+enum { PYCALL_CUDA_GATED = 1u << 4 };
 
 typedef struct {
   char *callee;

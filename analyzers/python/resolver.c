@@ -425,6 +425,37 @@ static void resolver__import_checks(PyFile *py, TSNode stmt, TSNode cond) {
   }
 }
 
+/* Whether cond names one of the '|'-separated texts of `needles`. */
+static bool resolver__text_has_any(const PyFile *py, TSNode cond, const char *needles) {
+  char word[64];
+  for (const char *p = needles; p && *p;) {
+    size_t n = strcspn(p, "|");
+    if (n < sizeof word) {
+      memcpy(word, p, n);
+      word[n] = '\0';
+      if (resolver__text_has(py, cond, word)) return true;
+    }
+    p += n + (p[n] == '|');
+  }
+  return false;
+}
+
+/* `if torch.cuda.is_available() and x.is_cuda: <fast path> else: <fallback>`:
+ * the branch is one the NPU never takes while the else runs there. Only a
+ * plain test (no `not`, no `or`) with an else that does not raise. */
+static void resolver__cuda_gate(PyFile *py, TSNode stmt, TSNode cond) {
+  if (!resolver__text_has_any(py, cond, kb_template("cuda-device-gates")) || resolver__text_has(py, cond, "not ") ||
+      resolver__text_has(py, cond, " or ") || resolver__else_raises(stmt))
+    return;
+  bool has_else = false;
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) has_else |= resolver__is(ts_node_named_child(stmt, i), "else_clause");
+  TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
+  if (!has_else || ts_node_is_null(body)) return;
+  ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
+  array_push(&py->cuda_gated, r);
+}
+
 static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
   if (ts_node_is_null(cond)) return;
@@ -441,6 +472,7 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
     if (resolver__is_optin(py, cond)) array_push(&py->optin, r);
   }
   resolver__import_checks(py, stmt, cond);
+  resolver__cuda_gate(py, stmt, cond);
   if (resolver__is_torch2_check(py, cond)) resolver__dead_else(py, stmt);
   resolver__type_checking(py, stmt, cond);
   resolver__cuda_build_check(py, stmt, cond);
@@ -776,13 +808,13 @@ void pyfile_cache_free(PyFileCache *c) {
 
 /* The lengths of the arrays a walk appends to. */
 typedef struct {
-  size_t bindings, guarded, npu_aware, skip_conds, dead, optin, inference, requires, main_blocks, functions, classes,
-      imports, type_checking;
+  size_t bindings, guarded, npu_aware, skip_conds, dead, optin, cuda_gated, inference, requires, main_blocks, functions,
+      classes, imports, type_checking;
 } ResolverMark;
 
 static ResolverMark resolver__mark(const PyFile *py) {
   return (ResolverMark){py->bindings.len, py->guarded.len, py->npu_aware.len, py->skip_conds.len, py->dead.len,
-                        py->optin.len, py->inference.len, py->requires.len, py->main_blocks.len, py->functions.len,
+                        py->optin.len, py->cuda_gated.len, py->inference.len, py->requires.len, py->main_blocks.len, py->functions.len,
                         py->classes.len, py->imports.len, py->type_checking.len};
 }
 
@@ -828,6 +860,7 @@ static void resolver__copy(PyFile *to, const PyFile *from, const ResolverMark *m
   RESOLVER__RANGES(to->dead, from->dead, m->dead, d);
   RESOLVER__RANGES(to->type_checking, from->type_checking, m->type_checking, d);
   RESOLVER__RANGES(to->optin, from->optin, m->optin, d);
+  RESOLVER__RANGES(to->cuda_gated, from->cuda_gated, m->cuda_gated, d);
   RESOLVER__RANGES(to->inference, from->inference, m->inference, d);
   RESOLVER__RANGES(to->requires, from->requires, m->requires, d);
   RESOLVER__RANGES(to->requires_at, from->requires_at, m->requires, d);
@@ -1044,6 +1077,7 @@ static void pyfile_free_arrays(PyFile *py) {
   array_free(&py->dead);
   array_free(&py->type_checking);
   array_free(&py->optin);
+  array_free(&py->cuda_gated);
   array_free(&py->requires);
   array_free(&py->requires_at);
   array_free(&py->requires_src);

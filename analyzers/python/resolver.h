@@ -84,6 +84,10 @@ struct PyFile {
   Array(ByteRange) dead;     /* never runs with torch_npu: skipped tests, torch < 2 fallbacks, `if TYPE_CHECKING:` */
   Array(ByteRange) type_checking; /* `if TYPE_CHECKING:` bodies (dead too): their imports bind names lazily */
   Array(ByteRange) optin;    /* guarded by an opt-in flag (args.enable_x, USE_X), not by availability */
+  /* The CUDA branch of an if that tests a CUDA device and has a fallback (`if
+   * torch.cuda.is_available() and x.is_cuda: <here> else: <PyTorch path>`): the
+   * NPU takes the fallback (the "cuda-device-gates" template). */
+  Array(ByteRange) cuda_gated;
   Array(ByteRange) inference;
   /* The rest of a function after a statement that requires an optional
    * package (`assert FA3_ENABLED`, `if not HAS_X: raise`, the flag set in a

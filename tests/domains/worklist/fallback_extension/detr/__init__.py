@@ -1,0 +1,3 @@
+from .model import Detector
+
+__all__ = ["Detector"]
