@@ -1,9 +1,11 @@
 /* diskcache: see diskcache.h.
  *
- * File layout (little-endian): "ASCLSPC1", the identity (16 bytes), the
- * entry count (u32), then per entry its path (u32 length + bytes), its
- * dependency digest (16) and its payload (u32 length + bytes), and last the
- * digest of everything before it (16). */
+ * One folder per scan identity, `<identity>.cache/`, holding DC_SHARDS
+ * shard files `00`, `01`, ...; a path's entry is in the shard its digest
+ * picks. Shard layout (little-endian): "ASCLSPC2", the identity (16 bytes),
+ * the shard's number (u32), the entry count (u32), then per entry its path
+ * (u32 length + bytes), its dependency digest (16) and its payload (u32
+ * length + bytes), and last the digest of everything before it (16). */
 #include "server/diskcache.h"
 
 #include <errno.h>
@@ -19,7 +21,9 @@
 #define ASCEND_LSP_VERSION "dev"
 #endif
 
-#define DC_MAGIC "ASCLSPC1"
+#define DC_MAGIC "ASCLSPC2"
+/* Shards per cache: an edit rewrites the one its file's entry is in. */
+#define DC_SHARDS 16u
 #define DC_MAX_FILE ((size_t)1 << 30)
 
 /* ---- digests ----------------------------------------------------------------- */
@@ -135,7 +139,7 @@ char *dc_default_dir(const char *configured) {
 /* ---- the cache --------------------------------------------------------------- */
 
 typedef struct {
-  const char *path; /* into the loaded file's bytes (not NUL-terminated) */
+  const char *path; /* into the loaded shard's bytes (not NUL-terminated) */
   uint32_t path_len;
   DcKey deps;
   const char *data;
@@ -145,16 +149,24 @@ typedef struct {
 typedef struct {
   char *path;
   DcKey deps;
-  const char *data; /* owned when `owned`, else in the loaded bytes */
+  const char *data; /* owned when `owned`, else in a loaded shard's bytes */
   size_t len;
   bool owned;
+  uint32_t shard;
 } DcRecord;
 
+/* One shard file as loaded: its bytes (NULL: missing or not trusted) and
+ * how many entries it holds. */
+typedef struct {
+  char *bytes;
+  size_t len;
+  size_t entries;
+} DcShard;
+
 struct DiskCache {
-  char *dir, *file;
+  char *dir, *folder;       /* the cache folder, and this identity's folder of shards in it */
   DcKey identity;
-  char *bytes;              /* the loaded file; entries point into it */
-  size_t bytes_len;
+  DcShard shards[DC_SHARDS];
   Array(DcLoaded) loaded;
   size_t *slots, n_slots;   /* open addressing over loaded: index + 1, 0 = empty */
   pthread_mutex_t lock;     /* guards records and the counters */
@@ -168,6 +180,11 @@ static uint64_t dc__path_hash(const char *p, size_t n) {
   dc_hash_bytes(&h, p, n);
   return dc_hash_final(&h).lo;
 }
+
+/* The shard of a path: bits of its digest the slot index does not use. */
+static uint32_t dc__shard_of(const char *p, size_t n) { return (uint32_t)(dc__path_hash(p, n) >> 59) % DC_SHARDS; }
+
+static char *dc__shard_file(const DiskCache *dc, uint32_t shard) { return xasprintf("%s/%02x", dc->folder, shard); }
 
 static size_t *dc__slot(DiskCache *dc, const char *path, size_t n) {
   size_t i = (size_t)dc__path_hash(path, n) & (dc->n_slots - 1);
@@ -212,38 +229,46 @@ static const char *dc__span(DcReader *r, uint32_t *n) {
 
 static bool dc__key_eq(DcKey a, DcKey b) { return a.lo == b.lo && a.hi == b.hi; }
 
-/* Indexes the loaded bytes; false (and nothing indexed) when they do not
- * check out. */
-static bool dc__parse(DiskCache *dc, size_t len) {
-  if (len < 8 + 16 + 4 + 16 || memcmp(dc->bytes, DC_MAGIC, 8) != 0) return false;
+/* Appends the entries of shard `shard`'s bytes to the loaded ones; false
+ * (and nothing appended) when they do not check out: the magic, the
+ * checksum, this scan's identity, the shard's own number, each entry in the
+ * shard its path belongs to. */
+static bool dc__parse(DiskCache *dc, uint32_t shard, const char *bytes, size_t len) {
+  if (len < 8 + 16 + 4 + 4 + 16 || memcmp(bytes, DC_MAGIC, 8) != 0) return false;
   DcHasher h;
   dc_hash_init(&h);
-  dc_hash_bytes(&h, dc->bytes, len - 16);
-  DcReader tail = {(const unsigned char *)dc->bytes + len - 16, (const unsigned char *)dc->bytes + len, false};
+  dc_hash_bytes(&h, bytes, len - 16);
+  DcReader tail = {(const unsigned char *)bytes + len - 16, (const unsigned char *)bytes + len, false};
   if (!dc__key_eq(dc_hash_final(&h), dc__key(&tail))) return false;
-  DcReader r = {(const unsigned char *)dc->bytes + 8, (const unsigned char *)dc->bytes + len - 16, false};
-  if (!dc__key_eq(dc__key(&r), dc->identity)) return false;
+  DcReader r = {(const unsigned char *)bytes + 8, (const unsigned char *)bytes + len - 16, false};
+  if (!dc__key_eq(dc__key(&r), dc->identity) || dc__u32(&r) != shard) return false;
   uint32_t n = dc__u32(&r);
   if (n > len / 28) return false;
+  size_t before = dc->loaded.len;
   for (uint32_t i = 0; i < n && !r.bad; i++) {
     DcLoaded e;
     e.path = dc__span(&r, &e.path_len);
     e.deps = dc__key(&r);
     e.data = dc__span(&r, &e.len);
+    if (!r.bad && dc__shard_of(e.path, e.path_len) != shard) r.bad = true;
     if (!r.bad) array_push(&dc->loaded, e);
   }
   if (r.bad || r.p != r.end) {
-    array_free(&dc->loaded);
+    dc->loaded.len = before;
     return false;
   }
+  return true;
+}
+
+static void dc__index(DiskCache *dc) {
+  if (!dc->loaded.len) return;
   dc->n_slots = 16;
-  while (dc->n_slots < 2 * (size_t)n + 2) dc->n_slots *= 2;
+  while (dc->n_slots < 2 * dc->loaded.len + 2) dc->n_slots *= 2;
   dc->slots = xcalloc(dc->n_slots, sizeof *dc->slots);
   for (size_t i = 0; i < dc->loaded.len; i++) {
     size_t *s = dc__slot(dc, dc->loaded.items[i].path, dc->loaded.items[i].path_len);
     if (!*s) *s = i + 1;
   }
-  return true;
 }
 
 DiskCache *dc_load(const char *dir, DcKey identity) {
@@ -251,14 +276,21 @@ DiskCache *dc_load(const char *dir, DcKey identity) {
   pthread_mutex_init(&dc->lock, NULL);
   dc->identity = identity;
   dc->dir = xstrdup(dir);
-  dc->file = xasprintf("%s/%016llx%016llx.cache", dir, (unsigned long long)identity.hi,
-                       (unsigned long long)identity.lo);
-  size_t len = 0;
-  if (util_read_file(dc->file, DC_MAX_FILE, &dc->bytes, &len) == 0 && !dc__parse(dc, len)) {
-    free(dc->bytes);
-    dc->bytes = NULL;
+  dc->folder = xasprintf("%s/%016llx%016llx.cache", dir, (unsigned long long)identity.hi,
+                         (unsigned long long)identity.lo);
+  for (uint32_t k = 0; k < DC_SHARDS; k++) {
+    DcShard *sh = &dc->shards[k];
+    char *file = dc__shard_file(dc, k);
+    size_t len = 0, before = dc->loaded.len;
+    if (util_read_file(file, DC_MAX_FILE, &sh->bytes, &len) == 0 && !dc__parse(dc, k, sh->bytes, len)) {
+      free(sh->bytes);
+      sh->bytes = NULL;
+    }
+    sh->len = sh->bytes ? len : 0;
+    sh->entries = dc->loaded.len - before;
+    free(file);
   }
-  dc->bytes_len = dc->bytes ? len : 0;
+  dc__index(dc);
   return dc;
 }
 
@@ -277,14 +309,24 @@ void dc_note_hit(DiskCache *dc) {
   pthread_mutex_unlock(&dc->lock);
 }
 
+/* Whether [data, data + len) lies in a loaded shard's bytes. */
+static bool dc__borrowed(const DiskCache *dc, const char *data, size_t len) {
+  uintptr_t at = (uintptr_t)data;
+  for (uint32_t k = 0; k < DC_SHARDS; k++) {
+    const DcShard *sh = &dc->shards[k];
+    uintptr_t base = (uintptr_t)sh->bytes;
+    if (sh->bytes && at >= base && at - base <= sh->len && len <= sh->len - (at - base)) return true;
+  }
+  return false;
+}
+
 void dc_record(DiskCache *dc, const char *path, DcKey deps, const char *data, size_t len) {
   if (len > UINT32_MAX) return;
   /* a payload the cache itself holds (a hit recorded again) is borrowed */
-  uintptr_t at = (uintptr_t)data, base = (uintptr_t)dc->bytes;
-  bool loaded = dc->bytes && at >= base && at - base <= dc->bytes_len && len <= dc->bytes_len - (at - base);
+  bool loaded = dc__borrowed(dc, data, len);
   char *copy = loaded ? NULL : xmalloc(len ? len : 1);
   if (copy) memcpy(copy, data, len);
-  DcRecord r = {xstrdup(path), deps, loaded ? data : copy, len, !loaded};
+  DcRecord r = {xstrdup(path), deps, loaded ? data : copy, len, !loaded, dc__shard_of(path, strlen(path))};
   pthread_mutex_lock(&dc->lock);
   array_push(&dc->records, r);
   pthread_mutex_unlock(&dc->lock);
@@ -304,7 +346,9 @@ static void dc__put_key(StrBuf *sb, DcKey k) {
 }
 
 static int dc__record_cmp(const void *x, const void *y) {
-  return strcmp(((const DcRecord *)x)->path, ((const DcRecord *)y)->path);
+  const DcRecord *a = x, *b = y;
+  if (a->shard != b->shard) return a->shard < b->shard ? -1 : 1;
+  return strcmp(a->path, b->path);
 }
 
 /* mkdir -p: each prefix of dir in turn. */
@@ -356,14 +400,14 @@ static int dc__write_all(int fd, const char *p, size_t n) {
   return 0;
 }
 
-/* Whether the recorded entries (sorted) are exactly the loaded file's
- * (distinct paths, the same digests and payloads): a run that took
- * everything from the cache then writes nothing. */
-static bool dc__unchanged(DiskCache *dc) {
-  if (!dc->bytes || dc->records.len != dc->loaded.len) return false;
-  for (size_t i = 0; i < dc->records.len; i++) {
+/* Whether records[a, b) (one shard's, sorted) are exactly that shard's
+ * loaded entries (distinct paths, the same digests and payloads): a shard
+ * whose files all came from the cache is not written again. */
+static bool dc__unchanged(DiskCache *dc, uint32_t shard, size_t a, size_t b) {
+  if (!dc->shards[shard].bytes || b - a != dc->shards[shard].entries) return false;
+  for (size_t i = a; i < b; i++) {
     const DcRecord *r = &dc->records.items[i];
-    if (i && strcmp(dc->records.items[i - 1].path, r->path) == 0) return false;
+    if (i > a && strcmp(dc->records.items[i - 1].path, r->path) == 0) return false;
     const char *data;
     size_t len;
     if (!dc_lookup(dc, r->path, r->deps, &data, &len) || len != r->len) return false;
@@ -372,20 +416,19 @@ static bool dc__unchanged(DiskCache *dc) {
   return true;
 }
 
-int dc_save(DiskCache *dc) {
-  if (dc->records.len) qsort(dc->records.items, dc->records.len, sizeof *dc->records.items, dc__record_cmp);
-  if (dc__unchanged(dc)) return 0;
-  int rc = dc__make_dir(dc->dir);
-  if (rc != 0) return rc;
+/* Replaces shard `shard`'s file by records[a, b), through a temporary file
+ * and a rename. */
+static int dc__write_shard(const DiskCache *dc, uint32_t shard, size_t a, size_t b) {
   StrBuf sb;
   sb_init(&sb);
-  size_t total = 8 + 16 + 4 + 16;
-  for (size_t i = 0; i < dc->records.len; i++) total += 4 + strlen(dc->records.items[i].path) + 16 + 4 + dc->records.items[i].len;
+  size_t total = 8 + 16 + 4 + 4 + 16;
+  for (size_t i = a; i < b; i++) total += 4 + strlen(dc->records.items[i].path) + 16 + 4 + dc->records.items[i].len;
   sb_reserve(&sb, total);
   sb_append(&sb, DC_MAGIC, 8);
   dc__put_key(&sb, dc->identity);
-  dc__put_u32(&sb, (uint32_t)dc->records.len);
-  for (size_t i = 0; i < dc->records.len; i++) {
+  dc__put_u32(&sb, shard);
+  dc__put_u32(&sb, (uint32_t)(b - a));
+  for (size_t i = a; i < b; i++) {
     const DcRecord *r = &dc->records.items[i];
     dc__put_u32(&sb, (uint32_t)strlen(r->path));
     sb_puts(&sb, r->path);
@@ -397,18 +440,38 @@ int dc_save(DiskCache *dc) {
   dc_hash_init(&h);
   dc_hash_bytes(&h, sb.data, sb.len);
   dc__put_key(&sb, dc_hash_final(&h));
-  char *tmp = xasprintf("%s.%ld.tmp", dc->file, (long)getpid());
+  char *file = dc__shard_file(dc, shard);
+  char *tmp = xasprintf("%s.%ld.tmp", file, (long)getpid());
   /* created fresh, never opened as found: a FIFO (or anything else) left at
    * this name would block or redirect the write; it is removed instead */
   int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
     fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-  rc = fd < 0 ? -errno : dc__write_all(fd, sb.data, sb.len);
+  int rc = fd < 0 ? -errno : dc__write_all(fd, sb.data, sb.len);
   if (fd >= 0 && close(fd) != 0 && rc == 0) rc = -errno;
-  if (rc == 0 && rename(tmp, dc->file) != 0) rc = -errno;
+  if (rc == 0 && rename(tmp, file) != 0) rc = -errno;
   if (rc != 0 && fd >= 0) unlink(tmp);
   free(tmp);
+  free(file);
   sb_free(&sb);
+  return rc;
+}
+
+int dc_save(DiskCache *dc) {
+  if (dc->records.len) qsort(dc->records.items, dc->records.len, sizeof *dc->records.items, dc__record_cmp);
+  int rc = 0;
+  bool made = false;
+  for (size_t a = 0, shard = 0; shard < DC_SHARDS && rc == 0; shard++) {
+    size_t b = a;
+    while (b < dc->records.len && dc->records.items[b].shard == shard) b++;
+    if (!dc__unchanged(dc, (uint32_t)shard, a, b)) {
+      if (!made) rc = dc__make_dir(dc->dir);
+      if (!made && rc == 0 && mkdir(dc->folder, 0755) != 0 && errno != EEXIST) rc = -errno;
+      made = true;
+      if (rc == 0) rc = dc__write_shard(dc, (uint32_t)shard, a, b);
+    }
+    a = b;
+  }
   return rc;
 }
 
@@ -427,8 +490,8 @@ void dc_free(DiskCache *dc) {
   array_free(&dc->records);
   array_free(&dc->loaded);
   free(dc->slots);
-  free(dc->bytes);
-  free(dc->file);
+  for (uint32_t k = 0; k < DC_SHARDS; k++) free(dc->shards[k].bytes);
+  free(dc->folder);
   free(dc->dir);
   pthread_mutex_destroy(&dc->lock);
   free(dc);

@@ -1,15 +1,18 @@
 /* diskcache: per-file analysis results kept on disk between CLI runs, so a
  * second `check`, `fix` or `report` of an unchanged tree analyzes nothing.
  *
- * One cache file per scan identity: the build of ascend-lsp (its linker
+ * One cache per scan identity: the build of ascend-lsp (its linker
  * build id, so any rebuild that changes the program starts afresh), the analysis options and
  * the scanned paths. It maps each file's path to the digest of what its
  * analysis depends on (its text, its project path, its NPU twin, its kind)
- * and the encoded results (resultcodec). The file is read once at the start
- * of a scan and replaced at the end through a temporary file and a rename,
- * so concurrent runs never see a half-written cache (the last one to finish
- * wins). Anything that does not check out (magic, identity, lengths, the
- * checksum) makes the whole file a miss; it is rewritten by the next save.
+ * and the encoded results (resultcodec). The entries are spread over a
+ * fixed number of shard files in the identity's folder, by path, so that an
+ * edit of one file rewrites one shard, not every entry. The shards are read
+ * once at the start of a scan; a shard whose entries changed is replaced at
+ * the end through a temporary file and a rename, so concurrent runs never
+ * see a half-written shard (the last one to finish wins). A shard that does
+ * not check out (magic, identity, shard number, lengths, the checksum) is a
+ * miss as a whole; it is rewritten by the next save.
  *
  * Ownership: a DiskCache owns its entries; free with dc_free. Lookups and
  * records are thread-safe (the analyzing threads call them). */
@@ -50,8 +53,8 @@ char *dc_default_dir(const char *configured);
 
 typedef struct DiskCache DiskCache;
 
-/* Loads the cache file of `identity` from dir (created on save). A missing,
- * unreadable, foreign or corrupt file gives an empty cache. Never NULL. */
+/* Loads the cache of `identity` from dir (created on save). A missing,
+ * unreadable, foreign or corrupt shard gives no entries. Never NULL. */
 DiskCache *dc_load(const char *dir, DcKey identity);
 /* The stored payload of path when its dependency digest is `deps`: true
  * and a borrowed pointer valid until dc_free, else false. */
@@ -63,9 +66,9 @@ void dc_note_hit(DiskCache *dc);
  * payload dc_lookup gave: then borrowed from the loaded file). */
 void dc_record(DiskCache *dc, const char *path, DcKey deps, const char *data, size_t len);
 /* Writes the recorded entries (nothing else: files gone from the tree drop
- * out) to the cache file, creating dir; nothing when they are the loaded
- * file's entries unchanged. Returns 0 or a negative errno; the
- * previous file is untouched on failure and no temporary file is left. */
+ * out) to the shards they belong to, creating dir; a shard whose entries
+ * are the loaded ones unchanged is not written. Returns 0 or a negative
+ * errno; a shard not written is untouched and no temporary file is left. */
 int dc_save(DiskCache *dc) WARN_UNUSED;
 /* Hits noted and entries recorded for files (a path that is not empty),
  * since dc_load. */

@@ -32,14 +32,15 @@ if [ ! -e "$tmp/unused" ] && grep -q '"ASC' "$tmp/ref"; then ok; else bad no-cac
 
 run "$tmp/cold" "$C" $args
 if same "$tmp/ref" "$tmp/cold" && [ "$(entries "$C")" = 1 ] && [ -f "$C/CACHEDIR.TAG" ]; then ok; else bad cold-run; fi
-cp "$C"/*.cache "$tmp/saved"
+cp -R "$C"/*.cache "$tmp/saved"
 
-stamp() { stat -c '%i %Y.%y' "$1"; }
+# the shards of one identity's folder, each with its inode and times
+stamp() { stat -c '%n %i %Y.%y' "$1"/*; }
 before=$(stamp "$C"/*.cache)
 sleep 1 # a rewrite would move the modification time
 run "$tmp/warm" "$C" $args
-if same "$tmp/ref" "$tmp/warm" && cmp -s "$tmp/saved" "$C"/*.cache; then ok; else bad warm-run; fi
-# everything came from the cache: the file is not written again (same inode, same time)
+if same "$tmp/ref" "$tmp/warm" && diff -r "$tmp/saved" "$C"/*.cache >/dev/null; then ok; else bad warm-run; fi
+# everything came from the cache: no shard is written again (same inode, same time)
 if [ "$(stamp "$C"/*.cache)" = "$before" ]; then ok; else bad warm-run-writes-nothing; fi
 # a warm run analyzes nothing: every file's results come from the cache
 # and the folds across files and the project model are not run again either
@@ -58,27 +59,36 @@ hit=$(grep '^cache:' "$tmp/touched.err")
 sed -i '/^cache:/d' "$tmp/touched.err"
 if same "$tmp/ref2" "$tmp/touched" && ! cmp -s "$tmp/ref" "$tmp/ref2" &&
    [ "$hit" = "cache: $((total - 1)) of $total files from the cache" ]; then ok; else bad changed-file; fi
-cp "$C"/*.cache "$tmp/saved2"
+# one changed file rewrites its shard and the project outcome's (one or two
+# shards, each a line before and a line after): the others keep their inode and times
+after=$(stamp "$C"/*.cache)
+moved=$(printf '%s\n%s\n' "$before" "$after" | sort | uniq -u | wc -l)
+if [ "$moved" -le 4 ] && [ "$moved" -ge 2 ]; then ok; else echo "moved $moved"; bad changed-file-rewrites-one-shard; fi
+cp -R "$C"/*.cache "$tmp/saved2"
 
-# corrupt files: truncated, one byte flipped, garbage, empty
-for how in truncate flip garbage empty; do
-  f=$(ls "$C"/*.cache)
+# corrupt shards: truncated, one byte flipped, garbage, empty; and a shard
+# of another shard number (a valid file at the wrong name)
+shard=$(cd "$tmp/saved2" && ls | sort | tail -1)
+other=$(cd "$tmp/saved2" && ls | sort | head -1)
+for how in truncate flip garbage empty renamed; do
+  f="$(ls -d "$C"/*.cache)/$shard"
   case $how in
-    truncate) head -c 100 "$tmp/saved2" >"$f" ;;
-    flip) cp "$tmp/saved2" "$f"; printf 'Z' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null ;;
+    truncate) head -c 100 "$tmp/saved2/$shard" >"$f" ;;
+    flip) cp "$tmp/saved2/$shard" "$f"; printf 'Z' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null ;;
     garbage) head -c 5000 /dev/urandom >"$f" ;;
     empty) : >"$f" ;;
+    renamed) cp "$tmp/saved2/$other" "$f" ;;
   esac
   run "$tmp/corrupt" "$C" $args
-  if same "$tmp/ref2" "$tmp/corrupt" && cmp -s "$tmp/saved2" "$f"; then ok; else bad "corrupt-$how"; fi
+  if same "$tmp/ref2" "$tmp/corrupt" && diff -r "$tmp/saved2" "$C"/*.cache >/dev/null; then ok; else bad "corrupt-$how"; fi
 done
 
-# another scan's cache file under this scan's name is not trusted
+# another scan's cache under this scan's name is not trusted
 D="$tmp/d"
 run "$tmp/other" "$D" check --format json --exit-zero tests/fixtures/not-findings
-cp "$D"/*.cache "$(ls "$C"/*.cache)"
+cp "$D"/*.cache/* "$(ls -d "$C"/*.cache)"
 run "$tmp/foreign" "$C" $args
-if same "$tmp/ref2" "$tmp/foreign" && cmp -s "$tmp/saved2" "$C"/*.cache; then ok; else bad foreign-file; fi
+if same "$tmp/ref2" "$tmp/foreign" && diff -r "$tmp/saved2" "$C"/*.cache >/dev/null; then ok; else bad foreign-file; fi
 
 # another target profile is another cache file, with its own results
 run "$tmp/ref310" "$tmp/unused" $args --chip 310P --no-cache
@@ -92,8 +102,8 @@ wait
 good=1
 for i in 1 2 3 4; do same "$tmp/ref2" "$tmp/par$i" || good=0; done
 run "$tmp/after" "$E" $args
-if [ $good = 1 ] && same "$tmp/ref2" "$tmp/after" && cmp -s "$tmp/saved2" "$E"/*.cache &&
-   [ "$(ls "$E" | grep -c tmp)" = 0 ]; then ok; else bad concurrent-runs; fi
+if [ $good = 1 ] && same "$tmp/ref2" "$tmp/after" && diff -r "$tmp/saved2" "$E"/*.cache >/dev/null &&
+   [ "$(ls "$E"/*.cache | grep -c tmp)" = 0 ]; then ok; else bad concurrent-runs; fi
 
 # an unwritable cache folder: a note, the same findings and exit status
 : >"$tmp/notadir"
@@ -102,16 +112,16 @@ echo "exit $?" >>"$tmp/nw.err"
 if cmp -s "$tmp/ref2" "$tmp/nw" && grep -q '^note: the analysis cache was not written' "$tmp/nw.err"; then ok
 else bad unwritable-dir; fi
 
-# a FIFO where this run's temporary file goes (named after the process id,
-# which exec keeps): removed, not opened, so the run neither blocks nor loses
-# its results
+# a FIFO where this run's temporary file of a shard goes (named after the
+# process id, which exec keeps): removed, not opened, so the run neither
+# blocks nor loses its results
 name=$(ls "$E" | grep '\.cache$')
-rm -f "$E/$name"
+rm -f "$E/$name/$shard"
 ASCEND_LSP_CACHE_DIR=$E timeout 20 sh -c 'mkfifo "$0/$1.$$.tmp" && exec "$2" check --format json --exit-zero "$3"' \
-  "$E" "$name" "$BIN" "$tmp/proj" >"$tmp/fifo.out" 2>"$tmp/fifo.err"
+  "$E/$name" "$shard" "$BIN" "$tmp/proj" >"$tmp/fifo.out" 2>"$tmp/fifo.err"
 rc=$?
-if [ $rc -eq 0 ] && cmp -s "$tmp/ref2" "$tmp/fifo.out" && [ "$(ls "$E" | grep -c tmp)" = 0 ] &&
-   cmp -s "$tmp/saved2" "$E/$name"; then ok; else bad fifo-at-temp-name; fi
+if [ $rc -eq 0 ] && cmp -s "$tmp/ref2" "$tmp/fifo.out" && [ "$(ls "$E/$name" | grep -c tmp)" = 0 ] &&
+   diff -r "$tmp/saved2" "$E/$name" >/dev/null; then ok; else bad fifo-at-temp-name; fi
 
 # ASCEND_LSP_NO_CACHE turns it off
 ASCEND_LSP_NO_CACHE=1 ASCEND_LSP_CACHE_DIR="$tmp/off" "$BIN" $args >"$tmp/off.out" 2>/dev/null
