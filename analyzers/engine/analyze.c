@@ -417,6 +417,33 @@ static bool analyze__fast_path_gate(const PyFile *py, const Finding *f) {
   return gate;
 }
 
+/* Whether a finding lies in the left operand of `A and B` that is an item of
+ * a with statement (`with torch.cuda.amp.autocast() and torch.no_grad():`):
+ * `and` yields B, so A is built but never entered. Walks up to the item only. */
+static bool analyze__with_and_left(const PyFile *py, const Finding *f) {
+  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  bool left = false, hit = false, in_and = false;
+  const char *field;
+  for (TSNode c; forest_up_next(&up, &c, &field);) {
+    const char *t = ts_node_type(c);
+    if (in_and) {
+      hit = strcmp(t, "with_item") == 0;
+      break;
+    }
+    if (strcmp(t, "boolean_operator") == 0) {
+      TSNode op = pysym_child(c, PYFIELD_OPERATOR);
+      if (!left || ts_node_is_null(op) || strcmp(ts_node_type(op), "and") != 0) break;
+      in_and = true;
+      continue;
+    }
+    PySym k = pysym_of(c);
+    if (k == PYSYM_BLOCK || k == PYSYM_WITH_STATEMENT || k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_MODULE) break;
+    left = field && strcmp(field, "left") == 0;
+  }
+  forest_up_end(&up);
+  return hit;
+}
+
 /* Whether statement s is `<name> = <expr>.<m>()` with m among `methods`. */
 static bool analyze__method_assignment(const PyFile *py, TSNode s, const char *methods) {
   if (pysym_of(s) != PYSYM_EXPRESSION_STATEMENT || ts_node_named_child_count(s) != 1) return false;
@@ -616,6 +643,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *workaround = kb_lookup(KB_DETECTOR, "cuda-workaround-branch", NULL, 0);
   const KbEntry *dead_defaults = kb_lookup(KB_DETECTOR, "dead-default", NULL, 0);
   const KbEntry *unused = kb_lookup(KB_DETECTOR, "unused-local", NULL, 0);
+  const KbEntry *unentered = kb_lookup(KB_DETECTOR, "with-and-unentered", NULL, 0);
   AnalyzeSwitches switches = {kb_lookup(KB_DETECTOR, "cli-switch-off", NULL, 0), false, {{0}, {0}}};
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
@@ -628,9 +656,10 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
     if (f->guarded && !strstr(f->message, "[guarded")) /* behind an opt-in flag the default path is the fallback */
       finding_append_note(f, optin ? "[guarded: behind an opt-in flag]" : "[guarded: a fallback exists]",
                           optin ? "［受可选开关保护］" : "［已有回退路径］");
-    /* an opt-in flag off by default leaves the NPU on the fallback: a decision for whoever turns it on,
-     * not work (blind reviews of eight repositories: 2 of 18 such findings real) */
-    if (f->guarded && optin && kb_domain(f->rule->code) >= 2) f->severity = SEV_HINT;
+    /* a fallback the NPU takes (an import guarded with a fallback, an availability flag, an opt-in
+     * flag off by default) leaves nothing that must change there: porting the fast path is an
+     * optimization, a hint (blind reviews: 2 of 18 opt-in findings real, then 1 of 7 guarded ones) */
+    if (f->guarded && kb_domain(f->rule->code) >= 2) f->severity = SEV_HINT;
     const char *sw = analyze__switch(py, &switches, f);
     if (sw) {
       f->severity = SEV_HINT;
@@ -650,6 +679,10 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       f->severity = SEV_HINT;
       kb_append_note(f, unused, local, NULL);
       free(local);
+    }
+    if (unentered && kb_pattern_match(unentered->arg, f->rule->code) && analyze__with_and_left(py, f)) {
+      f->severity = SEV_HINT;
+      finding_append_note(f, unentered->msg_en, unentered->msg_zh);
     }
     if (workaround && workaround->value && kb_pattern_match(workaround->arg, f->rule->code) &&
         analyze__workaround_branch(py, f, workaround->value)) {

@@ -2346,12 +2346,11 @@ static void model__mark_unreachable(const Model *m, const MModule *mm, FindingLi
 
 /* ---- defaults every caller overrides --------------------------------------------- */
 
-/* Whether call c surely passes parameter p: positionally (`shift` = 1 when
- * the call leaves out self: a class built, super().__init__) or by keyword.
- * A call that spreads arguments may or may not. */
+/* Whether call c surely passes parameter p: by keyword (`f(**kw, device=d)`
+ * too), or positionally (`shift` = 1 when the call leaves out self: a class
+ * built, super().__init__) when it spreads nothing: after a spread the
+ * positions are unknown. */
 static bool model__passes(const PyCall *c, const PyParam *p, uint32_t shift) {
-  if (c->flags & PYCALL_SPREAD) return false;
-  if (p->index != PYPARAM_KEYWORD_ONLY && p->index >= shift && c->n_pos > p->index - shift) return true;
   size_t n = strlen(p->name);
   for (const char *k = c->keywords; k && *k;) {
     const char *sp = strchr(k, ' ');
@@ -2359,7 +2358,8 @@ static bool model__passes(const PyCall *c, const PyParam *p, uint32_t shift) {
     if (len == n && memcmp(k, p->name, n) == 0) return true;
     k = sp ? sp + 1 : k + len;
   }
-  return false;
+  if (c->flags & PYCALL_SPREAD) return false;
+  return p->index != PYPARAM_KEYWORD_ONLY && p->index >= shift && c->n_pos > p->index - shift;
 }
 
 /* The calls of definition t (in calls_of) as [*from, *to); empty for t < 0. */
