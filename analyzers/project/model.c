@@ -2529,6 +2529,71 @@ static void model__overridden_defaults(const Model *m, const MModule *mm, Findin
   }
 }
 
+/* Whether definition t (global) runs only from guarded calls: at least one
+ * call of it in the project, each behind a fallback (PYCALL_GUARDED: the
+ * branch a `has_flash_attn` flag opens, an optional import's try body), none
+ * from its own body, and every mention of its name by an owner that has
+ * such a call (a class kept in a table or passed as a callback may be built
+ * anywhere). A name its module's `__all__` lists or a package's `__init__`
+ * imports is the package's API: its users call it as they like. */
+static bool model__guarded_only(const Model *m, int32_t t) {
+  if (t < 0 || (size_t)t + 1 >= m->calls_first.len) return false;
+  const MModule *home = &m->mods.items[m->defs.items[t].mod];
+  uint32_t name = home->def_ids.items[t - (int32_t)home->def_base];
+  uint32_t j, end;
+  Array(uint64_t) owners = {0}; /* (module, owner) of each guarded call */
+  bool ok = true;
+  for (model__calls_of(m, t, &j, &end); ok && j < end; j++) {
+    uint64_t id = m->calls_of.items[j];
+    const PyCall *c = &m->mods.items[id >> 32].facts->calls.items[(uint32_t)id];
+    ok = (c->flags & PYCALL_GUARDED) && model__global(m, (int32_t)(id >> 32), c->owner) != t;
+    array_push(&owners, (id >> 32) << 32 | (uint32_t)(c->owner + 2));
+  }
+  ok = ok && owners.len > 0;
+  const char *dname = model__pydef(m, t)->name;
+  for (size_t a = 0; ok && a < home->facts->all.len; a++) ok = strcmp(home->facts->all.items[a], dname) != 0;
+  for (uint32_t k = m->mentions_first.items[name]; ok && k < m->mentions_first.items[name + 1]; k++) {
+    uint64_t id = m->mentions_of.items[k];
+    const MModule *by = &m->mods.items[id >> 32];
+    const PyRef *ref = &by->facts->refs.items[(uint32_t)id];
+    if (ref->via <= -2) { /* only its import statement: an export when a package's __init__ does it */
+      ok = !by->is_init;
+      continue;
+    }
+    uint64_t key = (id >> 32) << 32 | (uint32_t)(ref->owner + 2);
+    bool called = false;
+    for (size_t o = 0; o < owners.len && !called; o++) called = owners.items[o] == key;
+    ok = called;
+  }
+  array_free(&owners);
+  return ok;
+}
+
+/* A live finding of mm in a definition that runs only from guarded calls
+ * (itself, or a method through its class) is guarded too, a hint: the
+ * `FlashAttention` module a model builds only `if self.use_flash_attn:`
+ * (the "guarded-callers" row, {subject} = that definition). */
+static void model__guarded_callers(const Model *m, const MModule *mm, FindingList *out, size_t own) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "guarded-callers", NULL, 0);
+  int32_t mi = (int32_t)(mm - m->mods.items);
+  for (size_t i = 0; row && i < own; i++) {
+    Finding *f = &out->items[i];
+    if (!f->rule || f->severity == SEV_HINT || f->guarded || kb_domain(f->rule->code) < 2) continue;
+    int32_t l = pyfacts_def_at(mm->facts, f->start_byte);
+    if (l < 0) continue;
+    int32_t g = model__global(m, mi, l), cls = mm->facts->defs.items[l].cls;
+    int32_t t = model__guarded_only(m, g) ? g : cls >= 0 && model__guarded_only(m, model__global(m, mi, cls)) ? model__global(m, mi, cls) : -1;
+    if (t < 0) continue;
+    StrBuf sb;
+    sb_init(&sb);
+    model__def_label(m, t, &sb);
+    f->guarded = true;
+    f->severity = SEV_HINT;
+    kb_append_note(f, row, sb.data, NULL);
+    sb_free(&sb);
+  }
+}
+
 /* The call sites of mm that reach a construct, added to out: through
  * definitions of other modules (`local` false) or of mm itself (`local`
  * true). A call that one of the first `own` findings of `covered` (the
@@ -2570,6 +2635,7 @@ void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingLis
   for (size_t i = 0; mm->transfer_by >= 0 && i < out->len; i++)
     finding_mark_transfer(&out->items[i], m->mods.items[mm->transfer_by].rel);
   model__overridden_defaults(m, mm, out, own);
+  model__guarded_callers(m, mm, out, own);
   model__mark_unreachable(m, mm, out);
   findings_sort(out);
 }

@@ -6,6 +6,7 @@
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/kb/kb.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 /* Conditions longer than this are not inspected for availability flags:
@@ -456,6 +457,23 @@ static void resolver__cuda_gate(PyFile *py, TSNode stmt, TSNode cond) {
   array_push(&py->cuda_gated, r);
 }
 
+static int resolver__flag_test(PyFile *py, TSNode cond);
+static void resolver__flag_checks(PyFile *py, TSNode stmt, TSNode cond);
+
+/* `return a if not self.use_flash_attn else b`, `x = b if has_flash_attn else a`:
+ * the operand the flag picks runs only where the package loaded. Only a
+ * conditional that is the whole value of a return or an assignment. */
+static void resolver__flag_conditional(PyFile *py, TSNode stmt) {
+  TSNode v = ts_node_named_child_count(stmt) == 1 ? ts_node_named_child(stmt, 0) : (TSNode){0};
+  if (!ts_node_is_null(v) && pysym_of(v) == PYSYM_ASSIGNMENT) v = pysym_child(v, PYFIELD_RIGHT);
+  if (ts_node_is_null(v) || pysym_of(v) != PYSYM_CONDITIONAL_EXPRESSION || ts_node_named_child_count(v) != 3) return;
+  int ft = resolver__flag_test(py, ts_node_named_child(v, 1));
+  if (ft == 0) return;
+  TSNode pick = ts_node_named_child(v, ft > 0 ? 0 : 2);
+  ByteRange r = {ts_node_start_byte(pick), ts_node_end_byte(pick)};
+  array_push(&py->guarded, r);
+}
+
 static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
   if (ts_node_is_null(cond)) return;
@@ -472,6 +490,7 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
     if (resolver__is_optin(py, cond)) array_push(&py->optin, r);
   }
   resolver__import_checks(py, stmt, cond);
+  resolver__flag_checks(py, stmt, cond);
   resolver__cuda_gate(py, stmt, cond);
   if (resolver__is_torch2_check(py, cond)) resolver__dead_else(py, stmt);
   resolver__type_checking(py, stmt, cond);
@@ -549,10 +568,19 @@ static ResolverSkip resolver__skip_kind(PyFile *py, TSNode decorator) {
 /* The guarded `try:` import body that sets flag `cond` (`FA3_ENABLED =
  * True`), or NULL: a relative import there is the project's own extension,
  * which the port builds, not an optional package. */
+static const ByteRange *resolver__optional_flag_named(const PyFile *py, const char *name, size_t n);
+
 static const ByteRange *resolver__optional_flag(const PyFile *py, TSNode cond) {
   if (!resolver__is(cond, "identifier") || pyfile_is_npu_check(py, cond)) return NULL;
   char *name = pyfile_node_text(py, cond);
-  size_t n = name ? strlen(name) : 0;
+  const ByteRange *src = name ? resolver__optional_flag_named(py, name, strlen(name)) : NULL;
+  free(name);
+  return src;
+}
+
+/* The same by name: name[0, n) assigned (`name = ...`) in a guarded `try:`
+ * body of a third-party import. */
+static const ByteRange *resolver__optional_flag_named(const PyFile *py, const char *name, size_t n) {
   const ByteRange *src = NULL;
   for (size_t i = 0; n && i < py->guarded.len && !src; i++) {
     const ByteRange *r = &py->guarded.items[i];
@@ -562,12 +590,104 @@ static const ByteRange *resolver__optional_flag(const PyFile *py, TSNode cond) {
       if (!hit) break;
       uint32_t k = (uint32_t)(hit - py->text) + (uint32_t)n;
       while (k < r->end && py->text[k] == ' ') k++;
-      if (k + 1 < r->end && py->text[k] == '=' && py->text[k + 1] != '=') src = r;
+      bool word = (hit == py->text || !(isalnum((unsigned char)hit[-1]) || hit[-1] == '_' || hit[-1] == '.'));
+      if (word && k + 1 < r->end && py->text[k] == '=' && py->text[k + 1] != '=') src = r;
       at = (uint32_t)(hit - py->text) + 1;
     }
   }
-  free(name);
   return src;
+}
+
+static bool resolver__word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* Whether the file assigns `lhs` (a name, or `self.attr`) at the start of a
+ * line from a conjunction that holds an optional flag and nothing that could
+ * turn it on without the package (`self.use_flash_attn = config.use_flash_attn
+ * and has_flash_attn`): no `or`, `not` or conditional on that line. */
+static bool resolver__derived_flag(PyFile *py, const char *lhs, size_t n) {
+  const char *t = py->text, *end = t + py->len;
+  for (const char *hit = t; (hit = memmem(hit, (size_t)(end - hit), lhs, n)) != NULL; hit++) {
+    const char *b = hit;
+    while (b > t && (b[-1] == ' ' || b[-1] == '\t')) b--;
+    const char *e = hit + n;
+    if ((b > t && b[-1] != '\n') || (e < end && resolver__word_char(*e))) continue;
+    while (e < end && *e == ' ') e++;
+    if (e + 1 >= end || e[0] != '=' || e[1] == '=') continue;
+    const char *rhs = e + 1, *eol = memchr(rhs, '\n', (size_t)(end - rhs));
+    if (!eol) eol = end;
+    const char *hash = memchr(rhs, '#', (size_t)(eol - rhs));
+    if (hash) eol = hash;
+    size_t len = (size_t)(eol - rhs);
+    if (memmem(rhs, len, " or ", 4) || memmem(rhs, len, "not ", 4) || memmem(rhs, len, " if ", 4) ||
+        memmem(rhs, len, "(", 1))
+      continue;
+    for (const char *w = rhs; w < eol;) {
+      if (!resolver__word_char(*w) || (w > rhs && (resolver__word_char(w[-1]) || w[-1] == '.'))) {
+        w++;
+        continue;
+      }
+      const char *we = w;
+      while (we < eol && resolver__word_char(*we)) we++;
+      if ((we >= eol || *we != '.') && resolver__optional_flag_named(py, w, (size_t)(we - w))) {
+        ByteRange src = {(uint32_t)(b - t), (uint32_t)(eol - t)};
+        array_push(&py->flag_srcs, src);
+        return true;
+      }
+      w = we;
+    }
+  }
+  return false;
+}
+
+/* Whether cond holds only where an optional package loaded (+1: `if
+ * has_flash_attn:`, `if self.use_flash_attn:` derived from it, `if FLAG and
+ * x:`), only where it did not (-1: `not` of those), or says nothing (0). */
+static int resolver__flag_test(PyFile *py, TSNode cond) {
+  bool neg = false;
+  for (;;) {
+    if (resolver__is(cond, "not_operator") && ts_node_named_child_count(cond) == 1) neg = !neg;
+    else if (!resolver__is(cond, "parenthesized_expression") || ts_node_named_child_count(cond) != 1) break;
+    cond = ts_node_named_child(cond, 0);
+  }
+  int pos = 0;
+  if (resolver__is(cond, "boolean_operator")) {
+    TSNode op = pysym_child(cond, PYFIELD_OPERATOR);
+    if (neg || ts_node_is_null(op) || strcmp(ts_node_type(op), "and") != 0) return 0;
+    TSNode l = pysym_child(cond, PYFIELD_LEFT), r = pysym_child(cond, PYFIELD_RIGHT);
+    return (!ts_node_is_null(l) && resolver__flag_test(py, l) > 0) || (!ts_node_is_null(r) && resolver__flag_test(py, r) > 0);
+  }
+  if (resolver__is(cond, "identifier") && !pyfile_is_npu_check(py, cond)) {
+    char *name = pyfile_node_text(py, cond);
+    size_t n = name ? strlen(name) : 0;
+    pos = n && (resolver__optional_flag_named(py, name, n) || resolver__derived_flag(py, name, n));
+    free(name);
+  } else if (resolver__is(cond, "attribute") && !pyfile_is_npu_check(py, cond)) {
+    TSNode obj = pysym_child(cond, PYFIELD_OBJECT);
+    char *whole = !ts_node_is_null(obj) && resolver__is(obj, "identifier") ? pyfile_node_text(py, cond) : NULL;
+    pos = whole && strncmp(whole, "self.", 5) == 0 && resolver__derived_flag(py, whole, strlen(whole));
+    free(whole);
+  }
+  return pos ? (neg ? -1 : 1) : 0;
+}
+
+/* `if has_flash_attn:` (or a flag derived from it) with its fallback in the
+ * else or after it: the branch the flag opens runs only where the package
+ * loaded; `if not FLAG: ... else:` the same for the else. */
+static void resolver__flag_checks(PyFile *py, TSNode stmt, TSNode cond) {
+  int ft = resolver__flag_test(py, cond);
+  if (ft == 0 || resolver__else_raises(stmt)) return;
+  TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
+  if (ft > 0 && !ts_node_is_null(body)) {
+    ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
+    array_push(&py->guarded, r);
+  }
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; ft < 0 && i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (!resolver__is(c, "else_clause")) continue;
+    ByteRange r = {ts_node_start_byte(c), ts_node_end_byte(c)};
+    array_push(&py->guarded, r);
+  }
 }
 
 /* `assert FLAG` or `if not FLAG: raise ...` among a function's statements,
@@ -680,6 +800,12 @@ static bool resolver__visit(PyFile *py, TSNode n, Frame *frames, size_t depth) {
     }
     return false;
   }
+  case PYSYM_EXPRESSION_STATEMENT:
+    resolver__flag_conditional(py, n);
+    return false;
+  case PYSYM_OTHER:
+    if (resolver__is(n, "return_statement")) resolver__flag_conditional(py, n);
+    return false;
   case PYSYM_FUTURE_IMPORT_STATEMENT:
     if (pysym_of(parent->node) == PYSYM_MODULE) resolver__top_import_end(py, n);
     return false;
@@ -963,6 +1089,7 @@ static ResolverPart *resolver__kept(PyFileCache *c, size_t *from, uint64_t hash,
 /* Walks member m into py, recording what it added into `part` when one is given. */
 static void resolver__walk_member(PyFile *py, const Forest *forest, size_t m, ResolverPart *part) {
   ResolverMark mark = resolver__mark(py);
+  size_t flag_srcs = py->flag_srcs.len;
   ResolverFlags saved = resolver__take_flags(py);
   resolver__walk(py, forest_root(forest, m), py->len);
   PyFile flags = {0};
@@ -984,6 +1111,10 @@ static void resolver__walk_member(PyFile *py, const Forest *forest, size_t m, Re
   for (size_t i = 0; i < part->add.requires_src.len; i++) {
     const ByteRange *r = &part->add.requires_src.items[i];
     if (r->start < mem->start || r->end > mem->end) part->reusable = false; /* the flag is set in another statement */
+  }
+  for (size_t i = flag_srcs; i < py->flag_srcs.len; i++) {
+    const ByteRange *r = &py->flag_srcs.items[i];
+    if (r->start < mem->start || r->end > mem->end) part->reusable = false; /* a flag derived in another statement */
   }
 }
 
@@ -1078,6 +1209,7 @@ static void pyfile_free_arrays(PyFile *py) {
   array_free(&py->type_checking);
   array_free(&py->optin);
   array_free(&py->cuda_gated);
+  array_free(&py->flag_srcs);
   array_free(&py->requires);
   array_free(&py->requires_at);
   array_free(&py->requires_src);

@@ -88,6 +88,10 @@ struct PyFile {
    * torch.cuda.is_available() and x.is_cuda: <here> else: <PyTorch path>`): the
    * NPU takes the fallback (the "cuda-device-gates" template). */
   Array(ByteRange) cuda_gated;
+  /* The assignments flags were derived from (`self.use_flash_attn = config.use_flash_attn and
+   * has_flash_attn`), where a branch or a conditional tested them: a statement that read one in
+   * another statement is walked again on the next version. */
+  Array(ByteRange) flag_srcs;
   Array(ByteRange) inference;
   /* The rest of a function after a statement that requires an optional
    * package (`assert FA3_ENABLED`, `if not HAS_X: raise`, the flag set in a

@@ -1,0 +1,3 @@
+from .modeling import Attention, Block
+
+__all__ = ["Attention", "Block"]
