@@ -111,8 +111,8 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
     for (size_t k = 0; k < d->params.len; k++) {
       const PyParam *q = &d->params.items[k];
       rc__str(out, q->name);
-      const uint32_t pn[] = {q->index, q->dflt_start, q->dflt_end, q->none_start, q->none_end};
-      for (size_t j = 0; j < 5; j++) rc__u32(out, pn[j]);
+      const uint32_t pn[] = {q->index, q->dflt_start, q->dflt_end, q->none_start, q->none_end, q->on_start, q->on_end};
+      for (size_t j = 0; j < 7; j++) rc__u32(out, pn[j]);
     }
   }
   rc__u32(out, (uint32_t)f->calls.len);
@@ -357,17 +357,19 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     d.decorated = nums[4] != 0;
     d.at = rc__get_pos(r);
     RC__GET_STRS(r, &d.bases);
-    uint32_t np = rc__get_count(r, 6);
+    uint32_t np = rc__get_count(r, 8);
     for (uint32_t k = 0; !r->bad && k < np; k++) {
       PyParam q = {0};
       q.name = rc__get_str(r);
-      uint32_t pn[5];
-      for (size_t j = 0; j < 5; j++) pn[j] = rc__get_u32(r);
+      uint32_t pn[7];
+      for (size_t j = 0; j < 7; j++) pn[j] = rc__get_u32(r);
       q.index = pn[0];
       q.dflt_start = pn[1];
       q.dflt_end = pn[2];
       q.none_start = pn[3];
       q.none_end = pn[4];
+      q.on_start = pn[5];
+      q.on_end = pn[6];
       if (!q.name) r->bad = true;
       array_push(&d.params, q);
     }

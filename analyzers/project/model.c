@@ -410,7 +410,7 @@ static uint64_t model__digest(const MModule *mm) {
     for (size_t b = 0; b < d->bases.len; b++) h = model__mix_str(h, d->bases.items[b]);
     for (size_t k = 0; k < d->params.len; k++) {
       const PyParam *q = &d->params.items[k];
-      const uint32_t at[] = {q->index, q->dflt_start, q->dflt_end, q->none_start, q->none_end};
+      const uint32_t at[] = {q->index, q->dflt_start, q->dflt_end, q->none_start, q->none_end, q->on_start, q->on_end};
       h = model__mix(model__mix_str(h, q->name), at, sizeof at);
     }
   }
@@ -2362,6 +2362,12 @@ static bool model__passes(const PyCall *c, const PyParam *p, uint32_t shift) {
   return p->index != PYPARAM_KEYWORD_ONLY && p->index >= shift && c->n_pos > p->index - shift;
 }
 
+/* Whether call c does what `passing` asks of parameter p: passes it, or
+ * surely leaves it out (no spread that could pass it). */
+static bool model__agrees(const PyCall *c, const PyParam *p, uint32_t shift, bool passing) {
+  return passing ? model__passes(c, p, shift) : !model__passes(c, p, shift) && !(c->flags & PYCALL_SPREAD);
+}
+
 /* The calls of definition t (in calls_of) as [*from, *to); empty for t < 0. */
 static void model__calls_of(const Model *m, int32_t t, uint32_t *from, uint32_t *to) {
   *from = *to = 0;
@@ -2413,25 +2419,25 @@ static bool model__names_method(const PyCall *c, const char *name) {
  * *calls when each passes p, as bound calls; false when one does not or
  * when the owner mentions the name without calling it. */
 static bool model__method_calls_in(const Model *m, uint32_t mod, int32_t owner, const char *name, const PyParam *p,
-                                   size_t *calls) {
+                                   bool passing, size_t *calls) {
   const PyFacts *f = m->mods.items[mod].facts;
   size_t found = 0;
   for (size_t k = 0; k < f->calls.len; k++) {
     const PyCall *c = &f->calls.items[k];
     if (!(owner >= 0 ? c->owner == owner : c->owner == -1 && c->in_main == (owner == PYREF_MAIN))) continue;
     if (!model__names_method(c, name)) continue;
-    if (!model__passes(c, p, 1)) return false;
+    if (!model__agrees(c, p, 1, passing)) return false;
     found++;
   }
   *calls += found;
   return found > 0;
 }
 
-/* How many calls in the project of method g (not __init__) pass p, when
- * every call by its name does and every mention of the name is such a call;
- * 0 otherwise. Methods the framework calls by itself (`forward` through
+/* How many calls in the project of method g (not __init__) pass p (or, not
+ * `passing`, surely leave it out), when every call by its name does and
+ * every mention of the name is such a call; 0 otherwise. Methods the framework calls by itself (`forward` through
  * `module(x)`, dunders: the row's `value`) have callers no name shows. */
-static size_t model__method_all_pass(const Model *m, int32_t g, const PyParam *p) {
+static size_t model__method_all_pass(const Model *m, int32_t g, const PyParam *p, bool passing) {
   const PyDef *d = model__pydef(m, g);
   const KbEntry *row = kb_lookup(KB_DETECTOR, "overridden-default", NULL, 0);
   if (d->decorated || !row || (row->value && kb_pattern_match(row->value, d->name))) return 0;
@@ -2443,20 +2449,21 @@ static size_t model__method_all_pass(const Model *m, int32_t g, const PyParam *p
     uint32_t mod = (uint32_t)(id >> 32);
     const PyRef *ref = &m->mods.items[mod].facts->refs.items[(uint32_t)id];
     if (ref->via <= -2) continue;
-    if (!model__method_calls_in(m, mod, ref->owner, d->name, p, &calls)) return 0;
+    if (!model__method_calls_in(m, mod, ref->owner, d->name, p, passing, &calls)) return 0;
   }
   return calls;
 }
 
 /* How many calls in the project reach definition g (global: a function, a
- * method, or a method __init__ through its class) and pass p, when every
- * call does and every mention of the name is such a call (a callback could
- * call it without); 0 otherwise. */
-static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p) {
+ * method, or a method __init__ through its class) and pass p (or, not
+ * `passing`, surely leave it out), when every call does and every mention
+ * of the name is such a call (a callback could call it otherwise); 0
+ * otherwise. */
+static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p, bool passing) {
   const PyDef *d = model__pydef(m, g);
   bool init = d->kind == PYDEF_METHOD && strcmp(d->name, "__init__") == 0;
   if ((size_t)g + 1 >= m->calls_first.len) return 0;
-  if (d->kind == PYDEF_METHOD && !init) return model__method_all_pass(m, g, p);
+  if (d->kind == PYDEF_METHOD && !init) return model__method_all_pass(m, g, p, passing);
   if (d->kind != PYDEF_FUNCTION && !init) return 0;
   const MModule *home = &m->mods.items[m->defs.items[g].mod];
   int32_t cls = init ? model__global(m, m->defs.items[g].mod, d->cls) : -1;
@@ -2467,7 +2474,7 @@ static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p) {
     uint32_t j, end;
     for (model__calls_of(m, targets[w], &j, &end); j < end; j++) {
       uint64_t id = m->calls_of.items[j];
-      if (!model__passes(&m->mods.items[id >> 32].facts->calls.items[(uint32_t)id], p, init)) return 0;
+      if (!model__agrees(&m->mods.items[id >> 32].facts->calls.items[(uint32_t)id], p, init, passing)) return 0;
       calls++;
     }
   }
@@ -2509,7 +2516,32 @@ static size_t model__overridden(const Model *m, const MModule *mm, uint32_t at, 
   int32_t k;
   const PyParam *p = mm->facts ? model__param_at(mm->facts, at, &k) : NULL;
   if (param) *param = p;
-  return p ? model__all_pass(m, model__global(m, (int32_t)(mm - m->mods.items), k), p) : 0;
+  return p ? model__all_pass(m, model__global(m, (int32_t)(mm - m->mods.items), k), p, true) : 0;
+}
+
+/* A finding of mm in the `if <param>:` branch of a False default that no call
+ * in the project passes (`def __init__(self, cfg, parallel=False)` built as
+ * `VisualizationDemo(cfg)` everywhere) is a hint with the "off-parameter"
+ * note: the branch never runs. */
+static void model__off_parameters(const Model *m, const MModule *mm, FindingList *out, size_t own) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "off-parameter", NULL, 0);
+  for (size_t i = 0; row && i < own; i++) {
+    Finding *f = &out->items[i];
+    if (!f->rule || f->severity == SEV_HINT || !kb_pattern_match(row->arg, f->rule->code)) continue;
+    int32_t k = pyfacts_def_at(mm->facts, f->start_byte);
+    const PyDef *d = k >= 0 ? &mm->facts->defs.items[k] : NULL;
+    for (size_t q = 0; d && q < d->params.len; q++) {
+      const PyParam *p = &d->params.items[q];
+      if (f->start_byte < p->on_start || f->start_byte >= p->on_end) continue;
+      size_t n = model__all_pass(m, model__global(m, (int32_t)(mm - m->mods.items), k), p, false);
+      if (!n) break;
+      char calls[32];
+      snprintf(calls, sizeof calls, n == 1 ? "%zu call" : "%zu calls", n);
+      f->severity = SEV_HINT;
+      kb_append_note(f, row, p->name, calls);
+      break;
+    }
+  }
 }
 
 /* A device-layer finding of mm in a default every call passes is lowered to
@@ -2635,6 +2667,7 @@ void model_apply(Model *m, const char *id, const AnalyzeOptions *opt, FindingLis
   for (size_t i = 0; mm->transfer_by >= 0 && i < out->len; i++)
     finding_mark_transfer(&out->items[i], m->mods.items[mm->transfer_by].rel);
   model__overridden_defaults(m, mm, out, own);
+  model__off_parameters(m, mm, out, own);
   model__guarded_callers(m, mm, out, own);
   model__mark_unreachable(m, mm, out);
   findings_sort(out);
@@ -2692,9 +2725,13 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
     /* which of its defaults every call passes (other modules' calls decide) */
     const PyDef *pd = &mm->facts->defs.items[k];
     for (size_t q = 0; q < pd->params.len; q++) {
-      size_t n = model__all_pass(m, (int32_t)(mm->def_base + k), &pd->params.items[q]);
+      size_t n = model__all_pass(m, (int32_t)(mm->def_base + k), &pd->params.items[q], true);
+      size_t off = pd->params.items[q].on_end ? model__all_pass(m, (int32_t)(mm->def_base + k), &pd->params.items[q], false) : 0;
       h = model__mix(h, &n, sizeof n);
+      h = model__mix(h, &off, sizeof off);
     }
+    bool guarded = model__guarded_only(m, (int32_t)(mm->def_base + k)); /* other modules' calls decide */
+    h = model__mix(h, &guarded, sizeof guarded);
   }
   return h;
 }

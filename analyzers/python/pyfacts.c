@@ -337,6 +337,24 @@ static void pyfacts__none_block(const PyfBuild *b, TSNode fn, PyParam *p) {
   }
 }
 
+/* The body of the first `if <name>:` statement directly in the body of
+ * function fn (what runs only when a caller turned the False default on;
+ * its else is what runs otherwise), into p's on range. */
+static void pyfacts__on_block(const PyfBuild *b, TSNode fn, PyParam *p) {
+  TSNode body = pysym_child(fn, PYFIELD_BODY);
+  size_t len = strlen(p->name);
+  uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode st = ts_node_named_child(body, i);
+    if (pysym_of(st) != PYSYM_IF_STATEMENT) continue;
+    TSNode then = pysym_child(st, PYFIELD_CONSEQUENCE);
+    if (ts_node_is_null(then) || !pysyntax_is_name(b->py, pysym_child(st, PYFIELD_CONDITION), p->name, len)) continue;
+    p->on_start = ts_node_start_byte(then);
+    p->on_end = ts_node_end_byte(then);
+    return;
+  }
+}
+
 /* The parameters with a default of function fn, in order. */
 static void pyfacts__params(const PyfBuild *b, TSNode fn, PyDef *d) {
   TSNode ps = pysym_child(fn, PYFIELD_PARAMETERS);
@@ -355,8 +373,9 @@ static void pyfacts__params(const PyfBuild *b, TSNode fn, PyDef *d) {
     if (k != PYSYM_DEFAULT_PARAMETER && k != PYSYM_TYPED_DEFAULT_PARAMETER) continue;
     TSNode name = pysym_child(c, PYFIELD_NAME), value = pysym_child(c, PYFIELD_VALUE);
     if (ts_node_is_null(name) || ts_node_is_null(value) || pysym_of(name) != PYSYM_IDENTIFIER) continue;
-    PyParam p = {pyfile_node_text(b->py, name), at, ts_node_start_byte(value), ts_node_end_byte(value), 0, 0};
+    PyParam p = {pyfile_node_text(b->py, name), at, ts_node_start_byte(value), ts_node_end_byte(value), 0, 0, 0, 0};
     if (strcmp(ts_node_type(value), "none") == 0) pyfacts__none_block(b, fn, &p);
+    if (strcmp(ts_node_type(value), "false") == 0) pyfacts__on_block(b, fn, &p);
     array_push(&d->params, p);
   }
 }
@@ -732,6 +751,10 @@ static void pyfacts__part_shift(PyfPart *p, uint32_t start, uint32_t row) {
       if (q->none_end) {
         q->none_start = (uint32_t)(q->none_start + d);
         q->none_end = (uint32_t)(q->none_end + d);
+      }
+      if (q->on_end) {
+        q->on_start = (uint32_t)(q->on_start + d);
+        q->on_end = (uint32_t)(q->on_end + d);
       }
     }
   }

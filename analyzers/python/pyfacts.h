@@ -47,6 +47,9 @@ typedef struct {
   /* a None default's `if <name> is None:` statement directly in the body, what a
    * caller passing the parameter never runs (0, 0: none) */
   uint32_t none_start, none_end;
+  /* a False default's first `if <name>:` statement directly in the body: its branch, what only a
+   * caller passing the parameter runs (0, 0: none) */
+  uint32_t on_start, on_end;
 } PyParam;
 
 #define PYPARAM_KEYWORD_ONLY UINT32_MAX
