@@ -95,10 +95,38 @@ static void rc__strs(StrBuf *out, char *const *s, size_t n) {
   for (size_t i = 0; i < n; i++) rc__str(out, s[i]);
 }
 
-/* The project model's facts of a Python file (pyfacts.h); a leading 0 for none. */
+static size_t rc__text(const char *s) { return s ? strlen(s) + 1 : 0; }
+
+static size_t rc__texts(char *const *s, size_t n) {
+  size_t t = 0;
+  for (size_t i = 0; i < n; i++) t += rc__text(s[i]);
+  return t;
+}
+
+/* The bytes the strings of f take with their terminators: the one block
+ * the decoder puts them in. */
+static size_t rc__pyfacts_text(const PyFacts *f) {
+  size_t t = 0;
+  for (size_t i = 0; i < f->defs.len; i++) {
+    const PyDef *d = &f->defs.items[i];
+    t += rc__text(d->name) + rc__texts(d->bases.items, d->bases.len);
+    for (size_t k = 0; k < d->params.len; k++) t += rc__text(d->params.items[k].name);
+  }
+  for (size_t i = 0; i < f->calls.len; i++)
+    t += rc__text(f->calls.items[i].callee) + rc__text(f->calls.items[i].self_attr) + rc__text(f->calls.items[i].keywords);
+  for (size_t i = 0; i < f->imports.len; i++)
+    t += rc__text(f->imports.items[i].local) + rc__text(f->imports.items[i].qualname) + rc__text(f->imports.items[i].module);
+  for (size_t i = 0; i < f->refs.len; i++) t += rc__text(f->refs.items[i].name);
+  return t + rc__texts(f->star_imports.items, f->star_imports.len) +
+         rc__texts(f->dynamic_imports.items, f->dynamic_imports.len) + rc__texts(f->all.items, f->all.len);
+}
+
+/* The project model's facts of a Python file (pyfacts.h); a leading 0 for
+ * none, else 1 and the bytes of its strings. */
 static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
   rc__u32(out, f ? 1 : 0);
   if (!f) return;
+  rc__u32(out, (uint32_t)rc__pyfacts_text(f));
   rc__u32(out, (uint32_t)f->defs.len);
   for (size_t i = 0; i < f->defs.len; i++) {
     const PyDef *d = &f->defs.items[i];
@@ -199,6 +227,7 @@ void rc_encode(const FindingList *findings, const FileFacts *facts, StrBuf *out)
 typedef struct {
   const unsigned char *p, *end;
   bool bad; /* set by the first read past the end or of an impossible value */
+  char *arena, *arena_end; /* when set, where strings go (one block the facts own) */
 } RcReader;
 
 static uint32_t rc__get_u32(RcReader *r) {
@@ -222,7 +251,19 @@ static char *rc__get_str(RcReader *r) {
     r->bad = true;
     return NULL;
   }
-  char *s = xstrndup((const char *)r->p, n);
+  char *s;
+  if (r->arena) {
+    if ((size_t)(r->arena_end - r->arena) <= n) {
+      r->bad = true;
+      return NULL;
+    }
+    s = r->arena;
+    memcpy(s, r->p, n);
+    s[n] = '\0';
+    r->arena += n + 1;
+  } else {
+    s = xstrndup((const char *)r->p, n);
+  }
   r->p += n;
   return s;
 }
@@ -342,7 +383,16 @@ static uint32_t rc__get_count(RcReader *r, size_t min) {
  * definitions, kinds inside their enums. NULL for none or on error. */
 static PyFacts *rc__get_pyfacts(RcReader *r) {
   if (!rc__get_u32(r) || r->bad) return NULL;
+  uint32_t text = rc__get_u32(r);
+  /* each string is at least a length byte in the encoding: its copy at most twice that */
+  if (r->bad || text > 2 * (size_t)(r->end - r->p)) {
+    r->bad = true;
+    return NULL;
+  }
   PyFacts *f = xcalloc(1, sizeof *f);
+  f->arena = xmalloc(text ? text : 1);
+  r->arena = f->arena;
+  r->arena_end = f->arena + text;
   uint32_t n = rc__get_count(r, 11);
   array_reserve(&f->defs, n);
   for (uint32_t i = 0; !r->bad && i < n; i++) {
@@ -435,6 +485,7 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
   f->main_start = flags[3];
   f->main_end = flags[4];
   f->runs_calls = flags[5] != 0;
+  r->arena = r->arena_end = NULL; /* the strings after the facts are their owners' own */
   if (r->bad) {
     pyfacts_free(f);
     return NULL;
@@ -504,7 +555,7 @@ static ReachFacts *rc__get_reach(RcReader *r) {
 int rc_decode_next(const char **data, size_t *left, const AnalyzeOptions *opt, FindingList *findings,
                    FileFacts *facts) {
   size_t len = *left;
-  RcReader r = {(const unsigned char *)*data, (const unsigned char *)*data + len, false};
+  RcReader r = {(const unsigned char *)*data, (const unsigned char *)*data + len, false, NULL, NULL};
   FindingList fl = {0};
   FileFacts ff = {0};
   ff.lines = rc__get_u32(&r);
@@ -545,7 +596,7 @@ int rc_decode_next(const char **data, size_t *left, const AnalyzeOptions *opt, F
 }
 
 size_t rc_header(const char *data, size_t len, uint32_t *lines) {
-  RcReader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
+  RcReader r = {(const unsigned char *)data, (const unsigned char *)data + len, false, NULL, NULL};
   *lines = rc__get_u32(&r);
   return r.bad ? 0 : (size_t)(r.p - (const unsigned char *)data);
 }

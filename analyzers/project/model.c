@@ -199,13 +199,13 @@ static void model__intern_module(Names *t, MModule *mm) {
     PyRef *r = &mm->facts->refs.items[k];
     uint32_t id = names_intern(t, r->name, strlen(r->name));
     array_push(&mm->ref_ids, id);
-    free(r->name);
+    if (!mm->facts->arena) free(r->name);
     r->name = t->strs.items[id];
   }
   for (size_t k = 0; k < mm->facts->calls.len; k++) {
     PyCall *c = &mm->facts->calls.items[k];
     uint32_t id = names_intern(t, c->callee, strlen(c->callee));
-    free(c->callee);
+    if (!mm->facts->arena) free(c->callee);
     c->callee = t->strs.items[id];
   }
   for (size_t k = 0; k < mm->facts->defs.len; k++) array_push(&mm->def_ids, names_intern(t, mm->facts->defs.items[k].name, strlen(mm->facts->defs.items[k].name)));

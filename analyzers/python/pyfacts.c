@@ -927,7 +927,28 @@ static void pyfacts__strs_free(char **s, size_t n) {
   for (size_t i = 0; i < n; i++) free(s[i]);
 }
 
+/* Facts whose strings are all in one owned block: the arrays, then the block. */
+static void pyfacts__release_arena(PyFacts *f) {
+  for (size_t i = 0; i < f->defs.len; i++) {
+    array_free(&f->defs.items[i].bases);
+    array_free(&f->defs.items[i].params);
+  }
+  array_free(&f->defs);
+  array_free(&f->calls);
+  array_free(&f->imports);
+  array_free(&f->refs);
+  array_free(&f->star_imports);
+  array_free(&f->dynamic_imports);
+  array_free(&f->all);
+  free(f->arena);
+  f->arena = NULL;
+}
+
 static void pyfacts__release(PyFacts *f) {
+  if (f->arena) {
+    pyfacts__release_arena(f);
+    return;
+  }
   for (size_t i = 0; i < f->imports.len; i++) {
     free(f->imports.items[i].local);
     free(f->imports.items[i].qualname);

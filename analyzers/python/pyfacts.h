@@ -23,7 +23,10 @@
  * calls, names and string lists (and the definitions' bases and parameter
  * arrays) are the cache's, valid until that cache builds again or is freed;
  * its imports and the dynamic imports after the first `borrowed_dynamic`
- * (a function's own imports, which the file's bindings give) are its own. Free with pyfacts_free (either kind);
+ * (a function's own imports, which the file's bindings give) are its own. A
+ * PyFacts decoded from the disk cache keeps every string in one block it
+ * owns (`arena`): its strings are never freed or replaced one by one (the
+ * project model's interning leaves them where they are). Free with pyfacts_free (any kind);
  * pyfacts_copy makes a deep copy that owns everything (the caller frees
  * it): whoever keeps facts past the next build copies them. */
 #ifndef ASC_PYFACTS_H
@@ -142,6 +145,7 @@ typedef struct PyFacts {
                              `sys.path.insert(...)`): running the file does something */
   Array(PyRef) refs;      /* unique per (owner, name) */
   bool borrowed;          /* see Ownership above */
+  char *arena;            /* see Ownership above */
   size_t borrowed_dynamic;
 } PyFacts;
 
