@@ -2133,10 +2133,8 @@ static Related fold__site_in(FoldProject *p, size_t i, uint32_t start, uint32_t 
 
 typedef Array(char *) FoldNames;
 
-/* The names a setup.py builds: each `CUDAExtension("name", ...)` module and
- * each package folder beside it (a folder with __init__.py). Caller frees. */
-static void fold__built_names(FoldProject *p, size_t s, const char *dir, size_t dn, FoldNames *out) {
-  const char *t = fold__text_of(p, s);
+/* The modules a build script's text t makes: each `CUDAExtension("name", ...)`. */
+static void fold__extension_modules(const char *t, FoldNames *out) {
   for (const char *at = t; at && (at = strstr(at, "CUDAExtension(")) != NULL; at++) {
     const char *q = at + strlen("CUDAExtension(");
     while (*q == ' ' || *q == '\n' || *q == '\t') q++;
@@ -2148,6 +2146,12 @@ static void fold__built_names(FoldProject *p, size_t s, const char *dir, size_t 
     const char *e = strchr(q + 1, *q);
     if (e && e > q + 1 && (size_t)(e - q) < 128) array_push(out, xstrndup(q + 1, (size_t)(e - q - 1)));
   }
+}
+
+/* The names a setup.py builds: each `CUDAExtension("name", ...)` module and
+ * each package folder beside it (a folder with __init__.py). Caller frees. */
+static void fold__built_names(FoldProject *p, size_t s, const char *dir, size_t dn, FoldNames *out) {
+  fold__extension_modules(fold__text_of(p, s), out);
   for (size_t i = 0; i < p->n; i++) {
     const char *rel = p->files[i].rel ? p->files[i].rel : p->files[i].path;
     if (strncmp(rel, dir, dn) != 0 || rel[dn] != '/') continue;
@@ -2426,19 +2430,59 @@ static void fold__python_ops(FoldProject *p) {
   array_free(&seen);
 }
 
-/* Whether a callee goes through a package's compiled extension module
- * (`_C.fn`, `pkg._C.fn`). */
-static bool fold__extension_callee(const char *callee) {
+/* The names of the modules the project builds from its C/C++ sources: each
+ * source's base name (`swin_window_process.cpp`) and each extension a build
+ * script makes (`CUDAExtension("MultiScaleDeformableAttention", ...)`). */
+static bool fold__source_file(const char *path) {
+  static const char *const ext[] = {".cpp", ".cu", ".cc", ".cxx"};
+  for (size_t k = 0; k < sizeof ext / sizeof ext[0]; k++)
+    if (util_ends_with(path, ext[k])) return true;
+  return false;
+}
+
+static FoldNames fold__extension_names(FoldProject *p) {
+  FoldNames names = {0};
+  for (size_t i = 0; i < p->n; i++) {
+    const char *path = p->files[i].rel ? p->files[i].rel : p->files[i].path;
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    if (p->files[i].kind == FILE_CUDA && fold__source_file(base)) {
+      array_push(&names, xstrndup(base, strcspn(base, ".")));
+    } else if (p->files[i].kind == FILE_PYTHON && (strcmp(base, "setup.py") == 0 || util_ends_with(base, "_setup.py"))) {
+      fold__extension_modules(fold__text_of(p, i), &names);
+    }
+  }
+  return names;
+}
+
+static void fold__names_free(FoldNames *n) {
+  for (size_t i = 0; i < n->len; i++) free(n->items[i]);
+  array_free(n);
+}
+
+/* Whether a callee goes through a compiled extension module the project
+ * builds: its package's `_C` (`_C.fn`, `pkg._C.fn`), or a module of one of
+ * `names` (NULL: none; `swin_window_process.fn`, `MSDA.fn` bound to
+ * `MultiScaleDeformableAttention`: the callee is spelled by qualified name). */
+static bool fold__extension_callee(const char *callee, const FoldNames *names) {
   const char *at = strstr(callee, "_C.");
-  return at && (at == callee || at[-1] == '.');
+  if (at && (at == callee || at[-1] == '.')) return true;
+  const char *last = strrchr(callee, '.');
+  if (!last || !names) return false;
+  const char *mod = last;
+  while (mod > callee && mod[-1] != '.') mod--;
+  size_t n = (size_t)(last - mod);
+  for (size_t i = 0; i < names->len; i++)
+    if (strlen(names->items[i]) == n && memcmp(names->items[i], mod, n) == 0) return true;
+  return false;
 }
 
 /* Whether the class at def index c of facts calls its package's compiled
  * extension in one of its methods. */
-static bool fold__calls_extension(const PyFacts *py, int32_t c) {
+static bool fold__calls_extension(const PyFacts *py, int32_t c, const FoldNames *names) {
   for (size_t k = 0; k < py->calls.len; k++) {
     const PyCall *call = &py->calls.items[k];
-    if (call->owner < 0 || !fold__extension_callee(call->callee)) continue;
+    /* a project module is named by an import: a local or member call is none of them */
+    if (call->owner < 0 || !fold__extension_callee(call->callee, call->kind == PYCALL_IMPORTED ? names : NULL)) continue;
     if (call->owner == c || py->defs.items[call->owner].cls == c) return true;
   }
   return false;
@@ -2451,6 +2495,7 @@ static bool fold__calls_extension(const PyFacts *py, int32_t c) {
 static void fold__extension_functions(FoldProject *p) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-extension-function", p->opt->user_entries, p->opt->n_user_entries);
   if (!row || !row->arg) return;
+  FoldNames names = fold__extension_names(p);
   for (size_t i = 0; i < p->n; i++) {
     const PyFacts *py = p->files[i].facts ? p->files[i].facts->py : NULL;
     FindingList *l = p->files[i].findings;
@@ -2458,11 +2503,12 @@ static void fold__extension_functions(FoldProject *p) {
       Finding *f = &l->items[j];
       if (!fold_live(f) || !kb_pattern_match(row->arg, f->rule->code)) continue;
       int32_t c = pyfacts_def_at(py, f->start_byte);
-      if (c < 0 || py->defs.items[c].kind != PYDEF_CLASS || !fold__calls_extension(py, c)) continue;
+      if (c < 0 || py->defs.items[c].kind != PYDEF_CLASS || !fold__calls_extension(py, c, &names)) continue;
       f->severity = SEV_HINT;
       finding_append_note(f, row->msg_en, row->msg_zh);
     }
   }
+  fold__names_free(&names);
 }
 
 /* Headers named in file i's text (`#include "x.cuh"`, `<pkg/x.hpp>`, a
