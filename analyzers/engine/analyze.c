@@ -305,14 +305,6 @@ static void analyze__other_device(const AnalyzeCtx *ctx, const PyFile *py, Findi
           im->column + (end - im->start));
 }
 
-/* A CUDA engine file (a top-level TensorRT / PyCUDA / cuda-python import) is
- * replaced whole: its device-layer findings give way to the library's. */
-static void analyze__cuda_engine(const AnalyzeCtx *ctx, const PyFile *py, FindingList *out) {
-  const KbEntry *row = kb_lookup(KB_DETECTOR, "cuda-engine-file", ctx->opt->user_entries, ctx->opt->n_user_entries);
-  int device = 2;
-  if (row && analyze__required_import(py, row->arg, true)) findings_drop_if(out, analyze__in_domain, &device);
-}
-
 /* Whether a module's `if __name__ == "__main__":` block is a self-test
  * rather than the entry point of a script: the module imports relatively
  * (it lives in a package, run with -m at most), or the block is about
@@ -998,7 +990,6 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
   const AnalyzeOptions *opt = ctx->opt;
   uint32_t tests = 0;
   if (py) analyze__other_device(ctx, py, mine);
-  if (py) analyze__cuda_engine(ctx, py, mine);
   if (py) analyze__mark_python(ctx->path, py, mine, &tests);
   if (ctx->kind == FILE_CUDA && context_is_test_path(ctx->path)) { /* kernel tests and benchmarks */
     for (size_t i = 0; i < mine->len; i++) tests += analyze__test_rule(&mine->items[i]);

@@ -167,6 +167,9 @@ static void fold__nest_into(Fold *fo, size_t i, const size_t *cand, size_t n, bo
     const Finding *out = &l->items[j];
     if (j == i || fo->sites[j].gone || kb_domain(out->rule->code) != d) continue;
     if (python && out->start_row != out->end_row) continue;
+    /* a note (an operator restriction the call meets) carries no live finding: the
+     * `device="cuda"` of `torch.empty(1, device="cuda").requires_grad_()` stays the item */
+    if (out->severity == SEV_HINT && in->severity != SEV_HINT) continue;
     uint32_t end = fo->sites[j].call_end > out->end_byte ? fo->sites[j].call_end : out->end_byte;
     /* an argument's quick fix joins the call's (one line, both mechanical edits) */
     if (python && end > out->end_byte && (in->end_row != out->start_row || !out->edits.len || !in->edits.len))
@@ -679,11 +682,12 @@ static void fold__build_script(Fold *fo) {
 }
 
 /* A CUDA engine file (the "cuda-engine-file" row: an unguarded top-level
- * import of TensorRT, Polygraphy, cuda-python, ...) is replaced as a whole,
- * and its device-layer findings are gone already (analyze.c): the findings
- * of the engine libraries themselves (TensorRT's import and first use,
- * Polygraphy's buffers, cuda-python's runtime) are one item too, at the
- * first, the others its sites. */
+ * import of TensorRT, Polygraphy, cuda-python, ...) is replaced as a whole:
+ * the findings of the engine libraries themselves (TensorRT's import and
+ * first use, Polygraphy's buffers, cuda-python's runtime) are one item, at
+ * the first, the others its sites; so are its device-layer findings
+ * (streams, events, `.cuda()`: the rewrite replaces them), listed as sites
+ * without their fixes, which would patch code about to go. */
 static void fold__engine_file(Fold *fo) {
   const PyFile *py = fo->ctx->py;
   const KbEntry *row = kb_lookup(KB_DETECTOR, "cuda-engine-file", fo->ctx->opt->user_entries, fo->ctx->opt->n_user_entries);
@@ -710,6 +714,15 @@ static void fold__engine_file(Fold *fo) {
       continue;
     if (carrier == SIZE_MAX) carrier = j;
     else fold__gone(fo, carrier, j, NULL);
+  }
+  for (size_t j = 0; carrier != SIZE_MAX && j < l->len; j++) {
+    Finding *f = &l->items[j], *into = &l->items[carrier];
+    if (j == carrier || fo->sites[j].gone || kb_domain(f->rule->code) != 2) continue;
+    finding_add_related(into, f->start_byte, f->end_byte, f->message);
+    for (size_t k = 0; k < f->related.len; k++)
+      finding_add_related(into, f->related.items[k].start, f->related.items[k].end, f->related.items[k].message);
+    fo->sites[j].gone = true;
+    fo->sites[j].into = carrier;
   }
 }
 

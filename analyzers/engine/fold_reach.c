@@ -64,7 +64,8 @@ static bool reach__callee_names(const char *c, const char *name, size_t n) {
 }
 
 /* Whether definition `owner` of py (a function, or a method through its
- * class) runs only from guarded calls of this file, and some call runs it:
+ * class) runs only from calls of this file on an optional path or in the
+ * CUDA branch of a device test, and some call runs it:
  * `Fn.apply(...)` of an autograd Function only inside `if
  * torch.cuda.is_available() and x.is_cuda:`, whose else is the PyTorch
  * fallback. A name the module exports (`__all__`) may be called anywhere. */
@@ -79,7 +80,7 @@ static bool reach__owner_guarded(const PyFacts *py, int32_t owner) {
   for (size_t i = 0; i < py->calls.len; i++) {
     const PyCall *c = &py->calls.items[i];
     if (c->owner == top || c->owner == owner || !reach__callee_names(c->callee, name, n)) continue;
-    if (!(c->flags & (PYCALL_GUARDED | PYCALL_CUDA_GATED))) return false;
+    if (!(c->flags & (PYCALL_OPTIONAL | PYCALL_CUDA_GATED))) return false;
     calls++;
   }
   return calls > 0;

@@ -2562,8 +2562,9 @@ static void model__overridden_defaults(const Model *m, const MModule *mm, Findin
 }
 
 /* Whether definition t (global) runs only from guarded calls: at least one
- * call of it in the project, each behind a fallback (PYCALL_GUARDED: the
- * branch a `has_flash_attn` flag opens, an optional import's try body), none
+ * call of it in the project, each on an optional path (PYCALL_OPTIONAL: the
+ * branch a `has_flash_attn` flag opens, an optional import's try body; not
+ * the fallback beside it), none
  * from its own body, and every mention of its name by an owner that has
  * such a call (a class kept in a table or passed as a callback may be built
  * anywhere). A name its module's `__all__` lists or a package's `__init__`
@@ -2578,7 +2579,7 @@ static bool model__guarded_only(const Model *m, int32_t t) {
   for (model__calls_of(m, t, &j, &end); ok && j < end; j++) {
     uint64_t id = m->calls_of.items[j];
     const PyCall *c = &m->mods.items[id >> 32].facts->calls.items[(uint32_t)id];
-    ok = (c->flags & PYCALL_GUARDED) && model__global(m, (int32_t)(id >> 32), c->owner) != t;
+    ok = (c->flags & PYCALL_OPTIONAL) && model__global(m, (int32_t)(id >> 32), c->owner) != t;
     array_push(&owners, (id >> 32) << 32 | (uint32_t)(c->owner + 2));
   }
   ok = ok && owners.len > 0;

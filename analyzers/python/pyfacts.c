@@ -185,6 +185,11 @@ static bool pyfacts__in_main(const PyfBuild *b, uint32_t at) {
 static char *pyfacts__callee(const PyfBuild *b, TSNode fn, PyCallKind *kind) {
   const PyFile *py = b->py;
   PySym s = pysym_of(fn);
+  if (s == PYSYM_SUBSCRIPT) { /* `kernel[grid](...)`: a Triton launch calls the kernel */
+    fn = pysym_child(fn, PYFIELD_VALUE);
+    s = ts_node_is_null(fn) ? PYSYM_OTHER : pysym_of(fn);
+    if (s != PYSYM_IDENTIFIER && s != PYSYM_ATTRIBUTE) return NULL;
+  }
   if (s == PYSYM_IDENTIFIER) {
     uint32_t a = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
     const PyBinding *bd = pyfile_lookup(py, py->text + a, e - a, a);
@@ -287,6 +292,7 @@ static void pyfacts__call(PyfBuild *b, TSNode call) {
   if (pyfile_in_ranges(py->guarded.items, py->guarded.len, at)) c.flags |= PYCALL_GUARDED;
   if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at)) c.flags |= PYCALL_NPU_AWARE;
   if (pyfile_in_ranges(py->cuda_gated.items, py->cuda_gated.len, at)) c.flags |= PYCALL_CUDA_GATED;
+  if (pyfile_in_ranges(py->optional_only.items, py->optional_only.len, at)) c.flags |= PYCALL_OPTIONAL;
   if (pyfile_in_ranges(py->dead.items, py->dead.len, at) || pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at))
     c.flags |= PYCALL_DEAD;
   c.self_attr = pyfacts__self_attr(b, call, c.owner);

@@ -85,6 +85,9 @@ enum { PYCALL_GUARDED = 1u << 0, PYCALL_NPU_AWARE = 1u << 1, PYCALL_DEAD = 1u <<
 enum { PYCALL_SPREAD = 1u << 3 };
 /* The call is in the CUDA branch of a device test with a fallback (PyFile.cuda_gated). */
 enum { PYCALL_CUDA_GATED = 1u << 4 };
+/* The call runs only where an optional package loaded (PyFile.optional_only): GUARDED too, but
+ * never a call in the fallback beside the optional path. */
+enum { PYCALL_OPTIONAL = 1u << 5 };
 
 typedef struct {
   char *callee;

@@ -271,6 +271,7 @@ static void resolver__try(PyFile *py, TSNode stmt) {
     if (resolver__is(c, "except_clause") && resolver__is_import_guard(py, c)) {
       ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
       array_push(&py->guarded, r);
+      array_push(&py->optional_only, r);
       return;
     }
   }
@@ -414,6 +415,7 @@ static void resolver__import_checks(PyFile *py, TSNode stmt, TSNode cond) {
   if (!ts_node_is_null(body) && resolver__checks_guarded_import(py, cond)) {
     ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
     array_push(&py->guarded, r);
+    array_push(&py->optional_only, r);
   }
   uint32_t n = ts_node_named_child_count(stmt);
   for (uint32_t i = 0; i < n; i++) {
@@ -423,6 +425,7 @@ static void resolver__import_checks(PyFile *py, TSNode stmt, TSNode cond) {
     if (ts_node_is_null(ec) || ts_node_is_null(eb) || !resolver__checks_guarded_import(py, ec)) continue;
     ByteRange r = {ts_node_start_byte(eb), ts_node_end_byte(eb)};
     array_push(&py->guarded, r);
+    array_push(&py->optional_only, r);
   }
 }
 
@@ -472,6 +475,7 @@ static void resolver__flag_conditional(PyFile *py, TSNode stmt) {
   TSNode pick = ts_node_named_child(v, ft > 0 ? 0 : 2);
   ByteRange r = {ts_node_start_byte(pick), ts_node_end_byte(pick)};
   array_push(&py->guarded, r);
+  array_push(&py->optional_only, r);
 }
 
 static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
@@ -487,7 +491,14 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   if (pyfile_is_availability(py, cond) && !resolver__else_raises(stmt)) {
     ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
     array_push(&py->guarded, r);
-    if (resolver__is_optin(py, cond)) array_push(&py->optin, r);
+    bool optin = resolver__is_optin(py, cond);
+    if (optin) array_push(&py->optin, r);
+    TSNode then = pysym_child(stmt, PYFIELD_CONSEQUENCE);
+    /* the branch a plain availability test opens (`if is_flash_attn_available():`), not its else */
+    if (!optin && !ts_node_is_null(then) && !resolver__text_has(py, cond, "not ") && !resolver__text_has(py, cond, " or ")) {
+      ByteRange b = {ts_node_start_byte(then), ts_node_end_byte(then)};
+      array_push(&py->optional_only, b);
+    }
   }
   resolver__import_checks(py, stmt, cond);
   resolver__flag_checks(py, stmt, cond);
@@ -680,6 +691,7 @@ static void resolver__flag_checks(PyFile *py, TSNode stmt, TSNode cond) {
   if (ft > 0 && !ts_node_is_null(body)) {
     ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
     array_push(&py->guarded, r);
+    array_push(&py->optional_only, r);
   }
   uint32_t n = ts_node_named_child_count(stmt);
   for (uint32_t i = 0; ft < 0 && i < n; i++) {
@@ -687,6 +699,7 @@ static void resolver__flag_checks(PyFile *py, TSNode stmt, TSNode cond) {
     if (!resolver__is(c, "else_clause")) continue;
     ByteRange r = {ts_node_start_byte(c), ts_node_end_byte(c)};
     array_push(&py->guarded, r);
+    array_push(&py->optional_only, r);
   }
 }
 
@@ -934,13 +947,13 @@ void pyfile_cache_free(PyFileCache *c) {
 
 /* The lengths of the arrays a walk appends to. */
 typedef struct {
-  size_t bindings, guarded, npu_aware, skip_conds, dead, optin, cuda_gated, inference, requires, main_blocks, functions,
-      classes, imports, type_checking;
+  size_t bindings, guarded, npu_aware, skip_conds, dead, optin, cuda_gated, optional_only, inference, requires,
+      main_blocks, functions, classes, imports, type_checking;
 } ResolverMark;
 
 static ResolverMark resolver__mark(const PyFile *py) {
   return (ResolverMark){py->bindings.len, py->guarded.len, py->npu_aware.len, py->skip_conds.len, py->dead.len,
-                        py->optin.len, py->cuda_gated.len, py->inference.len, py->requires.len, py->main_blocks.len, py->functions.len,
+                        py->optin.len, py->cuda_gated.len, py->optional_only.len, py->inference.len, py->requires.len, py->main_blocks.len, py->functions.len,
                         py->classes.len, py->imports.len, py->type_checking.len};
 }
 
@@ -987,6 +1000,7 @@ static void resolver__copy(PyFile *to, const PyFile *from, const ResolverMark *m
   RESOLVER__RANGES(to->type_checking, from->type_checking, m->type_checking, d);
   RESOLVER__RANGES(to->optin, from->optin, m->optin, d);
   RESOLVER__RANGES(to->cuda_gated, from->cuda_gated, m->cuda_gated, d);
+  RESOLVER__RANGES(to->optional_only, from->optional_only, m->optional_only, d);
   RESOLVER__RANGES(to->inference, from->inference, m->inference, d);
   RESOLVER__RANGES(to->requires, from->requires, m->requires, d);
   RESOLVER__RANGES(to->requires_at, from->requires_at, m->requires, d);
@@ -1209,6 +1223,7 @@ static void pyfile_free_arrays(PyFile *py) {
   array_free(&py->type_checking);
   array_free(&py->optin);
   array_free(&py->cuda_gated);
+  array_free(&py->optional_only);
   array_free(&py->flag_srcs);
   array_free(&py->requires);
   array_free(&py->requires_at);

@@ -88,6 +88,10 @@ struct PyFile {
    * torch.cuda.is_available() and x.is_cuda: <here> else: <PyTorch path>`): the
    * NPU takes the fallback (the "cuda-device-gates" template). */
   Array(ByteRange) cuda_gated;
+  /* What runs only where an optional package loaded: a guarded import's `try:` body, the branch
+   * an availability test (not an opt-in flag) or a flag it sets opens, the operand a conditional
+   * on such a flag picks. Unlike `guarded`, never the fallback beside it. */
+  Array(ByteRange) optional_only;
   /* The assignments flags were derived from (`self.use_flash_attn = config.use_flash_attn and
    * has_flash_attn`), where a branch or a conditional tested them: a statement that read one in
    * another statement is walked again on the next version. */

@@ -265,7 +265,9 @@ TEST(model_plain_decorators_are_no_entry_points) {
        "def rope(x):\n    _rope_kernel[(1,)](x)\n    return x\n"},
   };
   Model *m = mt_model(files, 2);
+  /* the launch `_rope_kernel[(1,)](x)` is a call of the kernel: rope() needs it */
   MT_EXPECT(m, files, 2,
+             "kern/__init__.py:1:19 hint ASC803 rope() → _rope_kernel() → @triton.jit _rope_kernel (kern/rope.py:5)\n"
              "kern/rope.py:5:1 warning ASC410 @triton.jit _rope_kernel\n"
              "kern/rope.py:10:1 hint ASC410 @triton.jit _old_kernel unreachable\n");
   model_free(m);
