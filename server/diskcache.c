@@ -4,8 +4,9 @@
  * shard files `00`, `01`, ...; a path's entry is in the shard its digest
  * picks. Shard layout (little-endian): "ASCLSPC2", the identity (16 bytes),
  * the shard's number (u32), the entry count (u32), then per entry its path
- * (u32 length + bytes), its dependency digest (16) and its payload (u32
- * length + bytes), and last the digest of everything before it (16). */
+ * (u32 length + bytes), its dependency digest (16), its file's stamp (5 x
+ * u64) and text digest (16), and its payload (u32 length + bytes), and last
+ * the digest of everything before it (16). */
 #include "server/diskcache.h"
 
 #include <errno.h>
@@ -15,13 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef ASCEND_LSP_VERSION
 #define ASCEND_LSP_VERSION "dev"
 #endif
 
-#define DC_MAGIC "ASCLSPC2"
+#define DC_MAGIC "ASCLSPC3"
 /* Shards per cache: an edit rewrites the one its file's entry is in. */
 #define DC_SHARDS 16u
 #define DC_MAX_FILE ((size_t)1 << 30)
@@ -142,6 +144,8 @@ typedef struct {
   const char *path; /* into the loaded shard's bytes (not NUL-terminated) */
   uint32_t path_len;
   DcKey deps;
+  DcStamp stamp;
+  DcKey text;
   const char *data;
   uint32_t len;
 } DcLoaded;
@@ -149,6 +153,8 @@ typedef struct {
 typedef struct {
   char *path;
   DcKey deps;
+  DcStamp stamp;
+  DcKey text;
   const char *data; /* owned when `owned`, else in a loaded shard's bytes */
   size_t len;
   bool owned;
@@ -171,7 +177,7 @@ struct DiskCache {
   size_t *slots, n_slots;   /* open addressing over loaded: index + 1, 0 = empty */
   pthread_mutex_t lock;     /* guards records and the counters */
   Array(DcRecord) records;
-  size_t hits;
+  size_t hits, stamped;
 };
 
 static uint64_t dc__path_hash(const char *p, size_t n) {
@@ -229,6 +235,23 @@ static const char *dc__span(DcReader *r, uint32_t *n) {
 
 static bool dc__key_eq(DcKey a, DcKey b) { return a.lo == b.lo && a.hi == b.hi; }
 
+static DcStamp dc__stamp(DcReader *r) {
+  DcStamp s;
+  s.dev = dc__u64(r);
+  s.ino = dc__u64(r);
+  s.size = dc__u64(r);
+  s.mtime_ns = dc__u64(r);
+  s.ctime_ns = dc__u64(r);
+  return s;
+}
+
+static bool dc__stamp_eq(const DcStamp *a, const DcStamp *b) {
+  return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_ns == b->mtime_ns &&
+         a->ctime_ns == b->ctime_ns;
+}
+
+static bool dc__stamp_zero(const DcStamp *s) { return !(s->dev | s->ino | s->size | s->mtime_ns | s->ctime_ns); }
+
 /* Appends the entries of shard `shard`'s bytes to the loaded ones; false
  * (and nothing appended) when they do not check out: the magic, the
  * checksum, this scan's identity, the shard's own number, each entry in the
@@ -243,12 +266,14 @@ static bool dc__parse(DiskCache *dc, uint32_t shard, const char *bytes, size_t l
   DcReader r = {(const unsigned char *)bytes + 8, (const unsigned char *)bytes + len - 16, false};
   if (!dc__key_eq(dc__key(&r), dc->identity) || dc__u32(&r) != shard) return false;
   uint32_t n = dc__u32(&r);
-  if (n > len / 28) return false;
+  if (n > len / 80) return false;
   size_t before = dc->loaded.len;
   for (uint32_t i = 0; i < n && !r.bad; i++) {
     DcLoaded e;
     e.path = dc__span(&r, &e.path_len);
     e.deps = dc__key(&r);
+    e.stamp = dc__stamp(&r);
+    e.text = dc__key(&r);
     e.data = dc__span(&r, &e.len);
     if (!r.bad && dc__shard_of(e.path, e.path_len) != shard) r.bad = true;
     if (!r.bad) array_push(&dc->loaded, e);
@@ -303,6 +328,33 @@ bool dc_lookup(DiskCache *dc, const char *path, DcKey deps, const char **data, s
   return true;
 }
 
+bool dc_stamp_of(const char *path, DcStamp *out) {
+  memset(out, 0, sizeof *out);
+  struct stat st;
+  struct timespec now;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || clock_gettime(CLOCK_REALTIME, &now) != 0) return false;
+  uint64_t m = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+  uint64_t c = (uint64_t)st.st_ctim.tv_sec * 1000000000u + (uint64_t)st.st_ctim.tv_nsec;
+  uint64_t t = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+  /* a change within the last two seconds may be followed by another one the
+   * timestamps cannot tell apart: such a file is read every time until then */
+  uint64_t latest = m > c ? m : c;
+  if (latest + 2000000000u > t) return false;
+  *out = (DcStamp){(uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size, m, c};
+  return true;
+}
+
+bool dc_known_text(DiskCache *dc, const char *path, const DcStamp *st, DcKey *text) {
+  if (!dc->n_slots || dc__stamp_zero(st)) return false;
+  size_t slot = *dc__slot(dc, path, strlen(path));
+  if (!slot || !dc__stamp_eq(&dc->loaded.items[slot - 1].stamp, st)) return false;
+  *text = dc->loaded.items[slot - 1].text;
+  pthread_mutex_lock(&dc->lock);
+  dc->stamped++;
+  pthread_mutex_unlock(&dc->lock);
+  return true;
+}
+
 void dc_note_hit(DiskCache *dc) {
   pthread_mutex_lock(&dc->lock);
   dc->hits++;
@@ -321,12 +373,18 @@ static bool dc__borrowed(const DiskCache *dc, const char *data, size_t len) {
 }
 
 void dc_record(DiskCache *dc, const char *path, DcKey deps, const char *data, size_t len) {
+  dc_record_file(dc, path, deps, NULL, (DcKey){0, 0}, data, len);
+}
+
+void dc_record_file(DiskCache *dc, const char *path, DcKey deps, const DcStamp *stamp, DcKey text, const char *data,
+                    size_t len) {
   if (len > UINT32_MAX) return;
   /* a payload the cache itself holds (a hit recorded again) is borrowed */
   bool loaded = dc__borrowed(dc, data, len);
   char *copy = loaded ? NULL : xmalloc(len ? len : 1);
   if (copy) memcpy(copy, data, len);
-  DcRecord r = {xstrdup(path), deps, loaded ? data : copy, len, !loaded, dc__shard_of(path, strlen(path))};
+  DcRecord r = {xstrdup(path), deps, stamp ? *stamp : (DcStamp){0, 0, 0, 0, 0}, text, loaded ? data : copy, len, !loaded,
+                dc__shard_of(path, strlen(path))};
   pthread_mutex_lock(&dc->lock);
   array_push(&dc->records, r);
   pthread_mutex_unlock(&dc->lock);
@@ -336,6 +394,11 @@ static void dc__put_u32(StrBuf *sb, uint32_t v) {
   unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
                         (unsigned char)(v >> 24)};
   sb_append(sb, (const char *)b, 4);
+}
+
+static void dc__put_key_u64(StrBuf *sb, uint64_t v) {
+  dc__put_u32(sb, (uint32_t)v);
+  dc__put_u32(sb, (uint32_t)(v >> 32));
 }
 
 static void dc__put_key(StrBuf *sb, DcKey k) {
@@ -402,7 +465,9 @@ static int dc__write_all(int fd, const char *p, size_t n) {
 
 /* Whether records[a, b) (one shard's, sorted) are exactly that shard's
  * loaded entries (distinct paths, the same digests and payloads): a shard
- * whose files all came from the cache is not written again. */
+ * whose files all came from the cache is not written again, not even for a
+ * stamp that became trustworthy since (its file is read until the shard is
+ * written for another reason). */
 static bool dc__unchanged(DiskCache *dc, uint32_t shard, size_t a, size_t b) {
   if (!dc->shards[shard].bytes || b - a != dc->shards[shard].entries) return false;
   for (size_t i = a; i < b; i++) {
@@ -422,7 +487,7 @@ static int dc__write_shard(const DiskCache *dc, uint32_t shard, size_t a, size_t
   StrBuf sb;
   sb_init(&sb);
   size_t total = 8 + 16 + 4 + 4 + 16;
-  for (size_t i = a; i < b; i++) total += 4 + strlen(dc->records.items[i].path) + 16 + 4 + dc->records.items[i].len;
+  for (size_t i = a; i < b; i++) total += 4 + strlen(dc->records.items[i].path) + 16 + 40 + 16 + 4 + dc->records.items[i].len;
   sb_reserve(&sb, total);
   sb_append(&sb, DC_MAGIC, 8);
   dc__put_key(&sb, dc->identity);
@@ -433,6 +498,9 @@ static int dc__write_shard(const DiskCache *dc, uint32_t shard, size_t a, size_t
     dc__put_u32(&sb, (uint32_t)strlen(r->path));
     sb_puts(&sb, r->path);
     dc__put_key(&sb, r->deps);
+    const uint64_t st[] = {r->stamp.dev, r->stamp.ino, r->stamp.size, r->stamp.mtime_ns, r->stamp.ctime_ns};
+    for (size_t k = 0; k < 5; k++) dc__put_key_u64(&sb, st[k]);
+    dc__put_key(&sb, r->text);
     dc__put_u32(&sb, (uint32_t)r->len);
     sb_append(&sb, r->data, r->len);
   }
@@ -475,8 +543,9 @@ int dc_save(DiskCache *dc) {
   return rc;
 }
 
-void dc_stats(const DiskCache *dc, size_t *hits, size_t *recorded) {
+void dc_stats(const DiskCache *dc, size_t *hits, size_t *recorded, size_t *stamped) {
   *hits = dc->hits;
+  *stamped = dc->stamped;
   *recorded = 0;
   for (size_t i = 0; i < dc->records.len; i++) *recorded += dc->records.items[i].path[0] != '\0';
 }

@@ -51,6 +51,18 @@ DcKey dc_build_id(void);
  * NULL when none can be formed. Caller frees. */
 char *dc_default_dir(const char *configured);
 
+/* What stat says of a file, enough to tell that it did not change since:
+ * all zero when it cannot be trusted (changed too recently: another write
+ * within the file system's timestamp granularity would keep the same
+ * stamp). */
+typedef struct {
+  uint64_t dev, ino, size, mtime_ns, ctime_ns;
+} DcStamp;
+
+/* The stamp of the file at `path`; false (and a zero stamp) when stat
+ * fails, it is no regular file, or it changed less than two seconds ago. */
+bool dc_stamp_of(const char *path, DcStamp *out);
+
 typedef struct DiskCache DiskCache;
 
 /* Loads the cache of `identity` from dir (created on save). A missing,
@@ -59,20 +71,29 @@ DiskCache *dc_load(const char *dir, DcKey identity);
 /* The stored payload of path when its dependency digest is `deps`: true
  * and a borrowed pointer valid until dc_free, else false. */
 bool dc_lookup(DiskCache *dc, const char *path, DcKey deps, const char **data, size_t *len);
+/* The digest of path's text as recorded with the stamp `st` (non-zero):
+ * true when the stored stamp is exactly st, so the text need not be read
+ * again to be known. */
+bool dc_known_text(DiskCache *dc, const char *path, const DcStamp *st, DcKey *text);
+
 /* Counts a lookup whose payload was used (a payload that does not decode is
  * a miss for the caller). */
 void dc_note_hit(DiskCache *dc);
 /* Records path's payload for the saved file (copied, unless it is a
  * payload dc_lookup gave: then borrowed from the loaded file). */
 void dc_record(DiskCache *dc, const char *path, DcKey deps, const char *data, size_t len);
+/* The same with the file's stamp (NULL or zero: none) and the digest of its
+ * text, for dc_known_text on a later run. */
+void dc_record_file(DiskCache *dc, const char *path, DcKey deps, const DcStamp *stamp, DcKey text, const char *data,
+                    size_t len);
 /* Writes the recorded entries (nothing else: files gone from the tree drop
  * out) to the shards they belong to, creating dir; a shard whose entries
  * are the loaded ones unchanged is not written. Returns 0 or a negative
  * errno; a shard not written is untouched and no temporary file is left. */
 int dc_save(DiskCache *dc) WARN_UNUSED;
-/* Hits noted and entries recorded for files (a path that is not empty),
- * since dc_load. */
-void dc_stats(const DiskCache *dc, size_t *hits, size_t *recorded);
+/* Hits noted, entries recorded for files (a path that is not empty) and
+ * texts known from their stamps (dc_known_text), since dc_load. */
+void dc_stats(const DiskCache *dc, size_t *hits, size_t *recorded, size_t *stamped);
 void dc_free(DiskCache *dc);
 
 #endif

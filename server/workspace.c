@@ -333,9 +333,18 @@ struct Pool {
   size_t next, done;
 };
 
-/* What a file's analysis depends on besides the options: its text, the
- * path the analyzers see, its NPU twin and its kind. */
-static DcKey ws__deps(const WsFile *f, const AnalyzeFile *file, const char *text, size_t len) {
+/* The digest of a file's text. */
+static DcKey ws__text_digest(const char *text, size_t len) {
+  DcHasher h;
+  dc_hash_init(&h);
+  dc_hash_u64(&h, len);
+  dc_hash_bytes(&h, text, len);
+  return dc_hash_final(&h);
+}
+
+/* What a file's analysis depends on besides the options: its text (its
+ * digest f->text), the path the analyzers see, its NPU twin and its kind. */
+static DcKey ws__deps(const WsFile *f, const AnalyzeFile *file) {
   DcHasher h;
   dc_hash_init(&h);
   dc_hash_str(&h, f->rel ? f->rel : f->path);
@@ -343,8 +352,8 @@ static DcKey ws__deps(const WsFile *f, const AnalyzeFile *file, const char *text
   dc_hash_u64(&h, file->n_file_ignores); /* the per-file ignores the analysis applied */
   for (size_t i = 0; i < file->n_file_ignores; i++) dc_hash_str(&h, file->file_ignores[i]);
   dc_hash_u64(&h, (uint64_t)f->kind);
-  dc_hash_u64(&h, len);
-  dc_hash_bytes(&h, text, len);
+  dc_hash_u64(&h, f->text.lo);
+  dc_hash_u64(&h, f->text.hi);
   return dc_hash_final(&h);
 }
 
@@ -363,10 +372,10 @@ static DcKey ws__outcome(const char *data, size_t n) {
 /* The disk cache's results for f, analyzed as `file` says (its per-file
  * ignores are part of the key). The entry is recorded again so the next
  * save keeps it; a deferred one (WsRun.defer) when it is used. */
-static bool ws__disk_get(Pool *p, WsFile *f, const AnalyzeFile *file, const char *text, size_t len) {
+static bool ws__disk_get(Pool *p, WsFile *f, const AnalyzeFile *file) {
   const char *data;
   size_t n;
-  f->deps = ws__deps(f, file, text, len);
+  f->deps = ws__deps(f, file);
   if (!dc_lookup(p->run->disk, f->path, f->deps, &data, &n)) return false;
   f->outcome = ws__outcome(data, n);
   if (p->run->defer) {
@@ -376,7 +385,7 @@ static bool ws__disk_get(Pool *p, WsFile *f, const AnalyzeFile *file, const char
   }
   if (rc_decode(data, n, p->aopt, &f->findings, &f->facts) != 0) return false;
   dc_note_hit(p->run->disk);
-  dc_record(p->run->disk, f->path, f->deps, data, n);
+  dc_record_file(p->run->disk, f->path, f->deps, &f->stamp, f->text, data, n);
   return true;
 }
 
@@ -385,7 +394,7 @@ static void ws__disk_put(Pool *p, WsFile *f) {
   sb_init(&sb);
   rc_encode(&f->findings, &f->facts, &sb);
   f->outcome = ws__outcome(sb.data, sb.len);
-  dc_record(p->run->disk, f->path, f->deps, sb.data, sb.len);
+  dc_record_file(p->run->disk, f->path, f->deps, &f->stamp, f->text, sb.data, sb.len);
   sb_free(&sb);
 }
 
@@ -396,7 +405,8 @@ static void ws__analyze_text(Pool *p, WsFile *f, const char *text, size_t len) {
   AnalyzeFile file = {.path = f->rel ? f->rel : f->path, .npu_sibling = f->npu_sibling};
   const char **ignores = p->run->ignores ? p->run->ignores(p->run->ignores_data, f->path, &file.n_file_ignores) : NULL;
   file.file_ignores = ignores;
-  bool done = p->run->disk && ws__disk_get(p, f, &file, text, len);
+  if (p->run->disk) f->text = ws__text_digest(text, len);
+  bool done = p->run->disk && ws__disk_get(p, f, &file);
   if (!done && nesting_file_too_deep(f->kind, text, len)) {
     f->note = xstrdup(nesting_note());
   } else if (!done) {
@@ -408,10 +418,25 @@ static void ws__analyze_text(Pool *p, WsFile *f, const char *text, size_t len) {
   if (p->run->cache && !f->note) ws__cache_put(p->run->cache, f);
 }
 
+/* A disk hit known from the file's stamp alone: its text, unchanged since it
+ * was recorded, is not read (nor its digest computed) again. */
+static bool ws__stamp_hit(Pool *p, WsFile *f) {
+  if (!dc_stamp_of(f->abs, &f->stamp) || !dc_known_text(p->run->disk, f->path, &f->stamp, &f->text)) return false;
+  AnalyzeFile file = {.path = f->rel ? f->rel : f->path, .npu_sibling = f->npu_sibling};
+  const char **ignores = p->run->ignores ? p->run->ignores(p->run->ignores_data, f->path, &file.n_file_ignores) : NULL;
+  file.file_ignores = ignores;
+  bool hit = ws__disk_get(p, f, &file);
+  free(ignores);
+  if (hit) f->bytes = (size_t)f->stamp.size;
+  return hit;
+}
+
 static void ws__analyze_one(Pool *p, WsFile *f) {
   char *text = NULL;
   size_t len = 0;
   if (p->run->overlay) text = p->run->overlay(p->run->overlay_data, f->abs, &len);
+  /* the stamp is taken before the read: a change after it shows in the next run's stamp */
+  if (!text && p->run->disk && !p->run->cache && f->kind != FILE_ELF && ws__stamp_hit(p, f)) return;
   if (!text) {
     /* DT_NEEDED is found through the program headers near the start of an ELF file */
     int rc = f->kind == FILE_ELF ? util_read_head(f->abs, WS_ELF_HEAD, &text, &len)
@@ -629,7 +654,7 @@ static void ws__decode_pending(Pool *p, WsFile *f) {
   if (!data) return;
   if (rc_decode(data, f->pending_len, p->aopt, &f->findings, &f->facts) == 0) {
     dc_note_hit(p->run->disk);
-    dc_record(p->run->disk, f->path, f->deps, data, f->pending_len);
+    dc_record_file(p->run->disk, f->path, f->deps, &f->stamp, f->text, data, f->pending_len);
     return;
   }
   WsRun again = *p->run;
@@ -702,7 +727,7 @@ static bool ws__project_get(Workspace *ws, DiskCache *disk, DcKey key, const Ana
     f->facts.lines = lines;
     if (f->pending) {
       dc_note_hit(disk);
-      dc_record(disk, f->path, f->deps, f->pending, f->pending_len);
+      dc_record_file(disk, f->path, f->deps, &f->stamp, f->text, f->pending, f->pending_len);
       f->pending = NULL;
     }
   }

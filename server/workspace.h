@@ -33,6 +33,8 @@ typedef struct {
   size_t bytes;
   char *note;      /* why it was not analyzed, or NULL */
   DcKey deps;      /* with a disk cache: what the file's results depend on (zero without) */
+  DcStamp stamp;   /* with a disk cache: the file's stamp taken before it was read (zero: none) */
+  DcKey text;      /* with a disk cache: the digest of its text */
   DcKey outcome;   /* with a disk cache: the digest of its encoded results (what the project
                       phase reads of it), so an edit that changes no result reuses the project's */
   const char *pending; size_t pending_len; /* ws_analyze_project: the disk cache's results,

@@ -233,9 +233,10 @@ void cli_common_analyze(CliCommon *c, Workspace *ws) {
                                         : ws_analyze(ws, &c->aopt, &run);
   const char *stats = getenv("ASCEND_LSP_CACHE_STATS");
   if (disk && stats && *stats && strcmp(stats, "0") != 0) {
-    size_t hits, recorded;
-    dc_stats(disk, &hits, &recorded);
+    size_t hits, recorded, stamped;
+    dc_stats(disk, &hits, &recorded, &stamped);
     fprintf(stderr, "cache: %zu of %zu files from the cache\n", hits, recorded);
+    if (stamped) fprintf(stderr, "cache: %zu files unchanged by their stamps, not read\n", stamped);
     if (got == 1) fprintf(stderr, "cache: the project's outcome from the cache\n");
   }
   int rc = disk ? dc_save(disk) : 0;
