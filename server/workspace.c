@@ -625,7 +625,7 @@ Model *ws_model_build(Workspace *ws, bool abs_ids, bool take_facts) {
     char *text = NULL;
     size_t len = 0;
     if (util_read_file(f->abs, WS_DEFAULT_MAX_FILE, &text, &len) != 0) continue; /* vanished: no entry points */
-    model_set_launcher(m, id, text, len);
+    model_set_launcher(m, id, f->rel ? f->rel : f->path, text, len);
     free(text);
   }
   model_link(m);

@@ -436,6 +436,56 @@ static bool analyze__with_and_left(const PyFile *py, const Finding *f) {
   return hit;
 }
 
+/* Whether statement s is `<name> = <wrap>(<name>, ...)` with wrap (its
+ * qualified name) among `wrappers`: a name rebound to a compiled version of
+ * itself (`flex_attention = torch.compile(flex_attention)`). */
+static bool analyze__rebinds_wrapped(const PyFile *py, TSNode s, const char *wrappers) {
+  if (pysym_of(s) != PYSYM_EXPRESSION_STATEMENT || ts_node_named_child_count(s) != 1) return false;
+  TSNode a = ts_node_named_child(s, 0);
+  if (pysym_of(a) != PYSYM_ASSIGNMENT) return false;
+  TSNode left = pysym_child(a, PYFIELD_LEFT), right = pysym_child(a, PYFIELD_RIGHT);
+  if (ts_node_is_null(left) || ts_node_is_null(right) || pysym_of(right) != PYSYM_CALL) return false;
+  TSNode fn = pysym_child(right, PYFIELD_FUNCTION), args = pysym_child(right, PYFIELD_ARGUMENTS);
+  if (ts_node_is_null(fn) || ts_node_is_null(args) || !ts_node_named_child_count(args)) return false;
+  char *q = pyfile_qualname(py, fn);
+  bool hit = q && kb_pattern_match(wrappers, q);
+  free(q);
+  TSNode first = ts_node_named_child(args, 0);
+  uint32_t ln = ts_node_end_byte(left) - ts_node_start_byte(left), fa = ts_node_end_byte(first) - ts_node_start_byte(first);
+  return hit && ln == fa && memcmp(py->text + ts_node_start_byte(left), py->text + ts_node_start_byte(first), ln) == 0;
+}
+
+/* Whether a finding lies in an if statement without elif or else that
+ * tests CUDA's availability (the "cuda-availability-call" template) and
+ * whose body only rebinds names to compiled versions of themselves (the
+ * "cuda-only-speedup" row's `value`): on the NPU the test is False and the
+ * plain functions run, as they do without CUDA. */
+static bool analyze__cuda_speedup(const PyFile *py, const Finding *f, const char *wrappers) {
+  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  bool hit = false;
+  const char *field, *avail = kb_template("cuda-availability-call");
+  for (TSNode c; forest_up_next(&up, &c, &field);) {
+    PySym k = pysym_of(c);
+    if (k == PYSYM_IF_STATEMENT) {
+      TSNode cond = pysym_child(c, PYFIELD_CONDITION), body = pysym_child(c, PYFIELD_CONSEQUENCE);
+      uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+      char *ct = ts_node_is_null(cond) ? NULL : pyfile_node_text(py, cond);
+      uint32_t parts = 0; /* condition and body: no elif, no else (a comment may sit between) */
+      for (uint32_t i = 0; i < ts_node_named_child_count(c); i++) parts += pysym_of(ts_node_named_child(c, i)) != PYSYM_COMMENT;
+      hit = ct && avail && strstr(ct, avail) && !strstr(ct, "not ") && !strstr(ct, " or ") && n > 0 && parts == 2;
+      free(ct);
+      for (uint32_t i = 0; hit && i < n; i++) {
+        TSNode s = ts_node_named_child(body, i);
+        hit = pysym_of(s) == PYSYM_COMMENT || analyze__rebinds_wrapped(py, s, wrappers);
+      }
+      break;
+    }
+    if (k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_MODULE || k == PYSYM_ELIF_CLAUSE || k == PYSYM_ELSE_CLAUSE) break;
+  }
+  forest_up_end(&up);
+  return hit;
+}
+
 /* Whether statement s is `<name> = <expr>.<m>()` with m among `methods`. */
 static bool analyze__method_assignment(const PyFile *py, TSNode s, const char *methods) {
   if (pysym_of(s) != PYSYM_EXPRESSION_STATEMENT || ts_node_named_child_count(s) != 1) return false;
@@ -636,6 +686,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *dead_defaults = kb_lookup(KB_DETECTOR, "dead-default", NULL, 0);
   const KbEntry *unused = kb_lookup(KB_DETECTOR, "unused-local", NULL, 0);
   const KbEntry *unentered = kb_lookup(KB_DETECTOR, "with-and-unentered", NULL, 0);
+  const KbEntry *speedup = kb_lookup(KB_DETECTOR, "cuda-only-speedup", NULL, 0);
   AnalyzeSwitches switches = {kb_lookup(KB_DETECTOR, "cli-switch-off", NULL, 0), false, {{0}, {0}}};
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
@@ -671,6 +722,11 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       f->severity = SEV_HINT;
       kb_append_note(f, unused, local, NULL);
       free(local);
+    }
+    if (speedup && speedup->value && kb_pattern_match(speedup->arg, f->rule->code) &&
+        analyze__cuda_speedup(py, f, speedup->value)) {
+      f->severity = SEV_HINT;
+      finding_append_note(f, speedup->msg_en, speedup->msg_zh);
     }
     if (unentered && kb_pattern_match(unentered->arg, f->rule->code) && analyze__with_and_left(py, f)) {
       f->severity = SEV_HINT;

@@ -81,7 +81,7 @@ typedef struct {
 typedef Array(MIndexRow) MIndex;
 
 typedef struct {
-  char *id, *text;
+  char *id, *rel, *text; /* rel: its path in its project */
   size_t len;
 } MLauncher;
 
@@ -304,6 +304,7 @@ void model_free(Model *m) {
   free(m->id_slots);
   for (size_t i = 0; i < m->launchers.len; i++) {
     free(m->launchers.items[i].id);
+    free(m->launchers.items[i].rel);
     free(m->launchers.items[i].text);
   }
   array_free(&m->launchers);
@@ -648,13 +649,14 @@ void model_remove_under(Model *m, const char *path) {
   model__ids_rebuild(m);
 }
 
-void model_set_launcher(Model *m, const char *id, const char *text, size_t len) {
+void model_set_launcher(Model *m, const char *id, const char *rel, const char *text, size_t len) {
   for (size_t i = 0; i < m->launchers.len; i++) {
     MLauncher *l = &m->launchers.items[i];
     if (strcmp(l->id, id) != 0) continue;
     free(l->text);
     if (!text) {
       free(l->id);
+      free(l->rel);
       *l = m->launchers.items[--m->launchers.len];
     } else {
       l->text = xstrndup(text, len);
@@ -664,7 +666,7 @@ void model_set_launcher(Model *m, const char *id, const char *text, size_t len) 
     return;
   }
   if (!text) return;
-  MLauncher l = {xstrdup(id), xstrndup(text, len), len};
+  MLauncher l = {xstrdup(id), xstrdup(rel ? rel : id), xstrndup(text, len), len};
   array_push(&m->launchers, l);
   m->dirty = m->relink = true;
 }
@@ -740,6 +742,30 @@ static void model__vendored_tools(Model *m) {
   }
   model__strs_free(roots.items, roots.len);
   array_free(&roots);
+}
+
+/* Whether the project packages its code for installation: a setup.py, a
+ * setup.cfg with metadata or a pyproject.toml with a project table at its
+ * top (the "packaging-tables" template). Without one, its packages are no
+ * library: they are its scripts' helpers. */
+static bool model__packaged(const Model *m) {
+  const char *tables = kb_template("packaging-tables");
+  for (size_t i = 0; i < m->launchers.len; i++) {
+    const MLauncher *l = &m->launchers.items[i];
+    if (strcmp(l->rel, "setup.py") == 0) return true;
+    if (strcmp(l->rel, "setup.cfg") != 0 && strcmp(l->rel, "pyproject.toml") != 0) continue;
+    for (const char *p = tables; p && *p;) {
+      size_t n = strcspn(p, "|");
+      if (n && memmem(l->text, l->len, p, n)) return true;
+      p += n + (p[n] == '|');
+    }
+  }
+  return false;
+}
+
+/* Whether module mm is a script outside packages: what runs an application. */
+static bool model__loose_script(const MModule *mm) {
+  return !mm->in_package && !mm->test && mm->facts && (mm->facts->has_main || mm->cli);
 }
 
 static void model__names(Model *m) {
@@ -825,6 +851,12 @@ static void model__names(Model *m) {
   }
   model__index_sort(&m->mod_names);
   model__index_sort(&m->mod_suffixes);
+  /* an application (scripts beside its packages, nothing packaged): its
+   * packages are helpers of the scripts, as in a folder of scripts */
+  bool scripts_run = false;
+  for (size_t i = 0; i < m->mods.len && !scripts_run; i++) scripts_run = model__loose_script(&m->mods.items[i]);
+  if (scripts_run && !model__packaged(m))
+    for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].script_dir |= m->mods.items[i].in_package;
   model__vendored_tools(m);
   array_free(&pkgs);
   model__strs_free(dirs.items, dirs.len);

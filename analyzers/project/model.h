@@ -78,9 +78,11 @@ void model_remove_module(Model *m, const char *id);
  * `path` (a deleted or renamed folder). */
 void model_remove_under(Model *m, const char *path);
 /* A launcher or packaging file (shell script, pyproject.toml, setup.py,
- * setup.cfg): its text (copied; NULL removes it) names entry points
- * (`python -m pkg.mod`, `python path/x.py`, `pkg.mod:func`). */
-void model_set_launcher(Model *m, const char *id, const char *text, size_t len);
+ * setup.cfg) with its path in its project (`rel`, NULL: the id): its text
+ * (copied; NULL removes it) names entry points (`python -m pkg.mod`,
+ * `python path/x.py`, `pkg.mod:func`), and the packaging files at the top
+ * say whether the project's packages are a library. */
+void model_set_launcher(Model *m, const char *id, const char *rel, const char *text, size_t len);
 
 /* Relinks after changes (imports, calls, summaries, reachability). Called by
  * model_apply when needed; explicit calls make timing predictable. A change

@@ -208,6 +208,9 @@ TEST(model_reachability_reasons) {
                  "if __name__ == \"__main__\":\n    main()\n"},
   };
   Model *m = mt_model(files, 5);
+  /* packaged (a project table in pyproject.toml): lib's public names are a library's API */
+  static const char pyproject[] = "[project]\nname = \"lib\"\n";
+  model_set_launcher(m, "pyproject.toml", "pyproject.toml", pyproject, sizeof pyproject - 1);
   MT_EXPECT(m, files, 5,
              "lib/util.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n"
              "lib/util.py:13:12 warning ASC201 torch.cuda.device_count\n"
@@ -220,6 +223,16 @@ TEST(model_reachability_reasons) {
   ASSERT_EQ(st.modules, 5);
   ASSERT_EQ(st.broken_modules, 1);
   ASSERT_EQ(st.unreachable_defs, 2);
+  /* not packaged, with a script beside it: an application, whose package
+   * helps its scripts; what run.py does not reach never runs */
+  model_set_launcher(m, "pyproject.toml", "pyproject.toml", NULL, 0);
+  MT_EXPECT(m, files, 5,
+             "lib/util.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n"
+             "lib/util.py:13:12 hint ASC201 torch.cuda.device_count unreachable\n"
+             "lib/util.py:17:5 hint ASC201 torch.cuda.empty_cache unreachable\n"
+             "demo.py:3:1 hint ASC201 torch.cuda.synchronize unreachable\n"
+             "run.py:5:5 warning ASC201 torch.cuda.synchronize\n"
+             "run.py:9:5 hint ASC201 torch.cuda.empty_cache unreachable\n");
   model_free(m);
 }
 
