@@ -744,21 +744,31 @@ static void model__vendored_tools(Model *m) {
   array_free(&roots);
 }
 
-/* Whether the project packages its code for installation: a setup.py, a
- * setup.cfg with metadata or a pyproject.toml with a project table at its
- * top (the "packaging-tables" template). Without one, its packages are no
- * library: they are its scripts' helpers. */
-static bool model__packaged(const Model *m) {
+/* Whether launcher l packages code for installation: a setup.py, a
+ * setup.cfg or pyproject.toml with a packaging table (the
+ * "packaging-tables" template). */
+static bool model__packaging(const MLauncher *l) {
+  const char *b = strrchr(l->rel, '/');
+  b = b ? b + 1 : l->rel;
+  if (strcmp(b, "setup.py") == 0) return true;
+  if (strcmp(b, "setup.cfg") != 0 && strcmp(b, "pyproject.toml") != 0) return false;
   const char *tables = kb_template("packaging-tables");
+  for (const char *p = tables; p && *p;) {
+    size_t n = strcspn(p, "|");
+    if (n && memmem(l->text, l->len, p, n)) return true;
+    p += n + (p[n] == '|');
+  }
+  return false;
+}
+
+/* Whether a packaging file sits in a folder that holds path `rel` (the
+ * project's top, or a sub-project's folder above it). */
+static bool model__packaged(const Model *m, const char *rel) {
   for (size_t i = 0; i < m->launchers.len; i++) {
     const MLauncher *l = &m->launchers.items[i];
-    if (strcmp(l->rel, "setup.py") == 0) return true;
-    if (strcmp(l->rel, "setup.cfg") != 0 && strcmp(l->rel, "pyproject.toml") != 0) continue;
-    for (const char *p = tables; p && *p;) {
-      size_t n = strcspn(p, "|");
-      if (n && memmem(l->text, l->len, p, n)) return true;
-      p += n + (p[n] == '|');
-    }
+    const char *slash = strrchr(l->rel, '/');
+    size_t d = slash ? (size_t)(slash - l->rel) : 0;
+    if (model__packaging(l) && (d == 0 || (strncmp(rel, l->rel, d) == 0 && rel[d] == '/'))) return true;
   }
   return false;
 }
@@ -766,6 +776,36 @@ static bool model__packaged(const Model *m) {
 /* Whether module mm is a script outside packages: what runs an application. */
 static bool model__loose_script(const MModule *mm) {
   return !mm->in_package && !mm->test && mm->facts && (mm->facts->has_main || mm->cli);
+}
+
+/* An application's packages: a package whose folder sits beside a script
+ * (`models/` next to `inference.py`), where nothing packages it, is that
+ * script's helper, as in a folder of scripts. Where no script sits beside
+ * it (a script elsewhere may reach it through a path set at run time) or
+ * something packages it, its public names stay API. */
+static void model__application_packages(Model *m) {
+  MIndex script_dirs = {0};
+  Array(char *) dirs = {0};
+  for (size_t i = 0; i < m->mods.len; i++) {
+    if (!model__loose_script(&m->mods.items[i])) continue;
+    char *d = model__dir(m->mods.items[i].rel);
+    array_push(&dirs, d);
+    model__index_push(&script_dirs, d, (int32_t)i);
+  }
+  model__index_sort(&script_dirs);
+  for (size_t i = 0; script_dirs.len && i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    if (!mm->in_package || mm->test || mm->script_dir) continue;
+    /* the folder above its top package: rel less the dotted name's path */
+    size_t tail = strlen(mm->name) + (mm->is_init ? strlen("/__init__.py") : strlen(".py"));
+    size_t n = strlen(mm->rel) > tail ? strlen(mm->rel) - tail : 0;
+    char *above = xstrndup(mm->rel, n ? n - 1 : 0);
+    mm->script_dir = model__index_find(&script_dirs, above) < script_dirs.len && !model__packaged(m, mm->rel);
+    free(above);
+  }
+  model__strs_free(dirs.items, dirs.len);
+  array_free(&dirs);
+  array_free(&script_dirs);
 }
 
 static void model__names(Model *m) {
@@ -851,12 +891,7 @@ static void model__names(Model *m) {
   }
   model__index_sort(&m->mod_names);
   model__index_sort(&m->mod_suffixes);
-  /* an application (scripts beside its packages, nothing packaged): its
-   * packages are helpers of the scripts, as in a folder of scripts */
-  bool scripts_run = false;
-  for (size_t i = 0; i < m->mods.len && !scripts_run; i++) scripts_run = model__loose_script(&m->mods.items[i]);
-  if (scripts_run && !model__packaged(m))
-    for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].script_dir |= m->mods.items[i].in_package;
+  model__application_packages(m);
   model__vendored_tools(m);
   array_free(&pkgs);
   model__strs_free(dirs.items, dirs.len);
