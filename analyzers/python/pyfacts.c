@@ -322,42 +322,39 @@ static bool pyfacts__registers(const PyfBuild *b, TSNode decorated) {
   return any;
 }
 
-/* The `if <name> is None:` statement directly in the body of function fn
- * (without elif or else: what runs only when the caller left the default),
- * into p's none range. */
-static void pyfacts__none_block(const PyfBuild *b, TSNode fn, PyParam *p) {
-  TSNode body = pysym_child(fn, PYFIELD_BODY);
-  size_t len = strlen(p->name);
-  uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode st = ts_node_named_child(body, i);
-    if (pysym_of(st) != PYSYM_IF_STATEMENT || !ts_node_is_null(pysym_child(st, PYFIELD_ALTERNATIVE))) continue;
-    TSNode c = pysym_child(st, PYFIELD_CONDITION);
-    if (pysym_of(c) != PYSYM_COMPARISON_OPERATOR || ts_node_named_child_count(c) != 2) continue;
-    TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
-    bool is = ts_node_child_count(c) == 3 && strcmp(ts_node_type(ts_node_child(c, 1)), "is") == 0; /* not `is not` */
-    if (!is || !pysyntax_is_name(b->py, l, p->name, len) || strcmp(ts_node_type(r), "none") != 0) continue;
-    p->none_start = ts_node_start_byte(st);
-    p->none_end = ts_node_end_byte(st);
-    return;
-  }
+/* Whether if statement st tests `<name> is None` (not `is not`). */
+static bool pyfacts__is_none_test(const PyfBuild *b, TSNode st, const char *name, size_t len) {
+  TSNode c = pysym_child(st, PYFIELD_CONDITION);
+  if (pysym_of(c) != PYSYM_COMPARISON_OPERATOR || ts_node_named_child_count(c) != 2) return false;
+  TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
+  bool is = ts_node_child_count(c) == 3 && strcmp(ts_node_type(ts_node_child(c, 1)), "is") == 0;
+  return is && pysyntax_is_name(b->py, l, name, len) && strcmp(ts_node_type(r), "none") == 0;
 }
 
-/* The body of the first `if <name>:` statement directly in the body of
- * function fn (what runs only when a caller turned the False default on;
- * its else is what runs otherwise), into p's on range. */
-static void pyfacts__on_block(const PyfBuild *b, TSNode fn, PyParam *p) {
+/* The branches of parameter p that only some callers run, from the if
+ * statements directly in the body of function fn: for a None default, the
+ * first `if <name> is None:` without elif or else (what runs only when the
+ * caller left the default: p's none range); for a False default, the body
+ * of the first `if <name>:` (what runs only when a caller turned it on: its
+ * on range; the else is what runs otherwise). */
+static void pyfacts__param_blocks(const PyfBuild *b, TSNode fn, PyParam *p, bool none_default) {
   TSNode body = pysym_child(fn, PYFIELD_BODY);
   size_t len = strlen(p->name);
   uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
   for (uint32_t i = 0; i < n; i++) {
     TSNode st = ts_node_named_child(body, i);
     if (pysym_of(st) != PYSYM_IF_STATEMENT) continue;
+    if (none_default && ts_node_is_null(pysym_child(st, PYFIELD_ALTERNATIVE)) && pyfacts__is_none_test(b, st, p->name, len)) {
+      p->none_start = ts_node_start_byte(st);
+      p->none_end = ts_node_end_byte(st);
+      return;
+    }
     TSNode then = pysym_child(st, PYFIELD_CONSEQUENCE);
-    if (ts_node_is_null(then) || !pysyntax_is_name(b->py, pysym_child(st, PYFIELD_CONDITION), p->name, len)) continue;
-    p->on_start = ts_node_start_byte(then);
-    p->on_end = ts_node_end_byte(then);
-    return;
+    if (!none_default && !ts_node_is_null(then) && pysyntax_is_name(b->py, pysym_child(st, PYFIELD_CONDITION), p->name, len)) {
+      p->on_start = ts_node_start_byte(then);
+      p->on_end = ts_node_end_byte(then);
+      return;
+    }
   }
 }
 
@@ -380,8 +377,8 @@ static void pyfacts__params(const PyfBuild *b, TSNode fn, PyDef *d) {
     TSNode name = pysym_child(c, PYFIELD_NAME), value = pysym_child(c, PYFIELD_VALUE);
     if (ts_node_is_null(name) || ts_node_is_null(value) || pysym_of(name) != PYSYM_IDENTIFIER) continue;
     PyParam p = {pyfile_node_text(b->py, name), at, ts_node_start_byte(value), ts_node_end_byte(value), 0, 0, 0, 0};
-    if (strcmp(ts_node_type(value), "none") == 0) pyfacts__none_block(b, fn, &p);
-    if (strcmp(ts_node_type(value), "false") == 0) pyfacts__on_block(b, fn, &p);
+    const char *vt = ts_node_type(value);
+    if (strcmp(vt, "none") == 0 || strcmp(vt, "false") == 0) pyfacts__param_blocks(b, fn, &p, strcmp(vt, "none") == 0);
     array_push(&d->params, p);
   }
 }
