@@ -486,6 +486,28 @@ static bool analyze__cuda_speedup(const PyFile *py, const Finding *f, const char
   return hit;
 }
 
+/* Whether the function holding f (or, outside functions, the file) names
+ * `needle` in its text: a device string there picks what the needle names
+ * (an ONNX Runtime execution provider), not a torch device. */
+static bool analyze__function_names(const PyFile *py, const Finding *f, const char *needle) {
+  const PyFunction *fn = pyfile_function_at(py, f->start_byte);
+  uint32_t from = fn ? fn->start : 0, to = fn ? fn->end : (uint32_t)py->len;
+  return to > from && memmem(py->text + from, to - from, needle, strlen(needle)) != NULL;
+}
+
+/* Gives f the row's replacement in its own message templates and no fix. */
+static void analyze__readvise(Finding *f, const KbEntry *row) {
+  free(f->replacement);
+  finding_text_unref(f->message);
+  finding_text_unref(f->message_zh);
+  f->replacement = xstrdup(row->replacement);
+  const char *en = f->entry && f->entry->msg_en ? f->entry->msg_en : f->rule->msg_en;
+  const char *zh = f->entry && f->entry->msg_zh ? f->entry->msg_zh : f->rule->msg_zh;
+  f->message = finding_text_take(kb_format(en, f->subject, f->replacement));
+  f->message_zh = finding_text_take(kb_format(zh, f->subject, f->replacement));
+  f->fix = FIX_NONE;
+}
+
 /* Whether statement s is `<name> = <expr>.<m>()` with m among `methods`. */
 static bool analyze__method_assignment(const PyFile *py, TSNode s, const char *methods) {
   if (pysym_of(s) != PYSYM_EXPRESSION_STATEMENT || ts_node_named_child_count(s) != 1) return false;
@@ -687,6 +709,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *unused = kb_lookup(KB_DETECTOR, "unused-local", NULL, 0);
   const KbEntry *unentered = kb_lookup(KB_DETECTOR, "with-and-unentered", NULL, 0);
   const KbEntry *speedup = kb_lookup(KB_DETECTOR, "cuda-only-speedup", NULL, 0);
+  const KbEntry *ort = kb_lookup(KB_DETECTOR, "ort-provider-device", NULL, 0);
   AnalyzeSwitches switches = {kb_lookup(KB_DETECTOR, "cli-switch-off", NULL, 0), false, {{0}, {0}}};
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
@@ -723,6 +746,9 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       kb_append_note(f, unused, local, NULL);
       free(local);
     }
+    if (ort && ort->value && ort->replacement && kb_pattern_match(ort->arg, f->rule->code) &&
+        analyze__function_names(py, f, ort->value))
+      analyze__readvise(f, ort);
     if (speedup && speedup->value && kb_pattern_match(speedup->arg, f->rule->code) &&
         analyze__cuda_speedup(py, f, speedup->value)) {
       f->severity = SEV_HINT;
