@@ -148,16 +148,6 @@ static size_t attention__positional(TSNode args, TSNode *out, size_t max) {
 }
 
 /* Rewrites the finding's replacement and re-formats its messages. */
-static void attention__set_replacement(Finding *f, const char *repl) {
-  free(f->replacement);
-  finding_text_unref(f->message);
-  finding_text_unref(f->message_zh);
-  f->replacement = xstrdup(repl);
-  const char *en = f->entry && f->entry->msg_en ? f->entry->msg_en : f->rule->msg_en;
-  const char *zh = f->entry && f->entry->msg_zh ? f->entry->msg_zh : f->rule->msg_zh;
-  f->message = finding_text_take(kb_format(en, f->subject, f->replacement));
-  f->message_zh = finding_text_take(kb_format(zh, f->subject, f->replacement));
-}
 
 /* The pymatch finding of `code` starting at `at`, or NULL. */
 static Finding *attention__finding_at(const Attn *a, uint32_t at, const char *code) {
@@ -807,7 +797,7 @@ static bool attention__chip_override(const Attn *a, const AttnSite *s, Finding *
   if (!(a->ctx->opt->chip & CHIP_310P) || !rule || rule->dep_class != DEP_CLASS_VENDOR_LIB) return false;
   const KbEntry *r = attention__row(a, KB_DETECTOR, "attention-310p");
   if (!r) return false;
-  attention__set_replacement(f, r->replacement);
+  kb_set_replacement(f, r->replacement);
   f->fix = FIX_NONE;
   return true;
 }
@@ -829,7 +819,7 @@ static void attention__inference_text(const Attn *a, Finding *f, const AttnSite 
     free(t);
     t = both;
   }
-  attention__set_replacement(f, t);
+  kb_set_replacement(f, t);
   free(t);
 }
 
@@ -931,7 +921,7 @@ static bool attention__folded_heads(Attn *a, const AttnSite *s, Finding *f) {
   const PyFunction *fn = pyfile_function_at(a->py, ts_node_start_byte(s->call));
   const char *methods = kb_template("attention-fold-methods");
   if (fn && methods && attention__folds_by_shape(a, methods, fn->start, ts_node_start_byte(s->call))) {
-    attention__set_replacement(f, r->replacement);
+    kb_set_replacement(f, r->replacement);
     free(f->detail);
     f->detail = attention__detail(r->value);
     return true;
@@ -944,7 +934,7 @@ static bool attention__folded_heads(Attn *a, const AttnSite *s, Finding *f) {
   while (k < a->folded.len && (a->folded.items[k].from != from || a->folded.items[k].to != to)) k++;
   if (k == a->folded.len) array_push(&a->folded, ((AttnFolded){from, to, attention__calls_folding(a, r, from, to)}));
   if (!a->folded.items[k].folded) return false;
-  attention__set_replacement(f, r->replacement);
+  kb_set_replacement(f, r->replacement);
   free(f->detail);
   f->detail = attention__detail(r->value);
   return true;
@@ -970,10 +960,10 @@ static void attention__site(Attn *a, const AttnSite *s) {
   if (native) {
     const KbVar vars[] = {{"call", text}};
     char *t = kb_render("attn-native-faster", vars, 1);
-    attention__set_replacement(f, t);
+    kb_set_replacement(f, t);
     free(t);
   } else {
-    attention__set_replacement(f, text);
+    kb_set_replacement(f, text);
     if (exact) attention__fix(a, f, s, text, kind);
   }
   free(text);

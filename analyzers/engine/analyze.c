@@ -497,14 +497,7 @@ static bool analyze__function_names(const PyFile *py, const Finding *f, const ch
 
 /* Gives f the row's replacement in its own message templates and no fix. */
 static void analyze__readvise(Finding *f, const KbEntry *row) {
-  free(f->replacement);
-  finding_text_unref(f->message);
-  finding_text_unref(f->message_zh);
-  f->replacement = xstrdup(row->replacement);
-  const char *en = f->entry && f->entry->msg_en ? f->entry->msg_en : f->rule->msg_en;
-  const char *zh = f->entry && f->entry->msg_zh ? f->entry->msg_zh : f->rule->msg_zh;
-  f->message = finding_text_take(kb_format(en, f->subject, f->replacement));
-  f->message_zh = finding_text_take(kb_format(zh, f->subject, f->replacement));
+  kb_set_replacement(f, row->replacement);
   f->fix = FIX_NONE;
 }
 

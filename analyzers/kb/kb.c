@@ -274,6 +274,17 @@ void kb_append_note(Finding *f, const KbEntry *row, const char *subject, const c
   free(zh);
 }
 
+void kb_set_replacement(Finding *f, const char *replacement) {
+  free(f->replacement);
+  finding_text_unref(f->message);
+  finding_text_unref(f->message_zh);
+  f->replacement = xstrdup(replacement);
+  const char *en = f->entry && f->entry->msg_en ? f->entry->msg_en : f->rule->msg_en;
+  const char *zh = f->entry && f->entry->msg_zh ? f->entry->msg_zh : f->rule->msg_zh;
+  f->message = finding_text_take(kb_format(en, f->subject, f->replacement));
+  f->message_zh = finding_text_take(kb_format(zh, f->subject, f->replacement));
+}
+
 /* Whether a finding of (rule, entry, subject, replacement) has prev's messages. */
 static bool kb__same_text(const Finding *prev, const KbRule *rule, const KbEntry *entry, const char *subject,
                           const char *replacement) {

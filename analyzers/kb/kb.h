@@ -127,6 +127,9 @@ char *kb_format(const char *tmpl, const char *subject, const char *replacement);
 /* Appends a row's note to both messages of f, its templates filled with
  * subject and replacement (the detector rows' "[...]" notes). */
 void kb_append_note(Finding *f, const KbEntry *row, const char *subject, const char *replacement);
+/* Gives f another replacement (copied) and its messages again from its
+ * row's (or rule's) templates, so both languages say it. */
+void kb_set_replacement(Finding *f, const char *replacement);
 
 /* Named texts: templates of the code an analyzer generates (the NPU
  * attention calls and their argument forms) and of prose it assembles, and
