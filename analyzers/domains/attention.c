@@ -147,8 +147,6 @@ static size_t attention__positional(TSNode args, TSNode *out, size_t max) {
   return n;
 }
 
-/* Rewrites the finding's replacement and re-formats its messages. */
-
 /* The pymatch finding of `code` starting at `at`, or NULL. */
 static Finding *attention__finding_at(const Attn *a, uint32_t at, const char *code) {
   for (size_t i = 0; i < a->ctx->out->len; i++) {
