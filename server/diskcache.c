@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -161,13 +162,31 @@ typedef struct {
   uint32_t shard;
 } DcRecord;
 
-/* One shard file as loaded: its bytes (NULL: missing or not trusted) and
- * how many entries it holds. */
+/* One shard file as loaded: its bytes (NULL: missing or not trusted),
+ * mapped read-only from the file (the page cache's pages, no copy), and how
+ * many entries it holds. */
 typedef struct {
   char *bytes;
   size_t len;
   size_t entries;
 } DcShard;
+
+/* Maps the regular file at path read-only; NULL when it cannot be (missing,
+ * empty, special, too large). Every writer replaces a shard by a rename,
+ * never in place, so a mapped shard keeps its bytes for the whole run: the
+ * rename leaves the mapping on the old file. */
+static char *dc__map(const char *path, size_t *len) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return NULL;
+  struct stat st;
+  void *p = MAP_FAILED;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= DC_MAX_FILE)
+    p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) return NULL;
+  *len = (size_t)st.st_size;
+  return p;
+}
 
 struct DiskCache {
   char *dir, *folder;       /* the cache folder, and this identity's folder of shards in it */
@@ -307,8 +326,9 @@ DiskCache *dc_load(const char *dir, DcKey identity) {
     DcShard *sh = &dc->shards[k];
     char *file = dc__shard_file(dc, k);
     size_t len = 0, before = dc->loaded.len;
-    if (util_read_file(file, DC_MAX_FILE, &sh->bytes, &len) == 0 && !dc__parse(dc, k, sh->bytes, len)) {
-      free(sh->bytes);
+    sh->bytes = dc__map(file, &len);
+    if (sh->bytes && !dc__parse(dc, k, sh->bytes, len)) {
+      munmap(sh->bytes, len);
       sh->bytes = NULL;
     }
     sh->len = sh->bytes ? len : 0;
@@ -559,7 +579,8 @@ void dc_free(DiskCache *dc) {
   array_free(&dc->records);
   array_free(&dc->loaded);
   free(dc->slots);
-  for (uint32_t k = 0; k < DC_SHARDS; k++) free(dc->shards[k].bytes);
+  for (uint32_t k = 0; k < DC_SHARDS; k++)
+    if (dc->shards[k].bytes) munmap(dc->shards[k].bytes, dc->shards[k].len);
   free(dc->folder);
   free(dc->dir);
   pthread_mutex_destroy(&dc->lock);

@@ -7,8 +7,8 @@
  * analysis depends on (its text, its project path, its NPU twin, its kind)
  * and the encoded results (resultcodec). The entries are spread over a
  * fixed number of shard files in the identity's folder, by path, so that an
- * edit of one file rewrites one shard, not every entry. The shards are read
- * once at the start of a scan; a shard whose entries changed is replaced at
+ * edit of one file rewrites one shard, not every entry. The shards are mapped
+ * (read-only, never copied) once at the start of a scan; a shard whose entries changed is replaced at
  * the end through a temporary file and a rename, so concurrent runs never
  * see a half-written shard (the last one to finish wins). A shard that does
  * not check out (magic, identity, shard number, lengths, the checksum) is a
