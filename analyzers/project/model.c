@@ -1744,6 +1744,23 @@ static bool model__seed(const Model *m, const MModule *mm) {
   return mm->script_dir ? mm->facts->has_main && mm->importer < 0 : model__depth(mm) <= 1;
 }
 
+/* Whether path `rel` lies in the folder of a library copy the project
+ * carries (model__copy_root of a vendored module): a launcher there (the
+ * copy's own pyproject.toml or run scripts) starts the library's tools,
+ * not the project's code. */
+static bool model__in_copy(const Model *m, const char *rel) {
+  for (size_t i = 0; i < m->mods.len; i++) {
+    const MModule *mm = &m->mods.items[i];
+    if (!mm->vendored || !mm->is_init || strchr(mm->name, '.')) continue; /* each copy once: its top package */
+    char *root = model__copy_root(mm);
+    size_t n = strlen(root);
+    bool in = n && strncmp(rel, root, n) == 0 && rel[n] == '/';
+    free(root);
+    if (in) return true;
+  }
+  return false;
+}
+
 /* ---- transfer_to_npu across the project ------------------------------------------ */
 
 /* Whether mm imports transfer_to_npu at module level and runs. */
@@ -2134,7 +2151,9 @@ static void model__link_graph(Model *m) {
     m->st.broken_modules += mm->broken;
   }
   model__entries_clear(m);
-  for (size_t i = 0; i < m->launchers.len; i++) model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
+  for (size_t i = 0; i < m->launchers.len; i++)
+    if (!model__in_copy(m, m->launchers.items[i].rel))
+      model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
   model__transfer(m);
   model__summaries(m);
   model__reachability(m);
