@@ -398,13 +398,21 @@ static void ws__disk_put(Pool *p, WsFile *f) {
   sb_free(&sb);
 }
 
+/* How f is analyzed: its project path, NPU twin and per-file ignores (the
+ * returned array, for the caller to free). */
+static const char **ws__analyze_file(const Pool *p, const WsFile *f, AnalyzeFile *file) {
+  *file = (AnalyzeFile){.path = f->rel ? f->rel : f->path, .npu_sibling = f->npu_sibling};
+  const char **ignores = p->run->ignores ? p->run->ignores(p->run->ignores_data, f->path, &file->n_file_ignores) : NULL;
+  file->file_ignores = ignores;
+  return ignores;
+}
+
 /* The findings and facts of f's text: from the disk cache, else analyzed
  * (and recorded there). A disk hit needs no nesting check: a text too
  * deep to parse is never recorded. */
 static void ws__analyze_text(Pool *p, WsFile *f, const char *text, size_t len) {
-  AnalyzeFile file = {.path = f->rel ? f->rel : f->path, .npu_sibling = f->npu_sibling};
-  const char **ignores = p->run->ignores ? p->run->ignores(p->run->ignores_data, f->path, &file.n_file_ignores) : NULL;
-  file.file_ignores = ignores;
+  AnalyzeFile file;
+  const char **ignores = ws__analyze_file(p, f, &file);
   if (p->run->disk) f->text = ws__text_digest(text, len);
   bool done = p->run->disk && ws__disk_get(p, f, &file);
   if (!done && nesting_file_too_deep(f->kind, text, len)) {
@@ -422,9 +430,8 @@ static void ws__analyze_text(Pool *p, WsFile *f, const char *text, size_t len) {
  * was recorded, is not read (nor its digest computed) again. */
 static bool ws__stamp_hit(Pool *p, WsFile *f) {
   if (!dc_stamp_of(f->abs, &f->stamp) || !dc_known_text(p->run->disk, f->path, &f->stamp, &f->text)) return false;
-  AnalyzeFile file = {.path = f->rel ? f->rel : f->path, .npu_sibling = f->npu_sibling};
-  const char **ignores = p->run->ignores ? p->run->ignores(p->run->ignores_data, f->path, &file.n_file_ignores) : NULL;
-  file.file_ignores = ignores;
+  AnalyzeFile file;
+  const char **ignores = ws__analyze_file(p, f, &file);
   bool hit = ws__disk_get(p, f, &file);
   free(ignores);
   if (hit) f->bytes = (size_t)f->stamp.size;

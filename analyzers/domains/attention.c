@@ -918,20 +918,18 @@ static bool attention__folded_heads(Attn *a, const AttnSite *s, Finding *f) {
   if (!r || !s->row->value || strcmp(s->row->value, "BMHK") != 0) return false;
   const PyFunction *fn = pyfile_function_at(a->py, ts_node_start_byte(s->call));
   const char *methods = kb_template("attention-fold-methods");
-  if (fn && methods && attention__folds_by_shape(a, methods, fn->start, ts_node_start_byte(s->call))) {
-    kb_set_replacement(f, r->replacement);
-    free(f->detail);
-    f->detail = attention__detail(r->value);
-    return true;
+  bool folded = fn && methods && attention__folds_by_shape(a, methods, fn->start, ts_node_start_byte(s->call));
+  if (!folded) {
+    /* the fold may happen in the caller (a processor's __call__), so look in
+     * the enclosing class, else the file, for a call of a folding name */
+    const PyClass *cls = pyfile_class_at(a->py, ts_node_start_byte(s->call));
+    uint32_t from = cls ? cls->start : 0, to = cls ? cls->end : (uint32_t)a->py->len;
+    size_t k = 0;
+    while (k < a->folded.len && (a->folded.items[k].from != from || a->folded.items[k].to != to)) k++;
+    if (k == a->folded.len) array_push(&a->folded, ((AttnFolded){from, to, attention__calls_folding(a, r, from, to)}));
+    folded = a->folded.items[k].folded;
   }
-  /* the fold may happen in the caller (a processor's __call__), so look in
-   * the enclosing class, else the file, for a call of a folding name */
-  const PyClass *cls = pyfile_class_at(a->py, ts_node_start_byte(s->call));
-  uint32_t from = cls ? cls->start : 0, to = cls ? cls->end : (uint32_t)a->py->len;
-  size_t k = 0;
-  while (k < a->folded.len && (a->folded.items[k].from != from || a->folded.items[k].to != to)) k++;
-  if (k == a->folded.len) array_push(&a->folded, ((AttnFolded){from, to, attention__calls_folding(a, r, from, to)}));
-  if (!a->folded.items[k].folded) return false;
+  if (!folded) return false;
   kb_set_replacement(f, r->replacement);
   free(f->detail);
   f->detail = attention__detail(r->value);

@@ -703,6 +703,8 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *unentered = kb_lookup(KB_DETECTOR, "with-and-unentered", NULL, 0);
   const KbEntry *speedup = kb_lookup(KB_DETECTOR, "cuda-only-speedup", NULL, 0);
   const KbEntry *ort = kb_lookup(KB_DETECTOR, "ort-provider-device", NULL, 0);
+  /* asked of each device string: a file that never names the provider answers no for all */
+  if (ort && (!ort->value || !ort->replacement || !memmem(py->text, py->len, ort->value, strlen(ort->value)))) ort = NULL;
   AnalyzeSwitches switches = {kb_lookup(KB_DETECTOR, "cli-switch-off", NULL, 0), false, {{0}, {0}}};
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
@@ -739,7 +741,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       kb_append_note(f, unused, local, NULL);
       free(local);
     }
-    if (ort && ort->value && ort->replacement && kb_pattern_match(ort->arg, f->rule->code) &&
+    if (ort && kb_pattern_match(ort->arg, f->rule->code) &&
         analyze__function_names(py, f, ort->value))
       analyze__readvise(f, ort);
     if (speedup && speedup->value && kb_pattern_match(speedup->arg, f->rule->code) &&

@@ -1632,7 +1632,7 @@ typedef struct {
   Array(size_t) in;  /* files including this one */
 } FoldNode;
 
-static bool fold__header(const char *path) {
+bool fold_header_path(const char *path) {
   static const char *const ext[] = {".cuh", ".h", ".hpp", ".hh", ".hxx"};
   for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
     if (util_ends_with(path, ext[i])) return true;
@@ -1786,7 +1786,7 @@ static void fold__families(FoldProject *p, const FoldNode *g) {
 static void fold__headers(FoldProject *p, const FoldNode *g) {
   for (size_t i = 0; i < p->n; i++) {
     FindingList *l = p->files[i].findings;
-    if (p->files[i].kind != FILE_CUDA || p->files[i].test || !fold__header(p->files[i].path) || l->len == 0) continue;
+    if (p->files[i].kind != FILE_CUDA || p->files[i].test || !fold_header_path(p->files[i].path) || l->len == 0) continue;
     bool only = true, any = false;
     for (size_t j = 0; j < l->len && only; j++) {
       if (!fold_live(&l->items[j]) || kb_domain(l->items[j].rule->code) < 2) continue;
@@ -1810,7 +1810,7 @@ static void fold__headers(FoldProject *p, const FoldNode *g) {
 static void fold__sole_includer(FoldProject *p, const FoldNode *g) {
   for (size_t i = 0; i < p->n; i++) {
     FindingList *l = p->files[i].findings;
-    if (p->files[i].kind != FILE_CUDA || p->files[i].test || !fold__header(p->files[i].path) || g[i].in.len != 1 ||
+    if (p->files[i].kind != FILE_CUDA || p->files[i].test || !fold_header_path(p->files[i].path) || g[i].in.len != 1 ||
         fold__first_kernel(p, i) != SIZE_MAX)
       continue;
     size_t o = g[i].in.items[0], k = SIZE_MAX;
@@ -2144,7 +2144,7 @@ static Related fold__site_in(FoldProject *p, size_t i, uint32_t start, uint32_t 
   return r;
 }
 
-typedef Array(char *) FoldNames;
+typedef StrList FoldNames;
 
 /* The modules a build script's text t makes: each `CUDAExtension("name", ...)`. */
 static void fold__extension_modules(const char *t, FoldNames *out) {
@@ -2240,8 +2240,7 @@ static void fold__extension_users(FoldProject *p) {
     for (size_t i = 0; names.len && i < p->n && build->related.len < FOLD__MAX_USERS; i++)
       if (i != s && p->files[i].kind == FILE_PYTHON && !p->files[i].test && fold__may_import(&p->files[i], names.items, names.len))
         fold__import_sites(p, i, names.items, names.len, build, FOLD__MAX_USERS - build->related.len);
-    for (size_t k = 0; k < names.len; k++) free(names.items[k]);
-    array_free(&names);
+    strlist_free(&names);
   }
 }
 
@@ -2467,11 +2466,6 @@ static FoldNames fold__extension_names(FoldProject *p) {
   return names;
 }
 
-static void fold__names_free(FoldNames *n) {
-  for (size_t i = 0; i < n->len; i++) free(n->items[i]);
-  array_free(n);
-}
-
 /* Whether a callee goes through a compiled extension module the project
  * builds: its package's `_C` (`_C.fn`, `pkg._C.fn`), or a module of one of
  * `names` (NULL: none; `swin_window_process.fn`, `MSDA.fn` bound to
@@ -2521,7 +2515,7 @@ static void fold__extension_functions(FoldProject *p) {
       finding_append_note(f, row->msg_en, row->msg_zh);
     }
   }
-  fold__names_free(&names);
+  strlist_free(&names);
 }
 
 /* Headers named in file i's text (`#include "x.cuh"`, `<pkg/x.hpp>`, a
@@ -2565,7 +2559,7 @@ static void fold__unincluded_headers(FoldProject *p) {
   bool candidates = false, ext = false;
   for (size_t i = 0; i < p->n && !candidates; i++) {
     const FindingList *l = p->files[i].findings;
-    for (size_t j = 0; p->files[i].kind == FILE_CUDA && fold__header(p->files[i].path) && j < l->len && !candidates; j++)
+    for (size_t j = 0; p->files[i].kind == FILE_CUDA && fold_header_path(p->files[i].path) && j < l->len && !candidates; j++)
       candidates = fold_live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2;
   }
   for (size_t i = 0; candidates && i < p->n && !ext; i++) {
@@ -2588,7 +2582,7 @@ static void fold__unincluded_headers(FoldProject *p) {
     if (named.len > 1) qsort(named.items, named.len, sizeof *named.items, fold__named_cmp);
     unnamed = 0;
     for (size_t i = 0; i < p->n; i++) {
-      if (p->files[i].kind != FILE_CUDA || p->files[i].test || !fold__header(p->files[i].path)) continue;
+      if (p->files[i].kind != FILE_CUDA || p->files[i].test || !fold_header_path(p->files[i].path)) continue;
       const char *base = strrchr(p->files[i].path, '/');
       base = base ? base + 1 : p->files[i].path;
       FoldNamed key = {(char *)base, 0};

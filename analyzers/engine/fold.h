@@ -74,6 +74,9 @@ bool fold_live(const Finding *f);
  * subject, the reason). */
 void fold_mark_unreachable(Finding *f, const KbEntry *row, const char *subject);
 
+/* Whether path names a C/C++ header (.h, .cuh, .hpp, .hh, .hxx). */
+bool fold_header_path(const char *path);
+
 /* Folds ctx's file's findings in `l` in place (l is owned by the caller;
  * folded findings are freed). Byte ranges must be set and rows computed;
  * the caller computes the columns of related locations afterwards. */

@@ -287,14 +287,6 @@ static void reach__mark_optional(const Reach *r, FoldFile *files, size_t n, cons
   free(state);
 }
 
-/* Whether path names a C/C++ header (its file-level lines serve its includers). */
-static bool reach__header(const char *path) {
-  static const char *const ext[] = {".h", ".cuh", ".hpp", ".hh", ".hxx", ".inl", ".inc"};
-  for (size_t k = 0; k < sizeof ext / sizeof ext[0]; k++)
-    if (util_ends_with(path, ext[k])) return true;
-  return false;
-}
-
 /* A C/C++ source whose definitions are all dead (`cuda_version.cu`, whose one
  * function only an unbound helper calls; a CPU stub file the dispatcher never
  * calls): its includes and other file-level lines serve nothing either. */
@@ -303,7 +295,7 @@ static void reach__mark_dead_files(const Reach *r, FoldFile *files, size_t n, co
   for (size_t d = 0; d < r->defs.len; d++) state[r->defs.items[d].file] |= r->defs.items[d].live ? 2 : 1;
   for (size_t i = 0; i < n; i++) {
     const char *p = files[i].rel ? files[i].rel : files[i].path, *slash = strrchr(p, '/');
-    if (state[i] != 1 || files[i].kind != FILE_CUDA || reach__header(p)) continue;
+    if (state[i] != 1 || files[i].kind != FILE_CUDA || fold_header_path(p)) continue;
     char *who = xasprintf("the functions of %s", slash ? slash + 1 : p);
     FindingList *l = files[i].findings;
     for (size_t j = 0; j < l->len; j++)

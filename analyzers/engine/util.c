@@ -240,6 +240,15 @@ bool util_ends_with(const char *s, const char *suffix) {
   return a >= b && memcmp(s + a - b, suffix, b) == 0;
 }
 
+bool util_has_any(const char *text, size_t len, const char *alternatives) {
+  for (const char *p = alternatives; p && *p;) {
+    size_t n = strcspn(p, "|");
+    if (n && memmem(text, len, p, n)) return true;
+    p += n + (p[n] == '|');
+  }
+  return false;
+}
+
 size_t util_utf8_seq(const char *str, size_t n) {
   const unsigned char *s = (const unsigned char *)str;
   if (n == 0) return 0;

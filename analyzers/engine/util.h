@@ -131,6 +131,9 @@ bool util_starts_with(const char *s, const char *prefix);
  * path); returns false at its end, else sets *w and *n (not empty). */
 bool util_path_word(const char **p, const char **w, size_t *n);
 bool util_ends_with(const char *s, const char *suffix);
+/* Whether text[0, len) contains one of the '|'-separated literal
+ * `alternatives` (NULL: none; no glob: '[' and '*' are themselves). */
+bool util_has_any(const char *text, size_t len, const char *alternatives);
 /* Valid UTF-8 (no overlongs, no surrogates, max U+10FFFF)? */
 bool util_utf8_valid(const char *s, size_t n);
 /* Length of the valid UTF-8 sequence at s (1-4), or 0 when invalid. */

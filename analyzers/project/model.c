@@ -752,13 +752,7 @@ static bool model__packaging(const MLauncher *l) {
   b = b ? b + 1 : l->rel;
   if (strcmp(b, "setup.py") == 0) return true;
   if (strcmp(b, "setup.cfg") != 0 && strcmp(b, "pyproject.toml") != 0) return false;
-  const char *tables = kb_template("packaging-tables");
-  for (const char *p = tables; p && *p;) {
-    size_t n = strcspn(p, "|");
-    if (n && memmem(l->text, l->len, p, n)) return true;
-    p += n + (p[n] == '|');
-  }
-  return false;
+  return util_has_any(l->text, l->len, kb_template("packaging-tables"));
 }
 
 /* Whether a packaging file sits in a folder that holds path `rel` (the
@@ -1744,19 +1738,22 @@ static bool model__seed(const Model *m, const MModule *mm) {
   return mm->script_dir ? mm->facts->has_main && mm->importer < 0 : model__depth(mm) <= 1;
 }
 
-/* Whether path `rel` lies in the folder of a library copy the project
- * carries (model__copy_root of a vendored module): a launcher there (the
- * copy's own pyproject.toml or run scripts) starts the library's tools,
- * not the project's code. */
-static bool model__in_copy(const Model *m, const char *rel) {
+/* The folders of the library copies the project carries (model__copy_root
+ * of each vendored top package), into *roots (the caller frees them). */
+static void model__copy_roots(const Model *m, StrList *roots) {
   for (size_t i = 0; i < m->mods.len; i++) {
     const MModule *mm = &m->mods.items[i];
-    if (!mm->vendored || !mm->is_init || strchr(mm->name, '.')) continue; /* each copy once: its top package */
-    char *root = model__copy_root(mm);
-    size_t n = strlen(root);
-    bool in = n && strncmp(rel, root, n) == 0 && rel[n] == '/';
-    free(root);
-    if (in) return true;
+    if (mm->vendored && mm->is_init && !strchr(mm->name, '.')) array_push(roots, model__copy_root(mm));
+  }
+}
+
+/* Whether path `rel` lies in one of the copies' folders: a launcher there
+ * (the copy's own pyproject.toml or run scripts) starts the library's
+ * tools, not the project's code. */
+static bool model__in_copy(const StrList *roots, const char *rel) {
+  for (size_t i = 0; i < roots->len; i++) {
+    size_t n = strlen(roots->items[i]);
+    if (n && strncmp(rel, roots->items[i], n) == 0 && rel[n] == '/') return true;
   }
   return false;
 }
@@ -2151,9 +2148,12 @@ static void model__link_graph(Model *m) {
     m->st.broken_modules += mm->broken;
   }
   model__entries_clear(m);
+  StrList roots = {0};
+  model__copy_roots(m, &roots);
   for (size_t i = 0; i < m->launchers.len; i++)
-    if (!model__in_copy(m, m->launchers.items[i].rel))
+    if (!model__in_copy(&roots, m->launchers.items[i].rel))
       model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
+  strlist_free(&roots);
   model__transfer(m);
   model__summaries(m);
   model__reachability(m);
@@ -2660,15 +2660,13 @@ static bool model__guarded_only(const Model *m, int32_t t) {
   const MModule *home = &m->mods.items[m->defs.items[t].mod];
   uint32_t name = home->def_ids.items[t - (int32_t)home->def_base];
   uint32_t j, end;
-  Array(uint64_t) owners = {0}; /* (module, owner) of each guarded call */
-  bool ok = true;
-  for (model__calls_of(m, t, &j, &end); ok && j < end; j++) {
+  model__calls_of(m, t, &j, &end);
+  bool ok = j < end;
+  for (; ok && j < end; j++) {
     uint64_t id = m->calls_of.items[j];
     const PyCall *c = &m->mods.items[id >> 32].facts->calls.items[(uint32_t)id];
     ok = (c->flags & PYCALL_OPTIONAL) && model__global(m, (int32_t)(id >> 32), c->owner) != t;
-    array_push(&owners, (id >> 32) << 32 | (uint32_t)(c->owner + 2));
   }
-  ok = ok && owners.len > 0;
   const char *dname = model__pydef(m, t)->name;
   for (size_t a = 0; ok && a < home->facts->all.len; a++) ok = strcmp(home->facts->all.items[a], dname) != 0;
   for (uint32_t k = m->mentions_first.items[name]; ok && k < m->mentions_first.items[name + 1]; k++) {
@@ -2679,12 +2677,8 @@ static bool model__guarded_only(const Model *m, int32_t t) {
       ok = !by->is_init;
       continue;
     }
-    uint64_t key = (id >> 32) << 32 | (uint32_t)(ref->owner + 2);
-    bool called = false;
-    for (size_t o = 0; o < owners.len && !called; o++) called = owners.items[o] == key;
-    ok = called;
+    ok = model__calls_in(m, t, -1, (uint32_t)(id >> 32), ref->owner);
   }
-  array_free(&owners);
   return ok;
 }
 

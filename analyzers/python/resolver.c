@@ -431,17 +431,9 @@ static void resolver__import_checks(PyFile *py, TSNode stmt, TSNode cond) {
 
 /* Whether cond names one of the '|'-separated texts of `needles`. */
 static bool resolver__text_has_any(const PyFile *py, TSNode cond, const char *needles) {
-  char word[64];
-  for (const char *p = needles; p && *p;) {
-    size_t n = strcspn(p, "|");
-    if (n < sizeof word) {
-      memcpy(word, p, n);
-      word[n] = '\0';
-      if (resolver__text_has(py, cond, word)) return true;
-    }
-    p += n + (p[n] == '|');
-  }
-  return false;
+  uint32_t s = ts_node_start_byte(cond), e = ts_node_end_byte(cond);
+  if (e - s > RESOLVER_COND_MAX) e = s + RESOLVER_COND_MAX;
+  return util_has_any(py->text + s, e - s, needles);
 }
 
 /* `if torch.cuda.is_available() and x.is_cuda: <fast path> else: <fallback>`:
@@ -650,23 +642,24 @@ static bool resolver__derived_flag(PyFile *py, const char *lhs, size_t n) {
   return false;
 }
 
-/* Whether cond holds only where an optional package loaded (+1: `if
- * has_flash_attn:`, `if self.use_flash_attn:` derived from it, `if FLAG and
- * x:`), only where it did not (-1: `not` of those), or says nothing (0). */
-static int resolver__flag_test(PyFile *py, TSNode cond) {
-  bool neg = false;
+/* cond without the parentheses and `not`s around it; *neg flips with each `not`. */
+static TSNode resolver__strip_not(TSNode cond, bool *neg) {
   for (;;) {
-    if (resolver__is(cond, "not_operator") && ts_node_named_child_count(cond) == 1) neg = !neg;
-    else if (!resolver__is(cond, "parenthesized_expression") || ts_node_named_child_count(cond) != 1) break;
+    if (resolver__is(cond, "not_operator") && ts_node_named_child_count(cond) == 1) *neg = !*neg;
+    else if (!resolver__is(cond, "parenthesized_expression") || ts_node_named_child_count(cond) != 1) return cond;
     cond = ts_node_named_child(cond, 0);
   }
-  int pos = 0;
-  if (resolver__is(cond, "boolean_operator")) {
-    TSNode op = pysym_child(cond, PYFIELD_OPERATOR);
-    if (neg || ts_node_is_null(op) || strcmp(ts_node_type(op), "and") != 0) return 0;
-    TSNode l = pysym_child(cond, PYFIELD_LEFT), r = pysym_child(cond, PYFIELD_RIGHT);
-    return (!ts_node_is_null(l) && resolver__flag_test(py, l) > 0) || (!ts_node_is_null(r) && resolver__flag_test(py, r) > 0);
-  }
+}
+
+static bool resolver__is_and(TSNode n) {
+  if (!resolver__is(n, "boolean_operator")) return false;
+  TSNode op = pysym_child(n, PYFIELD_OPERATOR);
+  return !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
+}
+
+/* Whether a name or `self.attr` is an optional flag or derived from one. */
+static bool resolver__flag_leaf(PyFile *py, TSNode cond) {
+  bool pos = false;
   if (resolver__is(cond, "identifier") && !pyfile_is_npu_check(py, cond)) {
     char *name = pyfile_node_text(py, cond);
     size_t n = name ? strlen(name) : 0;
@@ -678,7 +671,36 @@ static int resolver__flag_test(PyFile *py, TSNode cond) {
     pos = whole && strncmp(whole, "self.", 5) == 0 && resolver__derived_flag(py, whole, strlen(whole));
     free(whole);
   }
-  return pos ? (neg ? -1 : 1) : 0;
+  return pos;
+}
+
+/* Whether cond holds only where an optional package loaded (+1: `if
+ * has_flash_attn:`, `if self.use_flash_attn:` derived from it, `if FLAG and
+ * x:`), only where it did not (-1: `not` of those), or says nothing (0). A
+ * flag is set in a guarded range: a file without one has none. The operands
+ * of an `and` chain are visited with a small stack, left first. */
+static int resolver__flag_test(PyFile *py, TSNode cond) {
+  if (!py->guarded.len) return 0;
+  bool neg = false;
+  cond = resolver__strip_not(cond, &neg);
+  if (!resolver__is_and(cond)) return resolver__flag_leaf(py, cond) ? (neg ? -1 : 1) : 0;
+  if (neg) return 0;
+  TSNode stack[32];
+  size_t n = 0;
+  stack[n++] = cond;
+  while (n) {
+    bool cn = false;
+    TSNode c = resolver__strip_not(stack[--n], &cn);
+    if (!resolver__is_and(c)) {
+      if (!cn && resolver__flag_leaf(py, c)) return 1;
+      continue;
+    }
+    if (cn) continue; /* `not (A and B)` holds where a package is missing too */
+    TSNode l = pysym_child(c, PYFIELD_LEFT), r = pysym_child(c, PYFIELD_RIGHT);
+    if (!ts_node_is_null(r) && n < 32) stack[n++] = r;
+    if (!ts_node_is_null(l) && n < 32) stack[n++] = l;
+  }
+  return 0;
 }
 
 /* `if has_flash_attn:` (or a flag derived from it) with its fallback in the
