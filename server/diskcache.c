@@ -144,6 +144,7 @@ char *dc_default_dir(const char *configured) {
 typedef struct {
   const char *path; /* into the loaded shard's bytes (not NUL-terminated) */
   uint32_t path_len;
+  uint64_t hash;    /* dc__path_hash of path: its shard and its slot */
   DcKey deps;
   DcStamp stamp;
   DcKey text;
@@ -207,17 +208,24 @@ static uint64_t dc__path_hash(const char *p, size_t n) {
 }
 
 /* The shard of a path: bits of its digest the slot index does not use. */
-static uint32_t dc__shard_of(const char *p, size_t n) { return (uint32_t)(dc__path_hash(p, n) >> 59) % DC_SHARDS; }
+static uint32_t dc__shard_of_hash(uint64_t h) { return (uint32_t)(h >> 59) % DC_SHARDS; }
+
+static uint32_t dc__shard_of(const char *p, size_t n) { return dc__shard_of_hash(dc__path_hash(p, n)); }
 
 static char *dc__shard_file(const DiskCache *dc, uint32_t shard) { return xasprintf("%s/%02x", dc->folder, shard); }
 
-static size_t *dc__slot(DiskCache *dc, const char *path, size_t n) {
-  size_t i = (size_t)dc__path_hash(path, n) & (dc->n_slots - 1);
+/* The slot of path (its digest h) in the open addressing over loaded. */
+static size_t *dc__slot_hashed(DiskCache *dc, uint64_t h, const char *path, size_t n) {
+  size_t i = (size_t)h & (dc->n_slots - 1);
   for (; dc->slots[i]; i = (i + 1) & (dc->n_slots - 1)) {
     const DcLoaded *e = &dc->loaded.items[dc->slots[i] - 1];
     if (e->path_len == n && memcmp(e->path, path, n) == 0) break;
   }
   return &dc->slots[i];
+}
+
+static size_t *dc__slot(DiskCache *dc, const char *path, size_t n) {
+  return dc__slot_hashed(dc, dc__path_hash(path, n), path, n);
 }
 
 typedef struct {
@@ -294,7 +302,8 @@ static bool dc__parse(DiskCache *dc, uint32_t shard, const char *bytes, size_t l
     e.stamp = dc__stamp(&r);
     e.text = dc__key(&r);
     e.data = dc__span(&r, &e.len);
-    if (!r.bad && dc__shard_of(e.path, e.path_len) != shard) r.bad = true;
+    e.hash = r.bad ? 0 : dc__path_hash(e.path, e.path_len);
+    if (!r.bad && dc__shard_of_hash(e.hash) != shard) r.bad = true;
     if (!r.bad) array_push(&dc->loaded, e);
   }
   if (r.bad || r.p != r.end) {
@@ -310,7 +319,8 @@ static void dc__index(DiskCache *dc) {
   while (dc->n_slots < 2 * dc->loaded.len + 2) dc->n_slots *= 2;
   dc->slots = xcalloc(dc->n_slots, sizeof *dc->slots);
   for (size_t i = 0; i < dc->loaded.len; i++) {
-    size_t *s = dc__slot(dc, dc->loaded.items[i].path, dc->loaded.items[i].path_len);
+    const DcLoaded *e = &dc->loaded.items[i];
+    size_t *s = dc__slot_hashed(dc, e->hash, e->path, e->path_len);
     if (!*s) *s = i + 1;
   }
 }
