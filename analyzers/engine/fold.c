@@ -2147,18 +2147,61 @@ static Related fold__site_in(FoldProject *p, size_t i, uint32_t start, uint32_t 
 typedef StrList FoldNames;
 
 /* The modules a build script's text t makes: each `CUDAExtension("name", ...)`. */
-static void fold__extension_modules(const char *t, FoldNames *out) {
-  for (const char *at = t; at && (at = strstr(at, "CUDAExtension(")) != NULL; at++) {
-    const char *q = at + strlen("CUDAExtension(");
-    while (*q == ' ' || *q == '\n' || *q == '\t') q++;
-    if (strncmp(q, "name", 4) == 0) {
-      q += 4;
-      while (*q == ' ' || *q == '=') q++;
-    }
-    if (*q != '"' && *q != '\'') continue;
-    const char *e = strchr(q + 1, *q);
-    if (e && e > q + 1 && (size_t)(e - q) < 128) array_push(out, xstrndup(q + 1, (size_t)(e - q - 1)));
+/* The module named by the call at `q` (just past its '('): its first
+ * argument or `name=`, a string literal. */
+static void fold__extension_named(const char *q, FoldNames *out) {
+  while (*q == ' ' || *q == '\n' || *q == '\t') q++;
+  if (strncmp(q, "name", 4) == 0) {
+    q += 4;
+    while (*q == ' ' || *q == '=') q++;
   }
+  if (*q != '"' && *q != '\'') return;
+  const char *e = strchr(q + 1, *q);
+  if (e && e > q + 1 && (size_t)(e - q) < 128) array_push(out, xstrndup(q + 1, (size_t)(e - q - 1)));
+}
+
+static bool fold__ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* The calls of constructor `ctor` in t (a qualified `cpp_extension.CUDAExtension(` too). */
+static void fold__constructor_calls(const char *t, const char *ctor, size_t n, FoldNames *out) {
+  for (const char *at = t; (at = strstr(at, ctor)) != NULL; at += n) {
+    if ((at > t && fold__ident_char(at[-1])) || at[n] != '(') continue;
+    fold__extension_named(at + n + 1, out);
+  }
+}
+
+/* The names assigned constructor `ctor` at the start of a line (`extension = CUDAExtension`). */
+static void fold__constructor_aliases(const char *t, const char *ctor, size_t n, FoldNames *out) {
+  for (const char *at = t; (at = strstr(at, ctor)) != NULL; at += n) {
+    if ((at > t && fold__ident_char(at[-1])) || fold__ident_char(at[n])) continue;
+    const char *e = at;
+    while (e > t && e[-1] == ' ') e--;
+    if (e == t || e[-1] != '=' || (e - 1 > t && strchr("=!<>", e[-2]))) continue;
+    e--;
+    while (e > t && e[-1] == ' ') e--;
+    const char *s = e;
+    while (s > t && fold__ident_char(s[-1])) s--;
+    const char *b = s;
+    while (b > t && (b[-1] == ' ' || b[-1] == '\t')) b--;
+    if (s < e && (b == t || b[-1] == '\n')) array_push(out, xstrndup(s, (size_t)(e - s)));
+  }
+}
+
+/* The modules a build script makes: each call of an extension constructor
+ * (the "extension-constructors" template) or of a name assigned one. */
+static void fold__extension_modules(const char *t, FoldNames *out) {
+  const char *ctors = kb_template("extension-constructors");
+  if (!ctors) return;
+  FoldNames calls = {0};
+  for (const char *c = ctors; *c;) {
+    size_t n = strcspn(c, "|");
+    array_push(&calls, xstrndup(c, n));
+    c += n + (c[n] == '|');
+  }
+  size_t own = calls.len;
+  for (size_t i = 0; i < own; i++) fold__constructor_aliases(t, calls.items[i], strlen(calls.items[i]), &calls);
+  for (size_t i = 0; i < calls.len; i++) fold__constructor_calls(t, calls.items[i], strlen(calls.items[i]), out);
+  strlist_free(&calls);
 }
 
 /* The names a setup.py builds: each `CUDAExtension("name", ...)` module and

@@ -603,11 +603,43 @@ static const ByteRange *resolver__optional_flag_named(const PyFile *py, const ch
 
 static bool resolver__word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
+/* Whether rhs[0, len) holds a `not` other than in `is not None`. */
+static bool resolver__bare_not(const char *rhs, size_t len) {
+  for (const char *at = rhs; (at = memmem(at, len - (size_t)(at - rhs), "not ", 4)) != NULL; at++) {
+    bool is_none = at - rhs >= 3 && memcmp(at - 3, "is ", 3) == 0 && (size_t)(rhs + len - at) >= 8 &&
+                   memcmp(at + 4, "None", 4) == 0 && (at + 8 == rhs + len || !resolver__word_char(at[8]));
+    if (!is_none) return true;
+  }
+  return false;
+}
+
+/* Whether word w[0, n) of a flag's right-hand side, with `rest` after it,
+ * holds only where an optional package loaded: a flag set in a guarded
+ * `try:` body, a name a guarded import binds tested `is not None`, or
+ * (`depth` permitting) `self.attr` derived from such. */
+static bool resolver__derived_flag_at(PyFile *py, const char *lhs, size_t n, int depth);
+
+static bool resolver__flag_word(PyFile *py, const char *w, size_t n, const char *eol, int depth) {
+  const char *rest = w + n;
+  if (rest < eol && *rest == '.') {
+    if (n != 4 || memcmp(w, "self", 4) != 0 || depth >= 2) return false;
+    const char *a = rest + 1, *ae = a;
+    while (ae < eol && resolver__word_char(*ae)) ae++;
+    return ae > a && (ae >= eol || *ae != '.') && resolver__derived_flag_at(py, w, (size_t)(ae - w), depth + 1);
+  }
+  if (resolver__optional_flag_named(py, w, n)) return true;
+  if ((size_t)(eol - rest) < 12 || memcmp(rest, " is not None", 12) != 0) return false;
+  const PyBinding *b = pyfile_lookup(py, w, n, (uint32_t)(w - py->text));
+  return b && pyfile_in_ranges(py->guarded.items, py->guarded.len, b->def_byte);
+}
+
 /* Whether the file assigns `lhs` (a name, or `self.attr`) at the start of a
  * line from a conjunction that holds an optional flag and nothing that could
  * turn it on without the package (`self.use_flash_attn = config.use_flash_attn
- * and has_flash_attn`): no `or`, `not` or conditional on that line. */
-static bool resolver__derived_flag(PyFile *py, const char *lhs, size_t n) {
+ * and has_flash_attn`, `self.using_flash = enabled and flash_attn_func is not
+ * None`, `using_flash = self.using_flash and mask is None`): no `or`, other
+ * `not`, call or conditional on that line. Derivations nest two deep. */
+static bool resolver__derived_flag_at(PyFile *py, const char *lhs, size_t n, int depth) {
   const char *t = py->text, *end = t + py->len;
   for (const char *hit = t; (hit = memmem(hit, (size_t)(end - hit), lhs, n)) != NULL; hit++) {
     const char *b = hit;
@@ -621,7 +653,7 @@ static bool resolver__derived_flag(PyFile *py, const char *lhs, size_t n) {
     const char *hash = memchr(rhs, '#', (size_t)(eol - rhs));
     if (hash) eol = hash;
     size_t len = (size_t)(eol - rhs);
-    if (memmem(rhs, len, " or ", 4) || memmem(rhs, len, "not ", 4) || memmem(rhs, len, " if ", 4) ||
+    if (memmem(rhs, len, " or ", 4) || resolver__bare_not(rhs, len) || memmem(rhs, len, " if ", 4) ||
         memmem(rhs, len, "(", 1))
       continue;
     for (const char *w = rhs; w < eol;) {
@@ -631,7 +663,7 @@ static bool resolver__derived_flag(PyFile *py, const char *lhs, size_t n) {
       }
       const char *we = w;
       while (we < eol && resolver__word_char(*we)) we++;
-      if ((we >= eol || *we != '.') && resolver__optional_flag_named(py, w, (size_t)(we - w))) {
+      if (resolver__flag_word(py, w, (size_t)(we - w), eol, depth)) {
         ByteRange src = {(uint32_t)(b - t), (uint32_t)(eol - t)};
         array_push(&py->flag_srcs, src);
         return true;
@@ -641,6 +673,8 @@ static bool resolver__derived_flag(PyFile *py, const char *lhs, size_t n) {
   }
   return false;
 }
+
+static bool resolver__derived_flag(PyFile *py, const char *lhs, size_t n) { return resolver__derived_flag_at(py, lhs, n, 0); }
 
 /* cond without the parentheses and `not`s around it; *neg flips with each `not`. */
 static TSNode resolver__strip_not(TSNode cond, bool *neg) {
@@ -707,8 +741,8 @@ static int resolver__flag_test(PyFile *py, TSNode cond) {
  * else or after it: the branch the flag opens runs only where the package
  * loaded; `if not FLAG: ... else:` the same for the else. */
 static void resolver__flag_checks(PyFile *py, TSNode stmt, TSNode cond) {
+  if (!py->guarded.len || resolver__else_raises(stmt)) return;
   int ft = resolver__flag_test(py, cond);
-  if (ft == 0 || resolver__else_raises(stmt)) return;
   TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
   if (ft > 0 && !ts_node_is_null(body)) {
     ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
@@ -716,6 +750,15 @@ static void resolver__flag_checks(PyFile *py, TSNode stmt, TSNode cond) {
     array_push(&py->optional_only, r);
   }
   uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) { /* `elif self.using_xform:` the same as an if */
+    TSNode c = ts_node_named_child(stmt, i);
+    TSNode ec = pysym_of(c) == PYSYM_ELIF_CLAUSE ? pysym_child(c, PYFIELD_CONDITION) : (TSNode){0};
+    TSNode eb = ts_node_is_null(ec) ? ec : pysym_child(c, PYFIELD_CONSEQUENCE);
+    if (ts_node_is_null(eb) || resolver__flag_test(py, ec) <= 0) continue;
+    ByteRange r = {ts_node_start_byte(eb), ts_node_end_byte(eb)};
+    array_push(&py->guarded, r);
+    array_push(&py->optional_only, r);
+  }
   for (uint32_t i = 0; ft < 0 && i < n; i++) {
     TSNode c = ts_node_named_child(stmt, i);
     if (!resolver__is(c, "else_clause")) continue;

@@ -13,7 +13,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #if defined(__GLIBC__)
-#include <malloc.h>
 #endif
 #include <stdlib.h>
 #include <unistd.h>
@@ -544,22 +543,8 @@ static void session__free(Session *s) {
   free(s->in_buf);
 }
 
-/* A long-lived server re-analyzes on every keystroke, and each analysis
- * builds and frees arrays of a few hundred kilobytes to a few megabytes
- * (the file's joined facts, its findings, the published JSON). With
- * glibc's defaults those go to fresh mmap()s or are trimmed back to the
- * system on free, so every edit pays for page faults on all of them
- * again: about 120 per edit on a 10,000-line file, a quarter of its
- * latency. Keeping freed memory in the heap costs nothing in peak RSS. */
-static void session__tune_malloc(void) {
-#ifdef M_MMAP_THRESHOLD
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 128 << 20);
-#endif
-}
-
 int session_run_stdio(bool sync) {
-  session__tune_malloc();
+  util_keep_freed_memory();
   uv_loop_t loop;
   if (uv_loop_init(&loop) != 0) return 1;
   Session s;

@@ -3,10 +3,12 @@
  * apply exactly the same edits.
  *
  * BENCH_EDIT_CHAR types " # ok42x" one character at a time at the end of a
- * random non-empty line, then deletes it again one character at a time
+ * random indented line (inside a function or class body, where the latency
+ * targets are set), then deletes it again one character at a time
  * (single-character edits; the file returns to its original text every 16
- * edits). BENCH_EDIT_LINE duplicates a random line (inserting a whole line
- * with its indentation) and, on the next edit, deletes the copy again; the
+ * edits). BENCH_EDIT_LINE duplicates a random indented line (inserting a
+ * whole line with its indentation) and, on the next edit, deletes the copy
+ * again; the
  * line holds an even number of triple quotes, so the copy leaves the rest
  * of the file's tokens as they were. BENCH_EDIT_STRING does the same with
  * a line holding an odd number (a docstring's opening or closing line):
@@ -19,6 +21,7 @@
 #ifndef ASC_BENCH_EDITS_H
 #define ASC_BENCH_EDITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -89,15 +92,19 @@ static inline int bench_edits__triples(const char *t, size_t s, size_t e) {
 
 /* A random line start and its end (before '\n') with a non-empty line;
  * `parity` 1: a line holding an odd number of triple quotes, 0: an even
- * number (a tokenization-neutral copy), -1: any. */
-static inline void bench_edits__pick(BenchEdits *g, const char *t, size_t len, int parity, size_t *ls, size_t *le) {
+ * number (a tokenization-neutral copy), -1: any; `indented`: only a line
+ * starting with a space or a tab (a statement of a body, never one of the
+ * module's: an import or a top-level definition is a file-level edit). */
+static inline void bench_edits__pick(BenchEdits *g, const char *t, size_t len, int parity, bool indented, size_t *ls,
+                                     size_t *le) {
   for (int tries = 0; tries < 100000; tries++) {
     size_t off = len ? (size_t)(bench_edits__rand(g) % len) : 0;
     size_t s = off;
     while (s > 0 && t[s - 1] != '\n') s--;
     size_t e = off;
     while (e < len && t[e] != '\n') e++;
-    if (e > s && e - s < sizeof g->buf - 2 && (parity < 0 || bench_edits__triples(t, s, e) % 2 == parity)) {
+    if (e > s && e - s < sizeof g->buf - 2 && (parity < 0 || bench_edits__triples(t, s, e) % 2 == parity) &&
+        (!indented || t[s] == ' ' || t[s] == '\t')) {
       *ls = s;
       *le = e;
       return;
@@ -127,7 +134,7 @@ static inline void bench_edits_next(BenchEdits *g, const char *t, size_t len, Be
     int n = (int)(sizeof bench_edits__word - 1);
     if (g->phase == 0) {
       size_t ls, le;
-      bench_edits__pick(g, t, len, -1, &ls, &le);
+      bench_edits__pick(g, t, len, -1, true, &ls, &le);
       g->at = le;
     }
     if (g->phase < n) { /* type one more character */
@@ -146,7 +153,7 @@ static inline void bench_edits_next(BenchEdits *g, const char *t, size_t len, Be
     if (g->phase == 0) {
       size_t ls, le;
       if (g->mode == BENCH_EDIT_IMPORT) bench_edits__first_import(t, len, &ls, &le);
-      else bench_edits__pick(g, t, len, g->mode == BENCH_EDIT_STRING, &ls, &le);
+      else bench_edits__pick(g, t, len, g->mode == BENCH_EDIT_STRING, g->mode == BENCH_EDIT_LINE, &ls, &le);
       memcpy(g->buf, t + ls, le - ls);
       g->buf[le - ls] = '\n';
       g->copy_len = le - ls + 1;

@@ -290,6 +290,7 @@ static int bench__edit(int argc, char **argv) {
   const char *mode = argc > 2 ? argv[2] : "char";
   /* "server" as a fourth argument times the server's path alone (for a profiler) */
   int server_only = argc > 3 && strcmp(argv[3], "server") == 0;
+  util_keep_freed_memory(); /* as the server does */
   char *text;
   size_t len;
   if (util_read_file(path, (size_t)1 << 30, &text, &len) != 0) {

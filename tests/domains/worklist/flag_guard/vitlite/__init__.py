@@ -1,3 +1,4 @@
+from .blocks import SelfAttention
 from .modeling import Attention, Block
 
-__all__ = ["Attention", "Block"]
+__all__ = ["Attention", "Block", "SelfAttention"]
