@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #define FOLD_NONE UINT32_MAX
 
@@ -2575,21 +2576,43 @@ static int fold__named_cmp(const void *a, const void *b) {
 
 static bool fold__name_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.'; }
 
-static void fold__headers_named(const char *t, size_t len, size_t file, FoldNamedList *out) {
-  static const char *const ext[] = {".cuh", ".hpp", ".hxx", ".hh", ".h"};
+/* File names with one of the n extensions `ext` in a text (`#include
+ * "x.cuh"`, a Python string naming `wkv_cuda.cu`), with the file holding
+ * the text. With `stop_at_placeholder`, false at the first one built with a
+ * placeholder (`f"cuda/wkv_{n}.cu"`: it may be any of them). */
+static bool fold__names_with(const char *t, size_t len, size_t file, const char *const *ext, size_t n_ext,
+                             bool stop_at_placeholder, FoldNamedList *out) {
   for (size_t at = 0; at < len; at++) {
     if (t[at] != '.') continue;
-    for (size_t k = 0; k < sizeof ext / sizeof ext[0]; k++) {
+    for (size_t k = 0; k < n_ext; k++) {
       size_t n = strlen(ext[k]);
       if (at + n > len || memcmp(t + at, ext[k], n) != 0 || (at + n < len && (isalnum((unsigned char)t[at + n]) || t[at + n] == '_')))
         continue;
+      if (at > 0 && t[at - 1] == '}' && stop_at_placeholder) return false;
       size_t s = at;
       while (s > 0 && fold__name_char(t[s - 1]) && t[s - 1] != '.') s--;
       if (s < at) array_push(out, ((FoldNamed){xstrndup(t + s, at + n - s), file}));
       break;
     }
   }
+  return true;
 }
+
+static const char *const fold__header_exts[] = {".cuh", ".hpp", ".hxx", ".hh", ".h"};
+static const char *const fold__source_exts[] = {".cu", ".cpp", ".cc", ".cxx"};
+
+/* Whether a file other than i names the base name of `path` in `named` (sorted by base). */
+static bool fold__named_elsewhere(const FoldNamedList *named, const char *path, size_t i) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  FoldNamed key = {(char *)base, 0};
+  FoldNamed *hit = named->len ? bsearch(&key, named->items, named->len, sizeof *named->items, fold__named_cmp) : NULL;
+  while (hit && hit > named->items && strcmp(hit[-1].base, base) == 0) hit--;
+  for (FoldNamed *h = hit; h && h < named->items + named->len && strcmp(h->base, base) == 0; h++)
+    if (h->file != i) return true;
+  return false;
+}
+
 
 /* In a Python extension (a C/C++ file holds a binding macro of the
  * "cxx-unreferenced" row), a header no other project file names is never
@@ -2620,19 +2643,13 @@ static void fold__unincluded_headers(FoldProject *p) {
     FileKind kind = pass == 0 ? FILE_CUDA : FILE_PYTHON;
     for (size_t i = 0; (pass == 0 || unnamed) && i < p->n; i++) {
       const char *t = p->files[i].kind == kind ? fold__text_of(p, i) : NULL;
-      if (t) fold__headers_named(t, p->len[i], i, &named);
+      if (t) (void)fold__names_with(t, p->len[i], i, fold__header_exts, 5, false, &named);
     }
     if (named.len > 1) qsort(named.items, named.len, sizeof *named.items, fold__named_cmp);
     unnamed = 0;
     for (size_t i = 0; i < p->n; i++) {
       if (p->files[i].kind != FILE_CUDA || p->files[i].test || !fold_header_path(p->files[i].path)) continue;
-      const char *base = strrchr(p->files[i].path, '/');
-      base = base ? base + 1 : p->files[i].path;
-      FoldNamed key = {(char *)base, 0};
-      FoldNamed *hit = named.len ? bsearch(&key, named.items, named.len, sizeof *named.items, fold__named_cmp) : NULL;
-      bool other = false;
-      while (hit && hit > named.items && strcmp(hit[-1].base, base) == 0) hit--;
-      for (FoldNamed *h = hit; h && h < named.items + named.len && strcmp(h->base, base) == 0 && !other; h++) other = h->file != i;
+      bool other = fold__named_elsewhere(&named, p->files[i].path, i);
       open[i] = !other;
       unnamed += !other;
     }
@@ -2670,6 +2687,84 @@ static void fold__dsl_helpers(FoldProject *p) {
     }
 }
 
+
+/* Whether folder abs[0, n) (ending in '/') holds one of `names` ('|' alternatives). */
+static bool fold__has_build_file(const char *abs, size_t n, const char *names) {
+  char path[4096];
+  for (const char *c = names; *c;) {
+    size_t k = strcspn(c, "|");
+    struct stat st;
+    if (n + k < sizeof path) {
+      memcpy(path, abs, n);
+      memcpy(path + n, c, k);
+      path[n + k] = '\0';
+      if (stat(path, &st) == 0) return true;
+    }
+    c += k + (c[k] == '|');
+  }
+  return false;
+}
+
+/* Whether a build file (the "cxx-unnamed-source" row's value) sits in the
+ * folder of file f or above it, up to the project's root: it may compile
+ * any source below it by a glob. */
+static bool fold__build_file_above(const FoldFile *f, const char *names) {
+  const char *rel = f->rel ? f->rel : f->path;
+  size_t al = strlen(f->abs), rl = strlen(rel);
+  if (rl > al || strcmp(f->abs + al - rl, rel) != 0) return true; /* cannot tell where the root is: assume one */
+  size_t root = al - rl; /* the root folder is abs[0, root), '/' included */
+  for (size_t n = al; n > root;) {
+    while (n > root && f->abs[n - 1] != '/') n--;
+    if (fold__has_build_file(f->abs, n, names)) return true;
+    if (n > root) n--; /* past the '/' */
+  }
+  return false; /* the last folder checked was the root */
+}
+
+/* A project that builds its extensions just in time
+ * (`load(sources=["cuda/wkv_op.cpp", "cuda/wkv_cuda.cu"])`) compiles only
+ * the sources its files name: a C/C++ source with findings that no other
+ * project file names (Python, shell or C/C++ text) and that no build file
+ * beside or above it could glob is never built, so its findings are
+ * unreachable hints ("cxx-unnamed-source" row; RWKV's kernel variants
+ * that no script loads). A source name built with a placeholder anywhere
+ * turns this off. */
+static void fold__unnamed_sources(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "cxx-unnamed-source", p->opt->user_entries, p->opt->n_user_entries);
+  if (!row || !row->value) return;
+  bool *cand = xcalloc(p->n + 1, sizeof *cand);
+  size_t n_cand = 0;
+  for (size_t i = 0; i < p->n; i++) {
+    const FoldFile *f = &p->files[i];
+    if (f->kind != FILE_CUDA || f->test || !fold__source_file(f->path)) continue;
+    for (size_t j = 0; j < f->findings->len && !cand[i]; j++)
+      cand[i] = fold_live(&f->findings->items[j]) && kb_domain(f->findings->items[j].rule->code) >= 2;
+    n_cand += cand[i];
+  }
+  FoldNamedList named = {0};
+  bool ok = n_cand > 0;
+  for (size_t i = 0; ok && i < p->n; i++) {
+    FileKind k = p->files[i].kind;
+    const char *t = k == FILE_PYTHON || k == FILE_SHELL || k == FILE_CUDA ? fold__text_of(p, i) : NULL;
+    if (t) ok = fold__names_with(t, p->len[i], i, fold__source_exts, 4, true, &named);
+  }
+  /* only a project whose Python names its sources builds them just in time */
+  bool jit = false;
+  for (size_t k = 0; ok && k < named.len && !jit; k++) jit = p->files[named.items[k].file].kind == FILE_PYTHON;
+  ok = ok && jit;
+  if (ok && named.len > 1) qsort(named.items, named.len, sizeof *named.items, fold__named_cmp);
+  for (size_t i = 0; ok && i < p->n; i++) {
+    if (!cand[i]) continue;
+    const char *base = strrchr(p->files[i].path, '/');
+    base = base ? base + 1 : p->files[i].path;
+    if (!fold__named_elsewhere(&named, p->files[i].path, i) && !fold__build_file_above(&p->files[i], row->value))
+      fold__mark_unreachable(p, i, row, base);
+  }
+  for (size_t k = 0; k < named.len; k++) free(named.items[k].base);
+  array_free(&named);
+  free(cand);
+}
+
 void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   if (n == 0) return;
   FoldProject p = {files, n, opt, xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(size_t)), xcalloc(n, sizeof(bool))};
@@ -2688,6 +2783,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   fold__headers(&p, g);
   fold__sole_includer(&p, g);
   fold__unincluded_headers(&p);
+  fold__unnamed_sources(&p);
   fold__own_packages(&p);
   fold__per_project(&p, "fold-per-project", false);
   fold__per_project(&p, "fold-test-suite", true);

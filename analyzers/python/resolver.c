@@ -603,6 +603,31 @@ static const ByteRange *resolver__optional_flag_named(const PyFile *py, const ch
 
 static bool resolver__word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
+/* The end of an assignment's right-hand side starting at rhs: the line's
+ * end or its comment, or, for a parenthesized one (`x = (\n a and b\n)`,
+ * as formatters wrap it), its closing parenthesis (then *rhs moves past
+ * the opening one). At most 512 bytes; a comment inside reads as empty. */
+static const char *resolver__rhs_end(const char **rhs, const char *end) {
+  const char *r = *rhs;
+  while (r < end && *r == ' ') r++;
+  if (r < end && *r == '(') {
+    int depth = 0;
+    for (const char *q = r; q < end && q - r < 512; q++) {
+      if (*q == '(') depth++;
+      else if (*q == ')' && --depth == 0) {
+        *rhs = r + 1;
+        return q;
+      }
+      else if (*q == '#') return r; /* a comment inside: nothing to read */
+    }
+    return r;
+  }
+  const char *eol = memchr(r, '\n', (size_t)(end - r));
+  if (!eol) eol = end;
+  const char *hash = memchr(r, '#', (size_t)(eol - r));
+  return hash ? hash : eol;
+}
+
 /* Whether rhs[0, len) holds a `not` other than in `is not None`. */
 static bool resolver__bare_not(const char *rhs, size_t len) {
   for (const char *at = rhs; (at = memmem(at, len - (size_t)(at - rhs), "not ", 4)) != NULL; at++) {
@@ -648,10 +673,8 @@ static bool resolver__derived_flag_at(PyFile *py, const char *lhs, size_t n, int
     if ((b > t && b[-1] != '\n') || (e < end && resolver__word_char(*e))) continue;
     while (e < end && *e == ' ') e++;
     if (e + 1 >= end || e[0] != '=' || e[1] == '=') continue;
-    const char *rhs = e + 1, *eol = memchr(rhs, '\n', (size_t)(end - rhs));
-    if (!eol) eol = end;
-    const char *hash = memchr(rhs, '#', (size_t)(eol - rhs));
-    if (hash) eol = hash;
+    const char *rhs = e + 1;
+    const char *eol = resolver__rhs_end(&rhs, end);
     size_t len = (size_t)(eol - rhs);
     if (memmem(rhs, len, " or ", 4) || resolver__bare_not(rhs, len) || memmem(rhs, len, " if ", 4) ||
         memmem(rhs, len, "(", 1))

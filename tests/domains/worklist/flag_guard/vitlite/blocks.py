@@ -25,7 +25,9 @@ class SelfAttention(nn.Module):
     def forward(self, x, attn_bias=None):
         B, L, C = x.shape
         q, k, v = self.qkv(x).view(B, L, 3, self.heads, C // self.heads).unbind(dim=2)
-        using_flash = self.using_flash and attn_bias is None and x.dtype != torch.float32
+        using_flash = (
+            self.using_flash and attn_bias is None and x.dtype != torch.float32
+        )
         if using_flash:
             out = flash_attn_func(q, k, v)
         elif self.using_xform:
