@@ -426,16 +426,14 @@ static void dc__put_u32(StrBuf *sb, uint32_t v) {
   sb_append(sb, (const char *)b, 4);
 }
 
-static void dc__put_key_u64(StrBuf *sb, uint64_t v) {
+static void dc__put_u64(StrBuf *sb, uint64_t v) {
   dc__put_u32(sb, (uint32_t)v);
   dc__put_u32(sb, (uint32_t)(v >> 32));
 }
 
 static void dc__put_key(StrBuf *sb, DcKey k) {
-  dc__put_u32(sb, (uint32_t)k.lo);
-  dc__put_u32(sb, (uint32_t)(k.lo >> 32));
-  dc__put_u32(sb, (uint32_t)k.hi);
-  dc__put_u32(sb, (uint32_t)(k.hi >> 32));
+  dc__put_u64(sb, k.lo);
+  dc__put_u64(sb, k.hi);
 }
 
 static int dc__record_cmp(const void *x, const void *y) {
@@ -529,7 +527,7 @@ static int dc__write_shard(const DiskCache *dc, uint32_t shard, size_t a, size_t
     sb_puts(&sb, r->path);
     dc__put_key(&sb, r->deps);
     const uint64_t st[] = {r->stamp.dev, r->stamp.ino, r->stamp.size, r->stamp.mtime_ns, r->stamp.ctime_ns};
-    for (size_t k = 0; k < 5; k++) dc__put_key_u64(&sb, st[k]);
+    for (size_t k = 0; k < 5; k++) dc__put_u64(&sb, st[k]);
     dc__put_key(&sb, r->text);
     dc__put_u32(&sb, (uint32_t)r->len);
     sb_append(&sb, r->data, r->len);

@@ -656,6 +656,12 @@ static char *analyze__unused_local(const PyFile *py, const Finding *f) {
   return name;
 }
 
+/* f becomes a hint with the row's note: the NPU does not run it as it stands. */
+static void analyze__hint(Finding *f, const KbEntry *row) {
+  f->severity = SEV_HINT;
+  finding_append_note(f, row->msg_en, row->msg_zh);
+}
+
 /* The off-by-default switch (row "cli-switch-off") whose branch holds f,
  * or NULL. The file's switches are read once, on the first finding that
  * asks. */
@@ -745,22 +751,16 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
         analyze__function_names(py, f, ort->value))
       analyze__readvise(f, ort);
     if (speedup && speedup->value && kb_pattern_match(speedup->arg, f->rule->code) &&
-        analyze__cuda_speedup(py, f, speedup->value)) {
-      f->severity = SEV_HINT;
-      finding_append_note(f, speedup->msg_en, speedup->msg_zh);
-    }
-    if (unentered && kb_pattern_match(unentered->arg, f->rule->code) && analyze__with_and_left(py, f)) {
-      f->severity = SEV_HINT;
-      finding_append_note(f, unentered->msg_en, unentered->msg_zh);
-    }
+        analyze__cuda_speedup(py, f, speedup->value))
+      analyze__hint(f, speedup);
+    if (unentered && kb_pattern_match(unentered->arg, f->rule->code) && analyze__with_and_left(py, f))
+      analyze__hint(f, unentered);
     if (workaround && workaround->value && kb_pattern_match(workaround->arg, f->rule->code) &&
         analyze__workaround_branch(py, f, workaround->value)) {
-      f->severity = SEV_HINT;
-      finding_append_note(f, workaround->msg_en, workaround->msg_zh);
+      analyze__hint(f, workaround);
     } else if (gates && kb_pattern_match(gates->arg, f->rule->code) && analyze__fast_path_gate(py, f)) {
-      f->severity = SEV_HINT;
       if (f->fix == FIX_SAFE) f->fix = FIX_UNSAFE; /* rewritten, the gate sends the NPU into the unported kernel */
-      finding_append_note(f, gates->msg_en, gates->msg_zh);
+      analyze__hint(f, gates);
     }
   }
   pyswitches_free(&switches.sw);

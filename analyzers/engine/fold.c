@@ -1633,11 +1633,19 @@ typedef struct {
   Array(size_t) in;  /* files including this one */
 } FoldNode;
 
-bool fold_header_path(const char *path) {
-  static const char *const ext[] = {".cuh", ".h", ".hpp", ".hh", ".hxx"};
-  for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+/* The file-name extensions of C/C++ headers and of sources. */
+static const char *const fold__header_exts[] = {".cuh", ".h", ".hpp", ".hh", ".hxx"};
+static const char *const fold__source_exts[] = {".cu", ".cpp", ".cc", ".cxx"};
+#define FOLD__COUNT(a) (sizeof(a) / sizeof(a)[0])
+
+static bool fold__ends_with_any(const char *path, const char *const *ext, size_t n) {
+  for (size_t i = 0; i < n; i++)
     if (util_ends_with(path, ext[i])) return true;
   return false;
+}
+
+bool fold_header_path(const char *path) {
+  return fold__ends_with_any(path, fold__header_exts, FOLD__COUNT(fold__header_exts));
 }
 
 /* The project file `#include "name"` in file i means: beside it, else the
@@ -1892,10 +1900,13 @@ static bool fold__cuda_only_registration(const char *t, size_t len, const KbEntr
 }
 
 /* Marks the live findings (domains 2-9) of file i unreachable, with `why`. */
-static void fold__mark_unreachable(FoldProject *p, size_t i, const KbEntry *row, const char *why) {
-  FindingList *l = p->files[i].findings;
+void fold_mark_file_unreachable(FindingList *l, const KbEntry *row, const char *subject) {
   for (size_t j = 0; j < l->len; j++)
-    if (fold_live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2) fold_mark_unreachable(&l->items[j], row, why);
+    if (fold_live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2) fold_mark_unreachable(&l->items[j], row, subject);
+}
+
+static void fold__mark_unreachable(FoldProject *p, size_t i, const KbEntry *row, const char *why) {
+  fold_mark_file_unreachable(p->files[i].findings, row, why);
 }
 
 static bool fold__under(const char *path, const char *dir) {
@@ -2147,7 +2158,6 @@ static Related fold__site_in(FoldProject *p, size_t i, uint32_t start, uint32_t 
 
 typedef StrList FoldNames;
 
-/* The modules a build script's text t makes: each `CUDAExtension("name", ...)`. */
 /* The module named by the call at `q` (just past its '('): its first
  * argument or `name=`, a string literal. */
 static void fold__extension_named(const char *q, FoldNames *out) {
@@ -2194,11 +2204,9 @@ static void fold__extension_modules(const char *t, FoldNames *out) {
   const char *ctors = kb_template("extension-constructors");
   if (!ctors) return;
   FoldNames calls = {0};
-  for (const char *c = ctors; *c;) {
-    size_t n = strcspn(c, "|");
-    array_push(&calls, xstrndup(c, n));
-    c += n + (c[n] == '|');
-  }
+  const char *w;
+  size_t n;
+  for (const char *c = ctors; util_alt_next(&c, &w, &n);) array_push(&calls, xstrndup(w, n));
   size_t own = calls.len;
   for (size_t i = 0; i < own; i++) fold__constructor_aliases(t, calls.items[i], strlen(calls.items[i]), &calls);
   for (size_t i = 0; i < calls.len; i++) fold__constructor_calls(t, calls.items[i], strlen(calls.items[i]), out);
@@ -2486,16 +2494,13 @@ static void fold__python_ops(FoldProject *p) {
   array_free(&seen);
 }
 
+static bool fold__source_file(const char *path) {
+  return fold__ends_with_any(path, fold__source_exts, FOLD__COUNT(fold__source_exts));
+}
+
 /* The names of the modules the project builds from its C/C++ sources: each
  * source's base name (`swin_window_process.cpp`) and each extension a build
  * script makes (`CUDAExtension("MultiScaleDeformableAttention", ...)`). */
-static bool fold__source_file(const char *path) {
-  static const char *const ext[] = {".cpp", ".cu", ".cc", ".cxx"};
-  for (size_t k = 0; k < sizeof ext / sizeof ext[0]; k++)
-    if (util_ends_with(path, ext[k])) return true;
-  return false;
-}
-
 static FoldNames fold__extension_names(FoldProject *p) {
   FoldNames names = {0};
   for (size_t i = 0; i < p->n; i++) {
@@ -2598,9 +2603,6 @@ static bool fold__names_with(const char *t, size_t len, size_t file, const char 
   return true;
 }
 
-static const char *const fold__header_exts[] = {".cuh", ".hpp", ".hxx", ".hh", ".h"};
-static const char *const fold__source_exts[] = {".cu", ".cpp", ".cc", ".cxx"};
-
 /* Whether a file other than i names the base name of `path` in `named` (sorted by base). */
 static bool fold__named_elsewhere(const FoldNamedList *named, const char *path, size_t i) {
   const char *base = strrchr(path, '/');
@@ -2643,7 +2645,7 @@ static void fold__unincluded_headers(FoldProject *p) {
     FileKind kind = pass == 0 ? FILE_CUDA : FILE_PYTHON;
     for (size_t i = 0; (pass == 0 || unnamed) && i < p->n; i++) {
       const char *t = p->files[i].kind == kind ? fold__text_of(p, i) : NULL;
-      if (t) (void)fold__names_with(t, p->len[i], i, fold__header_exts, 5, false, &named);
+      if (t) (void)fold__names_with(t, p->len[i], i, fold__header_exts, FOLD__COUNT(fold__header_exts), false, &named);
     }
     if (named.len > 1) qsort(named.items, named.len, sizeof *named.items, fold__named_cmp);
     unnamed = 0;
@@ -2691,16 +2693,15 @@ static void fold__dsl_helpers(FoldProject *p) {
 /* Whether folder abs[0, n) (ending in '/') holds one of `names` ('|' alternatives). */
 static bool fold__has_build_file(const char *abs, size_t n, const char *names) {
   char path[4096];
-  for (const char *c = names; *c;) {
-    size_t k = strcspn(c, "|");
+  const char *w;
+  size_t k;
+  for (const char *c = names; util_alt_next(&c, &w, &k);) {
     struct stat st;
-    if (n + k < sizeof path) {
-      memcpy(path, abs, n);
-      memcpy(path + n, c, k);
-      path[n + k] = '\0';
-      if (stat(path, &st) == 0) return true;
-    }
-    c += k + (c[k] == '|');
+    if (n + k >= sizeof path) continue;
+    memcpy(path, abs, n);
+    memcpy(path + n, w, k);
+    path[n + k] = '\0';
+    if (stat(path, &st) == 0) return true;
   }
   return false;
 }
@@ -2746,7 +2747,7 @@ static void fold__unnamed_sources(FoldProject *p) {
   for (size_t i = 0; ok && i < p->n; i++) {
     FileKind k = p->files[i].kind;
     const char *t = k == FILE_PYTHON || k == FILE_SHELL || k == FILE_CUDA ? fold__text_of(p, i) : NULL;
-    if (t) ok = fold__names_with(t, p->len[i], i, fold__source_exts, 4, true, &named);
+    if (t) ok = fold__names_with(t, p->len[i], i, fold__source_exts, FOLD__COUNT(fold__source_exts), true, &named);
   }
   /* only a project whose Python names its sources builds them just in time */
   bool jit = false;

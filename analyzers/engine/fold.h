@@ -74,6 +74,10 @@ bool fold_live(const Finding *f);
  * subject, the reason). */
 void fold_mark_unreachable(Finding *f, const KbEntry *row, const char *subject);
 
+/* The same for every live finding of l past the dependency domain: what a
+ * file that never runs (or is never built) asks of the port. */
+void fold_mark_file_unreachable(FindingList *l, const KbEntry *row, const char *subject);
+
 /* Whether path names a C/C++ header (.h, .cuh, .hpp, .hh, .hxx). */
 bool fold_header_path(const char *path);
 

@@ -297,9 +297,7 @@ static void reach__mark_dead_files(const Reach *r, FoldFile *files, size_t n, co
     const char *p = files[i].rel ? files[i].rel : files[i].path, *slash = strrchr(p, '/');
     if (state[i] != 1 || files[i].kind != FILE_CUDA || fold_header_path(p)) continue;
     char *who = xasprintf("the functions of %s", slash ? slash + 1 : p);
-    FindingList *l = files[i].findings;
-    for (size_t j = 0; j < l->len; j++)
-      if (fold_live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2) fold_mark_unreachable(&l->items[j], dead, who);
+    fold_mark_file_unreachable(files[i].findings, dead, who);
     free(who);
   }
   free(state);

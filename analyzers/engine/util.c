@@ -241,12 +241,19 @@ bool util_ends_with(const char *s, const char *suffix) {
   return a >= b && memcmp(s + a - b, suffix, b) == 0;
 }
 
+bool util_alt_next(const char **p, const char **w, size_t *n) {
+  if (!*p || !**p) return false;
+  *w = *p;
+  *n = strcspn(*p, "|");
+  *p += *n + ((*p)[*n] == '|');
+  return true;
+}
+
 bool util_has_any(const char *text, size_t len, const char *alternatives) {
-  for (const char *p = alternatives; p && *p;) {
-    size_t n = strcspn(p, "|");
-    if (n && memmem(text, len, p, n)) return true;
-    p += n + (p[n] == '|');
-  }
+  const char *w;
+  size_t n;
+  for (const char *p = alternatives; util_alt_next(&p, &w, &n);)
+    if (n && memmem(text, len, w, n)) return true;
   return false;
 }
 

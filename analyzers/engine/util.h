@@ -137,6 +137,10 @@ bool util_starts_with(const char *s, const char *prefix);
  * path); returns false at its end, else sets *w and *n (not empty). */
 bool util_path_word(const char **p, const char **w, size_t *n);
 bool util_ends_with(const char *s, const char *suffix);
+/* The '|'-separated alternatives of a table value, one per call: *p walks
+ * the value (start it at the value; NULL: none); returns false at its end,
+ * else sets *w and *n (an empty alternative too). */
+bool util_alt_next(const char **p, const char **w, size_t *n);
 /* Whether text[0, len) contains one of the '|'-separated literal
  * `alternatives` (NULL: none; no glob: '[' and '*' are themselves). */
 bool util_has_any(const char *text, size_t len, const char *alternatives);

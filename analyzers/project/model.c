@@ -755,14 +755,21 @@ static bool model__packaging(const MLauncher *l) {
   return util_has_any(l->text, l->len, kb_template("packaging-tables"));
 }
 
-/* Whether a packaging file sits in a folder that holds path `rel` (the
- * project's top, or a sub-project's folder above it). */
-static bool model__packaged(const Model *m, const char *rel) {
+/* The folders of the packaging files, into *dirs ("" for the project's top). */
+static void model__packaging_dirs(const Model *m, StrList *dirs) {
   for (size_t i = 0; i < m->launchers.len; i++) {
     const MLauncher *l = &m->launchers.items[i];
     const char *slash = strrchr(l->rel, '/');
-    size_t d = slash ? (size_t)(slash - l->rel) : 0;
-    if (model__packaging(l) && (d == 0 || (strncmp(rel, l->rel, d) == 0 && rel[d] == '/'))) return true;
+    if (model__packaging(l)) array_push(dirs, xstrndup(l->rel, slash ? (size_t)(slash - l->rel) : 0));
+  }
+}
+
+/* Whether one of the packaging folders `dirs` holds path `rel` (the
+ * project's top, or a sub-project's folder above it). */
+static bool model__packaged(const StrList *dirs, const char *rel) {
+  for (size_t i = 0; i < dirs->len; i++) {
+    size_t d = strlen(dirs->items[i]);
+    if (d == 0 || (strncmp(rel, dirs->items[i], d) == 0 && rel[d] == '/')) return true;
   }
   return false;
 }
@@ -787,6 +794,8 @@ static void model__application_packages(Model *m) {
     model__index_push(&script_dirs, d, (int32_t)i);
   }
   model__index_sort(&script_dirs);
+  StrList packaging = {0};
+  if (script_dirs.len) model__packaging_dirs(m, &packaging);
   for (size_t i = 0; script_dirs.len && i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
     if (!mm->in_package || mm->test || mm->script_dir) continue;
@@ -794,9 +803,10 @@ static void model__application_packages(Model *m) {
     size_t tail = strlen(mm->name) + (mm->is_init ? strlen("/__init__.py") : strlen(".py"));
     size_t n = strlen(mm->rel) > tail ? strlen(mm->rel) - tail : 0;
     char *above = xstrndup(mm->rel, n ? n - 1 : 0);
-    mm->script_dir = model__index_find(&script_dirs, above) < script_dirs.len && !model__packaged(m, mm->rel);
+    mm->script_dir = model__index_find(&script_dirs, above) < script_dirs.len && !model__packaged(&packaging, mm->rel);
     free(above);
   }
+  strlist_free(&packaging);
   model__strs_free(dirs.items, dirs.len);
   array_free(&dirs);
   array_free(&script_dirs);
@@ -2695,7 +2705,8 @@ static void model__guarded_callers(const Model *m, const MModule *mm, FindingLis
     int32_t l = pyfacts_def_at(mm->facts, f->start_byte);
     if (l < 0) continue;
     int32_t g = model__global(m, mi, l), cls = mm->facts->defs.items[l].cls;
-    int32_t t = model__guarded_only(m, g) ? g : cls >= 0 && model__guarded_only(m, model__global(m, mi, cls)) ? model__global(m, mi, cls) : -1;
+    int32_t gc = cls >= 0 ? model__global(m, mi, cls) : -1;
+    int32_t t = model__guarded_only(m, g) ? g : model__guarded_only(m, gc) ? gc : -1;
     if (t < 0) continue;
     StrBuf sb;
     sb_init(&sb);

@@ -248,6 +248,17 @@ static void resolver__attribute_fallback(PyFile *py, TSNode body, TSNode handler
   array_push(&py->dead, r);
 }
 
+/* Node n runs only where an optional package loaded (the try body of a
+ * guarded import, the branch a flag or an import check opens): a guarded
+ * range, and one a call in it is optional from (PYCALL_OPTIONAL). */
+static void resolver__optional_branch(PyFile *py, TSNode n) {
+  ByteRange r = {ts_node_start_byte(n), ts_node_end_byte(n)};
+  array_push(&py->guarded, r);
+  array_push(&py->optional_only, r);
+}
+
+static bool resolver__word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
 static void resolver__try(PyFile *py, TSNode stmt) {
   TSNode body = pysym_child(stmt, PYFIELD_BODY);
   if (ts_node_is_null(body)) return;
@@ -269,9 +280,7 @@ static void resolver__try(PyFile *py, TSNode stmt) {
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(stmt, i);
     if (resolver__is(c, "except_clause") && resolver__is_import_guard(py, c)) {
-      ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
-      array_push(&py->guarded, r);
-      array_push(&py->optional_only, r);
+      resolver__optional_branch(py, body);
       return;
     }
   }
@@ -413,9 +422,7 @@ static void resolver__import_checks(PyFile *py, TSNode stmt, TSNode cond) {
   if (resolver__else_raises(stmt)) return;
   TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
   if (!ts_node_is_null(body) && resolver__checks_guarded_import(py, cond)) {
-    ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
-    array_push(&py->guarded, r);
-    array_push(&py->optional_only, r);
+    resolver__optional_branch(py, body);
   }
   uint32_t n = ts_node_named_child_count(stmt);
   for (uint32_t i = 0; i < n; i++) {
@@ -423,9 +430,7 @@ static void resolver__import_checks(PyFile *py, TSNode stmt, TSNode cond) {
     if (pysym_of(c) != PYSYM_ELIF_CLAUSE) continue;
     TSNode ec = pysym_child(c, PYFIELD_CONDITION), eb = pysym_child(c, PYFIELD_CONSEQUENCE);
     if (ts_node_is_null(ec) || ts_node_is_null(eb) || !resolver__checks_guarded_import(py, ec)) continue;
-    ByteRange r = {ts_node_start_byte(eb), ts_node_end_byte(eb)};
-    array_push(&py->guarded, r);
-    array_push(&py->optional_only, r);
+    resolver__optional_branch(py, eb);
   }
 }
 
@@ -465,9 +470,7 @@ static void resolver__flag_conditional(PyFile *py, TSNode stmt) {
   int ft = resolver__flag_test(py, ts_node_named_child(v, 1));
   if (ft == 0) return;
   TSNode pick = ts_node_named_child(v, ft > 0 ? 0 : 2);
-  ByteRange r = {ts_node_start_byte(pick), ts_node_end_byte(pick)};
-  array_push(&py->guarded, r);
-  array_push(&py->optional_only, r);
+  resolver__optional_branch(py, pick);
 }
 
 static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
@@ -593,15 +596,13 @@ static const ByteRange *resolver__optional_flag_named(const PyFile *py, const ch
       if (!hit) break;
       uint32_t k = (uint32_t)(hit - py->text) + (uint32_t)n;
       while (k < r->end && py->text[k] == ' ') k++;
-      bool word = (hit == py->text || !(isalnum((unsigned char)hit[-1]) || hit[-1] == '_' || hit[-1] == '.'));
+      bool word = hit == py->text || !(resolver__word_char(hit[-1]) || hit[-1] == '.');
       if (word && k + 1 < r->end && py->text[k] == '=' && py->text[k + 1] != '=') src = r;
       at = (uint32_t)(hit - py->text) + 1;
     }
   }
   return src;
 }
-
-static bool resolver__word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 /* The end of an assignment's right-hand side starting at rhs: the line's
  * end or its comment, or, for a parenthesized one (`x = (\n a and b\n)`,
@@ -768,9 +769,7 @@ static void resolver__flag_checks(PyFile *py, TSNode stmt, TSNode cond) {
   int ft = resolver__flag_test(py, cond);
   TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
   if (ft > 0 && !ts_node_is_null(body)) {
-    ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
-    array_push(&py->guarded, r);
-    array_push(&py->optional_only, r);
+    resolver__optional_branch(py, body);
   }
   uint32_t n = ts_node_named_child_count(stmt);
   for (uint32_t i = 0; i < n; i++) { /* `elif self.using_xform:` the same as an if */
@@ -778,16 +777,12 @@ static void resolver__flag_checks(PyFile *py, TSNode stmt, TSNode cond) {
     TSNode ec = pysym_of(c) == PYSYM_ELIF_CLAUSE ? pysym_child(c, PYFIELD_CONDITION) : (TSNode){0};
     TSNode eb = ts_node_is_null(ec) ? ec : pysym_child(c, PYFIELD_CONSEQUENCE);
     if (ts_node_is_null(eb) || resolver__flag_test(py, ec) <= 0) continue;
-    ByteRange r = {ts_node_start_byte(eb), ts_node_end_byte(eb)};
-    array_push(&py->guarded, r);
-    array_push(&py->optional_only, r);
+    resolver__optional_branch(py, eb);
   }
   for (uint32_t i = 0; ft < 0 && i < n; i++) {
     TSNode c = ts_node_named_child(stmt, i);
     if (!resolver__is(c, "else_clause")) continue;
-    ByteRange r = {ts_node_start_byte(c), ts_node_end_byte(c)};
-    array_push(&py->guarded, r);
-    array_push(&py->optional_only, r);
+    resolver__optional_branch(py, c);
   }
 }
 

@@ -12,8 +12,6 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#if defined(__GLIBC__)
-#endif
 #include <stdlib.h>
 #include <unistd.h>
 
