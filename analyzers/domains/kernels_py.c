@@ -154,11 +154,30 @@ static bool kernels__own_module(const char *path, const char *qualname) {
   return false;
 }
 
+/* Whether a call's full name is a row of the tables (xformers' fmha
+ * functions, flash_attn's): its site is a finding of its own, the work the
+ * Function holds is there. */
+static bool kernels__own_finding(AnalyzeCtx *ctx, const char *qualname, const char *rest) {
+  char *full = xasprintf("%s%.*s", qualname, (int)strcspn(rest, "[("), rest);
+  const KbEntry *e = kb_lookup(KB_QUALNAME, full, ctx->opt->user_entries, ctx->opt->n_user_entries);
+  free(full);
+  return e && kb_domain(e->code) >= 2;
+}
+
+/* Whether a callee (by its name in the file) from a library that may hide
+ * CUDA is a call with a finding of its own (kernels__own_finding). */
+static bool kernels__own_finding_call(AnalyzeCtx *ctx, const KbEntry *plain, const char *callee, uint32_t at) {
+  size_t n = strcspn(callee, ".[(");
+  const PyBinding *b = pyfile_lookup(ctx->py, callee, n, at);
+  return b && b->qualname && b->qualname[0] != '.' && !kb_pattern_match(plain->arg, b->qualname) &&
+         !kernels__own_module(ctx->path, b->qualname) && kernels__own_finding(ctx, b->qualname, callee + n);
+}
+
 static bool kernels__opaque_name(AnalyzeCtx *ctx, const KbEntry *plain, const char *callee, uint32_t at) {
   size_t n = strcspn(callee, ".[(");
   const PyBinding *b = pyfile_lookup(ctx->py, callee, n, at);
   return b && b->qualname && b->qualname[0] != '.' && !kb_pattern_match(plain->arg, b->qualname) &&
-         !kernels__own_module(ctx->path, b->qualname);
+         !kernels__own_module(ctx->path, b->qualname) && !kernels__own_finding(ctx, b->qualname, callee + n);
 }
 
 static bool kernels__opaque(AnalyzeCtx *ctx, const KbEntry *plain, const char *callee, uint32_t at) {
@@ -192,11 +211,12 @@ static void kernels__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
   /* a Function that calls only torch, plain libraries and the project: the
    * ops are the findings (if any), the Function itself is no work */
   const KbEntry *plain = kb_lookup(KB_DETECTOR, "autograd-function-plain", ctx->opt->user_entries, ctx->opt->n_user_entries);
-  bool opaque = !plain;
-  for (size_t i = 0; i < all.len && !opaque; i++) opaque = kernels__opaque(ctx, plain, all.items[i], ts_node_start_byte(cls));
-  if (!opaque) {
-    f->severity = SEV_HINT;
-    finding_append_note(f, plain->msg_en, plain->msg_zh);
+  const KbEntry *covered = kb_lookup(KB_DETECTOR, "autograd-function-covered", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  bool opaque = !plain, own = false;
+  uint32_t at = ts_node_start_byte(cls);
+  for (size_t i = 0; i < all.len && !opaque; i++) {
+    opaque = kernels__opaque(ctx, plain, all.items[i], at);
+    own = own || kernels__own_finding_call(ctx, plain, all.items[i], at);
   }
   strlist_free(&all);
   bool by_name = false;
@@ -206,6 +226,12 @@ static void kernels__function(AnalyzeCtx *ctx, Finding *f, TSNode cls) {
     char *repl = xasprintf("check that every op it calls runs on NPU; candidate NPU ops: %s (candidates)", kind->op);
     kernels__set_replacement(f, repl);
     free(repl);
+  }
+  /* the note after the message is final (a replacement rewrites it) */
+  const KbEntry *why = own && covered ? covered : plain;
+  if (!opaque) {
+    f->severity = SEV_HINT;
+    finding_append_note(f, why->msg_en, why->msg_zh);
   }
   f->detail = sb_steal(&sb);
   free(id);

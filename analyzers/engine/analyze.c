@@ -657,6 +657,18 @@ static char *analyze__unused_local(const PyFile *py, const Finding *f) {
 }
 
 /* f becomes a hint with the row's note: the NPU does not run it as it stands. */
+/* Whether the construct at f, with its parenthesized arguments to the end
+ * of the line they close on, names `keyword` (`@custom_fwd(cast_inputs=...)`). */
+static bool analyze__names_keyword(const PyFile *py, const Finding *f, const char *keyword) {
+  uint32_t e = f->start_byte, limit = f->start_byte + 4096 < py->len ? f->start_byte + 4096 : (uint32_t)py->len;
+  for (int depth = 0; e < limit; e++) {
+    char c = py->text[e];
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    if ((c == '\n' || c == '\r') && depth <= 0) break;
+  }
+  return memmem(py->text + f->start_byte, e - f->start_byte, keyword, strlen(keyword)) != NULL;
+}
+
 static void analyze__hint(Finding *f, const KbEntry *row) {
   f->severity = SEV_HINT;
   finding_append_note(f, row->msg_en, row->msg_zh);
@@ -708,6 +720,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *unused = kb_lookup(KB_DETECTOR, "unused-local", NULL, 0);
   const KbEntry *unentered = kb_lookup(KB_DETECTOR, "with-and-unentered", NULL, 0);
   const KbEntry *speedup = kb_lookup(KB_DETECTOR, "cuda-only-speedup", NULL, 0);
+  const KbEntry *amp = kb_lookup(KB_DETECTOR, "amp-decorator-unchanged", NULL, 0);
   const KbEntry *ort = kb_lookup(KB_DETECTOR, "ort-provider-device", NULL, 0);
   /* asked of each device string: a file that never names the provider answers no for all */
   if (ort && (!ort->value || !ort->replacement || !memmem(py->text, py->len, ort->value, strlen(ort->value)))) ort = NULL;
@@ -753,6 +766,10 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
     if (speedup && speedup->value && kb_pattern_match(speedup->arg, f->rule->code) &&
         analyze__cuda_speedup(py, f, speedup->value))
       analyze__hint(f, speedup);
+    if (amp && amp->arg && amp->value && f->subject && strcmp(f->rule->code, amp->code) == 0 &&
+        kb_pattern_match(amp->arg, f->subject) &&
+        !analyze__names_keyword(py, f, amp->value))
+      analyze__hint(f, amp);
     if (unentered && kb_pattern_match(unentered->arg, f->rule->code) && analyze__with_and_left(py, f))
       analyze__hint(f, unentered);
     if (workaround && workaround->value && kb_pattern_match(workaround->arg, f->rule->code) &&

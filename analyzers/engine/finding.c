@@ -53,6 +53,13 @@ void finding_free(Finding *f) {
   array_free(&f->related);
 }
 
+void finding_drop_fix(Finding *f) {
+  for (size_t i = 0; i < f->edits.len; i++) free(f->edits.items[i].text);
+  f->edits.len = 0;
+  f->fix = FIX_NONE;
+  f->fix_needs_torch_npu = false;
+}
+
 void findings_free(FindingList *l) {
   for (size_t i = 0; i < l->len; i++) finding_free(&l->items[i]);
   array_free(l);

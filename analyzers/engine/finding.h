@@ -115,6 +115,8 @@ void finding_free(Finding *f);
 void findings_free(FindingList *l);
 /* Copy of f: every string and edit duplicated, the messages shared. Caller frees with finding_free. */
 Finding finding_copy(const Finding *f);
+/* Removes f's edits: what is left of the work has no mechanical fix. */
+void finding_drop_fix(Finding *f);
 /* Adds an edit to f (text is copied). */
 void finding_add_edit(Finding *f, uint32_t start, uint32_t end, const char *text);
 /* Adds a related location to f (message is copied). */

@@ -4,6 +4,7 @@
 #include "analyzers/engine/fold.h"
 #include "analyzers/engine/fold_reach.h"
 #include "analyzers/engine/fold_optional.h"
+#include "analyzers/engine/toml.h"
 
 #include "analyzers/python/pyfacts.h"
 #include "analyzers/python/resolver.h"
@@ -211,6 +212,35 @@ static void fold__nested(Fold *fo) {
   }
   free(pos);
   free(order);
+}
+
+/* A field read of a call's result whose object holds another finding of its
+ * domain (`torch.cuda.get_device_properties(d).multi_processor_count`) is
+ * one expression to rewrite: the field's finding, which names the NPU
+ * field, carries the call's. */
+static void fold__member_of_result(Fold *fo) {
+  FindingList *l = fo->l;
+  for (size_t i = 0; i < l->len; i++) {
+    Finding *b = &l->items[i];
+    if (fo->sites[i].gone || kb_domain(b->rule->code) < 2 || !b->subject || b->subject[0] != '.' ||
+        util_ends_with(b->subject, ")"))
+      continue;
+    TSNode name = forest_node_at(fo->ctx->forest, b->start_byte, b->end_byte);
+    TSNode attr = ts_node_is_null(name) ? name : ts_node_parent(name);
+    TSNode obj = ts_node_is_null(attr) ? attr : pysym_child(attr, PYFIELD_OBJECT);
+    if (ts_node_is_null(obj) || pysym_of(attr) != PYSYM_ATTRIBUTE) continue;
+    bool fixable = b->fix != FIX_NONE, folded = false;
+    for (size_t j = 0; j < l->len; j++) {
+      const Finding *a = &l->items[j];
+      if (j != i && !fo->sites[j].gone && a->start_row == b->start_row && kb_domain(a->rule->code) == kb_domain(b->rule->code) &&
+          a->start_byte >= ts_node_start_byte(obj) && a->end_byte <= ts_node_end_byte(obj)) {
+        fold__gone(fo, i, j, NULL);
+        folded = true;
+      }
+    }
+    /* the call's rename alone leaves the field unported: no fix for the whole */
+    if (folded && !fixable) finding_drop_fix(b);
+  }
 }
 
 /* Same construct: one KB row (or, for detector findings, one subject). */
@@ -730,15 +760,30 @@ static void fold__engine_file(Fold *fo) {
 /* A name imported from a library the finding is about, and its uses: one
  * item, reported at the first use (where the detail is), with the import
  * and the other uses as related sites. */
+/* Whether use j is of a name import finding i stands for: its own, or one
+ * an earlier fold merged into it (`from torch.cuda.amp import custom_bwd,
+ * custom_fwd` is one finding by then, and one edit serves both names). */
+static bool fold__import_names(const Fold *fo, size_t i, size_t j) {
+  const FindingList *l = fo->l;
+  for (size_t k = 0; k < l->len; k++) {
+    bool stands = k == i || (fo->sites[k].gone && fo->sites[k].in_import && fold__carrier(fo, k) == fold__carrier(fo, i));
+    /* the same name with the same rule: a bare decorator and a called one
+     * match different rows, and are still the one import's uses */
+    const Finding *a = &l->items[k], *b = &l->items[j];
+    if (stands && kb_domain(a->rule->code) >= 2 && strcmp(a->rule->code, b->rule->code) == 0 &&
+        strcmp(a->subject, b->subject) == 0)
+      return true;
+  }
+  return false;
+}
+
 static void fold__import_uses(Fold *fo) {
   FindingList *l = fo->l;
   for (size_t i = 0; i < l->len; i++) {
     if (fo->sites[i].gone || !fo->sites[i].in_import) continue;
     size_t carrier = l->len;
     for (size_t j = 0; j < l->len; j++) {
-      if (j == i || fo->sites[j].gone || fo->sites[j].in_import || !fold__same_construct(&l->items[i], &l->items[j]) ||
-          strcmp(l->items[i].subject, l->items[j].subject) != 0)
-        continue;
+      if (j == i || fo->sites[j].gone || fo->sites[j].in_import || !fold__import_names(fo, i, j)) continue;
       if (carrier == l->len) {
         carrier = j;
         fold__gone(fo, j, i, NULL);
@@ -857,7 +902,9 @@ static void fold__convenience_methods(Fold *fo) {
 }
 
 /* A kernel defined inside another kernel's definition (a T.prim_func
- * returned by a @tilelang.jit factory) is part of it. */
+ * returned by a @tilelang.jit factory) is part of it. A kernel-rule call
+ * inside one (inline PTX) says more than the kernel's own advice: it
+ * carries the kernel and the rest. */
 static void fold__inner_kernels(Fold *fo) {
   const PyFile *py = fo->ctx->py;
   FindingList *l = fo->l;
@@ -869,11 +916,19 @@ static void fold__inner_kernels(Fold *fo) {
       const PyFunction *fn = &py->functions.items[k];
       if (fn->start <= l->items[i].start_byte && l->items[i].start_byte < fn->body_start) outer = fn;
     }
+    size_t carrier = i;
+    for (size_t j = 0; outer && j < l->len && carrier == i; j++) {
+      const Finding *in = &l->items[j];
+      if (j != i && !fo->sites[j].gone && kb_pattern_match(kernel_codes, in->rule->code) && in->entry &&
+          in->entry->match == KB_QUALNAME && in->start_byte >= outer->body_start && in->start_byte < outer->end)
+        carrier = j;
+    }
+    if (carrier != i) fold__gone(fo, carrier, i, NULL);
     for (size_t j = 0; outer && j < l->len; j++) {
       const Finding *in = &l->items[j];
-      if (j != i && !fo->sites[j].gone && kb_pattern_match(kernel_codes, in->rule->code) &&
+      if (j != i && j != carrier && !fo->sites[j].gone && kb_pattern_match(kernel_codes, in->rule->code) &&
           in->start_byte >= outer->body_start && in->start_byte < outer->end)
-        fold__gone(fo, i, j, NULL);
+        fold__gone(fo, carrier, j, NULL);
     }
   }
 }
@@ -955,10 +1010,14 @@ static bool fold__name_then(const char *text, size_t len, const char *name, char
 }
 
 /* A @triton.jit function that is never launched (`f[grid](...)`) but called
- * from another kernel of the file is a device helper of that kernel. */
+ * from another kernel of the file is a device helper of that kernel. One
+ * no kernel of its file calls and that never asks which program it is (the
+ * "triton-device-function" row: no `program_id`) is a device function of
+ * kernels elsewhere: it compiles inside them, a hint with the row's note. */
 static void fold__triton_helpers(Fold *fo) {
   const PyFile *py = fo->ctx->py;
   FindingList *l = fo->l;
+  const KbEntry *device = kb_lookup(KB_DETECTOR, "triton-device-function", NULL, 0);
   for (size_t i = 0; py && i < l->len; i++) {
     if (fo->sites[i].gone || strcmp(l->items[i].rule->code, "ASC410") != 0) continue;
     const PyFunction *fn = fold__def_at(py, l->items[i].start_byte);
@@ -971,6 +1030,13 @@ static void fold__triton_helpers(Fold *fo) {
         break;
       }
     }
+    Finding *f = &l->items[i];
+    /* one that holds findings of its own (inline PTX) stays their item */
+    if (fo->sites[i].gone || !device || !device->arg || f->severity == SEV_HINT || f->related.len ||
+        util_has_any(py->text + fn->body_start, fn->end - fn->body_start, device->arg))
+      continue;
+    f->severity = SEV_HINT;
+    finding_append_note(f, device->msg_en, device->msg_zh);
   }
 }
 
@@ -1527,6 +1593,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__same_range(&fo);
     fold__repeats(&fo);
   }
+  if (ctx->kind == FILE_PYTHON && ctx->forest) fold__member_of_result(&fo);
   if (ctx->kind == FILE_PYTHON) {
     fold__device_branch(&fo);
     fold__same_literal(&fo);
@@ -2766,11 +2833,96 @@ static void fold__unnamed_sources(FoldProject *p) {
   free(cand);
 }
 
+/* What pyproject.toml's [project] table says (PEP 621): whether there is
+ * one, and the fields it leaves to setup.py (`dynamic`). */
+typedef struct {
+  const char *text;
+  bool project;    /* a [project] table */
+  StrList dynamic; /* owned: the names in [project].dynamic */
+} FoldPyproject;
+
+static bool fold__pyproject_visit(void *data, const TomlItem *it) {
+  FoldPyproject *pp = data;
+  if (!it->path->len || strcmp(it->path->items[0], "project") != 0) return false;
+  pp->project = true;
+  if (it->path->len != 2 || strcmp(it->path->items[1], "dynamic") != 0 || !toml_is(it->value, "array")) return false;
+  for (uint32_t k = 0; k < ts_node_named_child_count(it->value); k++) {
+    TSNode v = ts_node_named_child(it->value, k);
+    if (toml_is(v, "string")) array_push(&pp->dynamic, toml_string(pp->text, v));
+  }
+  return false;
+}
+
+static void fold__read_pyproject(const char *text, size_t len, FoldPyproject *pp) {
+  TSParser *parser = ts_parser_new();
+  ts_parser_set_language(parser, analyze_language(FILE_PYPROJECT));
+  TSTree *tree = analyze_parse(parser, NULL, text, len);
+  pp->text = text;
+  if (tree) toml_walk(ts_tree_root_node(tree), text, fold__pyproject_visit, pp);
+  if (tree) ts_tree_delete(tree);
+  ts_parser_delete(parser);
+}
+
+/* Whether the setup.py keyword a dependency finding was declared in (its
+ * detail: "declared in extras_require.gpu") is one the pyproject's
+ * [project] table takes over: the row's `value` pairs keyword:field, and
+ * the field is not in `dynamic`. */
+static bool fold__taken_over(const KbEntry *row, const FoldPyproject *pp, const char *detail) {
+  const char *in = detail ? strstr(detail, "declared in ") : NULL;
+  if (!in) return false;
+  in += strlen("declared in ");
+  const char *w;
+  size_t k;
+  for (const char *c = row->value; util_alt_next(&c, &w, &k);) {
+    const char *colon = memchr(w, ':', k);
+    if (!colon) continue;
+    size_t kw = (size_t)(colon - w);
+    if (strncmp(in, w, kw) != 0 || (in[kw] != '\0' && in[kw] != '.' && in[kw] != ';')) continue;
+    char *field = xstrndup(colon + 1, k - kw - 1);
+    bool dynamic = false;
+    for (size_t i = 0; i < pp->dynamic.len && !dynamic; i++) dynamic = strcmp(pp->dynamic.items[i], field) == 0;
+    free(field);
+    return !dynamic;
+  }
+  return false;
+}
+
+/* setup.py's dependency findings beside a pyproject.toml with a [project]
+ * table that does not leave them to setup.py (the
+ * "setup-requires-overridden" row): setuptools ignores install_requires
+ * (extras_require) unless `dynamic` names dependencies
+ * (optional-dependencies), so those pins install nothing. */
+static void fold__overridden_setup(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "setup-requires-overridden", p->opt->user_entries, p->opt->n_user_entries);
+  for (size_t i = 0; row && row->arg && row->value && i < p->n; i++) {
+    const FoldFile *setup = &p->files[i];
+    const char *base = strrchr(setup->abs, '/');
+    size_t dir = base ? (size_t)(base - setup->abs) + 1 : 0;
+    if (setup->kind != FILE_PYTHON || strcmp(setup->abs + dir, "setup.py") != 0) continue;
+    for (size_t j = 0; j < p->n; j++) {
+      const FoldFile *toml = &p->files[j];
+      if (toml->kind != FILE_PYPROJECT || strncmp(toml->abs, setup->abs, dir) != 0 || strcmp(toml->abs + dir, "pyproject.toml") != 0)
+        continue;
+      const char *text = fold__text_of(p, j);
+      FoldPyproject pp = {0};
+      if (text) fold__read_pyproject(text, p->len[j], &pp);
+      for (size_t k = 0; pp.project && k < setup->findings->len; k++) {
+        Finding *f = &setup->findings->items[k];
+        if (fold_live(f) && kb_pattern_match(row->arg, f->rule->code) && fold__taken_over(row, &pp, f->detail))
+          fold_mark_unreachable(f, row, toml->path);
+      }
+      strlist_free(&pp.dynamic);
+      break;
+    }
+  }
+}
+
 void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   if (n == 0) return;
   FoldProject p = {files, n, opt, xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(size_t)), xcalloc(n, sizeof(bool))};
   fold__cuda_only_packages(&p);
   fold__device_backends(&p);
+  fold__overridden_setup(&p);
   bool any_optional = false;
   bool *optional = fold_optional_modules(files, n, &any_optional);
   fold_reach_cxx(files, n, opt, optional, fold__text_at, &p); /* guarded calls make optional code too */

@@ -47,6 +47,8 @@ typedef struct {
   bool broken;
   char *broken_reason;
   int32_t importer;      /* a module importing it (-1: none) */
+  int32_t computed_by;   /* a module whose computed import (importlib.import_module(name)) is
+                            what loads it, when nothing else does (-1: none; model__loaded) */
   bool imported_by_code; /* a module that is no test imports it */
   bool main_entry;       /* its `__main__` block runs */
   bool loaded;           /* some entry point, the package's surface or a loaded module imports it */
@@ -112,6 +114,8 @@ struct Model {
                           namespace subpackages; used when no name matches exactly */
   MSet tops;      /* first components of module names: other names are no project's */
   Array(char *) top_names;
+  Array(char *) ns_roots; /* folders without __init__.py the project imports through (`from ldm.util
+                             import x` for ldm/util.py): namespace packages, rebuilt per link */
   Array(char *) entry_modules; /* dotted names launched as scripts or modules */
   Array(char *) entry_paths;   /* script paths launched */
   Array(char *) entry_funcs;   /* "pkg.mod:func" console scripts */
@@ -318,6 +322,8 @@ void model_free(Model *m) {
   model__set_free(&m->tops);
   model__strs_free(m->top_names.items, m->top_names.len);
   array_free(&m->top_names);
+  model__strs_free(m->ns_roots.items, m->ns_roots.len);
+  array_free(&m->ns_roots);
   array_free(&m->class_pairs);
   array_free(&m->calls_first);
   array_free(&m->mentions_first);
@@ -1224,10 +1230,13 @@ static void model__shadows(Model *m) {
 }
 
 static void model__defs(Model *m) {
+  model__strs_free(m->ns_roots.items, m->ns_roots.len);
+  m->ns_roots.len = 0;
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
     mm->def_base = (uint32_t)m->defs.len;
     mm->importer = -1;
+    mm->computed_by = -1;
     mm->imported_by_code = false;
     for (size_t k = 0; mm->facts && k < mm->facts->defs.len; k++) {
       MDef d = {(int32_t)i, (int32_t)k, -1, -1, -1, 0, false, false, -1};
@@ -1326,6 +1335,28 @@ static void model__add_dep(MModule *mm, int32_t to) {
   array_push(&mm->deps, to);
 }
 
+/* The length of a dotted name's first component. */
+static size_t model__first_len(const char *dotted) { return strcspn(dotted, "."); }
+
+/* Whether the folder `root` (a first component) is a namespace the project
+ * imports through. */
+static bool model__is_ns_root(const Model *m, const char *root, size_t n) {
+  for (size_t i = 0; i < m->ns_roots.len; i++)
+    if (strlen(m->ns_roots.items[i]) == n && strncmp(m->ns_roots.items[i], root, n) == 0) return true;
+  return false;
+}
+
+/* An import that reached module `to` by its whole path (`ldm.util` for
+ * ldm/util.py, named `util`): its first folder is a namespace package, and
+ * the packages below it are its subpackages, not top-level ones. */
+static void model__note_namespace(Model *m, const char *abs, const MModule *to) {
+  size_t n = model__first_len(abs);
+  if (!to->alt || strncmp(to->alt, abs, n) != 0 || to->alt[n] != '.' ||
+      (strncmp(to->name, abs, n) == 0 && (to->name[n] == '.' || to->name[n] == '\0')) || model__is_ns_root(m, abs, n))
+    return;
+  array_push(&m->ns_roots, xstrndup(abs, n));
+}
+
 /* One import of module mi: a dependency edge, or the module is broken. */
 static void model__import(Model *m, int32_t mi, const char *spelled, bool required) {
   MModule *mm = &m->mods.items[mi];
@@ -1337,6 +1368,7 @@ static void model__import(Model *m, int32_t mi, const char *spelled, bool requir
     if (to >= 0 && to != mi) model__add_dep(mm, to);
     if (to >= 0 && m->mods.items[to].importer < 0 && to != mi) m->mods.items[to].importer = mi;
     if (to >= 0 && to != mi && !mm->test) m->mods.items[to].imported_by_code = true;
+    if (to >= 0 && to != mi) model__note_namespace(m, abs, &m->mods.items[to]);
     if (whole || !required || mm->broken) {
       free(abs);
       return;
@@ -1713,15 +1745,26 @@ static bool model__launched(const Model *m, const MModule *mm) {
   return false;
 }
 
+/* Who imports a module: a module naming it, else one whose computed import
+ * loads it; -1: nothing does. */
+static int32_t model__importer(const MModule *mm) { return mm->importer >= 0 ? mm->importer : mm->computed_by; }
+
 /* A module that parses a command line is a script even when others import
  * it (for its constants or classes): its `__main__` block is an entry. */
 static bool model__cli(const MModule *mm) { return mm->cli; }
 
 /* Dots in a module's name: 0 for the top package, 1 for its modules and
- * subpackages (`pkg.mod`, `pkg.sub`), the package's surface. */
-static size_t model__depth(const MModule *mm) {
+ * subpackages (`pkg.mod`, `pkg.sub`), the package's surface. A package
+ * below a namespace folder the project imports through counts from that
+ * folder (ldm/modules/encoders/modules.py is ldm.modules.encoders.modules). */
+static size_t model__depth(const Model *m, const MModule *mm) {
+  const char *nm = mm->name;
+  size_t top = model__first_len(mm->alt ? mm->alt : "");
+  if (mm->alt && mm->in_package && model__is_ns_root(m, mm->alt, top) &&
+      !(strncmp(mm->name, mm->alt, top) == 0 && (mm->name[top] == '.' || mm->name[top] == '\0')))
+    nm = mm->alt;
   size_t n = 0;
-  for (const char *p = mm->name; *p; p++) n += *p == '.';
+  for (const char *p = nm; *p; p++) n += *p == '.';
   return n;
 }
 
@@ -1745,7 +1788,7 @@ static bool model__seed(const Model *m, const MModule *mm) {
   if (mm->facts->has_main && model__cli(mm)) return true;
   if (!mm->in_package) return !model__idle_loose(mm);
   /* in a folder of scripts a package is a helper; its scripts are those with a __main__ block */
-  return mm->script_dir ? mm->facts->has_main && mm->importer < 0 : model__depth(mm) <= 1;
+  return mm->script_dir ? mm->facts->has_main && mm->importer < 0 : model__depth(m, mm) <= 1;
 }
 
 /* The folders of the library copies the project carries (model__copy_root
@@ -1937,16 +1980,22 @@ static void model__load_unknown(Model *m, const MQueue *unknown, size_t *done, M
     }
     if (seen) continue;
     array_push(tops, unknown->items[*done]);
-    for (size_t i = 0; i < m->mods.len; i++)
-      if (n == 0 || (model__top_len(m->mods.items[i].rel) == n && strncmp(m->mods.items[i].rel, rel, n) == 0))
-        model__load(m, (int32_t)i, queue);
+    for (size_t i = 0; i < m->mods.len; i++) {
+      MModule *mi = &m->mods.items[i];
+      if (n != 0 && (model__top_len(mi->rel) != n || strncmp(mi->rel, rel, n) != 0)) continue;
+      if (!mi->loaded) mi->computed_by = unknown->items[*done];
+      model__load(m, (int32_t)i, queue);
+    }
   }
 }
 
 static void model__loaded(Model *m) {
   MQueue queue = {0}, unknown = {0}, tops = {0};
   size_t q = 0, done = 0;
-  for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].loaded = false;
+  for (size_t i = 0; i < m->mods.len; i++) {
+    m->mods.items[i].loaded = false;
+    m->mods.items[i].computed_by = -1;
+  }
   for (int tests = 0; tests < 2; tests++) {
     for (size_t i = 0; i < m->mods.len; i++)
       if (m->mods.items[i].facts && m->mods.items[i].test == (tests == 1) && model__seed(m, &m->mods.items[i]))
@@ -1968,7 +2017,9 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
   Model *m = r->m;
   MModule *mm = &m->mods.items[mi];
   if (mm->broken || !mm->facts || !mm->loaded || mm->test != tests) return;
-  mm->main_entry = mm->facts->has_main && (mm->importer < 0 || model__launched(m, mm) || model__cli(mm));
+  /* a module only a computed import loads is imported too (a config's
+   * `target: pkg.mod.Class`): its `__main__` block is a self-test */
+  mm->main_entry = mm->facts->has_main && (model__importer(mm) < 0 || model__launched(m, mm) || model__cli(mm));
   model__reach_owner(r, mi, PYREF_MODULE);
   if (mm->main_entry) model__reach_owner(r, mi, PYREF_MAIN);
   /* the public names of a package's surface are its API; so are a loose
@@ -1977,8 +2028,12 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
    * code imports it (VAR's dist.py beside train.py: the scripts' helper);
    * deeper modules, loose modules in folders and packages among scripts
    * are their users' business: what runs mentions what they need */
-  bool public_mod = mm->in_package ? model__depth(mm) <= 1 && !mm->script_dir
+  bool public_mod = mm->in_package ? model__depth(m, mm) <= 1 && !mm->script_dir
                                    : !mm->facts->has_main && !strchr(mm->rel, '/') && !mm->imported_by_code;
+  /* a module only a computed import loads is used by names the code does
+   * not spell (`getattr(importlib.import_module(m), cls)`): its public
+   * names stay reachable, unknown rather than guessed dead */
+  public_mod = public_mod || (mm->importer < 0 && mm->computed_by >= 0);
   for (const char *p = mm->name; public_mod && *p; p++)
     if (*p == '_' && (p == mm->name || p[-1] == '.') && !mm->is_init) public_mod = false;
   mm->surface = public_mod;
@@ -2416,8 +2471,10 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
     return *own;
   }
   if (mm->facts->has_main && !mm->main_entry && at >= mm->facts->main_start && at < mm->facts->main_end) {
-    *own = xasprintf("the __main__ block of a module the project imports (%s): a self-test",
-                     m->mods.items[mm->importer].rel);
+    *own = mm->importer >= 0 ? xasprintf("the __main__ block of a module the project imports (%s): a self-test",
+                                         m->mods.items[mm->importer].rel)
+                             : xasprintf("the __main__ block of a module loaded by a computed import (%s): a self-test",
+                                         m->mods.items[model__importer(mm)].rel);
     return *own;
   }
   return NULL;
@@ -2808,7 +2865,10 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
   h = model__mix(h, &mm->loaded, sizeof mm->loaded);
   h = model__mix(h, &mm->code_loaded, sizeof mm->code_loaded);
   h = model__mix_str(h, mm->transfer_by >= 0 ? m->mods.items[mm->transfer_by].rel : "");
-  if (mm->facts->has_main && !mm->main_entry && mm->importer >= 0) h = model__mix_str(h, m->mods.items[mm->importer].rel);
+  if (mm->facts->has_main && !mm->main_entry && model__importer(mm) >= 0) {
+    h = model__mix_str(h, m->mods.items[model__importer(mm)].rel);
+    h = model__mix(h, &mm->importer, sizeof mm->importer);
+  }
   for (size_t k = 0; k < mm->facts->defs.len; k++) {
     const MDef *d = &m->defs.items[mm->def_base + k];
     bool used = !d->reachable && model__mentioned(m, mm->facts->defs.items[k].name);

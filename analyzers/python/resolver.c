@@ -54,6 +54,13 @@ static bool resolver__text_has(const PyFile *py, TSNode n, const char *needle) {
   return memmem(py->text + s, e - s, needle, strlen(needle)) != NULL;
 }
 
+/* Whether cond names one of the '|'-separated texts of `needles`. */
+static bool resolver__text_has_any(const PyFile *py, TSNode cond, const char *needles) {
+  uint32_t s = ts_node_start_byte(cond), e = ts_node_end_byte(cond);
+  if (e - s > RESOLVER_COND_MAX) e = s + RESOLVER_COND_MAX;
+  return util_has_any(py->text + s, e - s, needles);
+}
+
 static unsigned resolver__name_hash(const char *name, size_t n) {
   unsigned h = 2166136261u;
   for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)name[i]) * 16777619u;
@@ -378,12 +385,12 @@ static bool resolver__else_raises(TSNode stmt) {
   return false;
 }
 
-/* `if torch.version.cuda:` / `is not None`: a CUDA build of torch, which
- * torch_npu never is, so the branch never runs on Ascend (`is None` / `not`:
- * the else part). */
+/* `if torch.version.cuda:` / `if torch.version.hip:` / `is not None`: a
+ * CUDA or ROCm build of torch, which torch_npu never is, so the branch never
+ * runs on Ascend (`is None` / `not`: the else part). */
 static void resolver__cuda_build_check(PyFile *py, TSNode stmt, TSNode cond) {
   const char *build = kb_template("cuda-build-check");
-  if (!build || !resolver__text_has(py, cond, build) || resolver__text_has(py, cond, " or ")) return;
+  if (!build || !resolver__text_has_any(py, cond, build) || resolver__text_has(py, cond, " or ")) return;
   bool negated = resolver__text_has(py, cond, "is None") || resolver__text_has(py, cond, "not ");
   if (negated && resolver__text_has(py, cond, "is not None")) negated = false;
   if (negated) {
@@ -415,15 +422,63 @@ static bool resolver__checks_guarded_import(PyFile *py, TSNode cond) {
   return b && pyfile_in_ranges(py->guarded.items, py->guarded.len, b->def_byte);
 }
 
+/* `f is None` where f is a guarded import (resolver__checks_guarded_import). */
+static bool resolver__guarded_is_none(PyFile *py, TSNode cond) {
+  if (pysym_of(cond) != PYSYM_COMPARISON_OPERATOR || ts_node_named_child_count(cond) != 2 ||
+      resolver__text_has(py, cond, " is not ") || !resolver__text_has(py, cond, " is ") ||
+      !resolver__is(ts_node_named_child(cond, 1), "none"))
+    return false;
+  TSNode id = ts_node_named_child(cond, 0);
+  if (!resolver__is(id, "identifier")) return false;
+  char *name = pyfile_node_text(py, id);
+  const PyBinding *b = pyfile_lookup(py, name, strlen(name), ts_node_start_byte(id));
+  free(name);
+  return b && pyfile_in_ranges(py->guarded.items, py->guarded.len, b->def_byte);
+}
+
+/* Whether cond is `f is None`, or an `or` of tests one of which is (`if
+ * offset == 0 or flash_attn_with_kvcache is None: <fallback> else: <use>`):
+ * the else runs only where the package loaded. The chain `a or b or c`
+ * nests to the left: one loop down its left operands. */
+static bool resolver__falls_back_when_none(PyFile *py, TSNode cond) {
+  for (;;) {
+    if (pysym_of(cond) == PYSYM_PARENTHESIZED_EXPRESSION && ts_node_named_child_count(cond) == 1) {
+      cond = ts_node_named_child(cond, 0);
+      continue;
+    }
+    if (!resolver__is(cond, "boolean_operator")) return resolver__guarded_is_none(py, cond);
+    TSNode op = pysym_child(cond, PYFIELD_OPERATOR), right = pysym_child(cond, PYFIELD_RIGHT);
+    if (ts_node_is_null(op) || strcmp(ts_node_type(op), "or") != 0) return false;
+    if (!ts_node_is_null(right) && resolver__guarded_is_none(py, right)) return true;
+    cond = pysym_child(cond, PYFIELD_LEFT);
+    if (ts_node_is_null(cond)) return false;
+  }
+}
+
+/* The else of an if without elifs, or a null node. */
+static TSNode resolver__only_else(TSNode stmt) {
+  TSNode e = {0};
+  uint32_t n = ts_node_named_child_count(stmt);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (pysym_of(c) == PYSYM_ELIF_CLAUSE) return (TSNode){0};
+    if (resolver__is(c, "else_clause")) e = c;
+  }
+  return e;
+}
+
 /* The branches of an if statement (its own and its elifs') that test a
  * guarded import, as guarded ranges, unless its else raises (then the
- * package is required). */
+ * package is required); the else of a test that takes the fallback when the
+ * import is None. */
 static void resolver__import_checks(PyFile *py, TSNode stmt, TSNode cond) {
   if (resolver__else_raises(stmt)) return;
   TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
   if (!ts_node_is_null(body) && resolver__checks_guarded_import(py, cond)) {
     resolver__optional_branch(py, body);
   }
+  TSNode els = resolver__only_else(stmt);
+  if (!ts_node_is_null(els) && resolver__falls_back_when_none(py, cond)) resolver__optional_branch(py, els);
   uint32_t n = ts_node_named_child_count(stmt);
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(stmt, i);
@@ -432,13 +487,6 @@ static void resolver__import_checks(PyFile *py, TSNode stmt, TSNode cond) {
     if (ts_node_is_null(ec) || ts_node_is_null(eb) || !resolver__checks_guarded_import(py, ec)) continue;
     resolver__optional_branch(py, eb);
   }
-}
-
-/* Whether cond names one of the '|'-separated texts of `needles`. */
-static bool resolver__text_has_any(const PyFile *py, TSNode cond, const char *needles) {
-  uint32_t s = ts_node_start_byte(cond), e = ts_node_end_byte(cond);
-  if (e - s > RESOLVER_COND_MAX) e = s + RESOLVER_COND_MAX;
-  return util_has_any(py->text + s, e - s, needles);
 }
 
 /* `if torch.cuda.is_available() and x.is_cuda: <fast path> else: <fallback>`:

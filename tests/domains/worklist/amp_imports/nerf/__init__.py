@@ -1,0 +1,2 @@
+from .raymarch import march_rays, composite_rays
+from .encoder import freq_encode

@@ -1,0 +1,1 @@
+from .scan import selective_scan
