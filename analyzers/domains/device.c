@@ -348,6 +348,34 @@ static bool device__platform_test(AnalyzeCtx *ctx, TSNode site) {
   return found;
 }
 
+/* `if torch.cuda.is_available(): torch.cuda.empty_cache()` (no elif or
+ * else) whose branch only keeps house (the "cuda-guarded-housekeeping"
+ * row: caches, memory statistics, synchronization): on the NPU the branch
+ * is skipped and nothing the program computes changes, so its findings are
+ * hints with the row's note. */
+static void device__housekeeping(AnalyzeCtx *ctx, TSNode site, uint32_t from, uint32_t to) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "cuda-guarded-housekeeping", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  TSNode stmt = device__guarding_if(site);
+  if (!row || !row->arg || ts_node_is_null(stmt) || !ts_node_is_null(device__else_body(stmt)) ||
+      device__negated(site, ts_node_child_by_field_name(stmt, "condition", 9)))
+    return;
+  for (uint32_t i = 0; i < ts_node_named_child_count(stmt); i++)
+    if (pysyntax_is(ts_node_named_child(stmt, i), "elif_clause")) return;
+  size_t n = 0;
+  for (size_t i = 0; i < ctx->out->len; i++) {
+    const Finding *f = &ctx->out->items[i];
+    if (f->start_byte < from || f->end_byte > to || kb_domain(f->rule->code) != 2) continue;
+    if (!f->subject || !kb_pattern_match(row->arg, f->subject)) return;
+    n++;
+  }
+  for (size_t i = 0; n && i < ctx->out->len; i++) {
+    Finding *f = &ctx->out->items[i];
+    if (f->start_byte < from || f->end_byte > to || kb_domain(f->rule->code) != 2) continue;
+    f->severity = SEV_HINT;
+    finding_append_note(f, row->msg_en, row->msg_zh);
+  }
+}
+
 static bool device__guard(AnalyzeCtx *ctx, const Finding *g) {
   TSNode site = forest_node_at(ctx->forest, g->start_byte, g->end_byte);
   if (device__platform_test(ctx, site)) return true;
@@ -362,6 +390,7 @@ static bool device__guard(AnalyzeCtx *ctx, const Finding *g) {
     return false;
   }
   size_t folded = device__fold_range(ctx->out, g, from, to);
+  device__housekeeping(ctx, site, from, to);
   /* `torch.cuda.is_available() and torch.cuda.is_bf16_supported()`: one test, one change */
   return calls || (folded && device__and_left(site));
 }

@@ -411,29 +411,11 @@ static bool analyze__fast_path_gate(const PyFile *py, const Finding *f) {
 
 /* Whether a finding lies in the left operand of `A and B` that is an item of
  * a with statement (`with torch.cuda.amp.autocast() and torch.no_grad():`):
- * `and` yields B, so A is built but never entered. Walks up to the item only. */
+ * `and` yields B, so A is built but never entered (PyFile.unentered). */
 static bool analyze__with_and_left(const PyFile *py, const Finding *f) {
-  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
-  bool left = false, hit = false, in_and = false;
-  const char *field;
-  for (TSNode c; forest_up_next(&up, &c, &field);) {
-    const char *t = ts_node_type(c);
-    if (in_and) {
-      hit = strcmp(t, "with_item") == 0;
-      break;
-    }
-    if (strcmp(t, "boolean_operator") == 0) {
-      TSNode op = pysym_child(c, PYFIELD_OPERATOR);
-      if (!left || ts_node_is_null(op) || strcmp(ts_node_type(op), "and") != 0) break;
-      in_and = true;
-      continue;
-    }
-    PySym k = pysym_of(c);
-    if (k == PYSYM_BLOCK || k == PYSYM_WITH_STATEMENT || k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_MODULE) break;
-    left = field && strcmp(field, "left") == 0;
-  }
-  forest_up_end(&up);
-  return hit;
+  for (size_t i = 0; i < py->unentered.len; i++)
+    if (py->unentered.items[i].start <= f->start_byte && f->end_byte <= py->unentered.items[i].end) return true;
+  return false;
 }
 
 /* Whether statement s is `<name> = <wrap>(<name>, ...)` with wrap (its

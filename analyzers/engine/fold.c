@@ -1784,12 +1784,12 @@ static bool fold__internal_code(const AnalyzeOptions *opt, const Finding *f) {
 }
 
 /* Breadth-first over the include graph from file `from` (forward only, or
- * both ways) to the nearest other file whose kernel finding `match`
- * accepts; returns the file, *kernel its finding. */
+ * both ways) to the nearest other file whose kernel finding (a live one
+ * when `live`) `match` accepts; returns the file, *kernel its finding. */
 typedef bool (*FoldKernelFn)(FoldProject *p, size_t from, size_t file, size_t kernel);
 
-static size_t fold__nearest_kernel(FoldProject *p, const FoldNode *g, size_t from, bool both, FoldKernelFn match,
-                                   size_t *kernel) {
+static size_t fold__nearest_kernel(FoldProject *p, const FoldNode *g, size_t from, bool both, bool live,
+                                   FoldKernelFn match, size_t *kernel) {
   bool *seen = xcalloc(p->n, sizeof *seen);
   size_t *queue = xmalloc(p->n * sizeof *queue), head = 0, tail = 0, found = SIZE_MAX;
   queue[tail++] = from;
@@ -1799,7 +1799,7 @@ static size_t fold__nearest_kernel(FoldProject *p, const FoldNode *g, size_t fro
     if (f != from) {
       const FindingList *l = p->files[f].findings;
       for (size_t k = 0; k < l->len && found == SIZE_MAX; k++)
-        if (fold_live(&l->items[k]) && strcmp(l->items[k].rule->code, "ASC401") == 0 && match(p, from, f, k)) {
+        if ((!live || fold_live(&l->items[k])) && strcmp(l->items[k].rule->code, "ASC401") == 0 && match(p, from, f, k)) {
           found = f;
           *kernel = k;
         }
@@ -1848,7 +1848,7 @@ static void fold__families(FoldProject *p, const FoldNode *g) {
     bool launches = false;
     for (size_t j = 0; j < l->len; j++) launches = launches || (fold_live(&l->items[j]) && strcmp(l->items[j].rule->code, "ASC402") == 0);
     if (!launches) continue;
-    size_t k = SIZE_MAX, o = fold__nearest_kernel(p, g, i, false, fold__named_in, &k);
+    size_t k = SIZE_MAX, o = fold__nearest_kernel(p, g, i, false, true, fold__named_in, &k);
     if (o == SIZE_MAX) continue;
     bool *take = xcalloc(l->len + 1, sizeof *take);
     for (size_t j = 0; j < l->len; j++)
@@ -1858,7 +1858,8 @@ static void fold__families(FoldProject *p, const FoldNode *g) {
   }
 }
 
-/* A header with no kernel and only internals: sites of the nearest kernel. */
+/* A header with no kernel and only internals: sites of the nearest kernel
+ * (a live one first; else one only optional or dead code reaches). */
 static void fold__headers(FoldProject *p, const FoldNode *g) {
   for (size_t i = 0; i < p->n; i++) {
     FindingList *l = p->files[i].findings;
@@ -1870,11 +1871,16 @@ static void fold__headers(FoldProject *p, const FoldNode *g) {
       only = fold__internal_code(p->opt, &l->items[j]) || strcmp(l->items[j].rule->code, "ASC403") == 0;
     }
     if (!any || !only) continue;
-    size_t k = SIZE_MAX, o = fold__nearest_kernel(p, g, i, true, fold__any_kernel, &k);
+    size_t k = SIZE_MAX, o = fold__nearest_kernel(p, g, i, true, true, fold__any_kernel, &k);
+    /* kernels only optional or dead code reaches: the header is theirs all the same */
+    if (o == SIZE_MAX) o = fold__nearest_kernel(p, g, i, true, false, fold__any_kernel, &k);
     if (o == SIZE_MAX) continue;
     bool *take = xcalloc(l->len + 1, sizeof *take);
     for (size_t j = 0; j < l->len; j++) take[j] = fold_live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2;
+    Finding *kf = &p->files[o].findings->items[k];
+    Severity was = kf->severity; /* a kernel that is no item stays none with its header */
     fold__move(p, i, take, o, k);
+    if (was == SEV_HINT) kf->severity = SEV_HINT;
     free(take);
   }
 }

@@ -51,6 +51,11 @@ typedef struct {
   Array(ReachMention) mentions;
   Array(ReachRegion) regions;
   Array(int32_t) py_names; /* names a Python file mentions */
+  /* The names of the top-level Python functions and classes of the
+   * project's modules that are not optional themselves: a Python wrapper
+   * named like the binding it calls (stylegan3's `def bias_act(...)` over
+   * `_plugin.bias_act`); and those an optional module defines */
+  Names py_defs, py_defs_optional;
 } Reach;
 
 /* ---- one file's facts into the project's numbering ---- */
@@ -91,16 +96,46 @@ static bool reach__owner_guarded(const PyFacts *py, int32_t owner) {
  * branch or the CUDA branch of a device test with a fallback, itself or through the one function or class holding it), and
  * there is one: `import _kernels` in a try whose except defines the
  * PyTorch fallback, the binding called in the try body. */
+static bool reach__defines(const PyFacts *py, const char *name) {
+  for (size_t i = 0; i < py->defs.len; i++)
+    if (py->defs.items[i].kind != PYDEF_METHOD && strcmp(py->defs.items[i].name, name) == 0) return true;
+  return false;
+}
+
 static bool reach__guarded_calls(const PyFacts *py, const char *name) {
   size_t n = strlen(name), calls = 0;
+  /* a bare call of a function the file defines is the Python wrapper's, not the binding's */
+  bool wrapper = py && reach__defines(py, name);
   for (size_t i = 0; py && i < py->calls.len; i++) {
     const PyCall *c = &py->calls.items[i];
     size_t cn = strlen(c->callee);
     if (cn < n || strcmp(c->callee + cn - n, name) != 0 || (cn > n && c->callee[cn - n - 1] != '.')) continue;
+    if (cn == n && wrapper) continue;
     if (!(c->flags & (PYCALL_GUARDED | PYCALL_CUDA_GATED)) && !reach__owner_guarded(py, c->owner)) return false;
     calls++;
   }
   return calls > 0;
+}
+
+/* Whether Python word w, in a file that does not define it, names a Python
+ * function or class of another, required module: the importer calls that
+ * wrapper, whose own file says how it reaches the binding (for the required
+ * solve only). A wrapper in an optional module (SageAttention's guarded
+ * `from . import sm80_compile`) says nothing of how its callers reach it. */
+static bool reach__other_wrapper(const Reach *r, const PyFacts *py, const char *w) {
+  size_t n = strlen(w);
+  return names_find(&r->py_defs, w, n) >= 0 && names_find(&r->py_defs_optional, w, n) < 0 && !reach__defines(py, w);
+}
+
+/* Numbers the project's top-level Python definitions (Reach.py_defs and
+ * py_defs_optional; `optional` as fold_reach_cxx's). */
+static void reach__python_defs(Reach *r, const FoldFile *files, size_t n, const bool *optional) {
+  for (size_t i = 0; i < n; i++) {
+    const PyFacts *py = files[i].kind == FILE_PYTHON && files[i].facts ? files[i].facts->py : NULL;
+    Names *into = optional[i] || files[i].test ? &r->py_defs_optional : &r->py_defs;
+    for (size_t d = 0; py && d < py->defs.len; d++)
+      if (py->defs.items[d].kind != PYDEF_METHOD) names_intern(into, py->defs.items[d].name, strlen(py->defs.items[d].name));
+  }
 }
 
 /* Adds file `file`'s facts: a C/C++ file's words numbered project-wide,
@@ -113,9 +148,11 @@ static void reach__add(Reach *r, size_t file, const ReachFacts *f, bool test, bo
   if (f->top_words) { /* Python: words only */
     /* a name no C/C++ file has (added first) keeps nothing alive: not numbered */
     for (size_t k = 0; k < f->words.len; k++) {
-      int64_t known = names_find(&r->names, reach_facts_word(f, k), strlen(reach_facts_word(f, k)));
+      const char *w = reach_facts_word(f, k);
+      int64_t known = names_find(&r->names, w, strlen(w));
       if (known < 0) continue;
-      ReachMention men = {(int32_t)known, -1, optional || reach__guarded_calls(py, reach_facts_word(f, k))};
+      bool aside = optional || reach__guarded_calls(py, w) || (py && reach__other_wrapper(r, py, w));
+      ReachMention men = {(int32_t)known, -1, aside};
       array_push(&r->mentions, men);
       array_push(&r->py_names, (int32_t)known);
     }
@@ -394,6 +431,7 @@ void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, const 
   if (!any || (!dead && !out)) return;
   Reach r = {0};
   r.bindings = dead ? dead->arg : NULL;
+  if (optional) reach__python_defs(&r, files, n, optional);
   ReachFacts **made = xcalloc(n, sizeof *made);
   for (int pass = 0; pass < 2; pass++) /* C/C++ first: their names are the ones that matter */
     for (size_t i = 0; i < n; i++) {
@@ -413,6 +451,8 @@ void fold_reach_cxx(FoldFile *files, size_t n, const AnalyzeOptions *opt, const 
   }
   reach__prune_related(&r, files, n);
   names_free(&r.names);
+  names_free(&r.py_defs);
+  names_free(&r.py_defs_optional);
   array_free(&r.regions);
   array_free(&r.defs);
   array_free(&r.mentions);

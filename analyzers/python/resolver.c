@@ -489,18 +489,34 @@ static void resolver__import_checks(PyFile *py, TSNode stmt, TSNode cond) {
   }
 }
 
-/* `if torch.cuda.is_available() and x.is_cuda: <fast path> else: <fallback>`:
- * the branch is one the NPU never takes while the else runs there. Only a
- * plain test (no `not`, no `or`) with an else that does not raise. */
+/* Whether an if without else ends its body in a return and is followed by
+ * more statements of its block: `if <fast>: return fast(x)` then the
+ * fallback, stylegan3's `if impl == 'cuda' and x.device.type == 'cuda' and
+ * _init(): return _plugin...; return _ref(x)`. */
+static bool resolver__returns_to_rest(TSNode stmt, TSNode body) {
+  uint32_t nb = ts_node_named_child_count(body);
+  TSNode last = nb ? ts_node_named_child(body, nb - 1) : (TSNode){0};
+  TSNode next = ts_node_next_named_sibling(stmt);
+  while (!ts_node_is_null(next) && pysym_of(next) == PYSYM_COMMENT) next = ts_node_next_named_sibling(next);
+  return !ts_node_is_null(last) && resolver__is(last, "return_statement") && !ts_node_is_null(next);
+}
+
+/* `if torch.cuda.is_available() and x.is_cuda: <fast path> else: <fallback>`,
+ * or the same ending in a return with the fallback after it: the branch is
+ * one the NPU never takes while the fallback runs there. Only a plain test
+ * (no `not`, no `or`) with no else that raises. */
 static void resolver__cuda_gate(PyFile *py, TSNode stmt, TSNode cond) {
   if (!resolver__text_has_any(py, cond, kb_template("cuda-device-gates")) || resolver__text_has(py, cond, "not ") ||
       resolver__text_has(py, cond, " or ") || resolver__else_raises(stmt))
     return;
-  bool has_else = false;
+  bool has_else = false, has_elif = false;
   uint32_t n = ts_node_named_child_count(stmt);
-  for (uint32_t i = 0; i < n; i++) has_else |= resolver__is(ts_node_named_child(stmt, i), "else_clause");
+  for (uint32_t i = 0; i < n; i++) {
+    has_else |= resolver__is(ts_node_named_child(stmt, i), "else_clause");
+    has_elif |= pysym_of(ts_node_named_child(stmt, i)) == PYSYM_ELIF_CLAUSE;
+  }
   TSNode body = pysym_child(stmt, PYFIELD_CONSEQUENCE);
-  if (!has_else || ts_node_is_null(body)) return;
+  if (ts_node_is_null(body) || (!has_else && (has_elif || !resolver__returns_to_rest(stmt, body)))) return;
   ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)};
   array_push(&py->cuda_gated, r);
 }
@@ -569,14 +585,31 @@ static bool resolver__is_inference_ctx(const PyFile *py, TSNode n) {
   return resolver__text_has(py, n, "no_grad") || resolver__text_has(py, n, "inference_mode");
 }
 
+/* The left operands of `and` items of a with clause (PyFile.unentered). */
+static void resolver__unentered(PyFile *py, TSNode clause) {
+  uint32_t n = ts_node_named_child_count(clause);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode item = ts_node_named_child(clause, i);
+    TSNode v = resolver__is(item, "with_item") ? pysym_child(item, PYFIELD_VALUE) : (TSNode){0};
+    if (ts_node_is_null(v) || !resolver__is(v, "boolean_operator")) continue;
+    TSNode op = pysym_child(v, PYFIELD_OPERATOR), left = pysym_child(v, PYFIELD_LEFT);
+    if (ts_node_is_null(op) || ts_node_is_null(left) || strcmp(ts_node_type(op), "and") != 0) continue;
+    ByteRange r = {ts_node_start_byte(left), ts_node_end_byte(left)};
+    array_push(&py->unentered, r);
+  }
+}
+
 static void resolver__with(PyFile *py, TSNode stmt) {
   uint32_t n = ts_node_named_child_count(stmt);
+  bool inference = false;
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(stmt, i);
-    if (resolver__is(c, "with_clause") && resolver__is_inference_ctx(py, c)) {
+    if (!resolver__is(c, "with_clause")) continue;
+    resolver__unentered(py, c);
+    if (!inference && resolver__is_inference_ctx(py, c)) {
       ByteRange r = {ts_node_start_byte(stmt), ts_node_end_byte(stmt)};
       array_push(&py->inference, r);
-      return;
+      inference = true;
     }
   }
 }
@@ -889,11 +922,6 @@ static void resolver__function(PyFile *py, TSNode fn, const Frame *parent) {
   array_push(&py->functions, f);
 }
 
-static void resolver__comment(PyFile *py, TSNode c) {
-  uint32_t row = ts_node_start_point(c).row;
-  if (row < py->n_rows && !py->comments[row]) py->comments[row] = pyfile_node_text(py, c);
-}
-
 static uint32_t resolver__line_after(const PyFile *py, uint32_t e) {
   while (e < py->len && py->text[e] != '\n' && py->text[e] != '\r') e++;
   if (e < py->len && py->text[e] == '\r') e++;
@@ -981,21 +1009,6 @@ static bool resolver__visit(PyFile *py, TSNode n, Frame *frames, size_t depth) {
   }
 }
 
-/* Comments: every '#' that starts a comment node. A '#' inside a string is
- * rejected by the tree; there are few of either per file. */
-static void resolver__comments(PyFile *py) {
-  for (const char *p = memchr(py->text, '#', py->len); p; p = memchr(p + 1, '#', py->len - (size_t)(p + 1 - py->text))) {
-    uint32_t at = (uint32_t)(p - py->text);
-    TSNode c = forest_node_at(py->forest, at, at + 1);
-    if (pysym_of(c) == PYSYM_COMMENT && ts_node_start_byte(c) == at) {
-      resolver__comment(py, c);
-      uint32_t end = ts_node_end_byte(c);
-      if (end > at + 1 && end <= py->len) p = py->text + end - 1;
-    }
-    if ((size_t)(p + 1 - py->text) >= py->len) break;
-  }
-}
-
 /* Attaches each method to its innermost class. Functions and classes were
  * found in document order: one sweep with a stack of the classes open at
  * each function (the innermost on top). */
@@ -1050,11 +1063,17 @@ static void pyfile_free_arrays(PyFile *py);
 
 /* What the walk of one top-level statement added to the file: the tails of
  * the file's arrays (positions as of `start` and `row`) and the flags it set. */
+/* A comment of a statement, relative to the statement's start and row. */
+typedef struct {
+  uint32_t row, start, end;
+} ResolverComment;
+
 typedef struct {
   uint64_t hash, env; /* its text; what it reads of the statements before it (resolver__env) */
   uint32_t len, start, row;
   bool reusable;      /* nothing it added points outside it */
   PyFile add;         /* only the arrays and flags are used; import_insert_byte UINT32_MAX: no top-level import */
+  Array(ResolverComment) comments; /* its comments (a function of its text alone) */
 } ResolverPart;
 
 struct PyFileCache {
@@ -1064,6 +1083,7 @@ struct PyFileCache {
 PyFileCache *pyfile_cache_new(void) { return xcalloc(1, sizeof(PyFileCache)); }
 
 static void resolver__part_free(ResolverPart *p) {
+  array_free(&p->comments);
   p->add.text = NULL;
   p->add.n_rows = 0; /* no comments were collected into it */
   pyfile_free_arrays(&p->add);
@@ -1079,13 +1099,13 @@ void pyfile_cache_free(PyFileCache *c) {
 /* The lengths of the arrays a walk appends to. */
 typedef struct {
   size_t bindings, guarded, npu_aware, skip_conds, dead, optin, cuda_gated, optional_only, inference, requires,
-      main_blocks, functions, classes, imports, type_checking;
+      main_blocks, functions, classes, imports, type_checking, unentered;
 } ResolverMark;
 
 static ResolverMark resolver__mark(const PyFile *py) {
   return (ResolverMark){py->bindings.len, py->guarded.len, py->npu_aware.len, py->skip_conds.len, py->dead.len,
                         py->optin.len, py->cuda_gated.len, py->optional_only.len, py->inference.len, py->requires.len, py->main_blocks.len, py->functions.len,
-                        py->classes.len, py->imports.len, py->type_checking.len};
+                        py->classes.len, py->imports.len, py->type_checking.len, py->unentered.len};
 }
 
 static ByteRange resolver__shift_range(ByteRange r, int64_t d) {
@@ -1133,6 +1153,7 @@ static void resolver__copy(PyFile *to, const PyFile *from, const ResolverMark *m
   RESOLVER__RANGES(to->cuda_gated, from->cuda_gated, m->cuda_gated, d);
   RESOLVER__RANGES(to->optional_only, from->optional_only, m->optional_only, d);
   RESOLVER__RANGES(to->inference, from->inference, m->inference, d);
+  RESOLVER__RANGES(to->unentered, from->unentered, m->unentered, d);
   RESOLVER__RANGES(to->requires, from->requires, m->requires, d);
   RESOLVER__RANGES(to->requires_at, from->requires_at, m->requires, d);
   RESOLVER__RANGES(to->requires_src, from->requires_src, m->requires, d);
@@ -1272,6 +1293,36 @@ static void resolver__replay(PyFile *py, const ResolverPart *p, uint32_t start, 
   resolver__merge_flags(py, &saved, &p->add, d);
 }
 
+/* The comments of member m: every '#' in it that starts a comment node (a
+ * '#' inside a string is rejected by the tree; there are few of either per
+ * statement), into py->comments and, when `keep` is given, relative to the
+ * member for its next version. */
+static void resolver__member_comments(PyFile *py, const ForestMember *mem, ResolverPart *keep) {
+  const char *end = py->text + mem->end;
+  for (const char *p = memchr(py->text + mem->start, '#', mem->end - mem->start); p;
+       p = p + 1 < end ? memchr(p + 1, '#', (size_t)(end - p - 1)) : NULL) {
+    uint32_t at = (uint32_t)(p - py->text);
+    TSNode c = forest_node_at(py->forest, at, at + 1);
+    if (pysym_of(c) != PYSYM_COMMENT || ts_node_start_byte(c) != at) continue;
+    uint32_t row = ts_node_start_point(c).row, e = ts_node_end_byte(c);
+    if (row < py->n_rows && !py->comments[row]) py->comments[row] = pyfile_node_text(py, c);
+    if (keep) {
+      ResolverComment rc = {row - mem->row, at - mem->start, e - mem->start};
+      array_push(&keep->comments, rc);
+    }
+    if (e > at + 1 && e <= mem->end) p = py->text + e - 1;
+  }
+}
+
+/* A kept member's comments, moved to where it is now. */
+static void resolver__replay_comments(PyFile *py, const ResolverPart *p, uint32_t start, uint32_t row) {
+  for (size_t i = 0; i < p->comments.len; i++) {
+    const ResolverComment *c = &p->comments.items[i];
+    uint32_t r = row + c->row;
+    if (r < py->n_rows && !py->comments[r]) py->comments[r] = xstrndup(py->text + start + c->start, c->end - c->start);
+  }
+}
+
 PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, PyFileCache *cache, size_t n_lines) {
   PyFile *py = xcalloc(1, sizeof *py);
   py->text = text;
@@ -1295,6 +1346,7 @@ PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, 
     size_t guards = py->guarded.len, binds = py->bindings.len;
     if (!cache) {
       resolver__walk_member(py, forest, m, NULL);
+      resolver__member_comments(py, mem, NULL);
       continue;
     }
     ResolverPart part;
@@ -1305,10 +1357,12 @@ PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, 
     ResolverPart *old = resolver__kept(cache, &from, part.hash, part.len, env);
     if (old) {
       resolver__replay(py, old, mem->start, mem->row);
+      resolver__replay_comments(py, old, mem->start, mem->row);
       part = *old; /* moved out of the cache, to where the statement is now */
       memset(old, 0, sizeof *old);
     } else {
       resolver__walk_member(py, forest, m, &part);
+      resolver__member_comments(py, mem, &part);
       part.start = mem->start;
       part.row = mem->row;
     }
@@ -1319,7 +1373,6 @@ PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, 
     for (size_t i = 0; i < cache->parts.len; i++) resolver__part_free(&cache->parts.items[i]);
     array_take(&cache->parts, &next);
   }
-  resolver__comments(py);
   pyfile_required_fallbacks(py);
   resolver__methods(py);
   return py;
@@ -1363,6 +1416,7 @@ static void pyfile_free_arrays(PyFile *py) {
   for (size_t i = 0; i < py->required.len; i++) free(py->required.items[i].name);
   array_free(&py->required);
   array_free(&py->inference);
+  array_free(&py->unentered);
   for (size_t i = 0; i < py->n_rows; i++) free(py->comments[i]);
   free(py->comments);
 }

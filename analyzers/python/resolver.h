@@ -97,6 +97,9 @@ struct PyFile {
    * another statement is walked again on the next version. */
   Array(ByteRange) flag_srcs;
   Array(ByteRange) inference;
+  /* The left operand of `A and B` as a with item (`with torch.cuda.amp.autocast() and
+   * torch.no_grad():`): `and` yields B, so A is built and never entered. */
+  Array(ByteRange) unentered;
   /* The rest of a function after a statement that requires an optional
    * package (`assert FA3_ENABLED`, `if not HAS_X: raise`, the flag set in a
    * guarded `try:` import): `requires_at[i]` is that statement,

@@ -69,8 +69,8 @@ TEST(device_guard_around_other_statements) {
 
 TEST(device_guard_every_guarded_call_carries_the_guard) {
   /* the calls of one guarded branch are one item, whose quick fix changes the guard too */
-  const char *src = "import torch\ndef f():\n    if torch.cuda.is_available():\n        torch.cuda.synchronize()\n"
-                    "        torch.cuda.empty_cache()\n";
+  const char *src = "import torch\ndef f():\n    if torch.cuda.is_available():\n        torch.cuda.set_device(0)\n"
+                    "        torch.cuda.manual_seed_all(0)\n";
   AnalyzeOptions o;
   analyze_options_default(&o);
   FindingList l = {0};
@@ -80,8 +80,24 @@ TEST(device_guard_every_guarded_call_carries_the_guard) {
   size_t n;
   char *r = fixes_apply(src, strlen(src), &l, false, &n, NULL);
   ASSERT_STR_EQ(r, "import torch\nimport torch_npu\ndef f():\n    if torch.npu.is_available():\n"
-                   "        torch.npu.synchronize()\n        torch.npu.empty_cache()\n");
+                   "        torch.npu.set_device(0)\n        torch.npu.manual_seed_all(0)\n");
   free(r);
+  findings_free(&l);
+}
+
+/* a guarded branch that only keeps house is skipped on the NPU: hints */
+TEST(device_guard_of_housekeeping_is_hint) {
+  const char *src = "import torch\ndef f():\n    if torch.cuda.is_available():\n        torch.cuda.synchronize()\n"
+                    "        torch.cuda.empty_cache()\n";
+  AnalyzeOptions o;
+  analyze_options_default(&o);
+  FindingList l = {0};
+  analyze_text("t.py", src, strlen(src), NULL, &o, &l, NULL);
+  ASSERT_EQ(l.len, 2);
+  for (size_t i = 0; i < l.len; i++) {
+    ASSERT_EQ(l.items[i].severity, SEV_HINT);
+    ASSERT(strstr(l.items[i].message, "[skipped on the NPU with its guard") != NULL);
+  }
   findings_free(&l);
 }
 
