@@ -760,18 +760,26 @@ static void fold__engine_file(Fold *fo) {
 /* A name imported from a library the finding is about, and its uses: one
  * item, reported at the first use (where the detail is), with the import
  * and the other uses as related sites. */
-/* Whether use j is of a name import finding i stands for: its own, or one
- * an earlier fold merged into it (`from torch.cuda.amp import custom_bwd,
+/* The import findings that finding i stands for: itself, and those an
+ * earlier fold merged into it (`from torch.cuda.amp import custom_bwd,
  * custom_fwd` is one finding by then, and one edit serves both names). */
-static bool fold__import_names(const Fold *fo, size_t i, size_t j) {
-  const FindingList *l = fo->l;
-  for (size_t k = 0; k < l->len; k++) {
-    bool stands = k == i || (fo->sites[k].gone && fo->sites[k].in_import && fold__carrier(fo, k) == fold__carrier(fo, i));
-    /* the same name with the same rule: a bare decorator and a called one
-     * match different rows, and are still the one import's uses */
-    const Finding *a = &l->items[k], *b = &l->items[j];
-    if (stands && kb_domain(a->rule->code) >= 2 && strcmp(a->rule->code, b->rule->code) == 0 &&
-        strcmp(a->subject, b->subject) == 0)
+typedef Array(size_t) FoldIndexes;
+
+static void fold__import_members_of(const Fold *fo, size_t i, FoldIndexes *out) {
+  out->len = 0;
+  array_push(out, i);
+  for (size_t k = 0; k < fo->l->len; k++)
+    if (k != i && fo->sites[k].gone && fo->sites[k].in_import && fold__carrier(fo, k) == i) array_push(out, k);
+}
+
+/* Whether use j is of a name one of `names` imports: the same name with the
+ * same rule (a bare decorator and a called one match different rows, and
+ * are still the one import's uses). */
+static bool fold__import_names(const Fold *fo, const size_t *names, size_t n, size_t j) {
+  const Finding *b = &fo->l->items[j];
+  for (size_t k = 0; k < n; k++) {
+    const Finding *a = &fo->l->items[names[k]];
+    if (kb_domain(a->rule->code) >= 2 && strcmp(a->rule->code, b->rule->code) == 0 && strcmp(a->subject, b->subject) == 0)
       return true;
   }
   return false;
@@ -779,11 +787,13 @@ static bool fold__import_names(const Fold *fo, size_t i, size_t j) {
 
 static void fold__import_uses(Fold *fo) {
   FindingList *l = fo->l;
+  FoldIndexes names = {0};
   for (size_t i = 0; i < l->len; i++) {
     if (fo->sites[i].gone || !fo->sites[i].in_import) continue;
+    fold__import_members_of(fo, i, &names);
     size_t carrier = l->len;
     for (size_t j = 0; j < l->len; j++) {
-      if (j == i || fo->sites[j].gone || fo->sites[j].in_import || !fold__import_names(fo, i, j)) continue;
+      if (j == i || fo->sites[j].gone || fo->sites[j].in_import || !fold__import_names(fo, names.items, names.len, j)) continue;
       if (carrier == l->len) {
         carrier = j;
         fold__gone(fo, j, i, NULL);
@@ -792,6 +802,7 @@ static void fold__import_uses(Fold *fo) {
       }
     }
   }
+  array_free(&names);
 }
 
 /* A use whose fix is an import's (`amp.autocast` under `import
@@ -1915,6 +1926,50 @@ static void fold__sole_includer(FoldProject *p, const FoldNode *g) {
   }
 }
 
+/* A C++ source (not .cu) without kernels whose only findings are internals
+ * (a binding's `#include <cuda_fp16.h>`, its device checks) beside the one source of its folder
+ * whose kernels are findings: one extension to port, its sites related
+ * locations of that source's first kernel (blind review of SageAttention:
+ * the fused extension's pybind.cpp). */
+static void fold__internals_beside_kernels(FoldProject *p) {
+  for (size_t i = 0; i < p->n; i++) {
+    FindingList *l = p->files[i].findings;
+    /* a .cu without kernels is host code of an op of its own (a header's template) */
+    if (p->files[i].kind != FILE_CUDA || p->files[i].test || fold_header_path(p->files[i].path) || l->len == 0 ||
+        util_ends_with(p->files[i].path, ".cu") || fold__first_kernel(p, i) != SIZE_MAX)
+      continue;
+    bool only = true, any = false;
+    for (size_t j = 0; j < l->len && only; j++) {
+      if (!fold_live(&l->items[j]) || kb_domain(l->items[j].rule->code) < 2) continue;
+      any = true;
+      only = fold__internal_code(p->opt, &l->items[j]);
+    }
+    if (!any || !only) continue;
+    const char *slash = strrchr(p->files[i].path, '/');
+    size_t dir = slash ? (size_t)(slash - p->files[i].path) + 1 : 0;
+    /* the one source of the folder with kernels: with several, which one
+     * the file is built with is the build's to say (RWKV-LM's wkv_op.cpp
+     * and wkv_op_v2.cpp beside wkv_cuda.cu and wkv_cuda_v2.cu) */
+    size_t o = SIZE_MAX, k = SIZE_MAX, found = 0;
+    for (size_t f = 0; f < p->n && found < 2; f++) {
+      const char *path = p->files[f].path;
+      if (f == i || p->files[f].kind != FILE_CUDA || p->files[f].test || strncmp(path, p->files[i].path, dir) != 0 ||
+          strchr(path + dir, '/'))
+        continue;
+      size_t first = fold__first_kernel(p, f);
+      if (first == SIZE_MAX) continue;
+      found++;
+      o = f;
+      k = first;
+    }
+    if (found != 1) continue;
+    bool *take = xcalloc(l->len + 1, sizeof *take);
+    for (size_t j = 0; j < l->len; j++) take[j] = fold_live(&l->items[j]) && kb_domain(l->items[j].rule->code) >= 2;
+    fold__move(p, i, take, o, k);
+    free(take);
+  }
+}
+
 /* ---- packages registered for CUDA devices only ---- */
 
 /* Whether text holds `<keyword>=(` / `[` with string items that are all
@@ -2941,6 +2996,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   fold__families(&p, g);
   fold__headers(&p, g);
   fold__sole_includer(&p, g);
+  fold__internals_beside_kernels(&p);
   fold__unincluded_headers(&p);
   fold__unnamed_sources(&p);
   fold__own_packages(&p);
