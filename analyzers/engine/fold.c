@@ -1533,8 +1533,6 @@ static char *fold__variant_stem(const char *name) {
 static void fold__kernel_variants(Fold *fo) {
   FindingList *l = fo->l;
   char **stem = xcalloc(l->len + 1, sizeof *stem); /* NULL: no kernel finding */
-
-/* NULL: no kernel finding */
   for (size_t i = 0; i < l->len; i++)
     if (!fo->sites[i].gone && strcmp(l->items[i].rule->code, "ASC401") == 0) stem[i] = fold__variant_stem(l->items[i].subject);
   for (size_t i = 0; i < l->len; i++)
@@ -1544,6 +1542,40 @@ static void fold__kernel_variants(Fold *fo) {
         fold__gone(fo, i, j, NULL);
   for (size_t i = 0; i < l->len; i++) free(stem[i]);
   free(stem);
+}
+
+/* The template a kernel instantiates: the callee of the one statement of its
+ * body (`__global__ void TexFwdLinear1(const P p) { TexFwdTemplate<float, 1,
+ * MODE_LINEAR>(p); }`), as text without its template arguments; NULL when the
+ * body is anything else. Caller frees. */
+static char *fold__instantiated(const Fold *fo, size_t i) {
+  TSNode def = fo->sites[i].fn_def;
+  TSNode body = ts_node_is_null(def) ? def : ts_node_child_by_field_name(def, "body", 4);
+  if (ts_node_is_null(body) || ts_node_named_child_count(body) != 1) return NULL;
+  TSNode st = ts_node_named_child(body, 0);
+  TSNode call = fold__is(st, "expression_statement") && ts_node_named_child_count(st) == 1 ? ts_node_named_child(st, 0) : (TSNode){0};
+  if (!fold__is(call, "call_expression")) return NULL;
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (fold__is(fn, "template_function")) fn = ts_node_child_by_field_name(fn, "name", 4);
+  if (!fold__is(fn, "identifier") && !fold__is(fn, "qualified_identifier")) return NULL;
+  const char *text = fo->ctx->text;
+  return xstrndup(text + ts_node_start_byte(fn), ts_node_end_byte(fn) - ts_node_start_byte(fn));
+}
+
+/* Kernels whose whole body instantiates one template (nvdiffrast's
+ * `TextureFwdKernelLinear1` ... `TextureFwdKernelCubeLinearMipmapLinearBO4`,
+ * each a one-line call of TextureFwdKernelTemplate<...>) are one kernel to
+ * port: the first carries the others (blind review of nvdiffrast). */
+static void fold__template_instances(Fold *fo) {
+  FindingList *l = fo->l;
+  char **tmpl = xcalloc(l->len + 1, sizeof *tmpl);
+  for (size_t i = 0; i < l->len; i++)
+    if (!fo->sites[i].gone && strcmp(l->items[i].rule->code, "ASC401") == 0) tmpl[i] = fold__instantiated(fo, i);
+  for (size_t i = 0; i < l->len; i++)
+    for (size_t j = i + 1; tmpl[i] && !fo->sites[i].gone && j < l->len; j++)
+      if (tmpl[j] && !fo->sites[j].gone && strcmp(tmpl[i], tmpl[j]) == 0) fold__gone(fo, i, j, NULL);
+  for (size_t i = 0; i < l->len; i++) free(tmpl[i]);
+  free(tmpl);
 }
 
 /* The findings of one dependency family row (the "fold-package-family"
@@ -1570,6 +1602,24 @@ static void fold__package_family(Fold *fo) {
     snprintf(more, sizeof more, "%zu", n);
     kb_append_note(&l->items[i], row, l->items[i].subject ? l->items[i].subject : e->pattern, more);
   }
+}
+
+/* A conda environment's CUDA channel beside the CUDA packages it serves
+ * (the "fold-cuda-channel" row): one item, at the first such package. */
+static void fold__cuda_channel(Fold *fo) {
+  const AnalyzeCtx *ctx = fo->ctx;
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-cuda-channel", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  if (!row || !row->arg || !row->value || ctx->kind != FILE_CONDA_ENV) return;
+  FindingList *l = fo->l;
+  size_t pkg = SIZE_MAX;
+  for (size_t j = 0; j < l->len && pkg == SIZE_MAX; j++)
+    if (!fo->sites[j].gone && fold_live(&l->items[j]) && kb_domain(l->items[j].rule->code) == 1 && l->items[j].subject &&
+        strcmp(l->items[j].rule->code, row->code) != 0 && kb_pattern_match(row->value, l->items[j].subject))
+      pkg = j;
+  for (size_t i = 0; pkg != SIZE_MAX && i < l->len; i++)
+    if (!fo->sites[i].gone && strcmp(l->items[i].rule->code, row->code) == 0 && l->items[i].subject &&
+        kb_pattern_match(row->arg, l->items[i].subject))
+      fold__gone(fo, pkg, i, NULL);
 }
 
 /* A pin older than the package's first NPU release (ASC108) on the line of
@@ -1628,6 +1678,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   if (ctx->kind == FILE_CUDA) {
     fold__launches(&fo);
     fold__kernel_variants(&fo);
+    fold__template_instances(&fo);
     fold__pipelines(&fo);
     fold__dispatch(&fo);
     fold__calls(&fo);
@@ -1635,6 +1686,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   }
   if (ctx->kind != FILE_CUDA && ctx->kind != FILE_ELF) fold__package_family(&fo);
   if (ctx->kind != FILE_CUDA && ctx->kind != FILE_ELF) fold__pin_before_npu(&fo);
+  fold__cuda_channel(&fo);
   if (fold_npu_path(ctx->path))
     for (size_t i = 0; i < l->len; i++) fo.sites[i].gone = fo.sites[i].gone || kb_domain(l->items[i].rule->code) >= 2;
   bool *drop = xcalloc(l->len + 1, sizeof *drop);
@@ -2229,10 +2281,11 @@ static bool fold__top_package(const char *rel, const char **pkg, size_t *n) {
   return true;
 }
 
-/* Findings of the attention and distributed domains that name one of the
- * project's own top-level packages (a sequence-parallel library's own
- * modules importing each other, its examples importing it) are about the
- * code being ported, not a dependency: dropped. */
+/* Findings of the "fold-own-package" row's rules (attention, distributed,
+ * kernel libraries) that name one of the project's own top-level packages
+ * (a sequence-parallel library's own modules importing each other, its
+ * examples importing it) are about the code being ported, not a
+ * dependency: dropped. */
 static void fold__own_packages(FoldProject *p) {
   Array(const char *) pkgs = {0};
   Array(size_t) lens = {0};
@@ -2244,13 +2297,13 @@ static void fold__own_packages(FoldProject *p) {
       array_push(&lens, n);
     }
   }
-  for (size_t i = 0; pkgs.len && i < p->n; i++) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-own-package", p->opt->user_entries, p->opt->n_user_entries);
+  for (size_t i = 0; row && row->arg && pkgs.len && i < p->n; i++) {
     FindingList *l = p->files[i].findings;
     bool *drop = NULL;
     for (size_t j = 0; j < l->len; j++) {
       const Finding *f = &l->items[j];
-      int d = kb_domain(f->rule->code);
-      if ((d != 3 && d != 5) || !f->subject) continue;
+      if (!kb_pattern_match(row->arg, f->rule->code) || !f->subject) continue;
       for (size_t k = 0; k < pkgs.len; k++)
         if (fold__names_package(f->subject, pkgs.items[k], lens.items[k])) {
           if (!drop) drop = xcalloc(l->len + 1, sizeof *drop);
