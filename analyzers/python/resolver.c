@@ -407,6 +407,15 @@ static void resolver__cuda_build_check(PyFile *py, TSNode stmt, TSNode cond) {
  * (its handler's fallback, usually None): the branch runs only where the
  * package is installed, and the code after it is the fallback. Reads the
  * bindings and guards of earlier statements (see resolver__env). */
+/* Whether identifier id names a guarded import where it is read. */
+static bool resolver__is_guarded_name(PyFile *py, TSNode id) {
+  if (!resolver__is(id, "identifier")) return false;
+  char *name = pyfile_node_text(py, id);
+  const PyBinding *b = pyfile_lookup(py, name, strlen(name), ts_node_start_byte(id));
+  free(name);
+  return b && pyfile_in_ranges(py->guarded.items, py->guarded.len, b->def_byte);
+}
+
 static bool resolver__checks_guarded_import(PyFile *py, TSNode cond) {
   TSNode id = cond;
   if (pysym_of(cond) == PYSYM_COMPARISON_OPERATOR) {
@@ -415,11 +424,7 @@ static bool resolver__checks_guarded_import(PyFile *py, TSNode cond) {
       return false;
     id = ts_node_named_child(cond, 0);
   }
-  if (!resolver__is(id, "identifier")) return false;
-  char *name = pyfile_node_text(py, id);
-  const PyBinding *b = pyfile_lookup(py, name, strlen(name), ts_node_start_byte(id));
-  free(name);
-  return b && pyfile_in_ranges(py->guarded.items, py->guarded.len, b->def_byte);
+  return resolver__is_guarded_name(py, id);
 }
 
 /* `f is None` where f is a guarded import (resolver__checks_guarded_import). */
@@ -428,12 +433,7 @@ static bool resolver__guarded_is_none(PyFile *py, TSNode cond) {
       resolver__text_has(py, cond, " is not ") || !resolver__text_has(py, cond, " is ") ||
       !resolver__is(ts_node_named_child(cond, 1), "none"))
     return false;
-  TSNode id = ts_node_named_child(cond, 0);
-  if (!resolver__is(id, "identifier")) return false;
-  char *name = pyfile_node_text(py, id);
-  const PyBinding *b = pyfile_lookup(py, name, strlen(name), ts_node_start_byte(id));
-  free(name);
-  return b && pyfile_in_ranges(py->guarded.items, py->guarded.len, b->def_byte);
+  return resolver__is_guarded_name(py, ts_node_named_child(cond, 0));
 }
 
 /* Whether cond is `f is None`, or an `or` of tests one of which is (`if

@@ -9,13 +9,19 @@
 #include "analyzers/engine/analyze.h"
 #include "server/fixes.h"
 
+/* The findings of src as t.py with the default options, into *l (the
+ * caller frees them). */
+static void dev_t__analyze(const char *src, FindingList *l) {
+  AnalyzeOptions o;
+  analyze_options_default(&o);
+  analyze_text("t.py", src, strlen(src), NULL, &o, l, NULL);
+}
+
 /* The text after the safe fixes of src (a copy of src when none apply);
  * *n_findings gets the number of findings. Caller frees. */
 static char *dev_t__fixed(const char *src, size_t *n_findings) {
-  AnalyzeOptions o;
-  analyze_options_default(&o);
   FindingList l = {0};
-  analyze_text("t.py", src, strlen(src), NULL, &o, &l, NULL);
+  dev_t__analyze(src, &l);
   *n_findings = l.len;
   size_t n;
   char *r = fixes_apply(src, strlen(src), &l, false, &n, NULL);
@@ -71,10 +77,8 @@ TEST(device_guard_every_guarded_call_carries_the_guard) {
   /* the calls of one guarded branch are one item, whose quick fix changes the guard too */
   const char *src = "import torch\ndef f():\n    if torch.cuda.is_available():\n        torch.cuda.set_device(0)\n"
                     "        torch.cuda.manual_seed_all(0)\n";
-  AnalyzeOptions o;
-  analyze_options_default(&o);
   FindingList l = {0};
-  analyze_text("t.py", src, strlen(src), NULL, &o, &l, NULL);
+  dev_t__analyze(src, &l);
   ASSERT_EQ(l.len, 1);
   ASSERT_EQ(l.items[0].related.len, 1);
   size_t n;
@@ -89,10 +93,8 @@ TEST(device_guard_every_guarded_call_carries_the_guard) {
 TEST(device_guard_of_housekeeping_is_hint) {
   const char *src = "import torch\ndef f():\n    if torch.cuda.is_available():\n        torch.cuda.synchronize()\n"
                     "        torch.cuda.empty_cache()\n";
-  AnalyzeOptions o;
-  analyze_options_default(&o);
   FindingList l = {0};
-  analyze_text("t.py", src, strlen(src), NULL, &o, &l, NULL);
+  dev_t__analyze(src, &l);
   ASSERT_EQ(l.len, 2);
   for (size_t i = 0; i < l.len; i++) {
     ASSERT_EQ(l.items[i].severity, SEV_HINT);
