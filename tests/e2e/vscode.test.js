@@ -237,7 +237,7 @@ async function main() {
   await step('"Ascend: Fix All Safe Issues" rewrites the rest, without saving, like the quick fix', async () => {
     await page.locator('.tabs-container .tab', { hasText: 'train.py' }).click();
     await command('Ascend: Fix All Safe Issues');
-    await until(async () => (await editorLines()).includes('        torch.npu.empty_cache()'), 'fix all');
+    await until(async () => (await editorLines()).includes('        torch.npu.set_per_process_memory_fraction(0.9)'), 'fix all');
     const want = fs.readFileSync(path.join(EXPECTED, 'train.py'), 'utf8').split('\n');
     eq(await editorLines(true), want, 'train.py in the editor');
     await until(async () => (await count('.squiggly-warning')) === 0, 'the warnings to go');

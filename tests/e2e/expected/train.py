@@ -15,5 +15,5 @@ def step(model, batch):
     loss.backward()
     th.npu.synchronize()
     if torch.npu.is_available():
-        torch.npu.empty_cache()
+        torch.npu.set_per_process_memory_fraction(0.9)
     return loss
