@@ -64,7 +64,7 @@ static void rc__finding(StrBuf *out, const Finding *f) {
                            f->inference_only, f->fix,  f->fix_needs_torch_npu,       f->weight,
                            f->unreachable};
   for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) rc__u32(out, nums[i]);
-  const char *strs[] = {f->subject, f->message, f->message_zh, f->replacement, f->detail, f->scope};
+  const char *strs[] = {f->subject, f->message, f->message_zh, f->replacement, f->detail, f->scope, f->gate};
   for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) rc__str(out, strs[i]);
   rc__u32(out, (uint32_t)f->edits.len);
   for (size_t i = 0; i < f->edits.len; i++) {
@@ -321,7 +321,7 @@ static bool rc__get_finding(RcReader *r, const AnalyzeOptions *opt, Finding *f) 
   f->fix_needs_torch_npu = nums[14];
   f->weight = nums[15];
   f->unreachable = nums[16] != 0;
-  char **strs[] = {&f->subject, &f->message, &f->message_zh, &f->replacement, &f->detail, &f->scope};
+  char **strs[] = {&f->subject, &f->message, &f->message_zh, &f->replacement, &f->detail, &f->scope, &f->gate};
   for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) *strs[i] = rc__get_str(r);
   f->message = finding_text_take(f->message); /* the messages are shared text (finding.h) */
   f->message_zh = finding_text_take(f->message_zh);

@@ -47,6 +47,7 @@ void finding_free(Finding *f) {
   free(f->replacement);
   free(f->detail);
   free(f->scope);
+  free(f->gate);
   for (size_t i = 0; i < f->edits.len; i++) free(f->edits.items[i].text);
   array_free(&f->edits);
   for (size_t i = 0; i < f->related.len; i++) related_free(&f->related.items[i]);
@@ -75,6 +76,7 @@ Finding finding_copy(const Finding *f) {
   c.replacement = finding__dup(f->replacement);
   c.detail = finding__dup(f->detail);
   c.scope = finding__dup(f->scope);
+  c.gate = finding__dup(f->gate);
   memset(&c.edits, 0, sizeof c.edits);
   for (size_t i = 0; i < f->edits.len; i++) {
     TextEdit e = f->edits.items[i];

@@ -3031,12 +3031,175 @@ static void fold__overridden_setup(FoldProject *p) {
   }
 }
 
+/* ---- options off by default, defined in another file ---- */
+
+/* An option an `add_argument(...)` call defines off by default. */
+typedef struct {
+  char *dest;   /* `lambda_tv` */
+  char *option; /* `--lambda_tv` as written */
+  size_t file;
+} FoldSwitch;
+typedef Array(FoldSwitch) FoldSwitches;
+
+/* The end of the argument list that starts at text[at] (after its '('):
+ * brackets counted, string literals skipped; len when it never closes. */
+static size_t fold__args_end(const char *text, size_t len, size_t at) {
+  int depth = 1;
+  for (size_t i = at; i < len; i++) {
+    char c = text[i];
+    if (c == '"' || c == '\'') {
+      for (i++; i < len && text[i] != c && text[i] != '\n'; i++)
+        if (text[i] == '\\') i++;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') depth++;
+    if ((c == ')' || c == ']' || c == '}') && --depth == 0) return i;
+  }
+  return len;
+}
+
+/* The value of keyword `kw` (`action=`) in args[0, n) with blanks and quotes
+ * dropped, into buf; empty when absent. */
+static void fold__kwarg(const char *args, size_t n, const char *kw, char *buf, size_t cap) {
+  buf[0] = '\0';
+  size_t k = strlen(kw);
+  for (const char *p = args; (p = memmem(p, n - (size_t)(p - args), kw, k)) != NULL; p += k) {
+    if (p > args && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) continue;
+    const char *v = p + k;
+    while (v < args + n && (*v == ' ' || *v == '=' )) v++;
+    size_t w = 0;
+    for (; v < args + n && *v != ',' && *v != ')' && *v != '\n' && w + 1 < cap; v++)
+      if (*v != '"' && *v != '\'' && *v != ' ') buf[w++] = *v;
+    buf[w] = '\0';
+    return;
+  }
+}
+
+/* The first `--long-option` string of args[0, n), into buf; false when none. */
+static bool fold__long_option(const char *args, size_t n, char *buf, size_t cap) {
+  for (const char *p = args; (p = memmem(p, n - (size_t)(p - args), "--", 2)) != NULL; p += 2) {
+    if (p == args || (p[-1] != '"' && p[-1] != '\'')) continue;
+    size_t w = 0;
+    for (const char *q = p; q < args + n && *q != p[-1] && w + 1 < cap; q++) buf[w++] = *q;
+    buf[w] = '\0';
+    return w > 2;
+  }
+  return false;
+}
+
+/* The options a Python file's argument parsers define off by default: a
+ * store_true switch without `default=True`, or a numeric option whose
+ * default is 0 (read from the text: `add_argument(` calls, their option
+ * strings and keywords). */
+static void fold__file_switches(const char *text, size_t len, size_t file, FoldSwitches *out) {
+  static const char call[] = "add_argument(";
+  for (const char *p = text; (p = memmem(p, len - (size_t)(p - text), call, sizeof call - 1)) != NULL;) {
+    size_t at = (size_t)(p - text) + sizeof call - 1, end = fold__args_end(text, len, at);
+    p = text + at;
+    char option[128], action[64], dflt[64], dest[128];
+    if (end >= len || !fold__long_option(text + at, end - at, option, sizeof option)) continue;
+    fold__kwarg(text + at, end - at, "action", action, sizeof action);
+    fold__kwarg(text + at, end - at, "default", dflt, sizeof dflt);
+    fold__kwarg(text + at, end - at, "dest", dest, sizeof dest);
+    bool off = strcmp(action, "store_true") == 0 ? strcmp(dflt, "True") != 0
+                                                 : !action[0] && dflt[0] && strspn(dflt, "0.") == strlen(dflt);
+    if (!off) continue;
+    if (!dest[0]) {
+      snprintf(dest, sizeof dest, "%s", option + 2);
+      for (char *c = dest; *c; c++)
+        if (*c == '-') *c = '_';
+    }
+    FoldSwitch s = {xstrdup(dest), xstrdup(option), file};
+    array_push(out, s);
+  }
+}
+
+/* Whether `option` is spelled out in a shell launcher, a Python file other
+ * than its own, or a README at the project's root (`readme`, may be NULL):
+ * then some documented run turns it on. */
+static bool fold__option_used(FoldProject *p, const FoldSwitch *s, const char *readme, size_t readme_len) {
+  size_t n = strlen(s->option);
+  if (readme && memmem(readme, readme_len, s->option, n)) return true;
+  for (size_t i = 0; i < p->n; i++) {
+    if (i == s->file || (p->files[i].kind != FILE_SHELL && p->files[i].kind != FILE_PYTHON)) continue;
+    const char *t = fold__text_of(p, i);
+    if (t && memmem(t, p->len[i], s->option, n)) return true;
+  }
+  return false;
+}
+
+/* The project root's README (the first file's absolute path minus its
+ * project path), or NULL. Caller frees. */
+static char *fold__readme(const FoldProject *p, size_t *len) {
+  for (size_t i = 0; i < p->n; i++) {
+    const char *rel = p->files[i].rel, *abs = p->files[i].abs;
+    size_t ar = abs ? strlen(abs) : 0, rr = rel ? strlen(rel) : 0;
+    if (!rel || !abs || ar < rr || strcmp(abs + ar - rr, rel) != 0) continue;
+    char *path = xasprintf("%.*sREADME.md", (int)(ar - rr), abs);
+    char *text = NULL;
+    if (util_read_file(path, FOLD_MAX_READ, &text, len) != 0) text = NULL;
+    free(path);
+    return text;
+  }
+  return NULL;
+}
+
+/* A finding in a branch that requires an option on (Finding.gate) that
+ * another file defines off by default and no documented run turns on: a
+ * hint marked unreachable by the "cli-switch-elsewhere" row. Options that
+ * pick the device or the distributed setup ("cli-switch-kept") keep theirs. */
+static void fold__switches_elsewhere(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "cli-switch-elsewhere", p->opt->user_entries, p->opt->n_user_entries);
+  const char *kept = kb_template("cli-switch-kept");
+  bool gates = false;
+  for (size_t i = 0; row && i < p->n && !gates; i++)
+    for (size_t j = 0; p->files[i].kind == FILE_PYTHON && j < p->files[i].findings->len && !gates; j++)
+      gates = p->files[i].findings->items[j].gate != NULL;
+  if (!gates) return;
+  FoldSwitches sw = {0};
+  for (size_t i = 0; i < p->n; i++) {
+    const char *t = p->files[i].kind == FILE_PYTHON ? fold__text_of(p, i) : NULL;
+    if (t && memmem(t, p->len[i], "add_argument(", 13)) fold__file_switches(t, p->len[i], i, &sw);
+  }
+  size_t readme_len = 0;
+  char *readme = sw.len ? fold__readme(p, &readme_len) : NULL;
+  size_t w = 0;
+  for (size_t k = 0; k < sw.len; k++) {
+    if ((kept && kb_pattern_match(kept, sw.items[k].option)) || fold__option_used(p, &sw.items[k], readme, readme_len)) {
+      free(sw.items[k].dest);
+      free(sw.items[k].option);
+    } else {
+      sw.items[w++] = sw.items[k];
+    }
+  }
+  sw.len = w;
+  free(readme);
+  for (size_t i = 0; sw.len && i < p->n; i++) {
+    FindingList *l = p->files[i].findings;
+    for (size_t j = 0; p->files[i].kind == FILE_PYTHON && j < l->len; j++) {
+      Finding *f = &l->items[j];
+      if (!f->gate || !fold_live(f) || !kb_pattern_match(row->arg, f->rule->code)) continue;
+      for (size_t k = 0; k < sw.len; k++)
+        if (strcmp(sw.items[k].dest, f->gate) == 0) {
+          fold_mark_unreachable(f, row, sw.items[k].option);
+          break;
+        }
+    }
+  }
+  for (size_t k = 0; k < sw.len; k++) {
+    free(sw.items[k].dest);
+    free(sw.items[k].option);
+  }
+  array_free(&sw);
+}
+
 void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   if (n == 0) return;
   FoldProject p = {files, n, opt, xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(size_t)), xcalloc(n, sizeof(bool))};
   fold__cuda_only_packages(&p);
   fold__device_backends(&p);
   fold__overridden_setup(&p);
+  fold__switches_elsewhere(&p);
   bool any_optional = false;
   bool *optional = fold_optional_modules(files, n, &any_optional);
   fold_reach_cxx(files, n, opt, optional, fold__text_at, &p); /* guarded calls make optional code too */

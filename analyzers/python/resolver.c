@@ -537,6 +537,83 @@ static void resolver__flag_conditional(PyFile *py, TSNode stmt) {
   resolver__optional_branch(py, pick);
 }
 
+static TSNode resolver__unparen(TSNode n) {
+  while (!ts_node_is_null(n) && pysym_of(n) == PYSYM_PARENTHESIZED_EXPRESSION && ts_node_named_child_count(n) == 1)
+    n = ts_node_named_child(n, 0);
+  return n;
+}
+
+/* The attribute name of an option test: `obj.x`, or `obj.x > 0` / `obj.x != 0`, where obj is a
+ * name other than self or `self.<name>`; a null node for anything else. */
+static TSNode resolver__option_leaf(const PyFile *py, TSNode leaf) {
+  leaf = resolver__unparen(leaf);
+  if (pysym_of(leaf) == PYSYM_COMPARISON_OPERATOR && ts_node_named_child_count(leaf) == 2 && ts_node_child_count(leaf) == 3) {
+    const char *op = ts_node_type(ts_node_child(leaf, 1));
+    TSNode right = ts_node_named_child(leaf, 1);
+    uint32_t rs = ts_node_start_byte(right), re = ts_node_end_byte(right);
+    bool zero = (resolver__is(right, "integer") || resolver__is(right, "float")) && re > rs &&
+                strspn(py->text + rs, "0.") == re - rs;
+    if (!zero || (strcmp(op, ">") != 0 && strcmp(op, "!=") != 0)) return (TSNode){0};
+    leaf = resolver__unparen(ts_node_named_child(leaf, 0));
+  }
+  if (pysym_of(leaf) != PYSYM_ATTRIBUTE) return (TSNode){0};
+  TSNode obj = pysym_child(leaf, PYFIELD_OBJECT), name = pysym_child(leaf, PYFIELD_ATTRIBUTE);
+  if (ts_node_is_null(obj) || ts_node_is_null(name)) return (TSNode){0};
+  if (pysym_of(obj) == PYSYM_ATTRIBUTE) { /* self.opt.x */
+    TSNode base = pysym_child(obj, PYFIELD_OBJECT);
+    bool self = !ts_node_is_null(base) && pysym_of(base) == PYSYM_IDENTIFIER &&
+                ts_node_end_byte(base) - ts_node_start_byte(base) == 4 && memcmp(py->text + ts_node_start_byte(base), "self", 4) == 0;
+    return self ? name : (TSNode){0};
+  }
+  bool self = ts_node_end_byte(obj) - ts_node_start_byte(obj) == 4 && memcmp(py->text + ts_node_start_byte(obj), "self", 4) == 0;
+  return pysym_of(obj) == PYSYM_IDENTIFIER && !self ? name : (TSNode){0};
+}
+
+/* The option a condition requires on: an option test, or one operand of an
+ * `and` chain (nested to the left: each right operand, then the last
+ * left); with `negated`, `not <option test>`. */
+static TSNode resolver__option_required(const PyFile *py, TSNode cond, bool negated) {
+  cond = resolver__unparen(cond);
+  if (negated) {
+    if (ts_node_is_null(cond) || !resolver__is(cond, "not_operator")) return (TSNode){0};
+    return resolver__option_leaf(py, ts_node_named_child(cond, 0));
+  }
+  for (;;) {
+    if (ts_node_is_null(cond)) return cond;
+    TSNode op = resolver__is(cond, "boolean_operator") ? pysym_child(cond, PYFIELD_OPERATOR) : (TSNode){0};
+    bool and_op = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
+    TSNode hit = resolver__option_leaf(py, and_op ? pysym_child(cond, PYFIELD_RIGHT) : cond);
+    if (!ts_node_is_null(hit) || !and_op) return hit;
+    cond = resolver__unparen(pysym_child(cond, PYFIELD_LEFT));
+  }
+}
+
+static void resolver__option_gate(PyFile *py, TSNode body, TSNode name) {
+  if (ts_node_is_null(body) || ts_node_is_null(name)) return;
+  ByteRange r = {ts_node_start_byte(body), ts_node_end_byte(body)}, nm = {ts_node_start_byte(name), ts_node_end_byte(name)};
+  array_push(&py->option_gates, r);
+  array_push(&py->option_names, nm);
+}
+
+/* The branches of an if statement that run only when an option is on
+ * (PyFile.option_gates): its body and its elifs' by their own tests, the
+ * else of a lone `if not <option>:`. */
+static void resolver__option_gates(PyFile *py, TSNode stmt, TSNode cond) {
+  resolver__option_gate(py, pysym_child(stmt, PYFIELD_CONSEQUENCE), resolver__option_required(py, cond, false));
+  uint32_t n = ts_node_named_child_count(stmt);
+  bool elif = false;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(stmt, i);
+    if (pysym_of(c) == PYSYM_ELIF_CLAUSE) {
+      elif = true;
+      resolver__option_gate(py, pysym_child(c, PYFIELD_CONSEQUENCE),
+                            resolver__option_required(py, pysym_child(c, PYFIELD_CONDITION), false));
+    } else if (resolver__is(c, "else_clause") && !elif) {
+      resolver__option_gate(py, pysym_child(c, PYFIELD_BODY), resolver__option_required(py, cond, true));
+    }
+  }
+}
+
 static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
   if (ts_node_is_null(cond)) return;
@@ -565,6 +642,7 @@ static void resolver__if(PyFile *py, TSNode stmt, const Frame *parent) {
   if (resolver__is_torch2_check(py, cond)) resolver__dead_else(py, stmt);
   resolver__type_checking(py, stmt, cond);
   resolver__cuda_build_check(py, stmt, cond);
+  resolver__option_gates(py, stmt, cond);
   /* `if cuda: ... elif npu: ...` has its Ascend path in another branch */
   bool npu = pyfile_is_npu_check(py, cond);
   uint32_t n = ts_node_named_child_count(stmt);
@@ -1099,13 +1177,14 @@ void pyfile_cache_free(PyFileCache *c) {
 /* The lengths of the arrays a walk appends to. */
 typedef struct {
   size_t bindings, guarded, npu_aware, skip_conds, dead, optin, cuda_gated, optional_only, inference, requires,
-      main_blocks, functions, classes, imports, type_checking, unentered;
+      main_blocks, functions, classes, imports, type_checking, unentered, option_gates;
 } ResolverMark;
 
 static ResolverMark resolver__mark(const PyFile *py) {
   return (ResolverMark){py->bindings.len, py->guarded.len, py->npu_aware.len, py->skip_conds.len, py->dead.len,
                         py->optin.len, py->cuda_gated.len, py->optional_only.len, py->inference.len, py->requires.len, py->main_blocks.len, py->functions.len,
-                        py->classes.len, py->imports.len, py->type_checking.len, py->unentered.len};
+                        py->classes.len, py->imports.len, py->type_checking.len, py->unentered.len,
+                        py->option_gates.len};
 }
 
 static ByteRange resolver__shift_range(ByteRange r, int64_t d) {
@@ -1154,6 +1233,8 @@ static void resolver__copy(PyFile *to, const PyFile *from, const ResolverMark *m
   RESOLVER__RANGES(to->optional_only, from->optional_only, m->optional_only, d);
   RESOLVER__RANGES(to->inference, from->inference, m->inference, d);
   RESOLVER__RANGES(to->unentered, from->unentered, m->unentered, d);
+  RESOLVER__RANGES(to->option_gates, from->option_gates, m->option_gates, d);
+  RESOLVER__RANGES(to->option_names, from->option_names, m->option_gates, d);
   RESOLVER__RANGES(to->requires, from->requires, m->requires, d);
   RESOLVER__RANGES(to->requires_at, from->requires_at, m->requires, d);
   RESOLVER__RANGES(to->requires_src, from->requires_src, m->requires, d);
@@ -1417,6 +1498,8 @@ static void pyfile_free_arrays(PyFile *py) {
   array_free(&py->required);
   array_free(&py->inference);
   array_free(&py->unentered);
+  array_free(&py->option_gates);
+  array_free(&py->option_names);
   for (size_t i = 0; i < py->n_rows; i++) free(py->comments[i]);
   free(py->comments);
 }

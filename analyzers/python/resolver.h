@@ -100,6 +100,13 @@ struct PyFile {
   /* The left operand of `A and B` as a with item (`with torch.cuda.amp.autocast() and
    * torch.no_grad():`): `and` yields B, so A is built and never entered. */
   Array(ByteRange) unentered;
+  /* Branches that run only when an option is on: the body of `if args.x:` (or of an `and` chain
+   * holding it, `args.x > 0`, `args.x != 0`), the else of `if not args.x:`; option_names[i] is the
+   * bytes of that branch's attribute (`x`). The object is a name other than self, or
+   * `self.<name>` (`self.opt.x`). Whether x is an option off by default is the project's to say
+   * (fold.c). */
+  Array(ByteRange) option_gates;
+  Array(ByteRange) option_names;
   /* The rest of a function after a statement that requires an optional
    * package (`assert FA3_ENABLED`, `if not HAS_X: raise`, the flag set in a
    * guarded `try:` import): `requires_at[i]` is that statement,

@@ -1,0 +1,2 @@
+#!/bin/sh
+python main.py --workspace trial --fp16
