@@ -117,6 +117,22 @@ static bool reach__guarded_calls(const PyFacts *py, const char *name) {
   return calls > 0;
 }
 
+/* Whether the file binds w only by guarded imports of a module outside the
+ * project's Python (`try: from exllama_kernels import q4_matmul` / `except
+ * ImportError:` a stand-in): the file is written to run without that
+ * compiled extension, so its calls of w keep no kernel required (blind
+ * review of AutoGPTQ: its exllama, exllamav2 and Marlin extensions). */
+static bool reach__guarded_binding(const PyFacts *py, const char *w) {
+  bool bound = false;
+  for (size_t i = 0; i < py->imports.len; i++) {
+    const PyFactImport *im = &py->imports.items[i];
+    if (!im->local || strcmp(im->local, w) != 0) continue;
+    if (!im->guarded || !im->module || im->module[0] == '.') return false;
+    bound = true;
+  }
+  return bound;
+}
+
 /* Whether Python word w, in a file that does not define it, names a Python
  * function or class of another, required module: the importer calls that
  * wrapper, whose own file says how it reaches the binding (for the required
@@ -151,7 +167,8 @@ static void reach__add(Reach *r, size_t file, const ReachFacts *f, bool test, bo
       const char *w = reach_facts_word(f, k);
       int64_t known = names_find(&r->names, w, strlen(w));
       if (known < 0) continue;
-      bool aside = optional || reach__guarded_calls(py, w) || (py && reach__other_wrapper(r, py, w));
+      bool aside = optional || reach__guarded_calls(py, w) || (py && reach__other_wrapper(r, py, w)) ||
+                   (py && reach__guarded_binding(py, w));
       ReachMention men = {(int32_t)known, -1, aside};
       array_push(&r->mentions, men);
       array_push(&r->py_names, (int32_t)known);

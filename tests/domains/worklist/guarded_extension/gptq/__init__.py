@@ -1,0 +1,1 @@
+from .select import select_quant_linear
