@@ -113,7 +113,8 @@ static size_t rc__pyfacts_text(const PyFacts *f) {
     for (size_t k = 0; k < d->params.len; k++) t += rc__text(d->params.items[k].name);
   }
   for (size_t i = 0; i < f->calls.len; i++)
-    t += rc__text(f->calls.items[i].callee) + rc__text(f->calls.items[i].self_attr) + rc__text(f->calls.items[i].keywords);
+    t += rc__text(f->calls.items[i].callee) + rc__text(f->calls.items[i].self_attr) + rc__text(f->calls.items[i].keywords) +
+         rc__text(f->calls.items[i].gate);
   for (size_t i = 0; i < f->imports.len; i++)
     t += rc__text(f->imports.items[i].local) + rc__text(f->imports.items[i].qualname) + rc__text(f->imports.items[i].module);
   for (size_t i = 0; i < f->refs.len; i++) t += rc__text(f->refs.items[i].name);
@@ -154,6 +155,7 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
     rc__str(out, c->self_attr);
     rc__u32(out, c->n_pos);
     rc__str(out, c->keywords);
+    rc__str(out, c->gate);
   }
   rc__u32(out, (uint32_t)f->imports.len);
   for (size_t i = 0; i < f->imports.len; i++) {
@@ -442,6 +444,7 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     c.self_attr = rc__get_str(r);
     c.n_pos = rc__get_u32(r);
     c.keywords = rc__get_str(r);
+    c.gate = rc__get_str(r);
     if (!c.callee || nums[0] > PYCALL_MEMBER || c.owner < -1 || c.owner >= (int32_t)f->defs.len) r->bad = true;
     array_push(&f->calls, c);
   }

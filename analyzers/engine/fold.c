@@ -5,6 +5,7 @@
 #include "analyzers/engine/fold_reach.h"
 #include "analyzers/engine/fold_optional.h"
 #include "analyzers/engine/toml.h"
+#include "analyzers/engine/names.h"
 
 #include "analyzers/python/pyfacts.h"
 #include "analyzers/python/resolver.h"
@@ -3114,12 +3115,34 @@ static void fold__file_switches(const char *text, size_t len, size_t file, FoldS
   }
 }
 
+/* Whether a README.md in the folder of file `i` or any folder above it, up
+ * to the project's root, spells out `option` (classification/README.md
+ * documents `python export.py --trt` for classification/export.py). */
+static bool fold__readme_mentions(const FoldProject *p, size_t i, const char *option) {
+  const char *rel = p->files[i].rel, *abs = p->files[i].abs;
+  size_t ar = abs ? strlen(abs) : 0, rr = rel ? strlen(rel) : 0;
+  if (!rel || !abs || ar < rr || strcmp(abs + ar - rr, rel) != 0) return false;
+  bool hit = false;
+  for (size_t cut = rr; !hit;) {
+    while (cut > 0 && rel[cut - 1] != '/') cut--; /* rel[0, cut): a folder of the file, "" the root */
+    char *path = xasprintf("%.*s%.*sREADME.md", (int)(ar - rr), abs, (int)cut, rel);
+    char *text = NULL;
+    size_t len = 0;
+    if (util_read_file(path, FOLD_MAX_READ, &text, &len) == 0) hit = memmem(text, len, option, strlen(option)) != NULL;
+    free(text);
+    free(path);
+    if (cut == 0) break;
+    cut--;
+  }
+  return hit;
+}
+
 /* Whether `option` is spelled out in a shell launcher, a Python file other
- * than its own, or a README at the project's root (`readme`, may be NULL):
- * then some documented run turns it on. */
-static bool fold__option_used(FoldProject *p, const FoldSwitch *s, const char *readme, size_t readme_len) {
+ * than its own, or a README of its folder or one above: then some
+ * documented run turns it on. */
+static bool fold__option_used(FoldProject *p, const FoldSwitch *s) {
   size_t n = strlen(s->option);
-  if (readme && memmem(readme, readme_len, s->option, n)) return true;
+  if (fold__readme_mentions(p, s->file, s->option)) return true;
   for (size_t i = 0; i < p->n; i++) {
     if (i == s->file || (p->files[i].kind != FILE_SHELL && p->files[i].kind != FILE_PYTHON)) continue;
     const char *t = fold__text_of(p, i);
@@ -3128,20 +3151,90 @@ static bool fold__option_used(FoldProject *p, const FoldSwitch *s, const char *r
   return false;
 }
 
-/* The project root's README (the first file's absolute path minus its
- * project path), or NULL. Caller frees. */
-static char *fold__readme(const FoldProject *p, size_t *len) {
-  for (size_t i = 0; i < p->n; i++) {
-    const char *rel = p->files[i].rel, *abs = p->files[i].abs;
-    size_t ar = abs ? strlen(abs) : 0, rr = rel ? strlen(rel) : 0;
-    if (!rel || !abs || ar < rr || strcmp(abs + ar - rr, rel) != 0) continue;
-    char *path = xasprintf("%.*sREADME.md", (int)(ar - rr), abs);
-    char *text = NULL;
-    if (util_read_file(path, FOLD_MAX_READ, &text, len) != 0) text = NULL;
-    free(path);
-    return text;
-  }
+/* The off switch named `gate`, or NULL. */
+static const FoldSwitch *fold__off_switch(const FoldSwitches *sw, const char *gate) {
+  for (size_t k = 0; gate && k < sw->len; k++)
+    if (strcmp(sw->items[k].dest, gate) == 0) return &sw->items[k];
   return NULL;
+}
+
+/* How a project name is used: calls, those behind an off switch (with the
+ * switch of the first), and the owners mentioning it. */
+typedef struct {
+  size_t file;           /* its one definition, */
+  int32_t def;           /* by index in that file's facts (-1: defined more than once) */
+  size_t calls, off;
+  const FoldSwitch *sw;
+} FoldNameUse;
+
+static const PyFacts *fold__py(const FoldProject *p, size_t i) {
+  return p->files[i].kind == FILE_PYTHON && p->files[i].facts ? p->files[i].facts->py : NULL;
+}
+
+static const char *fold__last_part(const char *callee) {
+  const char *dot = strrchr(callee, '.');
+  return dot ? dot + 1 : callee;
+}
+
+/* The findings of a function or method whose name the project defines once
+ * and whose every call (and every owner mentioning it) is behind an off
+ * switch: unreachable by default (the "cli-switch-callers" row). One level:
+ * what such a function calls keeps its own callers. */
+static void fold__switch_callers(FoldProject *p, const FoldSwitches *sw) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "cli-switch-callers", p->opt->user_entries, p->opt->n_user_entries);
+  if (!row || !row->arg || !sw->len) return;
+  Names names = {0};
+  Array(FoldNameUse) uses = {0};
+  for (size_t i = 0; i < p->n; i++) {
+    const PyFacts *py = fold__py(p, i);
+    for (size_t d = 0; py && d < py->defs.len; d++) {
+      const char *nm = py->defs.items[d].name;
+      if (nm[0] == '_' && nm[1] == '_') continue;
+      uint32_t id = names_intern(&names, nm, strlen(nm));
+      if (id == uses.len) array_push(&uses, ((FoldNameUse){i, (int32_t)d, 0, 0, NULL}));
+      else uses.items[id].def = -1;
+    }
+  }
+  for (size_t j = 0; uses.len && j < p->n; j++) {
+    const PyFacts *py = fold__py(p, j);
+    for (size_t c = 0; py && c < py->calls.len; c++) {
+      const PyCall *call = &py->calls.items[c];
+      const char *last = fold__last_part(call->callee);
+      int64_t id = names_find(&names, last, strlen(last));
+      if (id < 0 || uses.items[id].def < 0 || (uses.items[id].file == j && call->owner == uses.items[id].def)) continue;
+      FoldNameUse *u = &uses.items[id];
+      const FoldSwitch *s = fold__off_switch(sw, call->gate);
+      u->calls++;
+      if (s) u->off++;
+      if (s && !u->sw) u->sw = s;
+    }
+  }
+  /* a mention that is no call (a callback, an export) may run it anywhere */
+  for (size_t j = 0; uses.len && j < p->n; j++) {
+    const PyFacts *py = fold__py(p, j);
+    for (size_t k = 0; py && k < py->all.len; k++) {
+      int64_t id = names_find(&names, py->all.items[k], strlen(py->all.items[k]));
+      if (id >= 0) uses.items[id].off = 0;
+    }
+  }
+  for (size_t id = 0; id < uses.len; id++) {
+    const FoldNameUse *u = &uses.items[id];
+    if (u->def < 0 || !u->calls || u->off != u->calls) continue;
+    const PyDef *d = &fold__py(p, u->file)->defs.items[u->def];
+    FindingList *l = p->files[u->file].findings;
+    for (size_t k = 0; k < l->len; k++) {
+      Finding *f = &l->items[k];
+      if (f->start_byte < d->start || f->start_byte >= d->end || !fold_live(f) || !kb_pattern_match(row->arg, f->rule->code))
+        continue;
+      char *label = xasprintf("%s()", d->name);
+      f->unreachable = true;
+      f->severity = SEV_HINT;
+      kb_append_note(f, row, label, u->sw->option);
+      free(label);
+    }
+  }
+  array_free(&uses);
+  names_free(&names);
 }
 
 /* A finding in a branch that requires an option on (Finding.gate) that
@@ -3161,11 +3254,9 @@ static void fold__switches_elsewhere(FoldProject *p) {
     const char *t = p->files[i].kind == FILE_PYTHON ? fold__text_of(p, i) : NULL;
     if (t && memmem(t, p->len[i], "add_argument(", 13)) fold__file_switches(t, p->len[i], i, &sw);
   }
-  size_t readme_len = 0;
-  char *readme = sw.len ? fold__readme(p, &readme_len) : NULL;
   size_t w = 0;
   for (size_t k = 0; k < sw.len; k++) {
-    if ((kept && kb_pattern_match(kept, sw.items[k].option)) || fold__option_used(p, &sw.items[k], readme, readme_len)) {
+    if ((kept && kb_pattern_match(kept, sw.items[k].option)) || fold__option_used(p, &sw.items[k])) {
       free(sw.items[k].dest);
       free(sw.items[k].option);
     } else {
@@ -3173,7 +3264,6 @@ static void fold__switches_elsewhere(FoldProject *p) {
     }
   }
   sw.len = w;
-  free(readme);
   for (size_t i = 0; sw.len && i < p->n; i++) {
     FindingList *l = p->files[i].findings;
     for (size_t j = 0; p->files[i].kind == FILE_PYTHON && j < l->len; j++) {
@@ -3186,6 +3276,7 @@ static void fold__switches_elsewhere(FoldProject *p) {
         }
     }
   }
+  fold__switch_callers(p, &sw);
   for (size_t k = 0; k < sw.len; k++) {
     free(sw.items[k].dest);
     free(sw.items[k].option);

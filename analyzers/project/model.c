@@ -433,6 +433,7 @@ static uint64_t model__digest(const MModule *mm) {
     h = model__mix_str(h, c->self_attr);
     h = model__mix(h, &c->n_pos, sizeof c->n_pos);
     h = model__mix_str(h, c->keywords);
+    h = model__mix_str(h, c->gate);
   }
   for (size_t i = 0; f && i < f->imports.len; i++) {
     const PyFactImport *im = &f->imports.items[i];

@@ -234,6 +234,21 @@ static void pyfacts__dynamic(PyfBuild *b, TSNode call) {
 }
 
 /* `self.<attr> = <call>` directly in a method `__init__`: the attribute. */
+/* The option of the innermost option-gated branch holding byte `at`
+ * (PyFile.option_gates), or NULL. Caller frees. */
+static char *pyfacts__gate(const PyFile *py, uint32_t at) {
+  size_t best = SIZE_MAX;
+  for (size_t i = 0; i < py->option_gates.len; i++) {
+    const ByteRange *r = &py->option_gates.items[i];
+    if (r->start <= at && at < r->end &&
+        (best == SIZE_MAX || r->end - r->start < py->option_gates.items[best].end - py->option_gates.items[best].start))
+      best = i;
+  }
+  if (best == SIZE_MAX) return NULL;
+  return xstrndup(py->text + py->option_names.items[best].start,
+                  py->option_names.items[best].end - py->option_names.items[best].start);
+}
+
 static char *pyfacts__self_attr(const PyfBuild *b, TSNode call, int32_t owner) {
   if (owner < 0 || b->out->defs.items[owner].kind != PYDEF_METHOD || strcmp(b->out->defs.items[owner].name, "__init__") != 0)
     return NULL;
@@ -288,7 +303,7 @@ static void pyfacts__call(PyfBuild *b, TSNode call) {
   const PyFile *py = b->py;
   uint32_t at = ts_node_start_byte(fn);
   PyCall c = {callee, kind, pyfacts__owner(b), pyfacts__in_main(b, at), 0,
-              pyfacts__pos(b, at), pyfacts__pos(b, ts_node_end_byte(fn)), NULL, 0, NULL};
+              pyfacts__pos(b, at), pyfacts__pos(b, ts_node_end_byte(fn)), NULL, 0, NULL, NULL};
   if (pyfile_in_ranges(py->guarded.items, py->guarded.len, at)) c.flags |= PYCALL_GUARDED;
   if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at)) c.flags |= PYCALL_NPU_AWARE;
   if (pyfile_in_ranges(py->cuda_gated.items, py->cuda_gated.len, at)) c.flags |= PYCALL_CUDA_GATED;
@@ -296,6 +311,7 @@ static void pyfacts__call(PyfBuild *b, TSNode call) {
   if (pyfile_in_ranges(py->dead.items, py->dead.len, at) || pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at))
     c.flags |= PYCALL_DEAD;
   c.self_attr = pyfacts__self_attr(b, call, c.owner);
+  c.gate = pyfacts__gate(py, at);
   pyfacts__arguments(b, call, &c);
   array_push(&b->out->calls, c);
 }
@@ -621,6 +637,7 @@ static void pyfacts__drop_shadowed(PyfBuild *b) {
       free(c->callee);
       free(c->self_attr);
       free(c->keywords);
+      free(c->gate);
     } else {
       b->out->calls.items[w++] = *c;
     }
@@ -795,6 +812,7 @@ static PyCall pyfacts__copy_call(const PyCall *src, int32_t base) {
   c.callee = xstrdup(c.callee);
   c.self_attr = c.self_attr ? xstrdup(c.self_attr) : NULL;
   c.keywords = c.keywords ? xstrdup(c.keywords) : NULL;
+  c.gate = c.gate ? xstrdup(c.gate) : NULL;
   if (c.owner >= 0) c.owner += base;
   return c;
 }
@@ -976,6 +994,7 @@ static void pyfacts__release(PyFacts *f) {
     free(f->calls.items[i].callee);
     free(f->calls.items[i].self_attr);
     free(f->calls.items[i].keywords);
+    free(f->calls.items[i].gate);
   }
   for (size_t i = 0; i < f->refs.len; i++) free(f->refs.items[i].name);
   pyfacts__strs_free(f->star_imports.items, f->star_imports.len);

@@ -100,6 +100,8 @@ typedef struct {
   uint32_t n_pos;      /* positional arguments */
   char *keywords;      /* names of its keyword arguments whose value is not a literal None, each
                           followed by a blank ("device dtype "); NULL: none */
+  char *gate;          /* the option the innermost enclosing branch requires on (PyFile.option_gates:
+                          `x` of `if args.x:`), or NULL */
 } PyCall;
 
 /* A module-level import binding (`import a.b as c`, `from .m import f`). */

@@ -2,11 +2,14 @@ import time
 
 import torch
 
+from .encoder import GridEncoder
+
 
 class Trainer:
     def __init__(self, opt, model):
         self.opt = opt
         self.model = model.to("cuda")
+        self.encoder = GridEncoder()
 
     def train_step(self, rays):
         start = time.time()
@@ -16,6 +19,8 @@ class Trainer:
             grid = torch.zeros(8, 8, 8, device="cuda")
             loss = loss + self.opt.lambda_tv * grid.abs().mean()
         loss.backward()
+        if self.opt.lambda_tv > 0:
+            self.encoder.grad_total_variation(self.opt.lambda_tv)
         if self.opt.profile:
             torch.cuda.synchronize()
             print(f"step {time.time() - start:.3f}s")
