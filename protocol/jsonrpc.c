@@ -24,9 +24,12 @@ static int rpc__fail(RpcError *err, int code, const cJSON *id, bool answer, cons
   return code;
 }
 
+/* An integer id: a whole number a long long holds (2^63 is the first
+ * double past it; the cast of a larger one, or of NaN, is undefined). */
+static bool rpc__integer(double d) { return d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == (double)(long long)d; }
+
 static bool rpc__valid_id(const cJSON *id) {
-  return cJSON_IsString(id) || (cJSON_IsNumber(id) && id->valuedouble == (double)(long long)id->valuedouble) ||
-         cJSON_IsNull(id);
+  return cJSON_IsString(id) || (cJSON_IsNumber(id) && rpc__integer(id->valuedouble)) || cJSON_IsNull(id);
 }
 
 /* cJSON strings end at their first NUL, so a "\u0000" escape would cut a
