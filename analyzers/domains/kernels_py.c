@@ -164,20 +164,28 @@ static bool kernels__own_finding(AnalyzeCtx *ctx, const char *qualname, const ch
   return e && kb_domain(e->code) >= 2;
 }
 
-/* Whether a callee (by its name in the file) from a library that may hide
- * CUDA is a call with a finding of its own (kernels__own_finding). */
+/* The import binding a callee's first name comes from (absolutely) when it
+ * is neither torch, a plain library nor the project's own Python: a library
+ * that may hide CUDA; NULL otherwise. *n gets the length of that name. */
+static const PyBinding *kernels__foreign(AnalyzeCtx *ctx, const KbEntry *plain, const char *callee, uint32_t at, size_t *n) {
+  *n = strcspn(callee, ".[(");
+  const PyBinding *b = pyfile_lookup(ctx->py, callee, *n, at);
+  bool foreign = b && b->qualname && b->qualname[0] != '.' && !kb_pattern_match(plain->arg, b->qualname) &&
+                 !kernels__own_module(ctx->path, b->qualname);
+  return foreign ? b : NULL;
+}
+
+/* Whether such a callee is a call with a finding of its own (kernels__own_finding). */
 static bool kernels__own_finding_call(AnalyzeCtx *ctx, const KbEntry *plain, const char *callee, uint32_t at) {
-  size_t n = strcspn(callee, ".[(");
-  const PyBinding *b = pyfile_lookup(ctx->py, callee, n, at);
-  return b && b->qualname && b->qualname[0] != '.' && !kb_pattern_match(plain->arg, b->qualname) &&
-         !kernels__own_module(ctx->path, b->qualname) && kernels__own_finding(ctx, b->qualname, callee + n);
+  size_t n;
+  const PyBinding *b = kernels__foreign(ctx, plain, callee, at, &n);
+  return b && kernels__own_finding(ctx, b->qualname, callee + n);
 }
 
 static bool kernels__opaque_name(AnalyzeCtx *ctx, const KbEntry *plain, const char *callee, uint32_t at) {
-  size_t n = strcspn(callee, ".[(");
-  const PyBinding *b = pyfile_lookup(ctx->py, callee, n, at);
-  return b && b->qualname && b->qualname[0] != '.' && !kb_pattern_match(plain->arg, b->qualname) &&
-         !kernels__own_module(ctx->path, b->qualname) && !kernels__own_finding(ctx, b->qualname, callee + n);
+  size_t n;
+  const PyBinding *b = kernels__foreign(ctx, plain, callee, at, &n);
+  return b && !kernels__own_finding(ctx, b->qualname, callee + n);
 }
 
 static bool kernels__opaque(AnalyzeCtx *ctx, const KbEntry *plain, const char *callee, uint32_t at) {

@@ -638,7 +638,6 @@ static char *analyze__unused_local(const PyFile *py, const Finding *f) {
   return name;
 }
 
-/* f becomes a hint with the row's note: the NPU does not run it as it stands. */
 /* Whether the construct at f, with its parenthesized arguments to the end
  * of the line they close on, names `keyword` (`@custom_fwd(cast_inputs=...)`). */
 static bool analyze__names_keyword(const PyFile *py, const Finding *f, const char *keyword) {
@@ -651,20 +650,7 @@ static bool analyze__names_keyword(const PyFile *py, const Finding *f, const cha
   return memmem(py->text + f->start_byte, e - f->start_byte, keyword, strlen(keyword)) != NULL;
 }
 
-/* The option of the innermost option-gated branch holding f (PyFile.option_gates), or NULL. */
-static char *analyze__gate(const PyFile *py, const Finding *f) {
-  size_t best = SIZE_MAX;
-  for (size_t i = 0; i < py->option_gates.len; i++) {
-    const ByteRange *r = &py->option_gates.items[i];
-    if (r->start <= f->start_byte && f->start_byte < r->end &&
-        (best == SIZE_MAX || r->end - r->start < py->option_gates.items[best].end - py->option_gates.items[best].start))
-      best = i;
-  }
-  if (best == SIZE_MAX) return NULL;
-  const ByteRange *nm = &py->option_names.items[best];
-  return xstrndup(py->text + nm->start, nm->end - nm->start);
-}
-
+/* f becomes a hint with the row's note: the NPU does not run it as it stands. */
 static void analyze__hint(Finding *f, const KbEntry *row) {
   f->severity = SEV_HINT;
   finding_append_note(f, row->msg_en, row->msg_zh);
@@ -736,7 +722,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
      * flag off by default) leaves nothing that must change there: porting the fast path is an
      * optimization, a hint (blind reviews: 2 of 18 opt-in findings real, then 1 of 7 guarded ones) */
     if (f->guarded && kb_domain(f->rule->code) >= 2) f->severity = SEV_HINT;
-    if (!f->gate && kb_domain(f->rule->code) >= 2 && py->option_gates.len) f->gate = analyze__gate(py, f);
+    if (!f->gate && kb_domain(f->rule->code) >= 2 && py->option_gates.len) f->gate = pyfile_option_at(py, f->start_byte);
     const char *sw = analyze__switch(py, &switches, f);
     if (sw) {
       f->severity = SEV_HINT;

@@ -758,9 +758,6 @@ static void fold__engine_file(Fold *fo) {
   }
 }
 
-/* A name imported from a library the finding is about, and its uses: one
- * item, reported at the first use (where the detail is), with the import
- * and the other uses as related sites. */
 /* The import findings that finding i stands for: itself, and those an
  * earlier fold merged into it (`from torch.cuda.amp import custom_bwd,
  * custom_fwd` is one finding by then, and one edit serves both names). */
@@ -786,6 +783,9 @@ static bool fold__import_names(const Fold *fo, const size_t *names, size_t n, si
   return false;
 }
 
+/* A name imported from a library the finding is about, and its uses: one
+ * item, reported at the first use (where the detail is), with the import
+ * and the other uses as related sites. */
 static void fold__import_uses(Fold *fo) {
   FindingList *l = fo->l;
   FoldIndexes names = {0};
@@ -3115,34 +3115,38 @@ static void fold__file_switches(const char *text, size_t len, size_t file, FoldS
   }
 }
 
-/* Whether a README.md in the folder of file `i` or any folder above it, up
- * to the project's root, spells out `option` (classification/README.md
- * documents `python export.py --trt` for classification/export.py). */
-static bool fold__readme_mentions(const FoldProject *p, size_t i, const char *option) {
+/* The README.md texts of the folder of file `i` and of every folder above
+ * it, up to the project's root, one after another into *out (replacing it):
+ * classification/README.md documents `python export.py --trt` for
+ * classification/export.py. */
+static void fold__readmes(const FoldProject *p, size_t i, StrBuf *out) {
+  out->len = 0;
+  if (out->data) out->data[0] = '\0';
   const char *rel = p->files[i].rel, *abs = p->files[i].abs;
   size_t ar = abs ? strlen(abs) : 0, rr = rel ? strlen(rel) : 0;
-  if (!rel || !abs || ar < rr || strcmp(abs + ar - rr, rel) != 0) return false;
-  bool hit = false;
-  for (size_t cut = rr; !hit;) {
+  if (!rel || !abs || ar < rr || strcmp(abs + ar - rr, rel) != 0) return;
+  for (size_t cut = rr;;) {
     while (cut > 0 && rel[cut - 1] != '/') cut--; /* rel[0, cut): a folder of the file, "" the root */
     char *path = xasprintf("%.*s%.*sREADME.md", (int)(ar - rr), abs, (int)cut, rel);
     char *text = NULL;
     size_t len = 0;
-    if (util_read_file(path, FOLD_MAX_READ, &text, &len) == 0) hit = memmem(text, len, option, strlen(option)) != NULL;
+    if (util_read_file(path, FOLD_MAX_READ, &text, &len) == 0) {
+      sb_append(out, text, len);
+      sb_append(out, "\n", 1);
+    }
     free(text);
     free(path);
     if (cut == 0) break;
     cut--;
   }
-  return hit;
 }
 
 /* Whether `option` is spelled out in a shell launcher, a Python file other
- * than its own, or a README of its folder or one above: then some
- * documented run turns it on. */
-static bool fold__option_used(FoldProject *p, const FoldSwitch *s) {
+ * than its own, or the READMEs of its folder and those above (`readmes`,
+ * fold__readmes): then some documented run turns it on. */
+static bool fold__option_used(FoldProject *p, const FoldSwitch *s, const StrBuf *readmes) {
   size_t n = strlen(s->option);
-  if (fold__readme_mentions(p, s->file, s->option)) return true;
+  if (readmes->len && memmem(readmes->data, readmes->len, s->option, n)) return true;
   for (size_t i = 0; i < p->n; i++) {
     if (i == s->file || (p->files[i].kind != FILE_SHELL && p->files[i].kind != FILE_PYTHON)) continue;
     const char *t = fold__text_of(p, i);
@@ -3158,8 +3162,8 @@ static const FoldSwitch *fold__off_switch(const FoldSwitches *sw, const char *ga
   return NULL;
 }
 
-/* How a project name is used: calls, those behind an off switch (with the
- * switch of the first), and the owners mentioning it. */
+/* How a project name is used: its one definition, its calls and those
+ * behind an off switch (with the switch of the first). */
 typedef struct {
   size_t file;           /* its one definition, */
   int32_t def;           /* by index in that file's facts (-1: defined more than once) */
@@ -3176,10 +3180,11 @@ static const char *fold__last_part(const char *callee) {
   return dot ? dot + 1 : callee;
 }
 
-/* The findings of a function or method whose name the project defines once
- * and whose every call (and every owner mentioning it) is behind an off
- * switch: unreachable by default (the "cli-switch-callers" row). One level:
- * what such a function calls keeps its own callers. */
+/* The findings of a function or method whose name the project defines once,
+ * that no module's `__all__` exports, and whose every call (by the last part
+ * of the callee) is behind an off switch: unreachable by default (the
+ * "cli-switch-callers" row). One level: what such a function calls keeps
+ * its own callers. */
 static void fold__switch_callers(FoldProject *p, const FoldSwitches *sw) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "cli-switch-callers", p->opt->user_entries, p->opt->n_user_entries);
   if (!row || !row->arg || !sw->len) return;
@@ -3209,7 +3214,7 @@ static void fold__switch_callers(FoldProject *p, const FoldSwitches *sw) {
       if (s && !u->sw) u->sw = s;
     }
   }
-  /* a mention that is no call (a callback, an export) may run it anywhere */
+  /* an exported name may be called anywhere */
   for (size_t j = 0; uses.len && j < p->n; j++) {
     const PyFacts *py = fold__py(p, j);
     for (size_t k = 0; py && k < py->all.len; k++) {
@@ -3237,10 +3242,34 @@ static void fold__switch_callers(FoldProject *p, const FoldSwitches *sw) {
   names_free(&names);
 }
 
+static void fold__switches_free(FoldSwitches *sw) {
+  for (size_t k = 0; k < sw->len; k++) {
+    free(sw->items[k].dest);
+    free(sw->items[k].option);
+  }
+  array_free(sw);
+}
+
+/* The options the project's findings and calls require on (Finding.gate,
+ * PyCall.gate), into *out: only those switches matter. */
+static void fold__gate_names(const FoldProject *p, Names *out) {
+  for (size_t i = 0; i < p->n; i++) {
+    const FindingList *l = p->files[i].findings;
+    for (size_t j = 0; p->files[i].kind == FILE_PYTHON && j < l->len; j++)
+      if (l->items[j].gate) names_intern(out, l->items[j].gate, strlen(l->items[j].gate));
+    const PyFacts *py = fold__py(p, i);
+    for (size_t c = 0; py && c < py->calls.len; c++)
+      if (py->calls.items[c].gate) names_intern(out, py->calls.items[c].gate, strlen(py->calls.items[c].gate));
+  }
+}
+
 /* A finding in a branch that requires an option on (Finding.gate) that
  * another file defines off by default and no documented run turns on: a
- * hint marked unreachable by the "cli-switch-elsewhere" row. Options that
- * pick the device or the distributed setup ("cli-switch-kept") keep theirs. */
+ * hint marked unreachable by the "cli-switch-elsewhere" row; and the
+ * functions only such branches call (fold__switch_callers). Options that
+ * pick the device or the distributed setup ("cli-switch-kept") keep theirs.
+ * Only switches some gate names are looked up in the launchers and READMEs,
+ * whose texts are read once per defining file. */
 static void fold__switches_elsewhere(FoldProject *p) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "cli-switch-elsewhere", p->opt->user_entries, p->opt->n_user_entries);
   const char *kept = kb_template("cli-switch-kept");
@@ -3249,39 +3278,43 @@ static void fold__switches_elsewhere(FoldProject *p) {
     for (size_t j = 0; p->files[i].kind == FILE_PYTHON && j < p->files[i].findings->len && !gates; j++)
       gates = p->files[i].findings->items[j].gate != NULL;
   if (!gates) return;
+  Names named = {0};
+  fold__gate_names(p, &named);
   FoldSwitches sw = {0};
   for (size_t i = 0; i < p->n; i++) {
     const char *t = p->files[i].kind == FILE_PYTHON ? fold__text_of(p, i) : NULL;
     if (t && memmem(t, p->len[i], "add_argument(", 13)) fold__file_switches(t, p->len[i], i, &sw);
   }
-  size_t w = 0;
-  for (size_t k = 0; k < sw.len; k++) {
-    if ((kept && kb_pattern_match(kept, sw.items[k].option)) || fold__option_used(p, &sw.items[k])) {
-      free(sw.items[k].dest);
-      free(sw.items[k].option);
+  StrBuf readmes;
+  sb_init(&readmes);
+  size_t readmes_of = SIZE_MAX, w = 0;
+  for (size_t k = 0; k < sw.len; k++) { /* in file order: one README read per defining file */
+    FoldSwitch *s = &sw.items[k];
+    bool off = names_find(&named, s->dest, strlen(s->dest)) >= 0 && !(kept && kb_pattern_match(kept, s->option));
+    if (off && readmes_of != s->file) {
+      fold__readmes(p, s->file, &readmes);
+      readmes_of = s->file;
+    }
+    if (off && !fold__option_used(p, s, &readmes)) {
+      sw.items[w++] = *s;
     } else {
-      sw.items[w++] = sw.items[k];
+      free(s->dest);
+      free(s->option);
     }
   }
   sw.len = w;
+  sb_free(&readmes);
+  names_free(&named);
   for (size_t i = 0; sw.len && i < p->n; i++) {
     FindingList *l = p->files[i].findings;
     for (size_t j = 0; p->files[i].kind == FILE_PYTHON && j < l->len; j++) {
       Finding *f = &l->items[j];
-      if (!f->gate || !fold_live(f) || !kb_pattern_match(row->arg, f->rule->code)) continue;
-      for (size_t k = 0; k < sw.len; k++)
-        if (strcmp(sw.items[k].dest, f->gate) == 0) {
-          fold_mark_unreachable(f, row, sw.items[k].option);
-          break;
-        }
+      const FoldSwitch *s = f->gate && fold_live(f) && kb_pattern_match(row->arg, f->rule->code) ? fold__off_switch(&sw, f->gate) : NULL;
+      if (s) fold_mark_unreachable(f, row, s->option);
     }
   }
   fold__switch_callers(p, &sw);
-  for (size_t k = 0; k < sw.len; k++) {
-    free(sw.items[k].dest);
-    free(sw.items[k].option);
-  }
-  array_free(&sw);
+  fold__switches_free(&sw);
 }
 
 void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {

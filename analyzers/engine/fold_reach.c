@@ -91,17 +91,18 @@ static bool reach__owner_guarded(const PyFacts *py, int32_t owner) {
   return calls > 0;
 }
 
-/* Whether every call of `name` in py (its callee's last part) is guarded
- * (in a try body whose handler catches ImportError, an availability
- * branch or the CUDA branch of a device test with a fallback, itself or through the one function or class holding it), and
- * there is one: `import _kernels` in a try whose except defines the
- * PyTorch fallback, the binding called in the try body. */
+/* Whether py defines a top-level function or class called `name`. */
 static bool reach__defines(const PyFacts *py, const char *name) {
   for (size_t i = 0; i < py->defs.len; i++)
     if (py->defs.items[i].kind != PYDEF_METHOD && strcmp(py->defs.items[i].name, name) == 0) return true;
   return false;
 }
 
+/* Whether every call of `name` in py (its callee's last part) is guarded
+ * (in a try body whose handler catches ImportError, an availability
+ * branch or the CUDA branch of a device test with a fallback, itself or through the one function or class holding it), and
+ * there is one: `import _kernels` in a try whose except defines the
+ * PyTorch fallback, the binding called in the try body. */
 static bool reach__guarded_calls(const PyFacts *py, const char *name) {
   size_t n = strlen(name), calls = 0;
   /* a bare call of a function the file defines is the Python wrapper's, not the binding's */

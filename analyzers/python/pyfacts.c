@@ -234,21 +234,6 @@ static void pyfacts__dynamic(PyfBuild *b, TSNode call) {
 }
 
 /* `self.<attr> = <call>` directly in a method `__init__`: the attribute. */
-/* The option of the innermost option-gated branch holding byte `at`
- * (PyFile.option_gates), or NULL. Caller frees. */
-static char *pyfacts__gate(const PyFile *py, uint32_t at) {
-  size_t best = SIZE_MAX;
-  for (size_t i = 0; i < py->option_gates.len; i++) {
-    const ByteRange *r = &py->option_gates.items[i];
-    if (r->start <= at && at < r->end &&
-        (best == SIZE_MAX || r->end - r->start < py->option_gates.items[best].end - py->option_gates.items[best].start))
-      best = i;
-  }
-  if (best == SIZE_MAX) return NULL;
-  return xstrndup(py->text + py->option_names.items[best].start,
-                  py->option_names.items[best].end - py->option_names.items[best].start);
-}
-
 static char *pyfacts__self_attr(const PyfBuild *b, TSNode call, int32_t owner) {
   if (owner < 0 || b->out->defs.items[owner].kind != PYDEF_METHOD || strcmp(b->out->defs.items[owner].name, "__init__") != 0)
     return NULL;
@@ -311,7 +296,7 @@ static void pyfacts__call(PyfBuild *b, TSNode call) {
   if (pyfile_in_ranges(py->dead.items, py->dead.len, at) || pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at))
     c.flags |= PYCALL_DEAD;
   c.self_attr = pyfacts__self_attr(b, call, c.owner);
-  c.gate = pyfacts__gate(py, at);
+  c.gate = pyfile_option_at(py, at);
   pyfacts__arguments(b, call, &c);
   array_push(&b->out->calls, c);
 }

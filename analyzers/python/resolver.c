@@ -403,10 +403,6 @@ static void resolver__cuda_build_check(PyFile *py, TSNode stmt, TSNode cond) {
   array_push(&py->dead, r);
 }
 
-/* `if f is not None:` or `if f:` where f is imported in a guarded `try:`
- * (its handler's fallback, usually None): the branch runs only where the
- * package is installed, and the code after it is the fallback. Reads the
- * bindings and guards of earlier statements (see resolver__env). */
 /* Whether identifier id names a guarded import where it is read. */
 static bool resolver__is_guarded_name(PyFile *py, TSNode id) {
   if (!resolver__is(id, "identifier")) return false;
@@ -416,6 +412,10 @@ static bool resolver__is_guarded_name(PyFile *py, TSNode id) {
   return b && pyfile_in_ranges(py->guarded.items, py->guarded.len, b->def_byte);
 }
 
+/* `if f is not None:` or `if f:` where f is imported in a guarded `try:`
+ * (its handler's fallback, usually None): the branch runs only where the
+ * package is installed, and the code after it is the fallback. Reads the
+ * bindings and guards of earlier statements (see resolver__env). */
 static bool resolver__checks_guarded_import(PyFile *py, TSNode cond) {
   TSNode id = cond;
   if (pysym_of(cond) == PYSYM_COMPARISON_OPERATOR) {
@@ -436,23 +436,24 @@ static bool resolver__guarded_is_none(PyFile *py, TSNode cond) {
   return resolver__is_guarded_name(py, ts_node_named_child(cond, 0));
 }
 
+static TSNode resolver__unparen(TSNode n) {
+  while (!ts_node_is_null(n) && pysym_of(n) == PYSYM_PARENTHESIZED_EXPRESSION && ts_node_named_child_count(n) == 1)
+    n = ts_node_named_child(n, 0);
+  return n;
+}
+
 /* Whether cond is `f is None`, or an `or` of tests one of which is (`if
  * offset == 0 or flash_attn_with_kvcache is None: <fallback> else: <use>`):
  * the else runs only where the package loaded. The chain `a or b or c`
  * nests to the left: one loop down its left operands. */
 static bool resolver__falls_back_when_none(PyFile *py, TSNode cond) {
-  for (;;) {
-    if (pysym_of(cond) == PYSYM_PARENTHESIZED_EXPRESSION && ts_node_named_child_count(cond) == 1) {
-      cond = ts_node_named_child(cond, 0);
-      continue;
-    }
+  for (cond = resolver__unparen(cond); !ts_node_is_null(cond); cond = resolver__unparen(pysym_child(cond, PYFIELD_LEFT))) {
     if (!resolver__is(cond, "boolean_operator")) return resolver__guarded_is_none(py, cond);
     TSNode op = pysym_child(cond, PYFIELD_OPERATOR), right = pysym_child(cond, PYFIELD_RIGHT);
     if (ts_node_is_null(op) || strcmp(ts_node_type(op), "or") != 0) return false;
     if (!ts_node_is_null(right) && resolver__guarded_is_none(py, right)) return true;
-    cond = pysym_child(cond, PYFIELD_LEFT);
-    if (ts_node_is_null(cond)) return false;
   }
+  return false;
 }
 
 /* The else of an if without elifs, or a null node. */
@@ -537,12 +538,6 @@ static void resolver__flag_conditional(PyFile *py, TSNode stmt) {
   resolver__optional_branch(py, pick);
 }
 
-static TSNode resolver__unparen(TSNode n) {
-  while (!ts_node_is_null(n) && pysym_of(n) == PYSYM_PARENTHESIZED_EXPRESSION && ts_node_named_child_count(n) == 1)
-    n = ts_node_named_child(n, 0);
-  return n;
-}
-
 /* The attribute name of an option test: `obj.x`, or `obj.x > 0` / `obj.x != 0`, where obj is a
  * name other than self or `self.<name>`; a null node for anything else. */
 static TSNode resolver__option_leaf(const PyFile *py, TSNode leaf) {
@@ -561,12 +556,9 @@ static TSNode resolver__option_leaf(const PyFile *py, TSNode leaf) {
   if (ts_node_is_null(obj) || ts_node_is_null(name)) return (TSNode){0};
   if (pysym_of(obj) == PYSYM_ATTRIBUTE) { /* self.opt.x */
     TSNode base = pysym_child(obj, PYFIELD_OBJECT);
-    bool self = !ts_node_is_null(base) && pysym_of(base) == PYSYM_IDENTIFIER &&
-                ts_node_end_byte(base) - ts_node_start_byte(base) == 4 && memcmp(py->text + ts_node_start_byte(base), "self", 4) == 0;
-    return self ? name : (TSNode){0};
+    return !ts_node_is_null(base) && pysyntax_is_name(py, base, "self", 4) ? name : (TSNode){0};
   }
-  bool self = ts_node_end_byte(obj) - ts_node_start_byte(obj) == 4 && memcmp(py->text + ts_node_start_byte(obj), "self", 4) == 0;
-  return pysym_of(obj) == PYSYM_IDENTIFIER && !self ? name : (TSNode){0};
+  return pysym_of(obj) == PYSYM_IDENTIFIER && !pysyntax_is_name(py, obj, "self", 4) ? name : (TSNode){0};
 }
 
 /* The option a condition requires on: an option test, or one operand of an
@@ -1139,13 +1131,13 @@ static void pyfile_free_arrays(PyFile *py);
 
 /* ---- the walk of each statement, kept between versions ------------------- */
 
-/* What the walk of one top-level statement added to the file: the tails of
- * the file's arrays (positions as of `start` and `row`) and the flags it set. */
 /* A comment of a statement, relative to the statement's start and row. */
 typedef struct {
   uint32_t row, start, end;
 } ResolverComment;
 
+/* What the walk of one top-level statement added to the file: the tails of
+ * the file's arrays (positions as of `start` and `row`) and the flags it set. */
 typedef struct {
   uint64_t hash, env; /* its text; what it reads of the statements before it (resolver__env) */
   uint32_t len, start, row;
@@ -1571,6 +1563,19 @@ bool pyfile_in_ranges(const ByteRange *r, size_t n, uint32_t at) {
   for (size_t i = 0; i < n; i++)
     if (at >= r[i].start && at < r[i].end) return true;
   return false;
+}
+
+char *pyfile_option_at(const PyFile *py, uint32_t at) {
+  size_t best = SIZE_MAX;
+  for (size_t i = 0; i < py->option_gates.len; i++) {
+    const ByteRange *r = &py->option_gates.items[i];
+    if (r->start <= at && at < r->end &&
+        (best == SIZE_MAX || r->end - r->start < py->option_gates.items[best].end - py->option_gates.items[best].start))
+      best = i;
+  }
+  if (best == SIZE_MAX) return NULL;
+  const ByteRange *nm = &py->option_names.items[best];
+  return xstrndup(py->text + nm->start, nm->end - nm->start);
 }
 
 const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at) {
