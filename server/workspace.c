@@ -5,6 +5,7 @@
 #include "analyzers/engine/reach_facts.h"
 #include "analyzers/python/pyfacts.h"
 #include "analyzers/project/model.h"
+#include "analyzers/project/targets.h"
 #include "server/resultcodec.h"
 
 #include <dirent.h>
@@ -72,6 +73,19 @@ static void ws__add_file(Walker *w, const char *rel, const char *abs, const stru
   array_push(&w->ws->files, f);
 }
 
+/* A configuration file that names code (targets.h) joins ws->configs. */
+static void ws__add_config(Walker *w, const char *rel, const char *abs, const struct stat *st) {
+  if (!targets_config_path(rel) || (size_t)st->st_size > TARGETS_MAX_FILE) return;
+  char *text = NULL;
+  size_t len = 0;
+  if (util_read_file(abs, TARGETS_MAX_FILE, &text, &len) != 0) return; /* gone: it names nothing */
+  char *targets = targets_scan(text, len);
+  free(text);
+  if (!targets) return;
+  WsConfig c = {xstrdup(rel), xstrdup(abs), xstrdup(rel), targets};
+  array_push(&w->ws->configs, c);
+}
+
 static bool ws__seen(Walker *w, const struct stat *st) {
   for (size_t i = 0; i < w->seen.len; i++)
     if (w->seen.items[i].dev == st->st_dev && w->seen.items[i].ino == st->st_ino) return true;
@@ -123,6 +137,7 @@ static void ws__walk(Walker *w, const char *root_abs) {
         }
       } else if (S_ISREG(st.st_mode)) {
         ws__add_file(w, crel, cabs, &st);
+        ws__add_config(w, crel, cabs, &st);
       } else if (context_file_kind(crel) != FILE_UNKNOWN) {
         ws__note(w->ws, crel, ws__special(st.st_mode));
       }
@@ -134,6 +149,10 @@ static void ws__walk(Walker *w, const char *root_abs) {
     free(rel);
   }
   array_free(&stack);
+}
+
+static int ws__config_cmp(const void *a, const void *b) {
+  return strcmp(((const WsConfig *)a)->path, ((const WsConfig *)b)->path);
 }
 
 static int ws__cmp(const void *a, const void *b) {
@@ -185,17 +204,23 @@ int ws_collect(Workspace *ws, const char *const *paths, size_t n, const WsOption
       continue;
     }
     if (S_ISDIR(st.st_mode)) {
-      size_t before = ws->files.len;
+      size_t before = ws->files.len, configs = ws->configs.len;
       ws__seen(&w, &st);
       ws__walk(&w, paths[i]);
       /* files from a second root keep that root as a prefix */
       ws->under_root = n == 1 && strcmp(paths[i], ws->root) == 0;
-      if (!ws->under_root)
+      if (!ws->under_root) {
         for (size_t k = before; k < ws->files.len; k++) {
           char *p = xasprintf("%s/%s", paths[i], ws->files.items[k].path);
           free(ws->files.items[k].path);
           ws->files.items[k].path = p;
         }
+        for (size_t k = configs; k < ws->configs.len; k++) {
+          char *p = xasprintf("%s/%s", paths[i], ws->configs.items[k].path);
+          free(ws->configs.items[k].path);
+          ws->configs.items[k].path = p;
+        }
+      }
     } else if (context_file_kind(paths[i]) == FILE_UNKNOWN) {
       ws__note(ws, paths[i], "not a file kind ascend-lsp analyzes");
     } else if (!S_ISREG(st.st_mode)) {
@@ -208,6 +233,7 @@ int ws_collect(Workspace *ws, const char *const *paths, size_t n, const WsOption
   }
   array_free(&w.seen);
   if (ws->files.len > 1) qsort(ws->files.items, ws->files.len, sizeof *ws->files.items, ws__cmp);
+  if (ws->configs.len > 1) qsort(ws->configs.items, ws->configs.len, sizeof *ws->configs.items, ws__config_cmp);
   ws__npu_twins(ws);
   return rc;
 }
@@ -515,6 +541,14 @@ void ws_free(Workspace *ws) {
     analyze_facts_free(&f->facts);
   }
   array_free(&ws->files);
+  for (size_t i = 0; i < ws->configs.len; i++) {
+    WsConfig *c = &ws->configs.items[i];
+    free(c->path);
+    free(c->abs);
+    free(c->rel);
+    free(c->targets);
+  }
+  array_free(&ws->configs);
   for (size_t i = 0; i < ws->notes.len; i++) free(ws->notes.items[i]);
   array_free(&ws->notes);
   free(ws->root);
@@ -635,6 +669,10 @@ Model *ws_model_build(Workspace *ws, bool abs_ids, bool take_facts) {
     model_set_launcher(m, id, f->rel ? f->rel : f->path, text, len);
     free(text);
   }
+  for (size_t i = 0; i < ws->configs.len; i++) {
+    const WsConfig *c = &ws->configs.items[i];
+    model_set_config(m, abs_ids ? c->abs : c->path, c->rel, c->targets);
+  }
   model_link(m);
   return m;
 }
@@ -672,8 +710,9 @@ static void ws__decode_pending(Pool *p, WsFile *f) {
 }
 
 /* What the project's outcome depends on: every file's path and results
- * (or why it was not analyzed), and the text of the files the model reads
- * itself (launchers: their entry points). Keyed by results, not texts, an
+ * (or why it was not analyzed), the text of the files the model reads
+ * itself (launchers: their entry points) and the configurations' targets
+ * with their paths. Keyed by results, not texts, an
  * edit that changes no file's results (a comment, a blank line at the end)
  * finds the project's outcome of the run before (an early cutoff). */
 static DcKey ws__project_key(const Workspace *ws) {
@@ -687,6 +726,11 @@ static DcKey ws__project_key(const Workspace *ws) {
     dc_hash_str(&h, f->note);
     dc_hash_u64(&h, k.lo);
     dc_hash_u64(&h, k.hi);
+  }
+  dc_hash_u64(&h, ws->configs.len);
+  for (size_t i = 0; i < ws->configs.len; i++) { /* what the model reads of them: their targets */
+    dc_hash_str(&h, ws->configs.items[i].path);
+    dc_hash_str(&h, ws->configs.items[i].targets);
   }
   return dc_hash_final(&h);
 }

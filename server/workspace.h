@@ -41,12 +41,20 @@ typedef struct {
                       not decoded yet (borrowed from the DiskCache), or NULL */
 } WsFile;
 
+/* A configuration file the walk found that names code: read once, when
+ * found; what the project model takes of it. */
+typedef struct {
+  char *path, *abs, *rel; /* as WsFile's */
+  char *targets;          /* targets_scan of its text (never NULL: files naming nothing are not kept) */
+} WsConfig;
+
 typedef struct {
   char *root;            /* the directory paths are relative to */
   bool under_root;       /* paths are relative to root (one directory was scanned); else
                             they are complete, as given or prefixed by their argument */
   Array(WsFile) files;   /* sorted by path */
   Array(char *) notes;   /* skipped entries, "path: reason" */
+  Array(WsConfig) configs; /* configuration files that name code (targets.h), sorted by path */
 } Workspace;
 
 typedef struct {

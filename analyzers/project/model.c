@@ -49,6 +49,9 @@ typedef struct {
   int32_t importer;      /* a module importing it (-1: none) */
   int32_t computed_by;   /* a module whose computed import (importlib.import_module(name)) is
                             what loads it, when nothing else does (-1: none; model__loaded) */
+  bool by_targets;       /* that import loads it because a configuration names it */
+  int32_t narrowed_by;   /* a computed import of its top folder that loads only what the
+                            configurations name (-1: none; model__load_unknown) */
   bool imported_by_code; /* a module that is no test imports it */
   bool main_entry;       /* its `__main__` block runs */
   bool loaded;           /* some entry point, the package's surface or a loaded module imports it */
@@ -85,7 +88,15 @@ typedef Array(MIndexRow) MIndex;
 typedef struct {
   char *id, *rel, *text; /* rel: its path in its project */
   size_t len;
+  bool config; /* a configuration file: text is its targets, one per line (targets_scan) */
 } MLauncher;
+
+/* A configuration's target resolved: the module a computed import of its
+ * name loads and the definition it names (-1: the name is the module). */
+typedef struct {
+  int32_t mod, def;
+  bool active; /* a loaded computed import of its top folder loads it (model__load_unknown) */
+} MTarget;
 
 
 /* A set of borrowed strings: open addressing, a power-of-two table. */
@@ -119,6 +130,7 @@ struct Model {
   Array(char *) entry_modules; /* dotted names launched as scripts or modules */
   Array(char *) entry_paths;   /* script paths launched */
   Array(char *) entry_funcs;   /* "pkg.mod:func" console scripts */
+  Array(MTarget) targets;      /* the configurations' targets that name project code, per link */
   Array(int32_t) class_pairs;  /* (callee, caller) edges of the classes' structure (model__class_pairs):
                                   what the shapes decide, kept between body-only links */
   bool shapes_relinked;        /* this link is whole (or the first): what only shapes decide (the
@@ -333,6 +345,7 @@ void model_free(Model *m) {
   array_free(&m->entry_modules);
   array_free(&m->entry_paths);
   array_free(&m->entry_funcs);
+  array_free(&m->targets);
   free(m);
 }
 
@@ -654,12 +667,28 @@ void model_remove_under(Model *m, const char *path) {
   }
   m->mods.len = kept;
   model__ids_rebuild(m);
+  kept = 0;
+  for (size_t i = 0; i < m->launchers.len; i++) { /* launchers and configurations there name nothing now */
+    MLauncher *l = &m->launchers.items[i];
+    if (strcmp(l->id, path) == 0 || (strncmp(l->id, path, n) == 0 && l->id[n] == '/')) {
+      free(l->id);
+      free(l->rel);
+      free(l->text);
+      m->dirty = m->relink = true;
+    } else {
+      m->launchers.items[kept++] = *l;
+    }
+  }
+  m->launchers.len = kept;
 }
 
-void model_set_launcher(Model *m, const char *id, const char *rel, const char *text, size_t len) {
+static void model__set_input(Model *m, const char *id, const char *rel, const char *text, size_t len, bool config) {
   for (size_t i = 0; i < m->launchers.len; i++) {
     MLauncher *l = &m->launchers.items[i];
     if (strcmp(l->id, id) != 0) continue;
+    /* the same targets again (a configuration edited elsewhere): nothing to link */
+    if (text && l->config == config && l->len == len && memcmp(l->text, text, len) == 0) return;
+    l->config = config;
     free(l->text);
     if (!text) {
       free(l->id);
@@ -673,9 +702,17 @@ void model_set_launcher(Model *m, const char *id, const char *rel, const char *t
     return;
   }
   if (!text) return;
-  MLauncher l = {xstrdup(id), xstrdup(rel ? rel : id), xstrndup(text, len), len};
+  MLauncher l = {xstrdup(id), xstrdup(rel ? rel : id), xstrndup(text, len), len, config};
   array_push(&m->launchers, l);
   m->dirty = m->relink = true;
+}
+
+void model_set_launcher(Model *m, const char *id, const char *rel, const char *text, size_t len) {
+  model__set_input(m, id, rel, text, len, false);
+}
+
+void model_set_config(Model *m, const char *id, const char *rel, const char *targets) {
+  model__set_input(m, id, rel, targets, targets ? strlen(targets) : 0, true);
 }
 
 /* ---- names ---------------------------------------------------------------- */
@@ -755,6 +792,7 @@ static void model__vendored_tools(Model *m) {
  * setup.cfg or pyproject.toml with a packaging table (the
  * "packaging-tables" template). */
 static bool model__packaging(const MLauncher *l) {
+  if (l->config) return false;
   const char *b = strrchr(l->rel, '/');
   b = b ? b + 1 : l->rel;
   if (strcmp(b, "setup.py") == 0) return true;
@@ -1812,6 +1850,31 @@ static bool model__in_copy(const StrList *roots, const char *rel) {
   return false;
 }
 
+/* The targets of the configurations outside library copies that name
+ * project code (model__maybe_ours), each once: the module a computed import
+ * of the name loads (its longest module prefix) and the definition the rest
+ * names, through re-exports. */
+static void model__targets(Model *m, const StrList *copies) {
+  m->targets.len = 0;
+  for (size_t i = 0; i < m->launchers.len; i++) {
+    const MLauncher *l = &m->launchers.items[i];
+    if (!l->config || model__in_copy(copies, l->rel)) continue;
+    for (const char *p = l->text; *p;) {
+      size_t n = strcspn(p, "\n");
+      char *name = xstrndup(p, n);
+      p += n + (p[n] == '\n');
+      bool whole = false;
+      int32_t mod = model__maybe_ours(m, name) ? model__longest_module(m, name, -1, &whole) : -1;
+      MTarget t = {mod, mod >= 0 && !whole ? model__resolve(m, name, NULL, -1) : -1, false};
+      free(name);
+      bool seen = mod < 0;
+      for (size_t k = 0; k < m->targets.len && !seen; k++)
+        seen = m->targets.items[k].mod == t.mod && m->targets.items[k].def == t.def;
+      if (!seen) array_push(&m->targets, t);
+    }
+  }
+}
+
 /* ---- transfer_to_npu across the project ------------------------------------------ */
 
 /* Whether mm imports transfer_to_npu at module level and runs. */
@@ -1967,8 +2030,38 @@ static size_t model__top_len(const char *rel) {
   return slash ? (size_t)(slash - rel) : 0;
 }
 
-/* The modules a computed import of module u may load: those of its top
- * folder (every module for a file at the root), loaded once per folder. */
+static bool model__in_top(const MModule *mm, const char *rel, size_t n) {
+  return n == 0 || (model__top_len(mm->rel) == n && strncmp(mm->rel, rel, n) == 0);
+}
+
+/* A computed import of module u (at `rel`, top folder n bytes long) where
+ * the configurations name modules of that folder loads those: what it
+ * turns into objects is what they name (`target: pkg.mod.Class`), and
+ * those definitions are its roots; the folder's other modules load only
+ * through imports. False when they name none there: then it may load any. */
+static bool model__load_targets(Model *m, int32_t u, const char *rel, size_t n, MQueue *queue) {
+  bool named = false;
+  for (size_t t = 0; t < m->targets.len; t++) {
+    MTarget *tg = &m->targets.items[t];
+    MModule *mi = &m->mods.items[tg->mod];
+    if (!model__in_top(mi, rel, n)) continue;
+    named = tg->active = true;
+    if (!mi->loaded) {
+      mi->computed_by = u;
+      mi->by_targets = true;
+    }
+    if (tg->def < 0) mi->by_targets = false; /* the module itself is named: all of it is used */
+    model__load(m, tg->mod, queue);
+  }
+  for (size_t i = 0; named && i < m->mods.len; i++)
+    if (model__in_top(&m->mods.items[i], rel, n)) m->mods.items[i].narrowed_by = u;
+  return named;
+}
+
+/* The modules a computed import of module u may load: those the
+ * configurations name in its top folder (model__load_targets), else every
+ * module of that folder (of the project for a file at the root), once per
+ * folder. */
 static void model__load_unknown(Model *m, const MQueue *unknown, size_t *done, MQueue *queue, MQueue *tops) {
   for (; *done < unknown->len; (*done)++) {
     const char *rel = m->mods.items[unknown->items[*done]].rel;
@@ -1981,9 +2074,10 @@ static void model__load_unknown(Model *m, const MQueue *unknown, size_t *done, M
     }
     if (seen) continue;
     array_push(tops, unknown->items[*done]);
+    if (model__load_targets(m, unknown->items[*done], rel, n, queue)) continue;
     for (size_t i = 0; i < m->mods.len; i++) {
       MModule *mi = &m->mods.items[i];
-      if (n != 0 && (model__top_len(mi->rel) != n || strncmp(mi->rel, rel, n) != 0)) continue;
+      if (!model__in_top(mi, rel, n)) continue;
       if (!mi->loaded) mi->computed_by = unknown->items[*done];
       model__load(m, (int32_t)i, queue);
     }
@@ -1994,9 +2088,10 @@ static void model__loaded(Model *m) {
   MQueue queue = {0}, unknown = {0}, tops = {0};
   size_t q = 0, done = 0;
   for (size_t i = 0; i < m->mods.len; i++) {
-    m->mods.items[i].loaded = false;
-    m->mods.items[i].computed_by = -1;
+    m->mods.items[i].loaded = m->mods.items[i].by_targets = false;
+    m->mods.items[i].computed_by = m->mods.items[i].narrowed_by = -1;
   }
+  for (size_t t = 0; t < m->targets.len; t++) m->targets.items[t].active = false;
   for (int tests = 0; tests < 2; tests++) {
     for (size_t i = 0; i < m->mods.len; i++)
       if (m->mods.items[i].facts && m->mods.items[i].test == (tests == 1) && model__seed(m, &m->mods.items[i]))
@@ -2034,7 +2129,7 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
   /* a module only a computed import loads is used by names the code does
    * not spell (`getattr(importlib.import_module(m), cls)`): its public
    * names stay reachable, unknown rather than guessed dead */
-  public_mod = public_mod || (mm->importer < 0 && mm->computed_by >= 0);
+  public_mod = public_mod || (mm->importer < 0 && mm->computed_by >= 0 && !mm->by_targets);
   for (const char *p = mm->name; public_mod && *p; p++)
     if (*p == '_' && (p == mm->name || p[-1] == '.') && !mm->is_init) public_mod = false;
   mm->surface = public_mod;
@@ -2094,6 +2189,9 @@ static void model__reachability(Model *m) {
   for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].main_entry = m->mods.items[i].surface = false;
   for (int tests = 0; tests < 2; tests++) {
     for (size_t i = 0; i < m->mods.len; i++) model__roots(&r, (int32_t)i, tests == 1);
+    /* what the configurations name, where a computed import turns it into objects */
+    for (size_t t = 0; tests == 0 && t < m->targets.len; t++)
+      if (m->targets.items[t].active && m->targets.items[t].def >= 0) model__reach_def(&r, m->targets.items[t].def);
     model__reach_all(&r, &at);
     for (size_t g = 0; tests == 0 && g < m->defs.len; g++) m->defs.items[g].code_reachable = m->defs.items[g].reachable;
   }
@@ -2217,8 +2315,9 @@ static void model__link_graph(Model *m) {
   StrList roots = {0};
   model__copy_roots(m, &roots);
   for (size_t i = 0; i < m->launchers.len; i++)
-    if (!model__in_copy(&roots, m->launchers.items[i].rel))
+    if (!m->launchers.items[i].config && !model__in_copy(&roots, m->launchers.items[i].rel))
       model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
+  model__targets(m, &roots);
   strlist_free(&roots);
   model__transfer(m);
   model__summaries(m);
@@ -2427,6 +2526,12 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
   if (mm->broken) return mm->broken_reason;
   if (mm->stub) {
     *own = xasprintf("%s is a type stub: it declares types and never runs", mm->rel);
+    return *own;
+  }
+  if (!mm->loaded && mm->narrowed_by >= 0) {
+    *own = xasprintf("nothing that runs imports %s, and no configuration names it (the computed import in %s loads the "
+                     "modules the configurations' targets name)",
+                     mm->rel, m->mods.items[mm->narrowed_by].rel);
     return *own;
   }
   if (!mm->loaded && model__idle_loose(mm)) {

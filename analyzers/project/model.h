@@ -74,8 +74,8 @@ void model_take_module(Model *m, const char *id, const char *rel, FileFacts *fac
 bool model_is_dirty(const Model *m);
 /* Forgets a module (the file was deleted). No-op when unknown. */
 void model_remove_module(Model *m, const char *id);
-/* Forgets the module `path` and every module whose id is under the folder
- * `path` (a deleted or renamed folder). */
+/* Forgets the module, launcher or configuration `path` and every one whose
+ * id is under the folder `path` (a deleted or renamed folder). */
 void model_remove_under(Model *m, const char *path);
 /* A launcher or packaging file (shell script, pyproject.toml, setup.py,
  * setup.cfg) with its path in its project (`rel`, NULL: the id): its text
@@ -83,6 +83,14 @@ void model_remove_under(Model *m, const char *path);
  * `python path/x.py`, `pkg.mod:func`), and the packaging files at the top
  * say whether the project's packages are a library. */
 void model_set_launcher(Model *m, const char *id, const char *rel, const char *text, size_t len);
+/* A configuration file (targets.h) with its path in its project: the
+ * dotted names it gives code by (`target: pkg.mod.Class`, as targets_scan
+ * returns them: one per line; copied; NULL removes it). Where they name
+ * modules of the folder of a computed import (`importlib.import_module`
+ * over a configuration's string), that import loads those modules and the
+ * definitions named are entry points, instead of every module of the folder
+ * loading with its public names. The same targets again change nothing. */
+void model_set_config(Model *m, const char *id, const char *rel, const char *targets);
 
 /* Relinks after changes (imports, calls, summaries, reachability). Called by
  * model_apply when needed; explicit calls make timing predictable. A change

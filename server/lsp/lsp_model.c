@@ -19,11 +19,13 @@
  * documents whose view of the model changed (model_view_digest) are
  * analyzed again and re-published only if their diagnostics changed.
  * Watched-file events and file operations (create, rename, delete) add,
- * re-read or drop modules of files that are not open; those arriving while
+ * re-read or drop modules of files that are not open, and the targets of
+ * configuration files (targets.h); those arriving while
  * the model is away are applied when it is back. With --sync the link runs
  * inline. Shutdown cancels a running link. */
 #include "server/lsp/session_internal.h"
 #include "analyzers/project/model.h"
+#include "analyzers/project/targets.h"
 #include "analyzers/engine/fold_outcome.h"
 
 #include <errno.h>
@@ -365,6 +367,19 @@ static void lsp_model__read_module(Session *s, const char *path) {
   free(text);
 }
 
+/* A configuration file's targets, read from disk (targets.h); gone or
+ * naming nothing: the model forgets it. */
+static void lsp_model__read_config(Session *s, const char *path) {
+  char *text = NULL, *targets = NULL;
+  size_t len = 0;
+  if (util_read_file(path, TARGETS_MAX_FILE, &text, &len) == 0) targets = targets_scan(text, len);
+  size_t n = s->root ? strlen(s->root) : 0;
+  const char *rel = n && strncmp(path, s->root, n) == 0 && path[n] == '/' ? path + n + 1 : path;
+  model_set_config(s->model, path, rel, targets);
+  free(targets);
+  free(text);
+}
+
 static bool lsp_model__open_path(const Session *s, const char *path) {
   for (size_t i = 0; i < s->docs.docs.len; i++)
     if (s->docs.docs.items[i]->path && strcmp(s->docs.docs.items[i]->path, path) == 0) return true;
@@ -379,6 +394,7 @@ static void lsp_model__path_event(Session *s, const char *path, bool deleted) {
   struct stat st;
   if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
     if (context_file_kind(path) == FILE_PYTHON) lsp_model__read_module(s, path);
+    else if (targets_config_path(path)) lsp_model__read_config(s, path);
     return;
   }
   Workspace ws = {0};
@@ -388,6 +404,7 @@ static void lsp_model__path_event(Session *s, const char *path, bool deleted) {
     for (size_t i = 0; i < ws.files.len; i++)
       if (ws.files.items[i].kind == FILE_PYTHON && !lsp_model__open_path(s, ws.files.items[i].abs))
         lsp_model__read_module(s, ws.files.items[i].abs);
+  for (size_t i = 0; i < ws.configs.len; i++) lsp_model__read_config(s, ws.configs.items[i].abs);
   ws_free(&ws);
 }
 

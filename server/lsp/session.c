@@ -220,9 +220,10 @@ static void session__initialized(Session *s, const cJSON *id, const cJSON *param
   cJSON_AddStringToObject(r, "method", "workspace/didChangeWatchedFiles");
   cJSON *ro = cJSON_AddObjectToObject(r, "registerOptions");
   cJSON *w = cJSON_AddArrayToObject(ro, "watchers");
-  /* Python files: the project model follows creations, changes and deletions */
-  static const char *const globs[] = {"**/pyproject.toml", "**/.ascend-lsp.toml", "**/*.py"};
-  for (size_t i = 0; i < 3; i++) {
+  /* Python files and configuration files naming code (targets.h): the
+   * project model follows creations, changes and deletions */
+  static const char *const globs[] = {"**/pyproject.toml", "**/.ascend-lsp.toml", "**/*.py", "**/*.{yaml,yml}"};
+  for (size_t i = 0; i < sizeof globs / sizeof globs[0]; i++) {
     cJSON *g = cJSON_CreateObject();
     cJSON_AddStringToObject(g, "globPattern", globs[i]);
     cJSON_AddItemToArray(w, g);

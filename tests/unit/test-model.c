@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "analyzers/project/model.h"
+#include "analyzers/project/targets.h"
 #include "analyzers/python/pyfacts.h"
 #include "analyzers/kb/kb.h"
 
@@ -619,6 +620,57 @@ TEST(model_dynamic_loaders_load_everything) {
   ASSERT_STR_EQ(got, "app/models/heads/proj.py:3:10 warning ASC208 torch.cuda.Stream\n");
   free(got);
   model_free(m);
+}
+
+/* With configurations naming targets in its folder, the same loader loads
+ * what they name: the named class is an entry point, the other classes of
+ * its module and the modules no configuration names never run; the same
+ * targets again leave the model clean; removing the configuration (or its
+ * folder) brings back "any module may load". */
+TEST(model_configuration_targets_narrow_dynamic_loaders) {
+  static const MT files[] = {
+      {"app/__init__.py", ""},
+      {"app/build.py", "import hydra.utils as hyu\n\n\ndef build(cfg):\n    return hyu.instantiate(cfg.model)\n"},
+      {"app/models/__init__.py", ""},
+      {"app/models/heads/proj.py", "import torch\n\nSTREAM = torch.cuda.Stream()\n"},
+      {"app/models/nets.py",
+       "import torch\n\n\nclass Used:\n    def __init__(self):\n        torch.cuda.synchronize()\n\n\n"
+       "class Old:\n    def __init__(self):\n        torch.cuda.empty_cache()\n"},
+  };
+  Model *m = mt_model(files, 5);
+  char *targets = targets_scan("model:\n  _target_: app.models.nets.Used   # the net\n  depth: 1.5\n", 65);
+  ASSERT_STR_EQ(targets, "app.models.nets.Used\n");
+  model_set_config(m, "conf/model.yaml", NULL, targets);
+  char *got = mt_render(m, files + 3, 2, false);
+  ASSERT_STR_EQ(got, "app/models/heads/proj.py:3:10 hint ASC208 torch.cuda.Stream unreachable\n"
+                     "app/models/nets.py:6:9 warning ASC201 torch.cuda.synchronize\n"
+                     "app/models/nets.py:11:9 hint ASC201 torch.cuda.empty_cache unreachable\n");
+  free(got);
+  ASSERT(mt_first_says(m, &files[3], "no configuration names it (the computed import in app/build.py"));
+  model_set_config(m, "conf/model.yaml", NULL, targets);
+  ASSERT(!model_is_dirty(m));
+  model_remove_under(m, "conf");
+  got = mt_render(m, files + 3, 2, false);
+  ASSERT_STR_EQ(got, "app/models/heads/proj.py:3:10 warning ASC208 torch.cuda.Stream\n"
+                     "app/models/nets.py:6:9 warning ASC201 torch.cuda.synchronize\n"
+                     "app/models/nets.py:11:9 warning ASC201 torch.cuda.empty_cache\n");
+  free(got);
+  free(targets);
+  model_free(m);
+}
+
+/* The scanner reads the values of the target keys only: dotted names, not
+ * paths, numbers or keys that merely end in "target". */
+TEST(targets_scan_values) {
+  static const char yaml[] = "a:\n  target: sgm.modules.GeneralConditioner\n  - \"class_path\": 'pl.Model'\n"
+                             "  cond_stage_target: x.y\n  target: ./data/x.py\n  target: 1.5\n  target: torch\n"
+                             "  _target_ : hydra.utils.get_class\n  target:a.b}\n#  target: old.Model\n  # target: old.Net\n";
+  char *t = targets_scan(yaml, sizeof yaml - 1);
+  ASSERT_STR_EQ(t, "sgm.modules.GeneralConditioner\npl.Model\nhydra.utils.get_class\na.b\n");
+  free(t);
+  ASSERT(targets_scan("x: 1\n", 5) == NULL);
+  ASSERT(targets_config_path("configs/a.yaml") && targets_config_path("b.yml"));
+  ASSERT(!targets_config_path("environment.yml") && !targets_config_path("a.json"));
 }
 
 /* `self.attn = Attention()` in __init__, then `self.attn(x)`: the call is

@@ -53,7 +53,7 @@ test('VS Code-like session: sync, diagnostics, quick fix, settings, report, shut
     const reg = await s.waitFor((m) => m.request && m.method === 'client/registerCapability', 'client/registerCapability');
     const watchers = reg.params.registrations[0].registerOptions.watchers.map((w) => w.globPattern);
     assert.equal(reg.params.registrations[0].method, 'workspace/didChangeWatchedFiles');
-    assert.deepEqual(watchers, ['**/pyproject.toml', '**/.ascend-lsp.toml', '**/*.py']);
+    assert.deepEqual(watchers, ['**/pyproject.toml', '**/.ascend-lsp.toml', '**/*.py', '**/*.{yaml,yml}']);
   });
 
   await t.test('didOpen publishes the exact diagnostics with the document version', async () => {
