@@ -1323,11 +1323,10 @@ static void analyze__join_unit(MemoUnit *mu, FindingList *all, UnitCalls *calls,
   for (size_t k = 0; k < mu->findings.len; k++)
     array_push(all, copy ? finding_copy(&mu->findings.items[k]) : mu->findings.items[k]);
   if (next && !copy) mu->findings.len = 0;
-  for (size_t k = 0; k < mu->u.calls.len; k++) {
-    UnitCall c = mu->u.calls.items[k];
-    if (next) c.name = xstrdup(c.name);
-    array_push(calls, c);
-  }
+  /* calls are moved, or borrowed from the unit the memo keeps (they are read
+   * before the memo changes again) */
+  array_reserve(calls, mu->u.calls.len);
+  for (size_t k = 0; k < mu->u.calls.len; k++) array_push(calls, mu->u.calls.items[k]);
   if (next) {
     array_push(next, *mu);
     return;
@@ -1353,8 +1352,9 @@ static void analyze__memo_install(AnalyzeMemo *memo, MemoUnits *next, const char
 }
 
 /* Runs (or takes from the memo) every unit of a Python file, in order,
- * appending copies of their findings to ctx->out and of their calls to
- * `calls`; the memo then holds this version's units. Returns the or of the
+ * appending copies of their findings to ctx->out and their calls to
+ * `calls` (borrowed from the memo's units when there is a memo, else
+ * moved); the memo then holds this version's units. Returns the or of the
  * units' flags (each span gets its unit's). */
 static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *us, AnalyzeMemo *memo,
                                       const char *key, UnitCalls *calls) {
@@ -1404,7 +1404,8 @@ static void analyze__python(const AnalyzeFile *file, AnalyzeCtx *ctx, PyFile *py
   UnitCalls calls = {0};
   unsigned flags = analyze__python_units(ctx, py, &us, file->memo, key, &calls);
   analyze__file_detectors(ctx, py, &us, flags, &calls);
-  analyze__calls_free(&calls);
+  if (file->memo) array_free(&calls); /* borrowed from the memo's units */
+  else analyze__calls_free(&calls);
   array_free(&us.tops);
   array_free(&us.spans);
 }

@@ -2034,17 +2034,17 @@ static bool model__in_top(const MModule *mm, const char *rel, size_t n) {
   return n == 0 || (model__top_len(mm->rel) == n && strncmp(mm->rel, rel, n) == 0);
 }
 
-/* A computed import of module u (at `rel`, top folder n bytes long) where
- * the configurations name modules of that folder loads those: what it
- * turns into objects is what they name (`target: pkg.mod.Class`), and
- * those definitions are its roots; the folder's other modules load only
- * through imports. False when they name none there: then it may load any. */
+/* A computed import of module u (at `rel`, top folder n bytes long) in a
+ * project whose configurations name its code loads what they name
+ * (`target: pkg.mod.Class`, in any folder: ControlNet's ldm/util.py builds
+ * cldm.cldm.ControlLDM), and those definitions are its roots; the other
+ * modules of its folder load only through imports. False when they name
+ * nothing: then it may load any module of its folder. */
 static bool model__load_targets(Model *m, int32_t u, const char *rel, size_t n, MQueue *queue) {
   bool named = false;
   for (size_t t = 0; t < m->targets.len; t++) {
     MTarget *tg = &m->targets.items[t];
     MModule *mi = &m->mods.items[tg->mod];
-    if (!model__in_top(mi, rel, n)) continue;
     named = tg->active = true;
     if (!mi->loaded) {
       mi->computed_by = u;
@@ -2059,7 +2059,7 @@ static bool model__load_targets(Model *m, int32_t u, const char *rel, size_t n, 
 }
 
 /* The modules a computed import of module u may load: those the
- * configurations name in its top folder (model__load_targets), else every
+ * configurations name (model__load_targets), else every
  * module of that folder (of the project for a file at the root), once per
  * folder. */
 static void model__load_unknown(Model *m, const MQueue *unknown, size_t *done, MQueue *queue, MQueue *tops) {

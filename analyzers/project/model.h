@@ -85,11 +85,12 @@ void model_remove_under(Model *m, const char *path);
 void model_set_launcher(Model *m, const char *id, const char *rel, const char *text, size_t len);
 /* A configuration file (targets.h) with its path in its project: the
  * dotted names it gives code by (`target: pkg.mod.Class`, as targets_scan
- * returns them: one per line; copied; NULL removes it). Where they name
- * modules of the folder of a computed import (`importlib.import_module`
- * over a configuration's string), that import loads those modules and the
- * definitions named are entry points, instead of every module of the folder
- * loading with its public names. The same targets again change nothing. */
+ * returns them: one per line; copied; NULL removes it). When the
+ * configurations name project code, a computed import
+ * (`importlib.import_module` over a configuration's string) loads the
+ * modules they name and the definitions named are entry points, instead of
+ * every module of the importer's top folder loading with its public names.
+ * The same targets again change nothing. */
 void model_set_config(Model *m, const char *id, const char *rel, const char *targets);
 
 /* Relinks after changes (imports, calls, summaries, reachability). Called by
