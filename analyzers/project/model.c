@@ -857,11 +857,27 @@ static void model__application_packages(Model *m) {
   array_free(&script_dirs);
 }
 
+/* Whether a folder below the top package of path `pkg_rel` (its package
+ * path from the top package down) is named like a library of `pattern`: a
+ * copy the project carries inside its own package. */
+static bool model__nested_copy(const char *pkg_rel, const char *pattern) {
+  const char *p = pattern ? strchr(pkg_rel, '/') : NULL; /* the top package itself is checked by name */
+  for (const char *slash; p && (slash = strchr(p + 1, '/')); p = slash) {
+    char part[64];
+    size_t n = (size_t)(slash - p - 1);
+    if (n == 0 || n >= sizeof part) continue;
+    memcpy(part, p + 1, n);
+    part[n] = '\0';
+    if (kb_pattern_match(pattern, part)) return true;
+  }
+  return false;
+}
+
 static void model__names(Model *m) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "script-folders", NULL, 0);
   const char *scripts = row ? row->arg : NULL;
   const KbEntry *vrow = kb_lookup(KB_DETECTOR, "vendored-packages", NULL, 0);
-  const char *vendored = vrow ? vrow->arg : NULL;
+  const char *vendored = vrow ? vrow->arg : NULL, *nested = vrow ? vrow->value : NULL;
   MIndex pkgs = {0};
   Array(char *) dirs = {0};
   for (size_t i = 0; i < m->mods.len; i++) {
@@ -910,7 +926,8 @@ static void model__names(Model *m) {
       mm->name = model__dotted(mm->rel + cut);
       /* a known library's package below the project's top: a copy the project carries */
       const char *base = strrchr(top, '/');
-      mm->vendored = vendored && *above && strcmp(above, "src") != 0 && kb_pattern_match(vendored, base ? base + 1 : top);
+      mm->vendored = (vendored && *above && strcmp(above, "src") != 0 && kb_pattern_match(vendored, base ? base + 1 : top)) ||
+                     model__nested_copy(mm->rel + cut, nested);
       free(above);
     } else {
       const char *b = strrchr(mm->rel, '/');
@@ -1098,7 +1115,9 @@ static bool model__ref_ours(const MModule *mm, size_t k) {
   size_t at = (size_t)(only_imported ? -2 - via : via);
   if (via == -1 || at >= mm->import_ours.len) return true;
   if (!mm->import_ours.items[at]) return false;
-  return !only_imported || mm->is_init || mm->evals;
+  /* a package's `__init__` re-exports its surface; a library copy's surface
+   * is used where the project's code names it */
+  return !only_imported || (mm->is_init && !mm->vendored) || mm->evals;
 }
 
 /* Which imports of each module may name project code (the references read
@@ -2034,13 +2053,35 @@ static bool model__in_top(const MModule *mm, const char *rel, size_t n) {
   return n == 0 || (model__top_len(mm->rel) == n && strncmp(mm->rel, rel, n) == 0);
 }
 
-/* A computed import of module u (at `rel`, top folder n bytes long) in a
- * project whose configurations name its code loads what they name
+/* Whether module u loads by computed names only what configurations name:
+ * every call of a dynamic loader in it is in a function of the
+ * "config-loaders" row (`get_obj_from_str`) or is a loader of that row's
+ * own (hydra's `instantiate`). */
+static bool model__config_loader(const MModule *u) {
+  const KbEntry *dyn = kb_lookup(KB_DETECTOR, "dynamic-loaders", NULL, 0);
+  const KbEntry *cfg = kb_lookup(KB_DETECTOR, "config-loaders", NULL, 0);
+  if (!dyn || !cfg || !u->facts) return false;
+  const PyFacts *f = u->facts;
+  bool any = false;
+  for (size_t k = 0; k < f->calls.len; k++) {
+    const PyCall *c = &f->calls.items[k];
+    if (!kb_pattern_match(dyn->arg, c->callee) && !(dyn->value && kb_pattern_match(dyn->value, c->callee))) continue;
+    any = true;
+    bool own = cfg->value && kb_pattern_match(cfg->value, c->callee);
+    if (!own && !(c->owner >= 0 && kb_pattern_match(cfg->arg, f->defs.items[c->owner].name))) return false;
+  }
+  return any;
+}
+
+/* A computed import of module u (at `rel`, top folder n bytes long) that
+ * turns configuration strings into objects (model__config_loader), in a
+ * project whose configurations name its code, loads what they name
  * (`target: pkg.mod.Class`, in any folder: ControlNet's ldm/util.py builds
  * cldm.cldm.ControlLDM), and those definitions are its roots; the other
- * modules of its folder load only through imports. False when they name
- * nothing: then it may load any module of its folder. */
+ * modules of its folder load only through imports. False otherwise: then
+ * it may load any module of its folder. */
 static bool model__load_targets(Model *m, int32_t u, const char *rel, size_t n, MQueue *queue) {
+  if (!m->targets.len || !model__config_loader(&m->mods.items[u])) return false;
   bool named = false;
   for (size_t t = 0; t < m->targets.len; t++) {
     MTarget *tg = &m->targets.items[t];
@@ -2059,13 +2100,14 @@ static bool model__load_targets(Model *m, int32_t u, const char *rel, size_t n, 
 }
 
 /* The modules a computed import of module u may load: those the
- * configurations name (model__load_targets), else every
- * module of that folder (of the project for a file at the root), once per
- * folder. */
+ * configurations name when it builds from them (model__load_targets), else
+ * every module of its top folder (of the project for a file at the root),
+ * once per folder. */
 static void model__load_unknown(Model *m, const MQueue *unknown, size_t *done, MQueue *queue, MQueue *tops) {
   for (; *done < unknown->len; (*done)++) {
     const char *rel = m->mods.items[unknown->items[*done]].rel;
     size_t n = model__top_len(rel);
+    if (model__load_targets(m, unknown->items[*done], rel, n, queue)) continue;
     bool seen = false;
     for (size_t k = 0; k < tops->len && !seen; k++) {
       const char *t = m->mods.items[tops->items[k]].rel;
@@ -2074,7 +2116,6 @@ static void model__load_unknown(Model *m, const MQueue *unknown, size_t *done, M
     }
     if (seen) continue;
     array_push(tops, unknown->items[*done]);
-    if (model__load_targets(m, unknown->items[*done], rel, n, queue)) continue;
     for (size_t i = 0; i < m->mods.len; i++) {
       MModule *mi = &m->mods.items[i];
       if (!model__in_top(mi, rel, n)) continue;
@@ -2139,7 +2180,10 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
      * decorated helpers) is no entry point, whatever decorates it */
     bool in_main = mm->facts->has_main && d->start >= mm->facts->main_start && d->start < mm->facts->main_end;
     if (in_main && !mm->main_entry) continue;
-    bool root = mm->test || d->decorated || (public_mod && d->kind != PYDEF_METHOD && !model__private(d->name));
+    /* a library copy's registries fill where the project builds from them: a
+     * registering decorator there makes no entry point */
+    bool root = mm->test || (d->decorated && !mm->vendored) ||
+                (public_mod && d->kind != PYDEF_METHOD && !model__private(d->name));
     for (size_t a = 0; a < mm->facts->all.len && !root; a++) root = strcmp(mm->facts->all.items[a], d->name) == 0;
     for (size_t e = 0; e < m->entry_funcs.len && !root; e++) {
       const char *ef = m->entry_funcs.items[e], *colon = strchr(ef, ':');

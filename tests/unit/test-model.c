@@ -659,6 +659,53 @@ TEST(model_configuration_targets_narrow_dynamic_loaders) {
   model_free(m);
 }
 
+/* A registry's computed import (not in a function that builds from a
+ * configuration string) may still load any module of its folder, even in a
+ * project whose configurations name targets. */
+TEST(model_registry_loader_keeps_its_folder) {
+  static const MT files[] = {
+      {"app/__init__.py", ""},
+      {"app/build.py", "import importlib\n\n\ndef get_obj_from_str(s):\n    m, c = s.rsplit('.', 1)\n"
+                       "    return getattr(importlib.import_module(m), c)\n"},
+      {"app/registry.py", "import importlib\n\n\nclass Entry:\n    def load_model_cls(self):\n"
+                          "        return importlib.import_module(self.module_name)\n"},
+      {"app/models/__init__.py", ""},
+      {"app/models/heads/proj.py", "import torch\n\nSTREAM = torch.cuda.Stream()\n"},
+  };
+  Model *m = mt_model(files, 5);
+  model_set_config(m, "conf/model.yaml", NULL, "app.build.get_obj_from_str\n");
+  char *got = mt_render(m, files + 4, 1, false);
+  ASSERT_STR_EQ(got, "app/models/heads/proj.py:3:10 warning ASC208 torch.cuda.Stream\n");
+  free(got);
+  model_free(m);
+}
+
+/* A library copy inside the project's own package (a known library's name
+ * below its top package): its registering decorators and its __init__
+ * re-exports are no uses; what the project's code calls runs. */
+TEST(model_nested_library_copy) {
+  static const MT files[] = {
+      {"annotator/seg/__init__.py", "from annotator.seg.mmcv.runner import get_rank\n\n\n"
+                                    "def detect(x):\n    return get_rank()\n"},
+      {"annotator/seg/mmcv/__init__.py", ""},
+      {"annotator/seg/mmcv/runner/__init__.py",
+       "from .dist import get_rank, init_dist\nfrom .hooks import EmptyCacheHook\n\n__all__ = ['init_dist', 'EmptyCacheHook']\n"},
+      {"annotator/seg/mmcv/runner/dist.py",
+       "import torch\n\n\ndef init_dist():\n    torch.cuda.set_device(0)\n\n\ndef get_rank():\n    return torch.cuda.current_device()\n"},
+      {"annotator/seg/mmcv/runner/hooks.py",
+       "import torch\n\nHOOKS = {}\n\n\n@HOOKS.register_module()\nclass EmptyCacheHook:\n    def after_epoch(self):\n"
+       "        torch.cuda.empty_cache()\n"},
+      {"run.py", "from annotator.seg import detect\n\nif __name__ == '__main__':\n    detect(1)\n"},
+  };
+  Model *m = mt_model(files, 6);
+  char *got = mt_render(m, files + 3, 2, false);
+  ASSERT_STR_EQ(got, "annotator/seg/mmcv/runner/dist.py:5:5 hint ASC201 torch.cuda.set_device unreachable\n"
+                     "annotator/seg/mmcv/runner/dist.py:9:12 warning ASC201 torch.cuda.current_device\n"
+                     "annotator/seg/mmcv/runner/hooks.py:9:9 hint ASC201 torch.cuda.empty_cache unreachable\n");
+  free(got);
+  model_free(m);
+}
+
 /* The scanner reads the values of the target keys only: dotted names, not
  * paths, numbers or keys that merely end in "target". */
 TEST(targets_scan_values) {
