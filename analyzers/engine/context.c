@@ -16,6 +16,9 @@ FileKind context_file_kind(const char *path) {
        util_ends_with(b, "_requirements.txt")) &&
       (util_ends_with(b, ".txt") || util_ends_with(b, ".in")))
     return FILE_REQUIREMENTS;
+  /* a requirements folder's lists (generative-models' requirements/pt2.txt) */
+  if ((util_ends_with(b, ".txt") || util_ends_with(b, ".in")) && b - path >= 13 && strncmp(b - 13, "requirements/", 13) == 0)
+    return FILE_REQUIREMENTS;
   if (util_starts_with(b, "environment") && (util_ends_with(b, ".yml") || util_ends_with(b, ".yaml")))
     return FILE_CONDA_ENV;
   static const char *const cuda_ext[] = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx"};

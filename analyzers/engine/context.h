@@ -22,7 +22,7 @@ typedef enum {
   FILE_UNKNOWN = 0,
   FILE_PYTHON,       /* .py, .pyi (setup.py is also FILE_PYTHON and gets dependency rules) */
   FILE_CUDA,         /* .cu .cuh .cpp .cc .cxx .c .h .hpp .hh */
-  FILE_REQUIREMENTS, /* requirements*.txt, constraints*.txt, *.requirements.txt */
+  FILE_REQUIREMENTS, /* requirements*.txt, constraints*.txt, *.requirements.txt, requirements/<name>.txt */
   FILE_PYPROJECT,    /* pyproject.toml */
   FILE_SETUP_CFG,    /* setup.cfg */
   FILE_CONDA_ENV,    /* environment*.yml / .yaml */

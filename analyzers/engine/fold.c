@@ -3317,6 +3317,79 @@ static void fold__switches_elsewhere(FoldProject *p) {
   fold__switches_free(&sw);
 }
 
+/* ---- optional packages nothing installs ---- */
+
+/* Whether a dependency finding's `subject` names package `pkg` (n bytes),
+ * '-' and '_' being one (a requirement's `flash-attn`). */
+static bool fold__names_requirement(const char *subject, const char *pkg, size_t n) {
+  if (!subject) return false;
+  for (size_t i = 0; i < n; i++) {
+    char a = subject[i], b = pkg[i];
+    if (a == '\0' || (a != b && !((a == '-' || a == '_') && (b == '-' || b == '_')))) return false;
+  }
+  return subject[n] == '\0' || subject[n] == '.';
+}
+
+/* Whether a dependency file of the project (requirements, pyproject.toml,
+ * setup.cfg, a conda environment, setup.py) installs package `pkg`: one of
+ * its findings names it. */
+static bool fold__installed(const FoldProject *p, const char *pkg, size_t n) {
+  for (size_t i = 0; i < p->n; i++) {
+    const char *b = strrchr(p->files[i].path, '/');
+    bool deps = p->files[i].kind == FILE_REQUIREMENTS || p->files[i].kind == FILE_PYPROJECT ||
+                p->files[i].kind == FILE_SETUP_CFG || p->files[i].kind == FILE_CONDA_ENV ||
+                strcmp(b ? b + 1 : p->files[i].path, "setup.py") == 0;
+    for (size_t j = 0; deps && j < p->files[i].findings->len; j++)
+      if (kb_domain(p->files[i].findings->items[j].rule->code) == 1 &&
+          fold__names_requirement(p->files[i].findings->items[j].subject, pkg, n))
+        return true;
+  }
+  return false;
+}
+
+/* The first module-level import of package `pkg` in facts f when every one
+ * is guarded (try/except ImportError, an availability branch) and no
+ * function imports it; NULL otherwise. */
+static const PyFactImport *fold__only_guarded(const PyFacts *f, const char *pkg, size_t n) {
+  const PyFactImport *first = NULL;
+  for (size_t k = 0; k < f->imports.len; k++) {
+    const PyFactImport *im = &f->imports.items[k];
+    if (!fold__names_package(im->module, pkg, n) || im->lazy) continue;
+    if (!im->guarded) return NULL;
+    if (!first) first = im;
+  }
+  for (size_t k = 0; first && k < f->dynamic_imports.len; k++)
+    if (fold__names_package(f->dynamic_imports.items[k], pkg, n)) return NULL;
+  return first;
+}
+
+/* A package with no Ascend build (the "uninstalled-optional" row) that a
+ * file imports only behind a fallback, where no dependency file of the
+ * project installs it: the import fails on the NPU and the file's fallback
+ * runs, so the file's uses of it are hints. */
+static void fold__uninstalled_optional(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "uninstalled-optional", p->opt->user_entries, p->opt->n_user_entries);
+  for (const char *pkg = row ? row->arg : NULL; pkg && *pkg;) {
+    size_t n = strcspn(pkg, "|");
+    for (size_t i = 0; !fold__installed(p, pkg, n) && i < p->n; i++) {
+      const PyFacts *pf = p->files[i].facts ? p->files[i].facts->py : NULL;
+      const PyFactImport *im = pf && p->files[i].kind == FILE_PYTHON ? fold__only_guarded(pf, pkg, n) : NULL;
+      if (!im) continue;
+      char *where = xasprintf("%s:%u", p->files[i].rel ? p->files[i].rel : p->files[i].path, im->start.row + 1);
+      FindingList *l = p->files[i].findings;
+      for (size_t j = 0; j < l->len; j++) {
+        Finding *f = &l->items[j];
+        if (!fold_live(f) || kb_domain(f->rule->code) < 2 || !fold__names_package(f->subject, pkg, n)) continue;
+        f->severity = SEV_HINT;
+        f->guarded = true;
+        kb_append_note(f, row, where, NULL);
+      }
+      free(where);
+    }
+    pkg += n + (pkg[n] == '|');
+  }
+}
+
 void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   if (n == 0) return;
   FoldProject p = {files, n, opt, xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(size_t)), xcalloc(n, sizeof(bool))};
@@ -3324,6 +3397,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   fold__device_backends(&p);
   fold__overridden_setup(&p);
   fold__switches_elsewhere(&p);
+  fold__uninstalled_optional(&p);
   bool any_optional = false;
   bool *optional = fold_optional_modules(files, n, &any_optional);
   fold_reach_cxx(files, n, opt, optional, fold__text_at, &p); /* guarded calls make optional code too */
