@@ -1646,6 +1646,30 @@ static void fold__pin_before_npu(Fold *fo) {
   }
 }
 
+/* Findings of the "scalar-branch" row's rules in the branch of a test that
+ * only a Python number passes (`if isinstance(timestep, float):`) are hints
+ * carrying the test: tensors take the other branch. */
+static void fold__scalar_branch(Fold *fo) {
+  const AnalyzeCtx *ctx = fo->ctx;
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "scalar-branch", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  if (!row || !row->arg || !row->value || !ctx->forest || !ctx->text) return;
+  for (size_t j = 0; j < fo->l->len; j++) {
+    Finding *f = &fo->l->items[j];
+    if (fo->sites[j].gone || !fold_live(f) || !kb_pattern_match(row->value, f->rule->code)) continue;
+    TSNode block, stmt = fold__branch_of(ctx, f->start_byte, f->end_byte, &block);
+    TSNode cond = ts_node_is_null(stmt) ? stmt : ts_node_child_by_field_name(stmt, "condition", 9);
+    if (ts_node_is_null(cond)) continue;
+    char test[128];
+    size_t n = 0;
+    for (uint32_t b = ts_node_start_byte(cond); b < ts_node_end_byte(cond) && n + 1 < sizeof test; b++)
+      if (ctx->text[b] != ' ' && ctx->text[b] != '\t' && ctx->text[b] != '\n' && ctx->text[b] != '\r') test[n++] = ctx->text[b];
+    test[n] = '\0';
+    if (n + 1 >= sizeof test || !kb_pattern_match(row->arg, test)) continue;
+    f->severity = SEV_HINT;
+    kb_append_note(f, row, test, NULL);
+  }
+}
+
 void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   if (l->len == 0) return;
   Fold fo = {ctx, l, xcalloc(l->len, sizeof(FoldSite)), xcalloc(l->len + 1, sizeof(TSNode))};
@@ -1658,6 +1682,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
   if (ctx->kind == FILE_PYTHON && ctx->forest) fold__member_of_result(&fo);
   if (ctx->kind == FILE_PYTHON) {
     fold__device_branch(&fo);
+    fold__scalar_branch(&fo);
     fold__same_literal(&fo);
     fold__per_file(&fo);
     fold__build_script(&fo);

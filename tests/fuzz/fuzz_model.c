@@ -6,7 +6,12 @@
  * (model_apply, rendered with their related locations) must be exactly
  * those of a model built from scratch over the final texts.
  *
- * Input layout, repeated: 1 byte op (low 3 bits: the path; bit 3: remove;
+ * Path 5 is a configuration file (conf/model.yaml): its text goes through
+ * targets_scan to model_set_config, so that computed imports load what it
+ * names (a config loader in pkg/core.py gives them one to load).
+ *
+ * Input layout, repeated: 1 byte op (low 3 bits: the path, 6 and 7 wrapping
+ * to the modules; bit 3: remove;
  * bit 4: link after this edit, as the server does between edits, so that
  * later edits take the partial relink when they keep the module's shape;
  * bit 5: append the text to the module's text instead of replacing it, an
@@ -20,9 +25,19 @@
 
 #include "analyzers/engine/analyze.h"
 #include "analyzers/project/model.h"
+#include "analyzers/project/targets.h"
 
 static const char *const fuzz__paths[] = {"pkg/__init__.py", "pkg/core.py", "pkg/mid.py", "pkg/sub/leaf.py", "app.py"};
 #define FUZZ_N (sizeof fuzz__paths / sizeof fuzz__paths[0])
+#define FUZZ_CONFIG FUZZ_N /* the op's path that names the configuration file */
+static const char fuzz__config[] = "conf/model.yaml";
+
+/* The configuration's text (NULL: none) into model m. */
+static void fuzz__config_set(Model *m, const char *text) {
+  char *targets = text ? targets_scan(text, strlen(text)) : NULL;
+  model_set_config(m, fuzz__config, NULL, targets);
+  free(targets);
+}
 
 static void fuzz__set(Model *m, const char *path, const char *text, size_t len) {
   AnalyzeOptions o;
@@ -62,12 +77,25 @@ static char *fuzz__render(Model *m, char *const *texts, const size_t *lens) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *texts[FUZZ_N] = {0};
   size_t lens[FUZZ_N] = {0};
+  char *config = NULL;
   Model *inc = model_new();
   size_t at = 0;
   while (at + 2 <= size) {
     unsigned op = data[at], n = data[at + 1];
     at += 2;
     if (n > size - at) n = (unsigned)(size - at);
+    if ((op & 7) == FUZZ_CONFIG) {
+      char *add = xstrndup((const char *)data + at, n);
+      char *next = op & 8 ? NULL : (op & 32) && config ? xasprintf("%s%s", config, add) : xstrdup(add);
+      free(add);
+      free(config);
+      config = next;
+      if (config) fuzz__config_set(inc, config);
+      else model_remove_under(inc, "conf");
+      if (op & 16) model_link(inc);
+      at += n;
+      continue;
+    }
     size_t f = (op & 7) % FUZZ_N;
     char *old = texts[f];
     texts[f] = NULL;
@@ -87,6 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Model *scratch = model_new();
   for (size_t i = 0; i < FUZZ_N; i++)
     if (texts[i]) fuzz__set(scratch, fuzz__paths[i], texts[i], lens[i]);
+  if (config) fuzz__config_set(scratch, config);
   char *a = fuzz__render(inc, texts, lens), *b = fuzz__render(scratch, texts, lens);
   ModelStats sa, sb;
   model_link(inc);
@@ -102,5 +131,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   model_free(inc);
   model_free(scratch);
   for (size_t i = 0; i < FUZZ_N; i++) free(texts[i]);
+  free(config);
   return 0;
 }
