@@ -3396,7 +3396,8 @@ static void fold__uninstalled_optional(FoldProject *p) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "uninstalled-optional", p->opt->user_entries, p->opt->n_user_entries);
   for (const char *pkg = row ? row->arg : NULL; pkg && *pkg;) {
     size_t n = strcspn(pkg, "|");
-    for (size_t i = 0; !fold__installed(p, pkg, n) && i < p->n; i++) {
+    bool installed = fold__installed(p, pkg, n);
+    for (size_t i = 0; !installed && i < p->n; i++) {
       const PyFacts *pf = p->files[i].facts ? p->files[i].facts->py : NULL;
       const PyFactImport *im = pf && p->files[i].kind == FILE_PYTHON ? fold__only_guarded(pf, pkg, n) : NULL;
       if (!im) continue;

@@ -95,7 +95,7 @@ typedef struct {
  * name loads and the definition it names (-1: the name is the module). */
 typedef struct {
   int32_t mod, def;
-  bool active; /* a loaded computed import of its top folder loads it (model__load_unknown) */
+  bool active; /* a loaded computed import that builds from configurations loads it (model__load_targets) */
 } MTarget;
 
 
