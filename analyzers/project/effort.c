@@ -1,5 +1,6 @@
 /* effort: see effort.h. */
 #include "analyzers/project/effort.h"
+#include "analyzers/kb/kb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,13 +256,11 @@ Verdict effort_verdict(const VerdictItem *items, size_t n) {
 }
 
 const char *verdict_zh(Verdict v) {
-  static const char *const s[] = {"可行", "需适配", "困难", "不可行"};
-  return (unsigned)v <= VERDICT_INFEASIBLE ? s[v] : s[0];
+  return kb_text((KbText)(KBT_VERDICT_FEASIBLE + ((unsigned)v <= VERDICT_INFEASIBLE ? v : 0)), true);
 }
 
 const char *verdict_en(Verdict v) {
-  static const char *const s[] = {"feasible", "needs adaptation", "difficult", "not feasible"};
-  return (unsigned)v <= VERDICT_INFEASIBLE ? s[v] : s[0];
+  return kb_text((KbText)(KBT_VERDICT_FEASIBLE + ((unsigned)v <= VERDICT_INFEASIBLE ? v : 0)), false);
 }
 
 const char *verdict_id(Verdict v) {

@@ -520,10 +520,9 @@ bool model_is_dirty(const Model *m) { return m->dirty; }
 /* Whether the facts name a command-line parser: the module is a script even
  * when others import it (for its constants or classes). */
 static bool model__facts_cli(const PyFacts *f) {
-  static const char *const words[] = {"argparse", "ArgumentParser", "parse_args", "Fire", "click", "typer", "hydra", "sys.argv", "argv"};
-  for (size_t k = 0; f && k < f->refs.len; k++)
-    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
-      if (strcmp(f->refs.items[k].name, words[w]) == 0) return true;
+  const char *words = kb_template("cli-parser-names");
+  for (size_t k = 0; words && f && k < f->refs.len; k++)
+    if (kb_pattern_match(words, f->refs.items[k].name)) return true;
   return false;
 }
 
@@ -548,11 +547,10 @@ static void model__set_body(Model *m, MModule *mm, PyFacts *facts, MConstruct *i
   mm->cons.cap = cap;
   mm->digest = digest;
   model__intern_module(&m->names, mm);
-  static const char *const dynamic[] = {"eval", "exec", "globals", "locals", "vars"};
+  const char *dynamic = kb_template("names-by-string");
   mm->evals = false;
-  for (size_t k = 0; facts && k < facts->refs.len && !mm->evals; k++)
-    for (size_t d = 0; d < sizeof dynamic / sizeof dynamic[0]; d++)
-      mm->evals = mm->evals || strcmp(facts->refs.items[k].name, dynamic[d]) == 0;
+  for (size_t k = 0; dynamic && facts && k < facts->refs.len && !mm->evals; k++)
+    mm->evals = kb_pattern_match(dynamic, facts->refs.items[k].name);
   /* read by every link: computed once per body */
   mm->cli = model__facts_cli(facts);
   mm->imports_transfer = model__facts_transfer(facts);

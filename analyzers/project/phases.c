@@ -1718,7 +1718,11 @@ static void phases__assign(PhaseGraph *g, PhaseCand *c, size_t n) {
   for (size_t i = 0; i < n; i++) { /* self-tests follow their owner (chains end: owners are never self-tests of i) */
     size_t o = c[i].owner;
     for (int hop = 0; hop < 8 && o != PHASES_NONE && c[o].owner != PHASES_NONE; hop++) o = c[o].owner;
-    if (o != PHASES_NONE) c[i].phase = c[o].phase;
+    if (o == PHASES_NONE) continue;
+    c[i].phase = c[o].phase;
+    /* an owner that is tooling (a self-test nothing else runs) takes its self-tests along */
+    if (c[o].tool >= 0) c[i].tool = c[o].tool;
+    else if (c[i].phase == PHASES_NONE) c[i].tool = TOOL_SELFTEST; /* a chain past the hop limit */
   }
 }
 

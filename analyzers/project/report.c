@@ -82,14 +82,12 @@ const char *report_route_name(RouteId id, bool zh) {
 }
 
 const char *report_domain_title(int d, bool zh) {
-  static const char *const en[] = {"Analysis Notes", "Domain 1: Third-Party Dependencies", "Domain 2: Device Layer",
-                                   "Domain 3: Attention Mechanism", "Domain 4: Custom Operators",
-                                   "Domain 5: Distributed Communication", "Domain 6: Precision Strategy",
-                                   "Compilation and Graphs"};
-  static const char *const cn[] = {"分析说明", "域 1：第三方依赖", "域 2：设备层", "域 3：注意力机制",
-                                   "域 4：自定义算子", "域 5：分布式通信", "域 6：精度策略", "编译加速"};
-  if (d < 0 || d > 7) return report_l(zh, "Other Findings", "其他发现");
-  return zh ? cn[d] : en[d];
+  if (d < 0 || d > 7) return kb_text(KBT_DOMAIN_TITLE_OTHER, zh);
+  return kb_text((KbText)(KBT_DOMAIN_TITLE_0 + d), zh);
+}
+
+const char *report_domain_short(int d, bool zh) {
+  return kb_text((KbText)(KBT_DOMAIN_SHORT_0 + (d < 0 || d > 7 ? 0 : d)), zh);
 }
 
 const char *report_chip_name(unsigned chip) {

@@ -270,6 +270,7 @@ const char *report_class_name(DepClass c, bool zh);          /* "framework API"/
 const char *report_class_id(DepClass c);                     /* "framework-api" */
 const char *report_route_name(RouteId id, bool zh);          /* "framework-level migration" */
 const char *report_domain_title(int domain, bool zh);        /* "Domain 2: Device Layer" */
+const char *report_domain_short(int domain, bool zh);        /* "Device layer"; 0 and unknown: "Other" */
 const char *report_chip_name(unsigned chip);                 /* "910B" */
 
 #endif

@@ -69,13 +69,6 @@ static void report_html__label(StrBuf *sb, const ReportGroup *g) {
 static const char *const report_html__colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
                                                   "#edc948", "#b07aa1", "#ff9da7", "#9c755f"};
 
-static const char *report_html__domain_short(int d, bool zh) {
-  static const char *const en[] = {"Other", "Third-party dependencies", "Device layer", "Attention", "Custom operators",
-                                   "Distributed", "Precision", "Compilation"};
-  static const char *const cn[] = {"其他", "第三方依赖", "设备层", "注意力", "自定义算子", "分布式", "精度", "编译"};
-  if (d < 0 || d > 7) d = 0;
-  return zh ? cn[d] : en[d];
-}
 
 /* Pie of effort by domain plus the fixed validation/setup share. */
 static void report_html__pie(const Report *r, StrBuf *sb) {
@@ -84,11 +77,11 @@ static void report_html__pie(const Report *r, StrBuf *sb) {
   size_t n = 0;
   for (int d = 1; d < 8; d++)
     if (r->domain_cd[d] > 0) {
-      names[n] = report_html__domain_short(d, r->zh);
+      names[n] = report_domain_short(d, r->zh);
       vals[n++] = r->domain_cd[d];
     }
   if (r->domain_cd[0] > 0) {
-    names[n] = report_html__domain_short(0, r->zh);
+    names[n] = report_domain_short(0, r->zh);
     vals[n++] = r->domain_cd[0];
   }
   int64_t fixed = r->effort.validation + r->effort.environment;
@@ -164,7 +157,7 @@ static void report_html__findings(const Report *r, StrBuf *sb) {
             kb_text(KBT_HTML_ALL, zh));
   for (int d = 1; d <= 7; d++) {
     sb_printf(sb, "<option value=\"%d\">", d);
-    report_html__esc(sb, report_html__domain_short(d, zh));
+    report_html__esc(sb, report_domain_short(d, zh));
     sb_puts(sb, "</option>");
   }
   sb_printf(sb, "</select></label>\n<label>%s <select id=\"f-phase\"><option value=\"\">%s</option>", kb_text(KBT_HTML_PHASE, zh),
@@ -267,7 +260,7 @@ static void report_html__heatmap(const Report *r, StrBuf *sb) {
   sb_printf(sb, "<th>%s</th></tr>\n", report_priority_name(PRIO_NONE, zh));
   for (int d = 1; d <= 7; d++) {
     sb_puts(sb, "<tr><th>");
-    report_html__esc(sb, report_html__domain_short(d, zh));
+    report_html__esc(sb, report_domain_short(d, zh));
     sb_puts(sb, "</th>");
     for (size_t p = 0; p <= np; p++) {
       size_t c = cnt[d * (np + 1) + p];

@@ -620,13 +620,6 @@ static void report_md__checklist(const Report *r, StrBuf *sb) {
   sb_putc(sb, '\n');
 }
 
-static const char *report_md__domain_short(int d, bool zh) {
-  static const char *const en[] = {"Other", "Third-party dependencies", "Device layer", "Attention", "Custom operators",
-                                   "Distributed", "Precision", "Compilation"};
-  static const char *const cn[] = {"其他", "第三方依赖", "设备层", "注意力", "自定义算子", "分布式", "精度", "编译"};
-  if (d < 0 || d > 7) d = 0;
-  return zh ? cn[d] : en[d];
-}
 
 static size_t report_md__n_entries(const Report *r) {
   size_t n = 0;
@@ -701,9 +694,9 @@ static void report_md__effort(const Report *r, StrBuf *sb) {
   sb_printf(sb, "```mermaid\npie title %s\n", report_l(zh, "Effort by domain (person-days)", "各域工作量（人日）"));
   for (int d = 1; d < 8; d++)
     if (r->domain_cd[d] > 0)
-      sb_printf(sb, "    \"%s\" : %s\n", report_md__domain_short(d, zh), effort_days_str(r->domain_cd[d], b1, sizeof b1));
+      sb_printf(sb, "    \"%s\" : %s\n", report_domain_short(d, zh), effort_days_str(r->domain_cd[d], b1, sizeof b1));
   if (r->domain_cd[0] > 0)
-    sb_printf(sb, "    \"%s\" : %s\n", report_md__domain_short(0, zh), effort_days_str(r->domain_cd[0], b1, sizeof b1));
+    sb_printf(sb, "    \"%s\" : %s\n", report_domain_short(0, zh), effort_days_str(r->domain_cd[0], b1, sizeof b1));
   int64_t fixed = r->effort.validation + r->effort.environment;
   if (fixed > 0)
     sb_printf(sb, "    \"%s\" : %s\n", report_l(zh, "Validation and setup", "验证与环境"), effort_days_str(fixed, b1, sizeof b1));
