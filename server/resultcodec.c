@@ -215,6 +215,7 @@ void rc_encode(const FindingList *findings, const FileFacts *facts, StrBuf *out)
   rc__u32(out, (uint32_t)findings->len);
   for (size_t i = 0; i < findings->len; i++) rc__finding(out, &findings->items[i]);
   rc__u32(out, facts->has_main_guard);
+  rc__u32(out, facts->runs_code);
   rc__u32(out, facts->test_findings);
   rc__u32(out, (uint32_t)facts->imports.len);
   for (size_t i = 0; i < facts->imports.len; i++) rc__str(out, facts->imports.items[i]);
@@ -570,6 +571,7 @@ int rc_decode_next(const char **data, size_t *left, const AnalyzeOptions *opt, F
     if (rc__get_finding(&r, opt, &f)) array_push(&fl, f);
   }
   ff.has_main_guard = rc__get_u32(&r);
+  ff.runs_code = rc__get_u32(&r);
   ff.test_findings = rc__get_u32(&r);
   uint32_t n_imports = rc__get_u32(&r);
   if (n_imports > len) r.bad = true;

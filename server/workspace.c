@@ -280,6 +280,7 @@ WsCache *ws_cache_new(void) {
 static void ws__copy_results(FindingList *dst, FileFacts *dfacts, const FindingList *src, const FileFacts *sfacts) {
   for (size_t i = 0; i < src->len; i++) array_push(dst, finding_copy(&src->items[i]));
   dfacts->has_main_guard = sfacts->has_main_guard;
+  dfacts->runs_code = sfacts->runs_code;
   dfacts->lines = sfacts->lines;
   dfacts->test_findings = sfacts->test_findings;
   for (size_t i = 0; i < sfacts->imports.len; i++) array_push(&dfacts->imports, xstrdup(sfacts->imports.items[i]));

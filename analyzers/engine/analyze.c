@@ -805,6 +805,7 @@ static void analyze__facts(const char *text, size_t len, const PyFile *py, PyFac
   if (!py) return;
   facts->has_main_guard = py->has_main_guard;
   facts->py = pyfacts_build_cached(py, cache, key, ls->items, ls->len);
+  facts->runs_code = facts->py && facts->py->runs_calls;
   for (size_t i = 0; i < py->imports.len; i++) array_push(&facts->imports, xstrdup(py->imports.items[i].module));
 }
 

@@ -76,6 +76,8 @@ typedef struct ReachFacts ReachFacts;
 typedef struct {
   Array(char *) imports;  /* modules imported (Python), relative ones with leading dots */
   bool has_main_guard;    /* if __name__ == "__main__": */
+  bool runs_code;         /* module code has a call statement outside any guard or function (a
+                             script without a `__main__` guard: `demo.launch()`; PyFacts.runs_calls) */
   uint32_t lines;
   PyFacts *py;            /* owned: definitions, calls and names for the project model
                              (pyfacts.h); NULL unless Python */

@@ -579,16 +579,17 @@ static void phases__build_edges(PhaseGraph *g, PhaseReadFn read, void *data) {
  * Phases - Private: naming
  * ------------------------------------------------------------------------- */
 
-/* Word stems per phase kind; a word of the name that starts with a stem
- * classifies it ("trainer", "sampling", "tests"). Training is checked
- * first so that "pretrain_eval" stays a training entry. */
+/* Word stems per phase kind (the "phase-words-*" templates); a word of the
+ * name that starts with a stem classifies it ("trainer", "sampling",
+ * "tests"). Training is checked first so that "pretrain_eval" stays a
+ * training entry. */
 static const struct {
   PhaseKind kind;
-  const char *stems;
+  const char *template;
 } phases__stems[] = {
-    {PHASE_TRAINING, "train|finetun|pretrain|sft"},
-    {PHASE_INFERENCE, "generat|infer|sampl|predict|serv|demo"},
-    {PHASE_EVALUATION, "eval|test|bench"},
+    {PHASE_TRAINING, "phase-words-training"},
+    {PHASE_INFERENCE, "phase-words-inference"},
+    {PHASE_EVALUATION, "phase-words-evaluation"},
 };
 
 static bool phases__word_has_stem(const char *w, size_t n, const char *stems) {
@@ -605,12 +606,12 @@ static bool phases__word_has_stem(const char *w, size_t n, const char *stems) {
 PhaseKind phases_classify(const char *name) {
   if (!name) return PHASE_CUSTOM;
   for (size_t k = 0; k < sizeof phases__stems / sizeof phases__stems[0]; k++) {
-    const char *p = name;
-    while (*p) {
+    const char *stems = kb_template(phases__stems[k].template), *p = name;
+    while (stems && *p) {
       while (*p && !isalpha((unsigned char)*p)) p++;
       size_t n = 0;
       while (isalpha((unsigned char)p[n])) n++;
-      if (n && phases__word_has_stem(p, n, phases__stems[k].stems)) return phases__stems[k].kind;
+      if (n && phases__word_has_stem(p, n, stems)) return phases__stems[k].kind;
       p += n;
     }
     /* "fine_tune" / "fine-tune" */
@@ -1216,12 +1217,30 @@ static void phases__order(PhaseGraph *g, bool keep_given_order) {
   free(perm);
 }
 
+/* Whether file i is a script without a `__main__` guard: module code that
+ * calls something (`demo.launch()`), outside any package, that no project
+ * file imports (a helper's `sys.path.append(...)` is no entry point) and
+ * that is no test or benchmark code. */
+static bool phases__bare_script(const PhaseGraph *g, size_t i, const uint8_t *imported) {
+  const PhaseFile *f = &g->files[i];
+  if (!f->facts || !f->facts->runs_code || f->facts->has_main_guard || imported[i] || context_is_test_path(f->path))
+    return false;
+  char *dir = phases__dirname(f->path);
+  bool pkg = *dir && phases__dir_is_package(g, dir);
+  free(dir);
+  return !pkg;
+}
+
 static void phases__collect_entries(PhaseGraph *g, PhaseReadFn read, void *data, RawEntries *raw) {
+  uint8_t *imported = xcalloc(g->n_files + 1, 1);
+  for (size_t i = 0; g->edge_start && i < g->n_files; i++)
+    for (size_t k = g->edge_start[i]; k < g->edge_start[i + 1]; k++)
+      if (g->edge_to[k] != i) imported[g->edge_to[k]] = 1;
   for (size_t i = 0; i < g->n_files; i++) {
     const PhaseFile *f = &g->files[i];
     const char *base = phases__basename(f->path);
     if (phases__is_python(f) && strcmp(base, "setup.py") != 0 &&
-        ((f->facts && f->facts->has_main_guard) || strcmp(base, "__main__.py") == 0)) {
+        ((f->facts && f->facts->has_main_guard) || strcmp(base, "__main__.py") == 0 || phases__bare_script(g, i, imported))) {
       RawEntry e = {0};
       e.kind = ENTRY_MAIN;
       e.source = e.target = i;
@@ -1235,6 +1254,7 @@ static void phases__collect_entries(PhaseGraph *g, PhaseReadFn read, void *data,
       array_push(raw, e);
     }
   }
+  free(imported);
   if (!read) return;
   for (size_t i = 0; i < g->n_files; i++) {
     const PhaseFile *f = &g->files[i];

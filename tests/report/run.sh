@@ -60,6 +60,18 @@ golden golden "$FIX" phases-project ASC1,ASC2,ASC8
 # --- task phases: tooling, folding by reach, self-tests, declared tasks (device rules only)
 golden golden-tasks tests/fixtures/task-phases task-phases ASC2
 
+# scripts without a `__main__` guard are entry points; a helper they import is not
+"$BIN" report tests/fixtures/bare-scripts --format json >"$tmp/bare.json" 2>/dev/null
+check bare-scripts-json node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const got = JSON.stringify({tooling: r.tooling, library: r.library,
+  phases: r.phases.map((p) => [p.name, p.kind, p.entries, p.derivation])});
+const want = JSON.stringify({tooling: [], library: false, phases: [
+  ["Training", "training", ["train_lora.py"], ["named by its words"]],
+  ["Inference", "inference", ["gradio_demo.py"], ["named by its words"]]]});
+if (got !== want) { console.log(got); console.log(want); process.exit(1); }
+' "$tmp/bare.json"
+
 "$BIN" report tests/fixtures/task-phases --format json >"$tmp/tasks.json" 2>/dev/null
 check task-phases-json node -e '
 const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
@@ -69,7 +81,7 @@ const want = JSON.stringify({tooling: [".github/scripts/bump_version.py (CI)", "
   library: false, phases: [
     ["Training", "training", ["train.py", "scripts/train.sh:2: torchrun train.py"], ["named by its words", "named by its words"], [], true],
     ["Inference", "inference", ["apps/t2v_small_gradio.py", "generate.py", "vidgen/utils/prompt.py"],
-     ["reaches a subset of this phase\u0027s modules", "named by its words", "a module\u0027s own `__main__`, imported by generate.py"],
+     ["named by its words", "named by its words", "a module\u0027s own `__main__`, imported by apps/t2v_small_gradio.py"],
      ["t2v-small", "i2v-large"], false]]});
 if (got !== want) { console.log(got); console.log(want); process.exit(1); }
 ' "$tmp/tasks.json"
