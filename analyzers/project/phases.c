@@ -430,18 +430,25 @@ static void phases__elf_edges(PhaseGraph *g, EdgeList *edges) {
   }
 }
 
-/* setup.py `CUDAExtension("pkg._C", sources=[...])`: the extension module
- * name links its sources to every Python file importing that module. */
+/* setup.py `CUDAExtension("pkg._C", sources=[...])` (the constructors of
+ * the "extension-constructors" template): the extension module name links
+ * its sources to every Python file importing that module. */
 static void phases__extension_edges(PhaseGraph *g, const char *text, EdgeList *edges) {
-  static const char *const ctors[] = {"CUDAExtension(", "CppExtension(", "Extension("};
-  for (size_t c = 0; c < sizeof ctors / sizeof ctors[0]; c++) {
+  const char *ctors = kb_template("extension-constructors");
+  for (const char *c = ctors; c && *c; c += strcspn(c, "|") + (c[strcspn(c, "|")] == '|')) {
+    char ctor[64];
+    size_t cn = strcspn(c, "|");
+    if (cn + 2 > sizeof ctor) continue;
+    memcpy(ctor, c, cn);
+    ctor[cn] = '(';
+    ctor[cn + 1] = '\0';
     const char *p = text;
-    while ((p = strstr(p, ctors[c]))) {
+    while ((p = strstr(p, ctor))) {
       if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) {
         p++;
         continue;
       }
-      p += strlen(ctors[c]);
+      p += cn + 1;
       /* the call's extent: up to the matching ')' */
       int depth = 1;
       const char *end = p;
@@ -971,15 +978,12 @@ static void phases__launcher_args(StrList *w, size_t i, size_t end, ShellRun *ru
 /* Interprets one command (words [i, end)). Returns true when it launches
  * Python code. */
 static bool phases__shell_command(StrList *w, size_t i, size_t end, ShellRun *run) {
-  static const char *const prefixes[] = {"nohup", "exec", "time", "env", "sudo", "srun", "command"};
+  const char *prefixes = kb_template("launcher-prefixes");
   memset(run, 0, sizeof *run);
   for (;;) {
     while (i < end && phases__is_assignment(w->items[i])) i++;
     if (i >= end) return false;
-    bool pre = false;
-    for (size_t p = 0; p < sizeof prefixes / sizeof prefixes[0]; p++)
-      if (strcmp(w->items[i], prefixes[p]) == 0) pre = true;
-    if (!pre) break;
+    if (!prefixes || !kb_pattern_match(prefixes, w->items[i])) break;
     i++;
     while (i < end && w->items[i][0] == '-') i++; /* prefix options (env -u, srun -N) */
   }
