@@ -295,17 +295,20 @@ static void resolver__try(PyFile *py, TSNode stmt) {
 
 /* A condition that tests whether an optional backend is usable. */
 bool pyfile_is_availability(const PyFile *py, TSNode cond) {
-  static const char *const needles[] = {"is_available", "_AVAILABLE", "_available", "HAS_", "has_",
-                                        "USE_", "use_", "ENABLE", "enable_", "is_npu", "npu"};
   /* torch.cuda.is_available() is not a fallback for the NPU: on an Ascend
    * machine it is False and the CUDA branch is silently skipped (ASC211).
    * Its text holds the needles "is_available" and "_available" once each, so
    * a needle counts only where it occurs more often than that call. */
-  const char *call = kb_template("cuda-availability-call");
+  const char *call = kb_template("cuda-availability-call"), *needles = kb_template("availability-tests");
   size_t cuda = call ? resolver__count(py, cond, call) : 0;
-  for (size_t i = 0; i < sizeof needles / sizeof needles[0]; i++) {
-    size_t inside = call && strstr(call, needles[i]) ? cuda : 0;
-    if (resolver__count(py, cond, needles[i]) > inside) return true;
+  for (const char *t = needles; t && *t; t += strcspn(t, "|") + (t[strcspn(t, "|")] == '|')) {
+    char needle[64];
+    size_t n = strcspn(t, "|");
+    if (n == 0 || n >= sizeof needle) continue;
+    memcpy(needle, t, n);
+    needle[n] = '\0';
+    size_t inside = call && strstr(call, needle) ? cuda : 0;
+    if (resolver__count(py, cond, needle) > inside) return true;
   }
   return false;
 }
@@ -313,11 +316,9 @@ bool pyfile_is_availability(const PyFile *py, TSNode cond) {
 /* A flag the user turns on (`args.enable_xformers_memory_efficient_attention`,
  * USE_FLASH_ATTN) rather than a test of what is installed. */
 static bool resolver__is_optin(const PyFile *py, TSNode cond) {
-  static const char *const probes[] = {"is_available", "_AVAILABLE", "_available", "HAS_", "has_", "npu"};
-  for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++)
-    if (resolver__text_has(py, cond, probes[i])) return false;
-  return resolver__text_has(py, cond, "enable") || resolver__text_has(py, cond, "ENABLE") ||
-         resolver__text_has(py, cond, "use_") || resolver__text_has(py, cond, "USE_");
+  const char *probes = kb_template("installed-tests"), *optin = kb_template("opt-in-flag-words");
+  if (probes && resolver__text_has_any(py, cond, probes)) return false;
+  return optin && resolver__text_has_any(py, cond, optin);
 }
 
 bool pyfile_is_npu_check(const PyFile *py, TSNode cond) {
@@ -335,11 +336,8 @@ static bool resolver__is_torch2_check(const PyFile *py, TSNode cond) {
       resolver__text_has(py, cond, " or ") || resolver__text_has(py, cond, "<"))
     return false;
   /* torch_npu needs torch >= 2.1: any check for 1.x or 2.0 holds there */
-  static const char *const two[] = {">= 2", ">=2", "\"2\"", "\"2.0\"", "\"2.0.0\"", "'2'", "'2.0'", "'2.0.0'",
-                                     "(2, 0)", "(2,)", "> 1", ">1", "\"1.", "'1.", "(1, "};
-  for (size_t i = 0; i < sizeof two / sizeof two[0]; i++)
-    if (resolver__text_has(py, cond, two[i])) return true;
-  return false;
+  const char *two = kb_template("torch2-version-tests");
+  return two && resolver__text_has_any(py, cond, two);
 }
 
 /* The else/elif part, or, when the if body ends in a return and there is no
