@@ -3394,8 +3394,9 @@ static const PyFactImport *fold__only_guarded(const PyFacts *f, const char *pkg,
  * runs, so the file's uses of it are hints. */
 static void fold__uninstalled_optional(FoldProject *p) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "uninstalled-optional", p->opt->user_entries, p->opt->n_user_entries);
-  for (const char *pkg = row ? row->arg : NULL; pkg && *pkg;) {
-    size_t n = strcspn(pkg, "|");
+  const char *pkg;
+  size_t n;
+  for (const char *alts = row ? row->arg : NULL; util_alt_next(&alts, &pkg, &n);) {
     bool installed = fold__installed(p, pkg, n);
     for (size_t i = 0; !installed && i < p->n; i++) {
       const PyFacts *pf = p->files[i].facts ? p->files[i].facts->py : NULL;
@@ -3412,7 +3413,6 @@ static void fold__uninstalled_optional(FoldProject *p) {
       }
       free(where);
     }
-    pkg += n + (pkg[n] == '|');
   }
 }
 

@@ -434,10 +434,10 @@ static void phases__elf_edges(PhaseGraph *g, EdgeList *edges) {
  * the "extension-constructors" template): the extension module name links
  * its sources to every Python file importing that module. */
 static void phases__extension_edges(PhaseGraph *g, const char *text, EdgeList *edges) {
-  const char *ctors = kb_template("extension-constructors");
-  for (const char *c = ctors; c && *c; c += strcspn(c, "|") + (c[strcspn(c, "|")] == '|')) {
+  const char *c;
+  size_t cn;
+  for (const char *ctors = kb_template("extension-constructors"); util_alt_next(&ctors, &c, &cn);) {
     char ctor[64];
-    size_t cn = strcspn(c, "|");
     if (cn + 2 > sizeof ctor) continue;
     memcpy(ctor, c, cn);
     ctor[cn] = '(';

@@ -54,15 +54,12 @@ char *targets_scan(const char *text, size_t len) {
       while (i + 1 < len && text[i + 1] != '\n') i++; /* a comment: a target commented out builds nothing */
       continue;
     }
-    for (const char *k = keys; *k;) {
-      size_t kn = strcspn(k, "|");
-      size_t n = targets__key(text, len, i, k, kn);
-      if (n) {
-        targets__value(text, len, i + n, &sb);
-        i += n - 1;
-        break;
-      }
-      k += kn + (k[kn] == '|');
+    const char *k;
+    size_t kn, n = 0;
+    for (const char *p = keys; !n && util_alt_next(&p, &k, &kn);) n = targets__key(text, len, i, k, kn);
+    if (n) {
+      targets__value(text, len, i + n, &sb);
+      i += n - 1;
     }
   }
   if (!sb.len) {

@@ -39,13 +39,19 @@ char *pyfile_node_text(const PyFile *py, TSNode n) {
 }
 
 /* Occurrences of needle in the first RESOLVER_COND_MAX bytes of a node. */
-static size_t resolver__count(const PyFile *py, TSNode n, const char *needle) {
+/* Occurrences of needle[0, k) in n's text (up to RESOLVER_COND_MAX bytes). */
+static size_t resolver__count_n(const PyFile *py, TSNode n, const char *needle, size_t k) {
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
   if (e - s > RESOLVER_COND_MAX) e = s + RESOLVER_COND_MAX;
-  size_t k = strlen(needle), count = 0;
+  size_t count = 0;
+  if (k == 0) return 0;
   for (const char *p = py->text + s, *end = py->text + e; (p = memmem(p, (size_t)(end - p), needle, k)) != NULL; p++)
     count++;
   return count;
+}
+
+static size_t resolver__count(const PyFile *py, TSNode n, const char *needle) {
+  return resolver__count_n(py, n, needle, strlen(needle));
 }
 
 static bool resolver__text_has(const PyFile *py, TSNode n, const char *needle) {
@@ -301,14 +307,11 @@ bool pyfile_is_availability(const PyFile *py, TSNode cond) {
    * a needle counts only where it occurs more often than that call. */
   const char *call = kb_template("cuda-availability-call"), *needles = kb_template("availability-tests");
   size_t cuda = call ? resolver__count(py, cond, call) : 0;
-  for (const char *t = needles; t && *t; t += strcspn(t, "|") + (t[strcspn(t, "|")] == '|')) {
-    char needle[64];
-    size_t n = strcspn(t, "|");
-    if (n == 0 || n >= sizeof needle) continue;
-    memcpy(needle, t, n);
-    needle[n] = '\0';
-    size_t inside = call && strstr(call, needle) ? cuda : 0;
-    if (resolver__count(py, cond, needle) > inside) return true;
+  const char *needle;
+  size_t n;
+  for (const char *p = needles; util_alt_next(&p, &needle, &n);) {
+    size_t inside = call && n && memmem(call, strlen(call), needle, n) ? cuda : 0;
+    if (resolver__count_n(py, cond, needle, n) > inside) return true;
   }
   return false;
 }

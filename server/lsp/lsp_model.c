@@ -345,6 +345,12 @@ static void lsp_model__link_start(Session *s) {
   }
 }
 
+/* A path inside the workspace folder relative to it; others as they are. */
+static const char *lsp_model__rel(const Session *s, const char *path) {
+  size_t n = s->root ? strlen(s->root) : 0;
+  return n && strncmp(path, s->root, n) == 0 && path[n] == '/' ? path + n + 1 : path;
+}
+
 /* The module of a file that is not open, read from disk, or dropped when
  * it is gone; a folder (created, renamed to) brings every Python file in
  * it, a deleted one drops every module under it. */
@@ -355,8 +361,7 @@ static void lsp_model__read_module(Session *s, const char *path) {
     model_remove_module(s->model, path); /* deleted, or gone before we read it */
     return;
   }
-  size_t n = s->root ? strlen(s->root) : 0;
-  const char *rel = n && strncmp(path, s->root, n) == 0 && path[n] == '/' ? path + n + 1 : path;
+  const char *rel = lsp_model__rel(s, path);
   FindingList l = {0};
   FileFacts facts = {0};
   analyze_text(rel, text, len, NULL, &s->opt, &l, &facts);
@@ -373,8 +378,7 @@ static void lsp_model__read_config(Session *s, const char *path) {
   char *text = NULL, *targets = NULL;
   size_t len = 0;
   if (util_read_file(path, TARGETS_MAX_FILE, &text, &len) == 0) targets = targets_scan(text, len);
-  size_t n = s->root ? strlen(s->root) : 0;
-  const char *rel = n && strncmp(path, s->root, n) == 0 && path[n] == '/' ? path + n + 1 : path;
+  const char *rel = lsp_model__rel(s, path);
   model_set_config(s->model, path, rel, targets);
   free(targets);
   free(text);
