@@ -1227,4 +1227,4 @@ static void attention__end(void *state) {
   attention__free(a);
 }
 
-const PyVisitor attention_visitor = {attention__begin, attention__visit_node, attention__end, NULL};
+const PyVisitor attention_visitor = {attention__begin, attention__visit_node, attention__end};

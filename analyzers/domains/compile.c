@@ -208,16 +208,4 @@ static void compile__end(void *state) {
   free(c);
 }
 
-/* Inductor settings in a file that compiles nothing (no unit calls
- * torch.compile) configure nothing. */
-static bool compile__idle_inductor(void *data, const Finding *f) {
-  const KbEntry *inductor = data;
-  return f->entry == inductor || strcmp(f->rule->code, inductor->code) == 0;
-}
-
-static void compile__file_end(AnalyzeCtx *ctx, unsigned flags) {
-  const KbEntry *inductor = kb_lookup(KB_QUALNAME, "torch._inductor.config", ctx->opt->user_entries, ctx->opt->n_user_entries);
-  if (inductor && !(flags & UNIT_COMPILES)) findings_drop_if(ctx->out, compile__idle_inductor, (void *)inductor);
-}
-
-const PyVisitor compile_visitor = {compile__begin, compile__visit, compile__end, compile__file_end};
+const PyVisitor compile_visitor = {compile__begin, compile__visit, compile__end};

@@ -494,36 +494,4 @@ static void coverage__end(void *state) {
   free(c);
 }
 
-/* Findings that stand once per API and file (the notes and the not-verified
- * hint), each unit having said them once for itself. */
-static bool coverage__once_code(const char *code) {
-  return strcmp(code, "ASC220") == 0 || strcmp(code, "ASC222") == 0 || strcmp(code, "ASC223") == 0;
-}
-
-typedef struct {
-  StrList seen; /* "<code> <api>" of the first finding kept */
-} CovOnce;
-
-static bool coverage__repeat(void *data, const Finding *f) {
-  CovOnce *o = data;
-  if (!coverage__once_code(f->rule->code) || !f->subject) return false;
-  char *key = xasprintf("%s %s", f->rule->code, f->subject);
-  for (size_t i = 0; i < o->seen.len; i++)
-    if (strcmp(o->seen.items[i], key) == 0) {
-      free(key);
-      return true;
-    }
-  array_push(&o->seen, key);
-  return false;
-}
-
-/* Units are analyzed apart: what each said once, the file says once, at the
- * first unit that said it. */
-static void coverage__file_end(AnalyzeCtx *ctx, unsigned flags) {
-  (void)flags;
-  CovOnce o = {{0}};
-  findings_drop_if(ctx->out, coverage__repeat, &o);
-  strlist_free(&o.seen);
-}
-
-const PyVisitor coverage_visitor = {coverage__begin, coverage__visit, coverage__end, coverage__file_end};
+const PyVisitor coverage_visitor = {coverage__begin, coverage__visit, coverage__end};

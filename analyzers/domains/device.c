@@ -520,4 +520,4 @@ static void device__end(void *state) {
   findings_drop_if(ctx->out, device__drop_seed, ctx);
 }
 
-const PyVisitor device_visitor = {device__begin, device__visit, device__end, NULL};
+const PyVisitor device_visitor = {device__begin, device__visit, device__end};

@@ -287,4 +287,4 @@ static void distributed__end(void *state) {
   free(d);
 }
 
-const PyVisitor distributed_visitor = {distributed__begin, distributed__visit_node, distributed__end, NULL};
+const PyVisitor distributed_visitor = {distributed__begin, distributed__visit_node, distributed__end};

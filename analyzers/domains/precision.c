@@ -824,4 +824,4 @@ static void precision__end(void *state) {
   free(p);
 }
 
-const PyVisitor precision_visitor = {precision__begin, precision__visit_node, precision__end, NULL};
+const PyVisitor precision_visitor = {precision__begin, precision__visit_node, precision__end};

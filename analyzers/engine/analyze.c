@@ -2,6 +2,7 @@
  * that follows the detectors (see analyze.h for the order). */
 #include "analyzers/engine/forest.h"
 #include "analyzers/engine/analyze.h"
+#include "analyzers/engine/conclude.h"
 #include "analyzers/engine/nesting.h"
 #include "analyzers/domains/domains.h"
 #include "analyzers/engine/fold.h"
@@ -166,19 +167,14 @@ static bool analyze__unit(AnalyzeCtx *ctx, PyFile *py, const TSNode *tops, size_
 /* Whole-file work of the Python detectors, after every unit: the domains'
  * once-per-file entry points (setup.py dependencies), the attention
  * detector over the units with attention sites, linked to every unit's
- * calls, then each detector's file_end. ctx->out holds every unit's
- * findings; `calls` every unit's calls (borrowed). */
+ * calls, then what the file concludes about all of them (conclude.h).
+ * ctx->out holds every unit's findings; `calls` every unit's calls
+ * (borrowed). */
 static void analyze__file_detectors(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *us, unsigned flags,
                                     const UnitCalls *calls) {
   AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true, *calls, {0}};
   AnalyzeUnit *saved = ctx->unit;
   ctx->unit = &whole;
-  /* first: the matcher's once-per-file rule stands for what it said at
-   * emission, before any detector dropped or merged findings */
-  uint32_t *starts = xcalloc(us->spans.len + 1, sizeof *starts);
-  for (size_t i = 0; i < us->spans.len; i++) starts[i] = us->spans.items[i].u.start;
-  pymatch_file_end(ctx, py, starts, us->spans.len);
-  free(starts);
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++)
     if (analyze__table[i].fn && !analyze__table[i].per_unit) analyze__table[i].fn(ctx);
   if (flags & UNIT_ATTN_LINKS) { /* the units with sites again, with every unit's calls */
@@ -192,11 +188,12 @@ static void analyze__file_detectors(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *u
     }
     if (st) attention_visitor.end(st);
   }
-  for (size_t i = 0; i < ANALYZE__DOMAINS; i++) {
-    const PyVisitor *pv = analyze__table[i].visitor;
-    if (pv && pv->file_end) pv->file_end(ctx, flags);
-  }
   ctx->unit = saved;
+  /* last: what the file as a whole concludes about every unit's findings */
+  uint32_t *starts = xcalloc(us->spans.len + 1, sizeof *starts);
+  for (size_t i = 0; i < us->spans.len; i++) starts[i] = us->spans.items[i].u.start;
+  conclude_file(py, starts, us->spans.len, flags, ctx->out);
+  free(starts);
 }
 
 static const char *analyze__base(const char *path) {

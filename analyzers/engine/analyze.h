@@ -9,8 +9,9 @@
  *      walked by units (context.h); then, once per file: the matcher's
  *      once-per-file library rows, setup.py dependencies, the attention
  *      detector over the units with attention sites (linked to every
- *      unit's calls), and each detector's file_end (compile: inductor
- *      settings in a file that compiles nothing)
+ *      unit's calls), and last the file's conclusions (conclude.h:
+ *      library rows in their first unit, rules said once per file,
+ *      inductor settings in a file that compiles nothing)
  *   2. file classes: a file built on another device's stack or on a CUDA
  *      engine (TensorRT, PyCUDA) gives way to one hint / drops its device layer
  *   3. Python facts: NPU-aware branches, skipped tests, dead fallbacks and

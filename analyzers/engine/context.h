@@ -153,14 +153,13 @@ typedef struct {
  * subtree. `begin` returns the visitor's state for this unit, or NULL to
  * sit it out; `visit` returns false to skip the node's subtree (for this
  * visitor only); `end` runs after the unit's walk and frees the state.
- * `file_end` (may be NULL) runs once after every unit, over all of the
- * file's findings, with the UNIT_* flags of all units or-ed together: the
- * place for what a detector concludes about the file as a whole. */
+ * What a rule concludes about the file as a whole (said once per file, only
+ * where the file compiles) is not a visitor's: conclude.h decides it, from
+ * kb data, after every unit. */
 typedef struct {
   void *(*begin)(AnalyzeCtx *ctx);
   bool (*visit)(void *state, const PyVisit *v);
   void (*end)(void *state);
-  void (*file_end)(AnalyzeCtx *ctx, unsigned flags);
 } PyVisitor;
 
 /* Whether a path is test, benchmark or documentation code (tests/, test/,

@@ -62,6 +62,11 @@ const KbRule *kb_rule(const char *code) {
   return NULL;
 }
 
+bool kb_entry_is_library(const KbEntry *e) {
+  return e && e->fix_kind == KBFIX_NONE && e->pattern && strchr(e->pattern, '*') &&
+         strncmp(e->pattern, "torch.", 6) != 0;
+}
+
 int kb_domain(const char *code) {
   if (!code || strncmp(code, "ASC", 3) != 0 || code[3] < '0' || code[3] > '9') return 0;
   return code[3] - '0';

@@ -117,6 +117,12 @@ const KbEntry *kb_lookup(KbMatch m, const char *s, const KbEntry *user, size_t n
  * copied) and formats its messages again from its row or rule. */
 void kb_restate(Finding *f, const char *subject, const char *replacement);
 
+/* Whether a row is about a third-party library as a whole: a glob over a
+ * package other than torch, with no fix (`xformers.*`, `tensorrt.*`). Such
+ * a row says the same thing of every name it covers, once per file
+ * (pymatch.c, engine/conclude.c); torch.* globs name distinct items. */
+bool kb_entry_is_library(const KbEntry *e);
+
 /* Glob match where '|' separates alternatives ("a.*|b"); an alternative
  * starting with '!' excludes what it matches ("*norm*|!*normaliz*"). */
 bool kb_pattern_match(const char *pattern, const char *s);

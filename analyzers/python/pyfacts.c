@@ -27,6 +27,21 @@ typedef struct {
   size_t n, used;
 } PyfRefSet;
 
+/* A module-level import binding by where its statement starts: the
+ * bindings sorted by (def_byte, binding index), so an import statement
+ * finds its first binding by binary search. */
+typedef struct {
+  uint32_t def_byte;
+  int32_t import; /* its index in the file's imports */
+} PyfImportAt;
+
+/* The file's module-level import bindings, built once per file. */
+typedef struct {
+  const int32_t *of;     /* per binding of py: its index in the file's imports, -1 (not module level) */
+  const PyfImportAt *at; /* the module-level ones, sorted */
+  size_t n_at;
+} PyfImportIndex;
+
 typedef struct {
   const PyFile *py;
   PyFacts *out;         /* one statement's facts (a part), or the file's for its imports */
@@ -41,7 +56,7 @@ typedef struct {
   bool have_last;
   const KbEntry *loaders; /* the "dynamic-loaders" row, or NULL */
   const KbEntry *plain;   /* the "plain-decorators" row, or NULL */
-  const int32_t *import_of; /* per binding of py: its index in the file's imports, -1 (not module level) */
+  const PyfImportIndex *imports; /* NULL for the file's own import pass */
 } PyfBuild;
 
 /* ---- positions ------------------------------------------------------------ */
@@ -149,26 +164,31 @@ static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e, int
  * of `import Y as Z`: uses spell Z, so Y's only mention is here); -1 when
  * none. */
 static int32_t pyfacts__statement_via(const PyfBuild *b, TSNode dotted) {
-  if (!b->import_of) return -1;
+  if (!b->imports) return -1;
   TSNode st = ts_node_parent(dotted);
   bool alias = !ts_node_is_null(st) && strcmp(ts_node_type(st), "aliased_import") == 0;
   if (alias) st = ts_node_parent(st);
   PySym ss = ts_node_is_null(st) ? PYSYM_OTHER : pysym_of(st);
   if (ss != PYSYM_IMPORT_FROM_STATEMENT && ss != PYSYM_IMPORT_STATEMENT) return -1;
   uint32_t at = ts_node_start_byte(st);
-  for (size_t i = 0; i < b->py->bindings.len; i++)
-    if (b->py->bindings.items[i].def_byte == at && b->import_of[i] >= 0)
-      return alias ? b->import_of[i] : -2 - b->import_of[i];
-  return -1;
+  const PyfImportIndex *ix = b->imports;
+  size_t lo = 0, hi = ix->n_at; /* the first entry at or after `at` */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (ix->at[mid].def_byte < at) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == ix->n_at || ix->at[lo].def_byte != at) return -1;
+  return alias ? ix->at[lo].import : -2 - ix->at[lo].import;
 }
 
 /* The module-level import binding identifier `id` where it is, as an index
  * in the file's imports; -1 when none does. */
 static int32_t pyfacts__via(const PyfBuild *b, TSNode id) {
-  if (!b->import_of || pysym_of(id) != PYSYM_IDENTIFIER) return -1;
+  if (!b->imports || pysym_of(id) != PYSYM_IDENTIFIER) return -1;
   uint32_t s = ts_node_start_byte(id), e = ts_node_end_byte(id);
   const PyBinding *bd = pyfile_lookup(b->py, b->py->text + s, e - s, s);
-  return bd ? b->import_of[bd - b->py->bindings.items] : -1;
+  return bd ? b->imports->of[bd - b->py->bindings.items] : -1;
 }
 
 /* ---- walk ----------------------------------------------------------------- */
@@ -726,8 +746,8 @@ static bool pyfacts__same_context(const PyfPart *p, const PyfContext *ctx) {
 
 /* The walk of one statement into a part. */
 static void pyfacts__part_build(const PyFile *py, const PyFacts *file, const PyfLines *lines, const KbEntry *const rows[2],
-                                const int32_t *import_of, TSNode root, PyFacts *out) {
-  PyfBuild b = {py, out, file, lines, {0}, {NULL, 0, 0}, {0}, 0, 0, 0, false, rows[0], rows[1], import_of};
+                                const PyfImportIndex *imports, TSNode root, PyFacts *out) {
+  PyfBuild b = {py, out, file, lines, {0}, {NULL, 0, 0}, {0}, 0, 0, 0, false, rows[0], rows[1], imports};
   pyfacts__walk(&b, root);
   pyfacts__drop_shadowed(&b);
   for (size_t i = 0; i < b.bound.len; i++) free(b.bound.items[i].name);
@@ -855,6 +875,26 @@ static PyfPart *pyfacts__kept(PyFactsCache *c, size_t *from, uint64_t hash, uint
   return NULL;
 }
 
+static int pyfacts__import_at_cmp(const void *a, const void *b) {
+  const PyfImportAt *x = a, *y = b;
+  if (x->def_byte != y->def_byte) return x->def_byte < y->def_byte ? -1 : 1;
+  return x->import < y->import ? -1 : x->import > y->import;
+}
+
+/* The imports' order (pyfacts__imports): module-level bindings in binding
+ * order; each one's index among them, and the same sorted by statement. */
+static PyfImportIndex pyfacts__import_index(const PyFile *py) {
+  int32_t *of = xcalloc(py->bindings.len + 1, sizeof *of);
+  PyfImportAt *at = xcalloc(py->bindings.len + 1, sizeof *at);
+  size_t k = 0;
+  for (size_t i = 0; i < py->bindings.len; i++) {
+    of[i] = py->bindings.items[i].module_scope ? (int32_t)k : -1;
+    if (of[i] >= 0) at[k++] = (PyfImportAt){py->bindings.items[i].def_byte, of[i]};
+  }
+  qsort(at, k, sizeof *at, pyfacts__import_at_cmp);
+  return (PyfImportIndex){of, at, k};
+}
+
 PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char *key, const uint32_t *line_starts,
                               size_t n_lines) {
   PyFacts *f = xcalloc(1, sizeof *f);
@@ -870,9 +910,7 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
   PyfRefSet seen = {NULL, 0, 0};
   size_t from = 0;
   f->borrowed = cache != NULL;
-  /* the imports' order (pyfacts__imports): module-level bindings in document order */
-  int32_t *import_of = xcalloc(py->bindings.len + 1, sizeof *import_of);
-  for (size_t i = 0, k = 0; i < py->bindings.len; i++) import_of[i] = py->bindings.items[i].module_scope ? (int32_t)k++ : -1;
+  PyfImportIndex imports = pyfacts__import_index(py);
   const Forest *fo = py->forest;
   for (size_t m = 0; m < forest_size(fo); m++) {
     const ForestMember *mem = &fo->members.items[m];
@@ -893,7 +931,7 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
       part.row = old->row;
       pyfacts__part_shift(&part, mem->start, mem->row);
     } else {
-      pyfacts__part_build(py, f, &lines, rows, import_of, forest_root(fo, m), &part.facts);
+      pyfacts__part_build(py, f, &lines, rows, &imports, forest_root(fo, m), &part.facts);
     }
     array_push(&next, part);
   }
@@ -913,7 +951,8 @@ PyFacts *pyfacts_build_cached(const PyFile *py, PyFactsCache *cache, const char 
     array_free(&next);
   }
   free(seen.slots);
-  free(import_of);
+  free((void *)imports.of);
+  free((void *)imports.at);
   PyfBuild b = {py, f, f, &lines, {0}, {NULL, 0, 0}, {0}, 0, 0, 0, false, NULL, NULL, NULL};
   if (f->borrowed) f->borrowed_dynamic = f->dynamic_imports.len; /* the file's own follow */
   pyfacts__imports(&b);

@@ -69,7 +69,7 @@ static Finding *pymatch__emit(Matcher *m, const KbEntry *e, TSNode n, const char
    * library with no Ascend build (`tensorrt.*`, `xformers.*`) once per file;
    * torch.* globs (unknown torch.cuda APIs, custom ops) name distinct items. */
   if (e->fix_kind == KBFIX_NONE && strchr(e->pattern, '*')) {
-    bool library = !util_starts_with(e->pattern, "torch.");
+    bool library = kb_entry_is_library(e);
     for (size_t i = m->ctx->out->len; i-- > 0;) {
       const Finding *f = &m->ctx->out->items[i];
       if (f->entry == e && (library || f->start_row == s.row) && !pymatch__import_row(m, f->start_row)) return NULL;
@@ -745,52 +745,3 @@ bool pymatch_visit(void *state, const PyVisit *v) {
 }
 
 void pymatch_end(void *state) { free(state); }
-
-/* Whether a row is a library glob row (no fix, a '*' in the pattern, not torch.*). */
-static bool pymatch__library_glob(const KbEntry *e) {
-  return e && e->fix_kind == KBFIX_NONE && e->pattern && strchr(e->pattern, '*') && !util_starts_with(e->pattern, "torch.");
-}
-
-static size_t pymatch__unit_of(const uint32_t *starts, size_t n, uint32_t at) {
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (starts[mid] <= at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo ? lo - 1 : 0;
-}
-
-typedef struct {
-  const KbEntry *entry;
-  size_t unit; /* the first unit reporting it outside an import line */
-} PymatchFirst;
-
-typedef struct {
-  const uint32_t *starts;
-  size_t n;
-  Array(PymatchFirst) firsts;
-} PymatchOnce;
-
-static bool pymatch__repeated(void *data, const Finding *f) {
-  const PymatchOnce *o = data;
-  if (!pymatch__library_glob(f->entry)) return false;
-  for (size_t i = 0; i < o->firsts.len; i++)
-    if (o->firsts.items[i].entry == f->entry) return pymatch__unit_of(o->starts, o->n, f->start_byte) > o->firsts.items[i].unit;
-  return false;
-}
-
-void pymatch_file_end(AnalyzeCtx *ctx, const PyFile *py, const uint32_t *unit_starts, size_t n_units) {
-  if (n_units < 2) return;
-  PymatchOnce o = {unit_starts, n_units, {0}};
-  Matcher m = {.ctx = ctx, .py = (PyFile *)py};
-  for (size_t i = 0; i < ctx->out->len; i++) {
-    const Finding *f = &ctx->out->items[i];
-    if (!pymatch__library_glob(f->entry) || pymatch__import_row(&m, f->start_row)) continue;
-    bool seen = false;
-    for (size_t k = 0; k < o.firsts.len && !seen; k++) seen = o.firsts.items[k].entry == f->entry;
-    if (!seen) array_push(&o.firsts, ((PymatchFirst){f->entry, pymatch__unit_of(unit_starts, n_units, f->start_byte)}));
-  }
-  if (o.firsts.len) findings_drop_if(ctx->out, pymatch__repeated, &o);
-  array_free(&o.firsts);
-}

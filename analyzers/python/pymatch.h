@@ -17,10 +17,5 @@ void *pymatch_begin(AnalyzeCtx *ctx, PyFile *py);
 bool pymatch_visit(void *state, const PyVisit *v);
 void pymatch_end(void *state);
 
-/* After every unit (ctx->out holds the whole file's findings in unit
- * order; unit_starts are the units' first bytes, ascending): a library
- * glob row says its thing once per file, so its findings in units after
- * the first unit that reported it (outside an import line) go. */
-void pymatch_file_end(AnalyzeCtx *ctx, const PyFile *py, const uint32_t *unit_starts, size_t n_units);
 
 #endif
