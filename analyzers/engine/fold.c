@@ -2794,8 +2794,8 @@ static bool fold__name_char(char c) { return isalnum((unsigned char)c) || c == '
  * placeholder (`f"cuda/wkv_{n}.cu"`: it may be any of them). */
 static bool fold__names_with(const char *t, size_t len, size_t file, const char *const *ext, size_t n_ext,
                              bool stop_at_placeholder, FoldNamedList *out) {
-  for (size_t at = 0; at < len; at++) {
-    if (t[at] != '.') continue;
+  for (const char *dot = memchr(t, '.', len); dot; dot = memchr(dot + 1, '.', len - (size_t)(dot + 1 - t))) {
+    size_t at = (size_t)(dot - t);
     for (size_t k = 0; k < n_ext; k++) {
       size_t n = strlen(ext[k]);
       if (at + n > len || memcmp(t + at, ext[k], n) != 0 || (at + n < len && (isalnum((unsigned char)t[at + n]) || t[at + n] == '_')))

@@ -197,13 +197,15 @@ const char *util_strerror(int rc) {
   return rc == UTIL_ENOTREG ? "not a regular file (a FIFO, device or socket)" : strerror(-rc);
 }
 
-bool util_glob(const char *p, const char *s) {
-  const char *star = NULL, *resume = NULL;
+bool util_glob(const char *p, const char *s) { return util_glob_n(p, strlen(p), s); }
+
+bool util_glob_n(const char *p, size_t n, const char *s) {
+  const char *end = p + n, *star = NULL, *resume = NULL;
   while (*s) {
-    if (*p == '*') {
+    if (p < end && *p == '*') {
       star = p++;
       resume = s;
-    } else if (*p == '?' || *p == *s) {
+    } else if (p < end && (*p == '?' || *p == *s)) {
       p++;
       s++;
     } else if (star) {
@@ -213,8 +215,8 @@ bool util_glob(const char *p, const char *s) {
       return false;
     }
   }
-  while (*p == '*') p++;
-  return *p == '\0';
+  while (p < end && *p == '*') p++;
+  return p == end;
 }
 
 bool util_starts_with(const char *s, const char *prefix) {

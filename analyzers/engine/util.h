@@ -131,6 +131,8 @@ uint64_t util_fnv(uint64_t h, const void *p, size_t n);
 uint64_t util_mix_words(uint64_t h, const void *p, size_t n);
 
 bool util_glob(const char *pattern, const char *s);
+/* The same over the first n bytes of pattern (a '|' alternative in place). */
+bool util_glob_n(const char *pattern, size_t n, const char *s);
 bool util_starts_with(const char *s, const char *prefix);
 /* The words of a path, one per call: folder names and file-name parts
  * split at `/`, `\\`, `_`, `-` and `.`. *p walks the path (start it at the

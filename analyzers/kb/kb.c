@@ -179,19 +179,15 @@ const KbEntry *kb_lookup(KbMatch m, const char *s, const KbEntry *user, size_t n
 }
 
 bool kb_pattern_match(const char *pattern, const char *s) {
-  char alt[256];
   bool hit = false;
   for (const char *p = pattern; p && *p;) {
     const char *bar = strchr(p, '|');
     size_t n = bar ? (size_t)(bar - p) : strlen(p);
     bool neg = *p == '!';
-    if (n - neg < sizeof alt && (neg || !hit)) {
-      memcpy(alt, p + neg, n - neg);
-      alt[n - neg] = '\0';
-      if (util_glob(alt, s)) {
-        if (neg) return false;
-        hit = true;
-      }
+    /* an alternative of 256 bytes or more never matches (patterns are short names) */
+    if (n - neg < 256 && (neg || !hit) && util_glob_n(p + neg, n - neg, s)) {
+      if (neg) return false;
+      hit = true;
     }
     p = bar ? bar + 1 : NULL;
   }

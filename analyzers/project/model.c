@@ -22,10 +22,17 @@ typedef struct {
   bool transferable; /* transfer_to_npu would handle it at run time (its row's transfer_covered) */
 } MConstruct;
 
+/* A definition by its interned name: a module's definitions sorted by
+ * (name, index) find a name by binary search. */
+typedef struct {
+  uint32_t id, idx;
+} MDefKey;
+
 typedef struct {
   char *id, *rel;
   Array(uint32_t) ref_ids; /* per reference of facts: its interned name */
   Array(uint32_t) def_ids; /* per definition: its interned name */
+  Array(MDefKey) def_order; /* the definitions sorted by (name, index) */
   uint64_t digest; /* of rel, facts and constructs: an unchanged module is not relinked */
   uint64_t shape;  /* of what other modules' links read of it (see model__shape) */
   bool summed;     /* digest and shape are set: computed when the module is first set
@@ -207,6 +214,12 @@ static void model__set_free(MSet *st) {
  * callees instead of holding a copy each (most of a project's names repeat:
  * one string per name, not per use); model__body_free gives them back
  * before freeing the facts. */
+static int model__def_key_cmp(const void *a, const void *b) {
+  const MDefKey *x = a, *y = b;
+  if (x->id != y->id) return x->id < y->id ? -1 : 1;
+  return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
 static void model__intern_module(Names *t, MModule *mm) {
   if (!mm->facts) return;
   array_reserve(&mm->ref_ids, mm->facts->refs.len);
@@ -225,6 +238,9 @@ static void model__intern_module(Names *t, MModule *mm) {
     c->callee = t->strs.items[id];
   }
   for (size_t k = 0; k < mm->facts->defs.len; k++) array_push(&mm->def_ids, names_intern(t, mm->facts->defs.items[k].name, strlen(mm->facts->defs.items[k].name)));
+  array_reserve(&mm->def_order, mm->def_ids.len);
+  for (size_t k = 0; k < mm->def_ids.len; k++) array_push(&mm->def_order, ((MDefKey){mm->def_ids.items[k], (uint32_t)k}));
+  qsort(mm->def_order.items, mm->def_order.len, sizeof *mm->def_order.items, model__def_key_cmp);
 }
 
 static bool model__mentioned(const Model *m, const char *name) {
@@ -292,6 +308,7 @@ static void model__body_free(MModule *mm) {
   array_free(&mm->cons);
   array_free(&mm->ref_ids);
   array_free(&mm->def_ids);
+  array_free(&mm->def_order);
   model__links_free(mm);
 }
 
@@ -517,15 +534,6 @@ static uint64_t model__shape(const char *rel, const PyFacts *f) {
 
 bool model_is_dirty(const Model *m) { return m->dirty; }
 
-/* Whether the facts name a command-line parser: the module is a script even
- * when others import it (for its constants or classes). */
-static bool model__facts_cli(const PyFacts *f) {
-  const char *words = kb_template("cli-parser-names");
-  for (size_t k = 0; words && f && k < f->refs.len; k++)
-    if (kb_pattern_match(words, f->refs.items[k].name)) return true;
-  return false;
-}
-
 /* Whether the facts import transfer_to_npu at module level (guarded or not:
  * the guard is torch_npu's presence, which is the NPU). */
 static bool model__facts_transfer(const PyFacts *f) {
@@ -547,12 +555,9 @@ static void model__set_body(Model *m, MModule *mm, PyFacts *facts, MConstruct *i
   mm->cons.cap = cap;
   mm->digest = digest;
   model__intern_module(&m->names, mm);
-  const char *dynamic = kb_template("names-by-string");
-  mm->evals = false;
-  for (size_t k = 0; dynamic && facts && k < facts->refs.len && !mm->evals; k++)
-    mm->evals = kb_pattern_match(dynamic, facts->refs.items[k].name);
-  /* read by every link: computed once per body */
-  mm->cli = model__facts_cli(facts);
+  /* read by every link: the facts decided them, once per statement */
+  mm->evals = facts && facts->names_eval;
+  mm->cli = facts && facts->names_cli;
   mm->imports_transfer = model__facts_transfer(facts);
 }
 
@@ -1038,10 +1043,17 @@ static int32_t model__local_def(const Model *m, int32_t mi, const char *name, si
   const PyFacts *f = mm->facts;
   /* every definition's name is interned: a name that is not names none */
   int64_t id = f && f->defs.len ? names_find(&m->names, name, n) : -1;
-  for (size_t i = id >= 0 ? f->defs.len : 0; i-- > 0;) {
-    const PyDef *d = &f->defs.items[i];
-    if (mm->def_ids.items[i] != (uint32_t)id || (cls < 0 ? d->kind == PYDEF_METHOD : d->cls != cls)) continue;
-    return (int32_t)i;
+  if (id < 0) return -1;
+  const MDefKey *o = mm->def_order.items;
+  size_t lo = 0, hi = mm->def_order.len; /* past the last definition of the name */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (o[mid].id <= (uint32_t)id) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t k = lo; k-- > 0 && o[k].id == (uint32_t)id;) {
+    const PyDef *d = &f->defs.items[o[k].idx];
+    if (cls < 0 ? d->kind != PYDEF_METHOD : d->cls == cls) return (int32_t)o[k].idx;
   }
   return -1;
 }

@@ -744,12 +744,22 @@ static bool pyfacts__same_context(const PyfPart *p, const PyfContext *ctx) {
   return p->context.len == ctx->len && memcmp(p->context.items, ctx->items, ctx->len * sizeof *ctx->items) == 0;
 }
 
+/* Whether a ref's name matches one of the '|' alternatives of `words`. */
+static bool pyfacts__refs_name(const PyFacts *f, const char *words) {
+  for (size_t k = 0; words && k < f->refs.len; k++)
+    if (kb_pattern_match(words, f->refs.items[k].name)) return true;
+  return false;
+}
+
 /* The walk of one statement into a part. */
 static void pyfacts__part_build(const PyFile *py, const PyFacts *file, const PyfLines *lines, const KbEntry *const rows[2],
                                 const PyfImportIndex *imports, TSNode root, PyFacts *out) {
   PyfBuild b = {py, out, file, lines, {0}, {NULL, 0, 0}, {0}, 0, 0, 0, false, rows[0], rows[1], imports};
   pyfacts__walk(&b, root);
   pyfacts__drop_shadowed(&b);
+  /* read by every project link: decided here, once per statement's text */
+  out->names_cli = pyfacts__refs_name(out, kb_template("cli-parser-names"));
+  out->names_eval = pyfacts__refs_name(out, kb_template("names-by-string"));
   for (size_t i = 0; i < b.bound.len; i++) free(b.bound.items[i].name);
   array_free(&b.bound);
   array_free(&b.frames);
@@ -858,6 +868,8 @@ static void pyfacts__join(PyFacts *f, PyfRefSet *seen, PyFacts *part, bool own) 
   for (size_t i = 0; i < part->all.len; i++) array_push(&f->all, part->all.items[i]);
   f->has_all = f->has_all || part->has_all;
   f->dynamic_unknown = f->dynamic_unknown || part->dynamic_unknown;
+  f->names_cli = f->names_cli || part->names_cli;
+  f->names_eval = f->names_eval || part->names_eval;
   if (own) { /* every string is the file's now: the part frees its arrays alone */
     part->defs.len = part->calls.len = part->refs.len = 0;
     part->star_imports.len = part->dynamic_imports.len = part->all.len = 0;
@@ -1061,6 +1073,8 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
   c->has_all = f->has_all;
   c->has_main = f->has_main;
   c->runs_calls = f->runs_calls;
+  c->names_cli = f->names_cli;
+  c->names_eval = f->names_eval;
   c->main_start = f->main_start;
   c->main_end = f->main_end;
   return c;

@@ -149,6 +149,8 @@ typedef struct PyFacts {
   bool runs_calls;        /* module code has a call statement (`main()`, `fire.Fire(...)`,
                              `sys.path.insert(...)`): running the file does something */
   Array(PyRef) refs;      /* unique per (owner, name) */
+  bool names_cli;         /* a ref names a command-line parser (the "cli-parser-names" template) */
+  bool names_eval;        /* a ref evaluates names from strings (the "names-by-string" template) */
   bool borrowed;          /* see Ownership above */
   char *arena;            /* see Ownership above */
   size_t borrowed_dynamic;
