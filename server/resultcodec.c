@@ -173,6 +173,7 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
     rc__str(out, f->refs.items[i].name);
     rc__u32(out, rc__zig(f->refs.items[i].owner));
     rc__u32(out, rc__zig(f->refs.items[i].via));
+    rc__u32(out, f->refs.items[i].plain);
   }
   rc__strs(out, f->star_imports.items, f->star_imports.len);
   rc__strs(out, f->dynamic_imports.items, f->dynamic_imports.len);
@@ -475,6 +476,7 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     ref.name = rc__get_str(r);
     ref.owner = rc__unzig(rc__get_u32(r));
     ref.via = rc__unzig(rc__get_u32(r));
+    ref.plain = rc__get_u32(r) != 0;
     int32_t via_at = ref.via <= -2 ? -2 - ref.via : ref.via;
     if (!ref.name || ref.owner < PYREF_MAIN || ref.owner >= (int32_t)f->defs.len || via_at >= (int32_t)f->imports.len)
       r->bad = true;

@@ -240,7 +240,7 @@ static void model__intern_module(Names *t, MModule *mm) {
   for (size_t k = 0; k < mm->facts->defs.len; k++) array_push(&mm->def_ids, names_intern(t, mm->facts->defs.items[k].name, strlen(mm->facts->defs.items[k].name)));
   array_reserve(&mm->def_order, mm->def_ids.len);
   for (size_t k = 0; k < mm->def_ids.len; k++) array_push(&mm->def_order, ((MDefKey){mm->def_ids.items[k], (uint32_t)k}));
-  qsort(mm->def_order.items, mm->def_order.len, sizeof *mm->def_order.items, model__def_key_cmp);
+  if (mm->def_order.len > 1) qsort(mm->def_order.items, mm->def_order.len, sizeof *mm->def_order.items, model__def_key_cmp);
 }
 
 static bool model__mentioned(const Model *m, const char *name) {
@@ -1058,6 +1058,33 @@ static int32_t model__local_def(const Model *m, int32_t mi, const char *name, si
   return -1;
 }
 
+/* The first of module mm's definitions named `id` in its def_order (or
+ * where it would be). */
+static size_t model__first_def(const MModule *mm, uint32_t id) {
+  const MDefKey *o = mm->def_order.items;
+  size_t lo = 0, hi = mm->def_order.len;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (o[mid].id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* Whether module mm defines `id` outside classes: a bare name it reads is that definition. */
+static bool model__local_name(const MModule *mm, uint32_t id) {
+  for (size_t k = model__first_def(mm, id); k < mm->def_order.len && mm->def_order.items[k].id == id; k++)
+    if (mm->facts->defs.items[mm->def_order.items[k].idx].kind != PYDEF_METHOD) return true;
+  return false;
+}
+
+/* Whether module mm reads the bare name `id` (PyRef.plain) anywhere. */
+static bool model__reads_own(const MModule *mm, uint32_t id) {
+  for (size_t k = 0; k < mm->ref_ids.len; k++)
+    if (mm->ref_ids.items[k] == id && mm->facts->refs.items[k].plain) return true;
+  return false;
+}
+
 static int32_t model__global(const Model *m, int32_t mi, int32_t local) {
   return local < 0 ? -1 : (int32_t)(m->mods.items[mi].def_base + (uint32_t)local);
 }
@@ -1788,10 +1815,30 @@ static void model__ref_groups(MModule *mm) {
   array_free(&fill);
 }
 
+/* A bare name the module reads (PyRef.plain) that the module defines at its
+ * top level is that definition (every one by that name: a conditional
+ * redefinition is one of them), not any definition of that name elsewhere.
+ * Returns whether it named one. */
+static bool model__reach_local(MReach *r, int32_t mi, uint32_t id) {
+  const MModule *mm = &r->m->mods.items[mi];
+  const MDefKey *o = mm->def_order.items;
+  bool found = false;
+  for (size_t k = model__first_def(mm, id); k < mm->def_order.len && o[k].id == id; k++)
+    if (mm->facts->defs.items[o[k].idx].kind != PYDEF_METHOD) {
+      model__reach_def(r, model__global(r->m, mi, (int32_t)o[k].idx));
+      found = true;
+    }
+  return found;
+}
+
 static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
   MModule *mm = &r->m->mods.items[mi];
-  for (uint32_t k = mm->ref_first.items[owner + 2]; k < mm->ref_first.items[owner + 3]; k++)
-    if (model__ref_ours(mm, mm->ref_order.items[k])) model__reach_name(r, mm->ref_ids.items[mm->ref_order.items[k]]);
+  for (uint32_t k = mm->ref_first.items[owner + 2]; k < mm->ref_first.items[owner + 3]; k++) {
+    uint32_t ref = mm->ref_order.items[k];
+    if (!model__ref_ours(mm, ref)) continue;
+    if (mm->facts->refs.items[ref].plain && model__reach_local(r, mi, mm->ref_ids.items[ref])) continue;
+    model__reach_name(r, mm->ref_ids.items[ref]);
+  }
   for (uint32_t k = mm->call_first.items[owner + 2]; k < mm->call_first.items[owner + 3]; k++) {
     int32_t t = mm->call_target.items[mm->call_order.items[k]];
     if (t >= 0) model__reach_def(r, t);
@@ -2348,8 +2395,10 @@ static void model__link_graph(Model *m) {
   memset(m->mentioned.items, 0, m->mentioned.len);
   for (size_t i = 0; i < m->mods.len; i++) {
     const MModule *mm = &m->mods.items[i];
+    /* a bare name read where the module defines it is that definition, no other's */
     for (size_t k = 0; k < mm->ref_ids.len; k++)
-      if (model__ref_ours(mm, k)) m->mentioned.items[mm->ref_ids.items[k]] = 1;
+      if (model__ref_ours(mm, k) && !(mm->facts->refs.items[k].plain && model__local_name(mm, mm->ref_ids.items[k])))
+        m->mentioned.items[mm->ref_ids.items[k]] = 1;
   }
   for (size_t g = 0; g < m->defs.len; g++) {
     MDef *d = &m->defs.items[g];
@@ -2622,7 +2671,7 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
       *own = xasprintf("%s is defined again at line %u, which replaces this definition", name, later->at.row + 1);
       return *own;
     }
-    bool used = model__mentioned(m, name);
+    bool used = model__mentioned(m, name) || model__reads_own(mm, mm->def_ids.items[l]);
     StrBuf sb;
     sb_init(&sb);
     model__def_label(m, g, &sb);
@@ -3031,7 +3080,8 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
   }
   for (size_t k = 0; k < mm->facts->defs.len; k++) {
     const MDef *d = &m->defs.items[mm->def_base + k];
-    bool used = !d->reachable && model__mentioned(m, mm->facts->defs.items[k].name);
+    bool used = !d->reachable && (model__mentioned(m, mm->facts->defs.items[k].name) ||
+                                  model__reads_own(mm, mm->def_ids.items[k]));
     unsigned bits = d->reachable | used << 1;
     h = model__mix(h, &bits, sizeof bits);
     /* which of its defaults every call passes (other modules' calls decide) */

@@ -132,10 +132,11 @@ static size_t *pyfacts__ref_slot(const PyFacts *out, PyfRefSet *set, int32_t own
 
 /* A name already in the set (its slot taken) takes the new mention's `via`;
  * returns whether it was there. */
-static bool pyfacts__ref_merged(PyFacts *out, const size_t *slot, int32_t via) {
+static bool pyfacts__ref_merged(PyFacts *out, const size_t *slot, int32_t via, bool plain) {
   if (!*slot) return false;
   PyRef *r = &out->refs.items[*slot - 1];
   r->via = pyfacts__merge_via(r->via, via);
+  r->plain = r->plain && plain;
   return true;
 }
 
@@ -146,16 +147,18 @@ static void pyfacts__ref_push(PyFacts *out, PyfRefSet *set, size_t *slot, PyRef 
   set->used++;
 }
 
-static void pyfacts__ref_add(PyFacts *out, PyfRefSet *set, int32_t owner, const char *name, size_t n, int32_t via) {
+static void pyfacts__ref_add(PyFacts *out, PyfRefSet *set, int32_t owner, const char *name, size_t n, int32_t via,
+                             bool plain) {
   size_t *slot = pyfacts__ref_slot(out, set, owner, name, n);
-  if (!pyfacts__ref_merged(out, slot, via)) pyfacts__ref_push(out, set, slot, (PyRef){xstrndup(name, n), owner, via});
+  if (!pyfacts__ref_merged(out, slot, via, plain))
+    pyfacts__ref_push(out, set, slot, (PyRef){xstrndup(name, n), owner, via, plain});
 }
 
 /* Records that `owner` mentions the name text[s, e), once. */
-static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e, int32_t via) {
+static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e, int32_t via, bool plain) {
   size_t n = e - s;
   if (n == 0 || n > 128) return;
-  pyfacts__ref_add(b->out, &b->seen, owner, b->py->text + s, n, via);
+  pyfacts__ref_add(b->out, &b->seen, owner, b->py->text + s, n, via, plain);
 }
 
 /* For a name spelled in an import statement (a dotted name in it): -2 -
@@ -503,6 +506,15 @@ static bool pyfacts__binds(TSFieldId field, TSNode parent) {
          strcmp(t, "tuple_pattern") == 0 || strcmp(t, "as_pattern_target") == 0 || strcmp(t, "lambda_parameters") == 0;
 }
 
+/* Whether an identifier that binds nothing is read there (`f(x)`, `@f`,
+ * `g(f)`), so Python looks it up in the scopes: not the name of a keyword
+ * argument (`g(f=1)` names g's parameter) or of a global statement. */
+static bool pyfacts__read(TSFieldId field, TSNode parent) {
+  const char *t = ts_node_type(parent);
+  if (strcmp(t, "keyword_argument") == 0) return field != pysym_field_id(PYFIELD_NAME);
+  return strcmp(t, "global_statement") != 0 && strcmp(t, "nonlocal_statement") != 0;
+}
+
 /* Whether identifier n (below `up`, its ancestors innermost last, `depth`
  * of them) is a class a type test names: the second argument of
  * `isinstance(x, C)` or `issubclass(t, C)`, alone or in a tuple. Testing
@@ -522,7 +534,7 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
   PySym ps = pysym_of(parent);
   if (sym == PYSYM_IDENTIFIER && pyfacts__type_tested(b, n, up, depth)) return;
   if (sym == PYSYM_IDENTIFIER && b->frames.len && pyfacts__binds(field, parent)) {
-    PyRef r = {pyfile_node_text(b->py, n), pyfacts__owner(b), -1};
+    PyRef r = {pyfile_node_text(b->py, n), pyfacts__owner(b), -1, false};
     array_push(&b->bound, r);
   }
   if (sym == PYSYM_IDENTIFIER && field == pysym_field_id(PYFIELD_NAME) &&
@@ -531,6 +543,7 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
   if (sym == PYSYM_IDENTIFIER && ps == PYSYM_ATTRIBUTE && field == pysym_field_id(PYFIELD_ATTRIBUTE))
     return; /* the attribute's own visit records it, with its base */
   int32_t via = -1;
+  bool plain = false;
   if (sym == PYSYM_ATTRIBUTE) {
     TSNode a = pysym_child(n, PYFIELD_ATTRIBUTE);
     if (ts_node_is_null(a)) return;
@@ -546,11 +559,12 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
     via = pyfacts__statement_via(b, parent);
   } else if (!pyfacts__binds(field, parent)) {
     via = pyfacts__via(b, n);
+    plain = sym == PYSYM_IDENTIFIER && via == -1 && pyfacts__read(field, parent);
   }
   uint32_t at = ts_node_start_byte(n);
   int32_t owner = pyfacts__owner(b);
   if (owner < 0 && pyfacts__in_main(b, at)) owner = PYREF_MAIN;
-  pyfacts__ref(b, owner, at, ts_node_end_byte(n), via);
+  pyfacts__ref(b, owner, at, ts_node_end_byte(n), via, plain);
 }
 
 /* Visits n below `up` (its ancestors, innermost last, `depth` >= 1 of them). */
@@ -860,7 +874,7 @@ static void pyfacts__join(PyFacts *f, PyfRefSet *seen, PyFacts *part, bool own) 
       continue;
     }
     size_t *slot = pyfacts__ref_slot(f, seen, r.owner, r.name, strlen(r.name));
-    if (!pyfacts__ref_merged(f, slot, r.via)) pyfacts__ref_push(f, seen, slot, r);
+    if (!pyfacts__ref_merged(f, slot, r.via, r.plain)) pyfacts__ref_push(f, seen, slot, r);
     else if (own) free(r.name); /* named by an earlier part too */
   }
   for (size_t i = 0; i < part->star_imports.len; i++) array_push(&f->star_imports, part->star_imports.items[i]);
@@ -1063,7 +1077,7 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
     array_push(&c->imports, im);
   }
   for (size_t i = 0; i < f->refs.len; i++) {
-    PyRef r = {xstrdup(f->refs.items[i].name), f->refs.items[i].owner, f->refs.items[i].via};
+    PyRef r = {xstrdup(f->refs.items[i].name), f->refs.items[i].owner, f->refs.items[i].via, f->refs.items[i].plain};
     array_push(&c->refs, r);
   }
   PYFACTS__COPY_STRS(c->star_imports, f->star_imports);

@@ -129,6 +129,8 @@ typedef struct {
   char *name;
   int32_t owner;
   int32_t via;
+  bool plain; /* every mention is a bare name read (`f(x)`, `C()`), no attribute, binding or import:
+                 Python finds it in this file's globals, so a definition of the file by that name is it */
 } PyRef;
 
 #define PYREF_MODULE (-1)
