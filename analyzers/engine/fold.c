@@ -3416,6 +3416,82 @@ static void fold__uninstalled_optional(FoldProject *p) {
   }
 }
 
+/* ---- dependencies nothing imports ---- */
+
+/* Whether facts f import module `mod` (n bytes) at any level, or name one
+ * of `users` (a reference or a keyword argument). */
+static bool fold__uses_module(const PyFacts *f, const char *mod, size_t n, const char *users) {
+  for (size_t k = 0; k < f->imports.len; k++)
+    if (fold__names_package(f->imports.items[k].module, mod, n) || fold__names_package(f->imports.items[k].qualname, mod, n))
+      return true;
+  for (size_t k = 0; k < f->dynamic_imports.len; k++)
+    if (fold__names_package(f->dynamic_imports.items[k], mod, n)) return true;
+  for (size_t k = 0; users && k < f->refs.len; k++)
+    if (kb_pattern_match(users, f->refs.items[k].name)) return true;
+  for (size_t k = 0; users && k < f->calls.len; k++)
+    for (const char *kw = f->calls.items[k].keywords; kw && *kw;) { /* "name name " */
+      size_t wn = strcspn(kw, " ");
+      char name[128];
+      if (wn && wn < sizeof name) {
+        memcpy(name, kw, wn);
+        name[wn] = '\0';
+        if (kb_pattern_match(users, name)) return true;
+      }
+      kw += wn;
+      while (*kw == ' ') kw++;
+    }
+  return false;
+}
+
+/* Whether the project's Python code uses module `mod`: some file imports it
+ * or names one of `users`, or a Python file's facts are unknown (then it
+ * may). A project with no Python file says nothing either way. */
+static bool fold__project_uses(const FoldProject *p, const char *mod, size_t n, const char *users) {
+  bool python = false;
+  for (size_t i = 0; i < p->n; i++) {
+    if (p->files[i].kind != FILE_PYTHON) continue;
+    python = true;
+    const PyFacts *pf = p->files[i].facts ? p->files[i].facts->py : NULL;
+    if (!pf || fold__uses_module(pf, mod, n, users)) return true;
+  }
+  return !python;
+}
+
+/* The findings of a dependency file that name one of `dists` ('|'
+ * alternatives) become hints with the row's note about `mod`. */
+static void fold__not_involved(FoldProject *p, const KbEntry *row, const char *dists, const char *mod) {
+  for (size_t i = 0; i < p->n; i++) {
+    FindingList *l = p->files[i].findings;
+    for (size_t j = 0; j < l->len; j++) {
+      Finding *f = &l->items[j];
+      if (kb_domain(f->rule->code) != 1 || f->severity == SEV_HINT || !f->subject) continue;
+      const char *d;
+      size_t dn;
+      bool named = false;
+      for (const char *alts = dists; !named && util_alt_next(&alts, &d, &dn);)
+        named = strlen(f->subject) == dn && fold__names_requirement(f->subject, d, dn);
+      if (!named) continue;
+      f->severity = SEV_HINT;
+      kb_append_note(f, row, mod, NULL);
+    }
+  }
+}
+
+/* A package of an "unimported-dependency:<module>" row (its line installs
+ * on an NPU host) that no Python code of the project imports asks no NPU
+ * work: its requirements' findings are hints that say so. */
+static void fold__unimported_dependencies(FoldProject *p) {
+  static const char prefix[] = "unimported-dependency:";
+  size_t n;
+  const KbEntry *rows = kb_entries(&n);
+  for (size_t r = 0; r < n; r++) {
+    const KbEntry *row = &rows[r];
+    if (row->match != KB_DETECTOR || !row->arg || strncmp(row->pattern, prefix, sizeof prefix - 1) != 0) continue;
+    const char *mod = row->pattern + sizeof prefix - 1;
+    if (!fold__project_uses(p, mod, strlen(mod), row->value)) fold__not_involved(p, row, row->arg, mod);
+  }
+}
+
 void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   if (n == 0) return;
   FoldProject p = {files, n, opt, xcalloc(n, sizeof(char *)), xcalloc(n, sizeof(size_t)), xcalloc(n, sizeof(bool))};
@@ -3424,6 +3500,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   fold__overridden_setup(&p);
   fold__switches_elsewhere(&p);
   fold__uninstalled_optional(&p);
+  fold__unimported_dependencies(&p);
   bool any_optional = false;
   bool *optional = fold_optional_modules(files, n, &any_optional);
   fold_reach_cxx(files, n, opt, optional, fold__text_at, &p); /* guarded calls make optional code too */
