@@ -24,7 +24,7 @@ static bool prefilter__ident(char c) {
 static bool prefilter__python_kind(KbMatch m) {
   switch (m) {
   case KB_QUALNAME: case KB_METHOD: case KB_ATTRIBUTE: case KB_STRING_ARG: case KB_NAMED_STRING:
-  case KB_ENV: case KB_IMPORT: case KB_SUBCLASS: case KB_DECORATOR: case KB_DETECTOR:
+  case KB_ENV: case KB_IMPORT: case KB_SUBCLASS: case KB_DECORATOR: case KB_DETECTOR: case KB_PASSED_TO:
     return true;
   default:
     return false;

@@ -62,6 +62,20 @@ const KbRule *kb_rule(const char *code) {
   return NULL;
 }
 
+const KbEntry *kb_lookup_passed(const char *qualname, const char *callee, const KbEntry *user, size_t n_user) {
+  for (size_t i = 0; i < n_user; i++)
+    if (user[i].match == KB_PASSED_TO && user[i].arg && kb_pattern_match(user[i].pattern, qualname) &&
+        kb_pattern_match(user[i].arg, callee))
+      return &user[i];
+  size_t n;
+  const KbEntry *e = kb_entries(&n);
+  for (size_t i = 0; i < n; i++) /* a handful of rows: a scan */
+    if (e[i].match == KB_PASSED_TO && e[i].arg && kb_pattern_match(e[i].pattern, qualname) &&
+        kb_pattern_match(e[i].arg, callee))
+      return &e[i];
+  return NULL;
+}
+
 bool kb_entry_is_library(const KbEntry *e) {
   return e && e->fix_kind == KBFIX_NONE && e->pattern && strchr(e->pattern, '*') &&
          strncmp(e->pattern, "torch.", 6) != 0;

@@ -36,6 +36,9 @@ typedef enum {
   KB_C_INCLUDE,   /* #include of a header glob */
   KB_C_IDENT,     /* C++ (qualified) identifier glob, e.g. "c10::cuda::*" */
   KB_ELF_NEEDED,  /* ELF DT_NEEDED library glob */
+  KB_PASSED_TO,   /* Python reference resolving to `pattern` passed as an argument of a call of `arg`
+                     (callee qualname glob): there it replaces the KB_QUALNAME row
+                     (torch.cuda.HalfTensor given to torch.set_default_tensor_type) */
 } KbMatch;
 
 typedef enum {
@@ -112,6 +115,10 @@ const char *kb_domain_name(int domain, bool zh);
  * table), then an exact pattern alternative, then the first glob row in
  * table order. NULL when nothing matches. Thread-safe. */
 const KbEntry *kb_lookup(KbMatch m, const char *s, const KbEntry *user, size_t n_user);
+
+/* The KB_PASSED_TO row for reference `qualname` passed to a call of
+ * `callee` (user rows first), or NULL. */
+const KbEntry *kb_lookup_passed(const char *qualname, const char *callee, const KbEntry *user, size_t n_user);
 
 /* Replaces a finding's subject and/or replacement (NULL keeps it; both are
  * copied) and formats its messages again from its row or rule. */

@@ -189,6 +189,20 @@ static void pymatch__fix_name(Matcher *m, Finding *f, TSNode ident, const KbEntr
 
 /* ---- references --------------------------------------------------------- */
 
+/* Where the reference `at` (resolving to q) is an argument of a call, a
+ * KB_PASSED_TO row for that callee replaces `hit` there. */
+static const KbEntry *pymatch__passed(Matcher *m, TSNode at, const char *q, const KbEntry *hit) {
+  TSNode args = ts_node_parent(at);
+  if (pysym_of(args) == PYSYM_KEYWORD_ARGUMENT) args = ts_node_parent(args);
+  TSNode call = pysym_of(args) == PYSYM_ARGUMENT_LIST ? ts_node_parent(args) : (TSNode){0};
+  if (pysym_of(call) != PYSYM_CALL) return hit;
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION);
+  char *callee = ts_node_is_null(fn) ? NULL : pyfile_qualname(m->py, fn);
+  const KbEntry *row = callee ? kb_lookup_passed(q, callee, m->ctx->opt->user_entries, m->ctx->opt->n_user_entries) : NULL;
+  free(callee);
+  return row ? row : hit;
+}
+
 /* The longest prefix of the chain at n with an exact row wins; then globs on
  * the whole chain. */
 static void pymatch__reference(Matcher *m, TSNode n, bool compared) {
@@ -217,6 +231,7 @@ static void pymatch__reference(Matcher *m, TSNode n, bool compared) {
   /* A dtype compared (`x.dtype == torch.float64`) or tabulated is not a
    * use; other comparisons (Backend.NCCL) are migration items themselves. */
   if (hit && compared && kb_domain(hit->code) == 6) hit = NULL;
+  if (hit) hit = pymatch__passed(m, at, q, hit);
   if (hit) {
     Finding *f = pymatch__emit(m, hit, at, q);
     if (f && hit->fix_kind == KBFIX_RENAME_QUAL) pymatch__fix_rename_qual(m, f, at, hit);

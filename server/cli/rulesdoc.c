@@ -67,6 +67,12 @@ char *rulesdoc_pattern(const KbEntry *e) {
   case KB_C_INCLUDE: sb_puts(&sb, "#include <"); rulesdoc__alts(&sb, e->pattern); sb_putc(&sb, '>'); break;
   case KB_C_IDENT: rulesdoc__alts(&sb, e->pattern); sb_puts(&sb, " in C/C++"); break;
   case KB_ELF_NEEDED: sb_puts(&sb, "shared library needing "); rulesdoc__alts(&sb, e->pattern); break;
+  case KB_PASSED_TO:
+    rulesdoc__alts(&sb, e->arg ? e->arg : "*");
+    sb_putc(&sb, '(');
+    rulesdoc__alts(&sb, e->pattern);
+    sb_putc(&sb, ')');
+    break;
   default: rulesdoc__alts(&sb, e->pattern); break;
   }
   return sb_steal(&sb);
