@@ -3421,7 +3421,7 @@ static void fold__uninstalled_optional(FoldProject *p) {
 /* ---- dependencies nothing imports ---- */
 
 /* Whether facts f import module `mod` (n bytes) at any level, or name one
- * of `users` (a reference or a keyword argument). */
+ * of `users` (a reference, a keyword argument or a callee: `torch.compile`). */
 static bool fold__uses_module(const PyFacts *f, const char *mod, size_t n, const char *users) {
   for (size_t k = 0; k < f->imports.len; k++)
     if (fold__names_package(f->imports.items[k].module, mod, n) || fold__names_package(f->imports.items[k].qualname, mod, n))
@@ -3430,7 +3430,8 @@ static bool fold__uses_module(const PyFacts *f, const char *mod, size_t n, const
     if (fold__names_package(f->dynamic_imports.items[k], mod, n)) return true;
   for (size_t k = 0; users && k < f->refs.len; k++)
     if (kb_pattern_match(users, f->refs.items[k].name)) return true;
-  for (size_t k = 0; users && k < f->calls.len; k++)
+  for (size_t k = 0; users && k < f->calls.len; k++) {
+    if (kb_pattern_match(users, f->calls.items[k].callee)) return true;
     for (const char *kw = f->calls.items[k].keywords; kw && *kw;) { /* "name name " */
       size_t wn = strcspn(kw, " ");
       char name[128];
@@ -3442,16 +3443,19 @@ static bool fold__uses_module(const PyFacts *f, const char *mod, size_t n, const
       kw += wn;
       while (*kw == ' ') kw++;
     }
+  }
   return false;
 }
 
 /* Whether the project's Python code uses module `mod`: some file imports it
  * or names one of `users`, or a Python file's facts are unknown (then it
- * may). A project with no Python file says nothing either way. */
+ * may). A project with no Python code besides setup.py (its packaging
+ * alone) says nothing either way. */
 static bool fold__project_uses(const FoldProject *p, const char *mod, size_t n, const char *users) {
   bool python = false;
   for (size_t i = 0; i < p->n; i++) {
-    if (p->files[i].kind != FILE_PYTHON) continue;
+    const char *b = strrchr(p->files[i].path, '/');
+    if (p->files[i].kind != FILE_PYTHON || strcmp(b ? b + 1 : p->files[i].path, "setup.py") == 0) continue;
     python = true;
     const PyFacts *pf = p->files[i].facts ? p->files[i].facts->py : NULL;
     if (!pf || fold__uses_module(pf, mod, n, users)) return true;
