@@ -474,6 +474,20 @@ static bool analyze__function_names(const PyFile *py, const Finding *f, const ch
   return to > from && memmem(py->text + from, to - from, needle, strlen(needle)) != NULL;
 }
 
+/* Whether f is the first argument of a call of one of `callees` ('|'
+ * literals: `.to("cuda")`, `torch.device("cuda")`): a torch device there,
+ * whatever else its scope names. */
+static bool analyze__argument_of(const PyFile *py, const Finding *f, const char *callees) {
+  uint32_t at = f->start_byte;
+  while (at > 0 && (py->text[at - 1] == ' ' || py->text[at - 1] == '\t')) at--;
+  if (at == 0 || py->text[at - 1] != '(') return false;
+  const char *w;
+  size_t n;
+  for (const char *alts = callees; util_alt_next(&alts, &w, &n);)
+    if (at - 1 >= n && memcmp(py->text + at - 1 - n, w, n) == 0) return true;
+  return false;
+}
+
 /* Gives f the row's replacement in its own message templates and no fix. */
 static void analyze__readvise(Finding *f, const KbEntry *row) {
   kb_set_replacement(f, row->replacement);
@@ -740,8 +754,8 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       kb_append_note(f, unused, local, NULL);
       free(local);
     }
-    if (ort && kb_pattern_match(ort->arg, f->rule->code) &&
-        analyze__function_names(py, f, ort->value))
+    if (ort && kb_pattern_match(ort->arg, f->rule->code) && analyze__function_names(py, f, ort->value) &&
+        !analyze__argument_of(py, f, kb_template("torch-device-calls")))
       analyze__readvise(f, ort);
     if (speedup && speedup->value && kb_pattern_match(speedup->arg, f->rule->code) &&
         analyze__cuda_speedup(py, f, speedup->value))

@@ -622,12 +622,14 @@ static void fold__in_function(Fold *fo) {
     fns[j] = fn;
     /* a hint (a branch the default run skips) and a live site are two items: the live one is work */
     bool live = fold_live(f);
-    /* an API passed where its usual replacement does not apply (KB_PASSED_TO) is other work */
+    /* an API passed where its usual replacement does not apply (KB_PASSED_TO), or given
+     * another replacement there (an ONNX Runtime provider string), is other work */
     bool passed = f->entry && f->entry->match == KB_PASSED_TO;
     size_t into = fold__join_first(fo, &by_fn,
                                    family ? xasprintf("family\x1f%s\x1f%u\x1f%d\x1f%d", family, fn->start, live, passed)
-                                          : xasprintf("%s\x1f%s\x1f%u\x1f%d\x1f%d", f->rule->code,
-                                                      f->subject ? f->subject : "", fn->start, live, passed),
+                                          : xasprintf("%s\x1f%s\x1f%u\x1f%d\x1f%d\x1f%s", f->rule->code,
+                                                      f->subject ? f->subject : "", fn->start, live, passed,
+                                                      f->replacement ? f->replacement : ""),
                                    j);
     if (into != SIZE_MAX) sites[into]++;
   }
