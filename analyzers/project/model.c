@@ -209,17 +209,17 @@ static void model__set_free(MSet *st) {
   memset(st, 0, sizeof *st);
 }
 
-/* The interned names of a module's references and definitions. The
- * module's facts then borrow the interned text of their references and
- * callees instead of holding a copy each (most of a project's names repeat:
- * one string per name, not per use); model__body_free gives them back
- * before freeing the facts. */
 static int model__def_key_cmp(const void *a, const void *b) {
   const MDefKey *x = a, *y = b;
   if (x->id != y->id) return x->id < y->id ? -1 : 1;
   return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* The interned names of a module's references and definitions, and its
+ * definitions in name order (def_order). The module's facts then borrow the interned text of their references and
+ * callees instead of holding a copy each (most of a project's names repeat:
+ * one string per name, not per use); model__body_free gives them back
+ * before freeing the facts. */
 static void model__intern_module(Names *t, MModule *mm) {
   if (!mm->facts) return;
   array_reserve(&mm->ref_ids, mm->facts->refs.len);
@@ -1035,29 +1035,6 @@ static char *model__absolute(const Model *m, int32_t mi, const char *q) {
 
 /* ---- resolution ---------------------------------------------------------------- */
 
-/* Top-level definition `name` (n bytes) of module mi (a method of class
- * `cls` when cls >= 0), as a local index, or -1. Of several, the last: the
- * one the name is bound to once the module (or class body) has run. */
-static int32_t model__local_def(const Model *m, int32_t mi, const char *name, size_t n, int32_t cls) {
-  const MModule *mm = &m->mods.items[mi];
-  const PyFacts *f = mm->facts;
-  /* every definition's name is interned: a name that is not names none */
-  int64_t id = f && f->defs.len ? names_find(&m->names, name, n) : -1;
-  if (id < 0) return -1;
-  const MDefKey *o = mm->def_order.items;
-  size_t lo = 0, hi = mm->def_order.len; /* past the last definition of the name */
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (o[mid].id <= (uint32_t)id) lo = mid + 1;
-    else hi = mid;
-  }
-  for (size_t k = lo; k-- > 0 && o[k].id == (uint32_t)id;) {
-    const PyDef *d = &f->defs.items[o[k].idx];
-    if (cls < 0 ? d->kind != PYDEF_METHOD : d->cls == cls) return (int32_t)o[k].idx;
-  }
-  return -1;
-}
-
 /* The first of module mm's definitions named `id` in its def_order (or
  * where it would be). */
 static size_t model__first_def(const MModule *mm, uint32_t id) {
@@ -1069,6 +1046,25 @@ static size_t model__first_def(const MModule *mm, uint32_t id) {
     else hi = mid;
   }
   return lo;
+}
+
+/* Top-level definition `name` (n bytes) of module mi (a method of class
+ * `cls` when cls >= 0), as a local index, or -1. Of several, the last: the
+ * one the name is bound to once the module (or class body) has run. */
+static int32_t model__local_def(const Model *m, int32_t mi, const char *name, size_t n, int32_t cls) {
+  const MModule *mm = &m->mods.items[mi];
+  const PyFacts *f = mm->facts;
+  /* every definition's name is interned: a name that is not names none */
+  int64_t id = f && f->defs.len ? names_find(&m->names, name, n) : -1;
+  if (id < 0) return -1;
+  const MDefKey *o = mm->def_order.items;
+  size_t end = model__first_def(mm, (uint32_t)id);
+  while (end < mm->def_order.len && o[end].id == (uint32_t)id) end++;
+  for (size_t k = end; k-- > 0 && o[k].id == (uint32_t)id;) { /* the last one first */
+    const PyDef *d = &f->defs.items[o[k].idx];
+    if (cls < 0 ? d->kind != PYDEF_METHOD : d->cls == cls) return (int32_t)o[k].idx;
+  }
+  return -1;
 }
 
 /* Whether module mm defines `id` outside classes: a bare name it reads is that definition. */

@@ -1523,52 +1523,64 @@ static void phases__dict_keys(const char *text, size_t len, const char *name, St
   }
 }
 
-/* `choices=` of an add_argument("--task", ...) in an entry's text: string
- * literals of a list, or the keys of the dict a `list(NAME.keys())` /
- * `NAME.keys()` / `NAME` names (looked up in the files the entry reaches). */
+/* The `choices=` of the add_argument call around flag `at` in text[0, len)
+ * into out: string literals of a list, or the keys of the dict a
+ * `list(NAME.keys())` / `NAME.keys()` / `NAME` names (looked up in the
+ * files the entry reaches). */
+static void phases__choices_at(const PhaseGraph *g, const char *text, size_t len, const char *at, const uint8_t *reach,
+                               PhaseReadFn read, void *data, StrList *out) {
+  const char *end = text + len;
+  /* the call around it: back to "add_argument(" on the same statement */
+  const char *open = at;
+  while (open > text && *open != '(') open--;
+  const char *close = phases__group_end(open, end);
+  const char *ch = phases__memmem(at, (size_t)(close - at), "choices", 7);
+  if (!ch) return;
+  ch += 7;
+  while (ch < close && (isspace((unsigned char)*ch) || *ch == '=')) ch++;
+  if (ch < close && (*ch == '[' || *ch == '(')) {
+    const char *ge = phases__group_end(ch, close);
+    for (const char *c = ch; c < ge; c++) {
+      const char *s = c;
+      char *lit = phases__string_at(&s, ge);
+      if (lit) {
+        array_push(out, lit);
+        c = s - 1;
+      }
+    }
+    return;
+  }
+  /* list(NAME.keys()) / NAME.keys() / NAME */
+  if (strncmp(ch, "list(", 5) == 0 || strncmp(ch, "sorted(", 7) == 0) ch = strchr(ch, '(') + 1;
+  size_t n = 0;
+  while (ch + n < close && (isalnum((unsigned char)ch[n]) || ch[n] == '_')) n++;
+  if (!n || !read) return;
+  char *name = xstrndup(ch, n);
+  for (size_t i = 0; i < g->n_files && out->len == 0; i++) {
+    if (!reach[i] || !phases__is_python(&g->files[i])) continue;
+    size_t tl = 0;
+    char *t = read(data, i, &tl);
+    if (!t) continue;
+    phases__dict_keys(t, tl, name, out);
+    free(t);
+  }
+  free(name);
+}
+
+/* The task choices of an entry's text: the `choices=` of the first flag of
+ * the "task-choice-flags" template ("--task", in either quotes) that has
+ * any. */
 static void phases__task_choices(const PhaseGraph *g, const char *text, size_t len, const uint8_t *reach,
                                  PhaseReadFn read, void *data, StrList *out) {
-  static const char *const flags[] = {"\"--task\"", "'--task'", "\"--tasks\"", "'--tasks'", "\"--mode\"", "'--mode'"};
-  const char *end = text + len;
-  for (size_t fi = 0; fi < sizeof flags / sizeof flags[0] && out->len == 0; fi++) {
-    const char *at = phases__memmem(text, len, flags[fi], strlen(flags[fi]));
-    if (!at) continue;
-    /* the call around it: back to "add_argument(" on the same statement */
-    const char *open = at;
-    while (open > text && *open != '(') open--;
-    const char *close = phases__group_end(open, end);
-    const char *ch = phases__memmem(at, (size_t)(close - at), "choices", 7);
-    if (!ch) continue;
-    ch += 7;
-    while (ch < close && (isspace((unsigned char)*ch) || *ch == '=')) ch++;
-    if (ch < close && (*ch == '[' || *ch == '(')) {
-      const char *ge = phases__group_end(ch, close);
-      for (const char *c = ch; c < ge; c++) {
-        const char *s = c;
-        char *lit = phases__string_at(&s, ge);
-        if (lit) {
-          array_push(out, lit);
-          c = s - 1;
-        }
-      }
-      continue;
+  const char *flag;
+  size_t fn;
+  for (const char *alts = kb_template("task-choice-flags"); out->len == 0 && util_alt_next(&alts, &flag, &fn);)
+    for (int q = 0; q < 2 && out->len == 0 && fn + 3 <= 64; q++) {
+      char needle[64];
+      snprintf(needle, sizeof needle, "%c%.*s%c", q ? '\'' : '"', (int)fn, flag, q ? '\'' : '"');
+      const char *at = phases__memmem(text, len, needle, strlen(needle));
+      if (at) phases__choices_at(g, text, len, at, reach, read, data, out);
     }
-    /* list(NAME.keys()) / NAME.keys() / NAME */
-    if (strncmp(ch, "list(", 5) == 0 || strncmp(ch, "sorted(", 7) == 0) ch = strchr(ch, '(') + 1;
-    size_t n = 0;
-    while (ch + n < close && (isalnum((unsigned char)ch[n]) || ch[n] == '_')) n++;
-    if (!n || !read) continue;
-    char *name = xstrndup(ch, n);
-    for (size_t i = 0; i < g->n_files && out->len == 0; i++) {
-      if (!reach[i] || !phases__is_python(&g->files[i])) continue;
-      size_t tl = 0;
-      char *t = read(data, i, &tl);
-      if (!t) continue;
-      phases__dict_keys(t, tl, name, out);
-      free(t);
-    }
-    free(name);
-  }
 }
 
 /* ---- folding ------------------------------------------------------------ */
