@@ -667,6 +667,50 @@ static void analyze__hint(Finding *f, const KbEntry *row) {
   finding_append_note(f, row->msg_en, row->msg_zh);
 }
 
+/* The statement holding f, when it is one of a block's (or module's)
+ * statements; null otherwise. */
+static TSNode analyze__own_statement(const PyFile *py, const Finding *f) {
+  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  TSNode c, st = {0};
+  const char *field;
+  while (forest_up_next(&up, &c, &field)) {
+    TSNode parent = ts_node_parent(c);
+    const char *pt = ts_node_is_null(parent) ? "module" : ts_node_type(parent);
+    if (strstr(ts_node_type(c), "statement") && (strcmp(pt, "block") == 0 || strcmp(pt, "module") == 0)) {
+      st = c;
+      break;
+    }
+    if (pysym_of(c) == PYSYM_FUNCTION_DEFINITION || pysym_of(c) == PYSYM_CLASS_DEFINITION) break;
+  }
+  forest_up_end(&up);
+  return st;
+}
+
+/* A CUDA call the code pairs with the NPU's own (`torch.cuda.empty_cache()`
+ * then `if device == "npu": torch.npu.empty_cache()`, FastChat): within the
+ * next few statements of its block an `if` whose condition names `word`
+ * calls the same API under torch.npu. Returns that call's line (1-based),
+ * 0 when there is none. */
+static uint32_t analyze__npu_pair(const PyFile *py, const Finding *f, const char *word) {
+  if (!f->subject || !util_starts_with(f->subject, "torch.cuda.")) return 0;
+  TSNode st = analyze__own_statement(py, f);
+  if (ts_node_is_null(st) || ts_node_end_byte(st) > f->end_byte + 4) return 0; /* the call is the statement */
+  char *npu = xasprintf("torch.npu.%s", f->subject + strlen("torch.cuda."));
+  uint32_t line = 0;
+  TSNode next = ts_node_next_named_sibling(st);
+  for (int k = 0; k < 4 && !line && !ts_node_is_null(next); k++, next = ts_node_next_named_sibling(next)) {
+    if (pysym_of(next) != PYSYM_IF_STATEMENT) continue;
+    TSNode cond = pysym_child(next, PYFIELD_CONDITION), body = pysym_child(next, PYFIELD_CONSEQUENCE);
+    if (ts_node_is_null(cond) || ts_node_is_null(body)) continue;
+    uint32_t cs = ts_node_start_byte(cond), bs = ts_node_start_byte(body);
+    const char *hit = memmem(py->text + bs, ts_node_end_byte(body) - bs, npu, strlen(npu));
+    if (memmem(py->text + cs, ts_node_end_byte(cond) - cs, word, strlen(word)) && hit)
+      line = ts_node_start_point(body).row + 1;
+  }
+  free(npu);
+  return line;
+}
+
 /* The off-by-default switch (row "cli-switch-off") whose branch holds f,
  * or NULL. The file's switches are read once, on the first finding that
  * asks. */
@@ -715,6 +759,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *speedup = kb_lookup(KB_DETECTOR, "cuda-only-speedup", NULL, 0);
   const KbEntry *amp = kb_lookup(KB_DETECTOR, "amp-decorator-unchanged", NULL, 0);
   const KbEntry *ort = kb_lookup(KB_DETECTOR, "ort-provider-device", NULL, 0);
+  const KbEntry *paired = kb_lookup(KB_DETECTOR, "npu-paired-call", NULL, 0);
   /* asked of each device string: a file that never names the provider answers no for all */
   if (ort && (!ort->value || !ort->replacement || !memmem(py->text, py->len, ort->value, strlen(ort->value)))) ort = NULL;
   AnalyzeSwitches switches = {kb_lookup(KB_DETECTOR, "cli-switch-off", NULL, 0), false, {{0}, {0}}};
@@ -766,6 +811,15 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       analyze__hint(f, amp);
     if (unentered && kb_pattern_match(unentered->arg, f->rule->code) && analyze__with_and_left(py, f))
       analyze__hint(f, unentered);
+    uint32_t pair = paired && paired->value && kb_pattern_match(paired->arg, f->rule->code)
+                        ? analyze__npu_pair(py, f, paired->value)
+                        : 0;
+    if (pair) {
+      char line[16];
+      snprintf(line, sizeof line, "%u", pair);
+      f->severity = SEV_HINT;
+      kb_append_note(f, paired, f->subject, line);
+    }
     if (workaround && workaround->value && kb_pattern_match(workaround->arg, f->rule->code) &&
         analyze__workaround_branch(py, f, workaround->value)) {
       analyze__hint(f, workaround);
