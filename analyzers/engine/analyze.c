@@ -668,19 +668,20 @@ static void analyze__hint(Finding *f, const KbEntry *row) {
 }
 
 /* The statement holding f, when it is one of a block's (or module's)
- * statements; null otherwise. */
+ * statements; null otherwise. The walk up keeps the node below each
+ * ancestor (ts_node_parent would start from the root every step). */
 static TSNode analyze__own_statement(const PyFile *py, const Finding *f) {
   ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
-  TSNode c, st = {0};
+  TSNode c, below = {0}, st = {0};
   const char *field;
   while (forest_up_next(&up, &c, &field)) {
-    TSNode parent = ts_node_parent(c);
-    const char *pt = ts_node_is_null(parent) ? "module" : ts_node_type(parent);
-    if (strstr(ts_node_type(c), "statement") && (strcmp(pt, "block") == 0 || strcmp(pt, "module") == 0)) {
-      st = c;
+    const char *t = ts_node_type(c);
+    if (strcmp(t, "block") == 0 || strcmp(t, "module") == 0) {
+      if (!ts_node_is_null(below) && strstr(ts_node_type(below), "statement")) st = below;
       break;
     }
     if (pysym_of(c) == PYSYM_FUNCTION_DEFINITION || pysym_of(c) == PYSYM_CLASS_DEFINITION) break;
+    below = c;
   }
   forest_up_end(&up);
   return st;
@@ -689,13 +690,13 @@ static TSNode analyze__own_statement(const PyFile *py, const Finding *f) {
 /* A CUDA call the code pairs with the NPU's own (`torch.cuda.empty_cache()`
  * then `if device == "npu": torch.npu.empty_cache()`, FastChat): within the
  * next few statements of its block an `if` whose condition names `word`
- * calls the same API under torch.npu. Returns that call's line (1-based),
- * 0 when there is none. */
+ * calls the finding's own replacement (a renamed API: its row's rename gave
+ * it). Returns that call's line (1-based), 0 when there is none. */
 static uint32_t analyze__npu_pair(const PyFile *py, const Finding *f, const char *word) {
-  if (!f->subject || !util_starts_with(f->subject, "torch.cuda.")) return 0;
+  const char *npu = f->replacement;
+  if (!npu || !*npu || !f->entry || f->entry->fix_kind != KBFIX_RENAME_QUAL) return 0;
   TSNode st = analyze__own_statement(py, f);
   if (ts_node_is_null(st) || ts_node_end_byte(st) > f->end_byte + 4) return 0; /* the call is the statement */
-  char *npu = xasprintf("torch.npu.%s", f->subject + strlen("torch.cuda."));
   uint32_t line = 0;
   TSNode next = ts_node_next_named_sibling(st);
   for (int k = 0; k < 4 && !line && !ts_node_is_null(next); k++, next = ts_node_next_named_sibling(next)) {
@@ -707,7 +708,6 @@ static uint32_t analyze__npu_pair(const PyFile *py, const Finding *f, const char
     if (memmem(py->text + cs, ts_node_end_byte(cond) - cs, word, strlen(word)) && hit)
       line = ts_node_start_point(body).row + 1;
   }
-  free(npu);
   return line;
 }
 

@@ -8,14 +8,6 @@
 
 /* ---- 1. library rows: the first unit --------------------------------------------- */
 
-/* Whether a row holds an import statement: an import's finding is about the
- * import, not a use, so it does not make its unit the first. */
-static bool conclude__import_row(const PyFile *py, uint32_t row) {
-  for (size_t i = 0; i < py->imports.len; i++)
-    if (py->imports.items[i].row == row) return true;
-  return false;
-}
-
 static size_t conclude__unit_of(const uint32_t *starts, size_t n, uint32_t at) {
   size_t lo = 0, hi = n;
   while (lo < hi) {
@@ -50,7 +42,7 @@ static void conclude__libraries(const PyFile *py, const uint32_t *starts, size_t
   ConcludeLibraries o = {starts, n, {0}};
   for (size_t i = 0; i < out->len; i++) {
     const Finding *f = &out->items[i];
-    if (!kb_entry_is_library(f->entry) || conclude__import_row(py, f->start_row)) continue;
+    if (!kb_entry_is_library(f->entry) || pyfile_import_row(py, f->start_row)) continue;
     bool seen = false;
     for (size_t k = 0; k < o.firsts.len && !seen; k++) seen = o.firsts.items[k].entry == f->entry;
     if (!seen) array_push(&o.firsts, ((ConcludeFirst){f->entry, conclude__unit_of(starts, n, f->start_byte)}));

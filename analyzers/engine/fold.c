@@ -1661,7 +1661,7 @@ static void fold__scalar_branch(Fold *fo) {
     Finding *f = &fo->l->items[j];
     if (fo->sites[j].gone || !fold_live(f) || !kb_pattern_match(row->value, f->rule->code)) continue;
     TSNode block, stmt = fold__branch_of(ctx, f->start_byte, f->end_byte, &block);
-    TSNode cond = ts_node_is_null(stmt) ? stmt : ts_node_child_by_field_name(stmt, "condition", 9);
+    TSNode cond = pysym_child(stmt, PYFIELD_CONDITION);
     if (ts_node_is_null(cond)) continue;
     char test[128];
     size_t n = 0;
@@ -3364,10 +3364,9 @@ static bool fold__names_requirement(const char *subject, const char *pkg, size_t
  * its findings names it. */
 static bool fold__installed(const FoldProject *p, const char *pkg, size_t n) {
   for (size_t i = 0; i < p->n; i++) {
-    const char *b = strrchr(p->files[i].path, '/');
     bool deps = p->files[i].kind == FILE_REQUIREMENTS || p->files[i].kind == FILE_PYPROJECT ||
                 p->files[i].kind == FILE_SETUP_CFG || p->files[i].kind == FILE_CONDA_ENV ||
-                strcmp(b ? b + 1 : p->files[i].path, "setup.py") == 0;
+                strcmp(fold__base(p->files[i].path), "setup.py") == 0;
     for (size_t j = 0; deps && j < p->files[i].findings->len; j++)
       if (kb_domain(p->files[i].findings->items[j].rule->code) == 1 &&
           fold__names_requirement(p->files[i].findings->items[j].subject, pkg, n))
@@ -3456,8 +3455,7 @@ static bool fold__uses_module(const PyFacts *f, const char *mod, size_t n, const
 static bool fold__project_uses(const FoldProject *p, const char *mod, size_t n, const char *users) {
   bool python = false;
   for (size_t i = 0; i < p->n; i++) {
-    const char *b = strrchr(p->files[i].path, '/');
-    if (p->files[i].kind != FILE_PYTHON || strcmp(b ? b + 1 : p->files[i].path, "setup.py") == 0) continue;
+    if (p->files[i].kind != FILE_PYTHON || strcmp(fold__base(p->files[i].path), "setup.py") == 0) continue;
     python = true;
     const PyFacts *pf = p->files[i].facts ? p->files[i].facts->py : NULL;
     if (!pf || fold__uses_module(pf, mod, n, users)) return true;

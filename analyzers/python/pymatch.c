@@ -45,14 +45,6 @@ static char *pymatch__replacement(Matcher *m, const KbEntry *e, TSNode n, const 
   return NULL;
 }
 
-/* Whether a row holds an import statement (an import's finding is about the
- * import, not a use: it does not stand for the uses below it). */
-static bool pymatch__import_row(const Matcher *m, uint32_t row) {
-  for (size_t i = 0; i < m->py->imports.len; i++)
-    if (m->py->imports.items[i].row == row) return true;
-  return false;
-}
-
 /* Emits one finding for `e` over node n (deduplicated per start and code,
  * and for glob rows without a fix per line or per file). */
 static Finding *pymatch__emit(Matcher *m, const KbEntry *e, TSNode n, const char *subject) {
@@ -72,7 +64,7 @@ static Finding *pymatch__emit(Matcher *m, const KbEntry *e, TSNode n, const char
     bool library = kb_entry_is_library(e);
     for (size_t i = m->ctx->out->len; i-- > 0;) {
       const Finding *f = &m->ctx->out->items[i];
-      if (f->entry == e && (library || f->start_row == s.row) && !pymatch__import_row(m, f->start_row)) return NULL;
+      if (f->entry == e && (library || f->start_row == s.row) && !pyfile_import_row(m->py, f->start_row)) return NULL;
       if (!library) break;
     }
   }

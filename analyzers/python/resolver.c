@@ -1560,6 +1560,12 @@ char *pyfile_qualname(const PyFile *py, TSNode expr) {
   return sb_steal(&sb);
 }
 
+bool pyfile_import_row(const PyFile *py, uint32_t row) {
+  for (size_t i = 0; i < py->imports.len; i++)
+    if (py->imports.items[i].row == row) return true;
+  return false;
+}
+
 bool pyfile_in_ranges(const ByteRange *r, size_t n, uint32_t at) {
   for (size_t i = 0; i < n; i++)
     if (at >= r[i].start && at < r[i].end) return true;

@@ -178,6 +178,9 @@ bool pyfile_is_npu_check(const PyFile *py, TSNode cond);
 bool pyfile_is_availability(const PyFile *py, TSNode cond);
 
 bool pyfile_in_ranges(const ByteRange *r, size_t n, uint32_t at);
+/* Whether tree-sitter row `row` holds an import statement: an import's
+ * finding is about the import, not a use of what it imports. */
+bool pyfile_import_row(const PyFile *py, uint32_t row);
 /* The option the innermost option-gated branch holding byte `at` requires
  * (PyFile.option_gates), as a new string, or NULL. Caller frees. */
 char *pyfile_option_at(const PyFile *py, uint32_t at);
