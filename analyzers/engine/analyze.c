@@ -760,8 +760,8 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *amp = kb_lookup(KB_DETECTOR, "amp-decorator-unchanged", NULL, 0);
   const KbEntry *ort = kb_lookup(KB_DETECTOR, "ort-provider-device", NULL, 0);
   const KbEntry *paired = kb_lookup(KB_DETECTOR, "npu-paired-call", NULL, 0);
-  /* asked of each device string: a file that never names the provider answers no for all */
-  if (ort && (!ort->value || !ort->replacement || !memmem(py->text, py->len, ort->value, strlen(ort->value)))) ort = NULL;
+  if (ort && (!ort->value || !ort->replacement)) ort = NULL;
+  int ort_named = -1; /* whether the file names the provider: scanned for the first device string asked about */
   AnalyzeSwitches switches = {kb_lookup(KB_DETECTOR, "cli-switch-off", NULL, 0), false, {{0}, {0}}};
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
@@ -799,7 +799,9 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       kb_append_note(f, unused, local, NULL);
       free(local);
     }
-    if (ort && kb_pattern_match(ort->arg, f->rule->code) && analyze__function_names(py, f, ort->value) &&
+    if (ort && kb_pattern_match(ort->arg, f->rule->code) && ort_named < 0)
+      ort_named = memmem(py->text, py->len, ort->value, strlen(ort->value)) != NULL;
+    if (ort_named > 0 && kb_pattern_match(ort->arg, f->rule->code) && analyze__function_names(py, f, ort->value) &&
         !analyze__argument_of(py, f, kb_template("torch-device-calls")))
       analyze__readvise(f, ort);
     if (speedup && speedup->value && kb_pattern_match(speedup->arg, f->rule->code) &&
@@ -897,7 +899,15 @@ static void analyze__points(const char *text, const LineStarts *ls, AnalyzePosLi
   for (size_t i = 0; i < p->len; i++) {
     uint32_t at = p->items[i].at;
     size_t before = line;
-    while (line + 1 < ls->len && ls->items[line + 1] <= at) line++;
+    if (line + 1 < ls->len && ls->items[line + 1] <= at) { /* a later line: the last start <= at */
+      size_t lo = line + 1, hi = ls->len;
+      while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ls->items[mid] <= at) lo = mid;
+        else hi = mid;
+      }
+      line = lo;
+    }
     if (line != before) {
       from = ls->items[line];
       col = 0;

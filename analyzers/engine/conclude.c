@@ -54,20 +54,23 @@ static void conclude__libraries(const PyFile *py, const uint32_t *starts, size_t
 /* ---- 2. once per file ------------------------------------------------------------- */
 
 typedef struct {
+  const char *code, *subject; /* borrowed from a finding kept */
+} ConcludeSeen;
+
+typedef struct {
   const char *codes;
-  StrList seen; /* "<code> <subject>" of the first finding kept */
+  Array(ConcludeSeen) seen; /* the first finding kept of each code and subject */
 } ConcludeOnce;
 
 static bool conclude__once_repeat(void *data, const Finding *f) {
   ConcludeOnce *o = data;
   if (!f->subject || !kb_pattern_match(o->codes, f->rule->code)) return false;
-  char *key = xasprintf("%s %s", f->rule->code, f->subject);
   for (size_t i = 0; i < o->seen.len; i++)
-    if (strcmp(o->seen.items[i], key) == 0) {
-      free(key);
+    if (strcmp(o->seen.items[i].code, f->rule->code) == 0 && strcmp(o->seen.items[i].subject, f->subject) == 0)
       return true;
-    }
-  array_push(&o->seen, key);
+  /* findings_drop_if marks every finding before it frees any: these stay valid */
+  ConcludeSeen k = {f->rule->code, f->subject};
+  array_push(&o->seen, k);
   return false;
 }
 
@@ -81,7 +84,7 @@ void conclude_file(const PyFile *py, const uint32_t *unit_starts, size_t n_units
   if (once && *once) {
     ConcludeOnce o = {once, {0}};
     findings_drop_if(out, conclude__once_repeat, &o);
-    strlist_free(&o.seen);
+    array_free(&o.seen);
   }
   const char *compile_only = kb_template("compile-only-rules");
   if (compile_only && *compile_only && !(flags & UNIT_COMPILES)) findings_drop_if(out, conclude__idle, (void *)compile_only);

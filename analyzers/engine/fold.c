@@ -313,8 +313,14 @@ static void fold__keys_free(FoldKeys *k) {
 
 /* What makes two findings one construct (fold__same_construct), as text. */
 static char *fold__construct_key(const Finding *f, char kind, uint32_t where) {
-  return xasprintf("%s\x1f%p\x1f%s\x1f%c%u", f->rule->code, (const void *)f->entry, f->entry ? "" : f->subject, kind,
-                   where);
+  StrBuf sb;
+  sb_init(&sb);
+  sb_key(&sb, f->rule->code);
+  sb_key_u64(&sb, (uint64_t)(uintptr_t)f->entry);
+  sb_key(&sb, f->entry ? "" : f->subject);
+  sb_putc(&sb, kind);
+  sb_key_u64(&sb, where);
+  return sb_steal(&sb);
 }
 
 /* Findings of one construct in one statement or on one line: each joins
@@ -371,7 +377,11 @@ static void fold__statement(Fold *fo) {
     if (fo->sites[j].gone || fo->sites[j].stmt == FOLD_NONE || fo->sites[j].in_import || kb_domain(f->rule->code) != 2 ||
         !fold_live(f) || !f->edits.len)
       continue;
-    fold__join_first(fo, &by_stmt, xasprintf("%u\x1f%d", fo->sites[j].stmt, (int)f->fix), j); /* a safe fix stays safe */
+    StrBuf key;
+    sb_init(&key);
+    sb_key_u64(&key, fo->sites[j].stmt);
+    sb_key_u64(&key, (uint64_t)f->fix); /* a safe fix stays safe */
+    fold__join_first(fo, &by_stmt, sb_steal(&key), j);
   }
   fold__keys_free(&by_stmt);
 }
@@ -557,6 +567,7 @@ static void fold__device_branch(Fold *fo) {
 typedef struct {
   char *text;
   Array(const char *) names, globs;
+  FoldKeys asked; /* subject -> its family's index + 1 (0: none): many findings share a subject */
 } FoldFamilies;
 
 static FoldFamilies fold__families_of(const Fold *fo) {
@@ -575,13 +586,20 @@ static FoldFamilies fold__families_of(const Fold *fo) {
   return fam;
 }
 
-static const char *fold__family(const FoldFamilies *fam, const char *subject) {
-  for (size_t i = 0; subject && i < fam->names.len; i++)
-    if (kb_pattern_match(fam->globs.items[i], subject)) return fam->names.items[i];
-  return NULL;
+static const char *fold__family(FoldFamilies *fam, const char *subject) {
+  if (!subject || !fam->names.len) return NULL;
+  size_t k = fold__lookup(&fam->asked, subject);
+  if (k == SIZE_MAX) {
+    k = 0;
+    for (size_t i = 0; i < fam->names.len && !k; i++)
+      if (kb_pattern_match(fam->globs.items[i], subject)) k = i + 1;
+    fold__insert(&fam->asked, xstrdup(subject), k);
+  }
+  return k ? fam->names.items[k - 1] : NULL;
 }
 
 static void fold__families_free(FoldFamilies *fam) {
+  fold__keys_free(&fam->asked);
   array_free(&fam->names);
   array_free(&fam->globs);
   free(fam->text);
@@ -625,12 +643,15 @@ static void fold__in_function(Fold *fo) {
     /* an API passed where its usual replacement does not apply (KB_PASSED_TO), or given
      * another replacement there (an ONNX Runtime provider string), is other work */
     bool passed = f->entry && f->entry->match == KB_PASSED_TO;
-    size_t into = fold__join_first(fo, &by_fn,
-                                   family ? xasprintf("family\x1f%s\x1f%u\x1f%d\x1f%d", family, fn->start, live, passed)
-                                          : xasprintf("%s\x1f%s\x1f%u\x1f%d\x1f%d\x1f%s", f->rule->code,
-                                                      f->subject ? f->subject : "", fn->start, live, passed,
-                                                      f->replacement ? f->replacement : ""),
-                                   j);
+    StrBuf key;
+    sb_init(&key);
+    sb_key(&key, family ? "family" : f->rule->code);
+    sb_key(&key, family ? family : f->subject);
+    sb_key_u64(&key, fn->start);
+    sb_key_u64(&key, live);
+    sb_key_u64(&key, passed);
+    if (!family) sb_key(&key, f->replacement);
+    size_t into = fold__join_first(fo, &by_fn, sb_steal(&key), j);
     if (into != SIZE_MAX) sites[into]++;
   }
   for (size_t i = 0; i < l->len; i++) {
@@ -654,19 +675,41 @@ static void fold__in_function(Fold *fo) {
  * an autocast device type): the row with the narrower pattern stays. */
 static bool fold__generic(const Finding *f) { return !f->entry || !f->entry->pattern || f->entry->pattern[0] == '*'; }
 
+typedef struct {
+  uint32_t start, end;
+  size_t i;
+} FoldRange;
+
+static int fold__range_cmp(const void *x, const void *y) {
+  const FoldRange *a = x, *b = y;
+  if (a->start != b->start) return a->start < b->start ? -1 : 1;
+  if (a->end != b->end) return a->end < b->end ? -1 : 1;
+  return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Each group of findings on one range, pairwise in list order (sorted by
+ * range so that findings on other ranges are not compared). */
 static void fold__same_range(Fold *fo) {
   FindingList *l = fo->l;
-  for (size_t i = 0; i < l->len; i++) {
-    for (size_t j = i + 1; j < l->len && !fo->sites[i].gone; j++) {
-      Finding *a = &l->items[i], *b = &l->items[j];
-      if (fo->sites[j].gone || a->start_byte != b->start_byte || a->end_byte != b->end_byte ||
-          a->end_byte == a->start_byte || kb_domain(a->rule->code) < 2 || kb_domain(b->rule->code) < 2 ||
-          strcmp(a->rule->code, b->rule->code) == 0)
-        continue;
-      if (fold__generic(a) && !fold__generic(b)) fold__gone(fo, j, i, NULL);
-      else fold__gone(fo, i, j, NULL);
+  FoldRange *r = xcalloc(l->len + 1, sizeof *r);
+  for (size_t i = 0; i < l->len; i++) r[i] = (FoldRange){l->items[i].start_byte, l->items[i].end_byte, i};
+  qsort(r, l->len, sizeof *r, fold__range_cmp);
+  for (size_t g = 0, h; g < l->len; g = h) {
+    for (h = g + 1; h < l->len && r[h].start == r[g].start && r[h].end == r[g].end;) h++;
+    for (size_t x = g; x < h && r[g].end > r[g].start; x++) {
+      size_t i = r[x].i;
+      for (size_t y = x + 1; y < h && !fo->sites[i].gone; y++) {
+        size_t j = r[y].i;
+        Finding *a = &l->items[i], *b = &l->items[j];
+        if (fo->sites[j].gone || kb_domain(a->rule->code) < 2 || kb_domain(b->rule->code) < 2 ||
+            strcmp(a->rule->code, b->rule->code) == 0)
+          continue;
+        if (fold__generic(a) && !fold__generic(b)) fold__gone(fo, j, i, NULL);
+        else fold__gone(fo, i, j, NULL);
+      }
     }
   }
+  free(r);
 }
 
 /* The same literal on one line named by two device-layer rules (`"cuda"`

@@ -97,6 +97,23 @@ void sb_append(StrBuf *sb, const char *s, size_t n) {
 void sb_puts(StrBuf *sb, const char *s) { sb_append(sb, s, strlen(s)); }
 void sb_putc(StrBuf *sb, char c) { sb_append(sb, &c, 1); }
 
+void sb_key(StrBuf *sb, const char *s) {
+  size_t n = s ? strlen(s) : 0;
+  sb_reserve(sb, n + 1);
+  if (n) memcpy(sb->data + sb->len, s, n);
+  sb->data[sb->len + n] = '\x1f';
+  sb->len += n + 1;
+  sb->data[sb->len] = '\0';
+}
+
+void sb_key_u64(StrBuf *sb, uint64_t v) {
+  char d[21];
+  size_t n = sizeof d;
+  do d[--n] = (char)('0' + v % 10); while (v /= 10);
+  sb_append(sb, d + n, sizeof d - n);
+  sb_putc(sb, '\x1f');
+}
+
 void sb_printf(StrBuf *sb, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -93,6 +93,10 @@ void sb_puts(StrBuf *sb, const char *s);
 void sb_putc(StrBuf *sb, char c);
 void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *sb_steal(StrBuf *sb);
+/* A field of a hash-table key: s (NULL: empty), or v in decimal, then the
+ * separator 0x1F. Keys built per finding on every analysis skip printf. */
+void sb_key(StrBuf *sb, const char *s);
+void sb_key_u64(StrBuf *sb, uint64_t v);
 
 /* Returned by the readers below for a path that is not a regular file (a
  * FIFO, device or socket: reading one could block or never end). */
