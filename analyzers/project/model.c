@@ -46,6 +46,7 @@ typedef struct {
   bool stub;             /* a type stub (.pyi): it never runs, and names no module that does */
   bool evals;            /* it mentions eval, exec, globals, locals or vars: names by strings */
   bool cli;              /* it parses a command line (model__cli), from its facts */
+  bool cli_top;          /* ... in its module code (`args = parser.parse_args()` at the top level) */
   bool imports_transfer; /* it imports transfer_to_npu at module level (model__patches), from its facts */
   bool script_dir;       /* under a folder of scripts (the "script-folders" row) */
   bool surface;          /* its public names are API: the package's surface, a one-file library (model__roots) */
@@ -545,6 +546,13 @@ static bool model__facts_transfer(const PyFacts *f) {
   return false;
 }
 
+/* Whether the module code (outside every definition) refers to one of `words`. */
+static bool model__module_code_names(const PyFacts *f, const char *words) {
+  for (size_t k = 0; words && k < f->refs.len; k++)
+    if (f->refs.items[k].owner == PYREF_MODULE && kb_pattern_match(words, f->refs.items[k].name)) return true;
+  return false;
+}
+
 /* A module's new body: its facts (taken), constructs (the array taken) and
  * input digest, with its names interned. */
 static void model__set_body(Model *m, MModule *mm, PyFacts *facts, MConstruct *items, size_t len, size_t cap,
@@ -558,6 +566,7 @@ static void model__set_body(Model *m, MModule *mm, PyFacts *facts, MConstruct *i
   /* read by every link: the facts decided them, once per statement */
   mm->evals = facts && facts->names_eval;
   mm->cli = facts && facts->names_cli;
+  mm->cli_top = mm->cli && model__module_code_names(facts, kb_template("cli-parser-names"));
   mm->imports_transfer = model__facts_transfer(facts);
 }
 
@@ -1896,7 +1905,9 @@ static bool model__idle_loose(const MModule *mm) {
 static bool model__seed(const Model *m, const MModule *mm) {
   if (mm->test || model__launched(m, mm)) return true;
   if (mm->vendored) return false; /* a copy of a library runs where the project imports it */
-  if (mm->facts->has_main && model__cli(mm)) return true;
+  /* a command line parsed under `__main__`, or by the module code itself (a
+   * script in a package's folder, run with `python -m`, that no import runs) */
+  if ((mm->facts->has_main || mm->cli_top) && model__cli(mm)) return true;
   if (!mm->in_package) return !model__idle_loose(mm);
   /* in a folder of scripts a package is a helper; its scripts are those with a __main__ block */
   return mm->script_dir ? mm->facts->has_main && mm->importer < 0 : model__depth(m, mm) <= 1;
@@ -1953,11 +1964,11 @@ static void model__targets(Model *m, const StrList *copies) {
 static bool model__patches(const MModule *mm) { return mm->facts && mm->imports_transfer && !mm->stub && !mm->broken; }
 
 /* The modules a process entry may be: scripts (outside packages, launched,
- * or with a `__main__` block), not tests and not a package's surface, which
- * runs in its user's process. */
+ * with a `__main__` block, or parsing a command line in their module code),
+ * not tests and not a package's surface, which runs in its user's process. */
 static bool model__process_seed(const Model *m, const MModule *mm, bool surface) {
   if (!mm->facts || mm->test || mm->broken || !model__seed(m, mm)) return false;
-  return surface || !mm->in_package || model__launched(m, mm) || mm->facts->has_main;
+  return surface || !mm->in_package || model__launched(m, mm) || mm->facts->has_main || mm->cli_top;
 }
 
 /* The "loads first" graph (model__next) of the modules that run, once:
