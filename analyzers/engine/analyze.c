@@ -667,6 +667,23 @@ static void analyze__hint(Finding *f, const KbEntry *row) {
   finding_append_note(f, row->msg_en, row->msg_zh);
 }
 
+/* Whether f is (part of) the exception type an `except` clause names: the
+ * walk up meets the clause before any block (its body, or the body of
+ * whatever holds it). */
+static bool analyze__caught_type(const PyFile *py, const Finding *f) {
+  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  TSNode c;
+  const char *field;
+  bool caught = false;
+  while (forest_up_next(&up, &c, &field)) {
+    PySym k = pysym_of(c);
+    if (k == PYSYM_EXCEPT_CLAUSE) caught = true;
+    if (caught || k == PYSYM_BLOCK || k == PYSYM_MODULE) break;
+  }
+  forest_up_end(&up);
+  return caught;
+}
+
 /* The statement holding f, when it is one of a block's (or module's)
  * statements; null otherwise. The walk up keeps the node below each
  * ancestor (ts_node_parent would start from the root every step). */
@@ -760,6 +777,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *amp = kb_lookup(KB_DETECTOR, "amp-decorator-unchanged", NULL, 0);
   const KbEntry *ort = kb_lookup(KB_DETECTOR, "ort-provider-device", NULL, 0);
   const KbEntry *paired = kb_lookup(KB_DETECTOR, "npu-paired-call", NULL, 0);
+  const KbEntry *caught = kb_lookup(KB_DETECTOR, "caught-cuda-error", NULL, 0);
   if (ort && (!ort->value || !ort->replacement)) ort = NULL;
   int ort_named = -1; /* whether the file names the provider: scanned for the first device string asked about */
   AnalyzeSwitches switches = {kb_lookup(KB_DETECTOR, "cli-switch-off", NULL, 0), false, {{0}, {0}}};
@@ -813,6 +831,9 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       analyze__hint(f, amp);
     if (unentered && kb_pattern_match(unentered->arg, f->rule->code) && analyze__with_and_left(py, f))
       analyze__hint(f, unentered);
+    if (caught && caught->value && f->subject && kb_pattern_match(caught->arg, f->rule->code) &&
+        kb_pattern_match(caught->value, f->subject) && analyze__caught_type(py, f))
+      analyze__hint(f, caught);
     uint32_t pair = paired && paired->value && kb_pattern_match(paired->arg, f->rule->code)
                         ? analyze__npu_pair(py, f, paired->value)
                         : 0;
