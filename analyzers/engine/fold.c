@@ -2553,12 +2553,20 @@ static void fold__extension_users(FoldProject *p) {
 /* ---- one construct across the project ---- */
 
 typedef struct {
-  const char *code, *subject;
+  const char *code, *subject; /* subject: its text, or "" when uses group by folder */
   size_t file, idx;
+  const char *dir;            /* the file's folder, dir_len bytes of its path ("" with 0: by subject) */
+  size_t dir_len;
 } FoldUse;
 
+static int fold__use_dir_cmp(const FoldUse *x, const FoldUse *y) {
+  size_t n = x->dir_len < y->dir_len ? x->dir_len : y->dir_len;
+  int c = memcmp(x->dir, y->dir, n);
+  return c ? c : (x->dir_len > y->dir_len) - (x->dir_len < y->dir_len);
+}
+
 static bool fold__use_same(const FoldUse *x, const FoldUse *y) {
-  return strcmp(x->code, y->code) == 0 && strcmp(x->subject, y->subject) == 0;
+  return strcmp(x->code, y->code) == 0 && strcmp(x->subject, y->subject) == 0 && fold__use_dir_cmp(x, y) == 0;
 }
 
 /* By construct, then file order, then place in the file. */
@@ -2566,6 +2574,7 @@ static int fold__use_cmp(const void *a, const void *b) {
   const FoldUse *x = a, *y = b;
   int c = strcmp(x->code, y->code);
   if (!c) c = strcmp(x->subject, y->subject);
+  if (!c) c = fold__use_dir_cmp(x, y);
   if (!c) c = (x->file > y->file) - (x->file < y->file);
   return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
 }
@@ -2574,18 +2583,22 @@ static int fold__use_cmp(const void *a, const void *b) {
  * "fold-per-project" row: a custom op gets its NPU implementation once,
  * however many places call it; the "fold-test-suite" row, in test code
  * only: the suite's backend selection is changed once, in its conftest or
- * helper): the first live finding of a construct, in file order, takes
- * every other one as a related site. */
-static void fold__per_project(FoldProject *p, const char *name, bool tests) {
+ * helper), or, `by_folder`, whose uses in one folder are one work item
+ * whatever they name (the "fold-per-folder" row: the scripts of one
+ * TensorRT workflow are replaced together): the first live finding of a
+ * group, in file order, takes every other one as a related site. */
+static void fold__per_project(FoldProject *p, const char *name, bool tests, bool by_folder) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, name, p->opt->user_entries, p->opt->n_user_entries);
   if (!row || !row->arg) return;
   Array(FoldUse) uses = {0};
   for (size_t i = 0; i < p->n; i++) {
     const FindingList *l = p->files[i].findings;
+    const char *slash = strrchr(p->files[i].path, '/');
+    size_t dn = by_folder && slash ? (size_t)(slash - p->files[i].path) : 0;
     for (size_t j = 0; p->files[i].test == tests && j < l->len; j++) {
       const Finding *f = &l->items[j];
       if (fold_live(f) && f->subject && kb_pattern_match(row->arg, f->rule->code))
-        array_push(&uses, ((FoldUse){f->rule->code, f->subject, i, j}));
+        array_push(&uses, ((FoldUse){f->rule->code, by_folder ? "" : f->subject, i, j, p->files[i].path, dn}));
     }
   }
   if (uses.len > 1) qsort(uses.items, uses.len, sizeof *uses.items, fold__use_cmp);
@@ -2599,7 +2612,10 @@ static void fold__per_project(FoldProject *p, const char *name, bool tests) {
       if (!take[u->file]) take[u->file] = xcalloc(p->files[u->file].findings->len + 1, sizeof **take);
       take[u->file][u->idx] = true;
     }
-    if (b - a > 1) kb_append_note(into, row, into->subject, NULL);
+    if (b - a <= 1) continue;
+    char *folder = by_folder ? xstrndup(first->dir, first->dir_len) : NULL;
+    kb_append_note(into, row, by_folder ? (first->dir_len ? folder : ".") : into->subject, NULL);
+    free(folder);
   }
   for (size_t i = 0; i < p->n; i++) {
     if (take[i]) findings_drop(p->files[i].findings, take[i]);
@@ -3566,8 +3582,9 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   fold__unincluded_headers(&p);
   fold__unnamed_sources(&p);
   fold__own_packages(&p);
-  fold__per_project(&p, "fold-per-project", false);
-  fold__per_project(&p, "fold-test-suite", true);
+  fold__per_project(&p, "fold-per-project", false, false);
+  fold__per_project(&p, "fold-per-folder", false, true);
+  fold__per_project(&p, "fold-test-suite", true, false);
   if (fold__has_kernels(&p)) { /* a project's own extension: its ops and Functions come with its kernels */
     fold__own_extension_ops(&p);
     fold__extension_functions(&p);
