@@ -3542,6 +3542,28 @@ static void fold__not_involved(FoldProject *p, const KbEntry *row, const char *d
   }
 }
 
+/* A device string readvised for ONNX Runtime (the "ort-provider-device"
+ * row) in a project whose dependency files install the CPU build of ONNX
+ * Runtime and none of its accelerator builds (the "ort-cpu-build" row):
+ * the session runs on the CPU on a GPU host already, and the same on the
+ * NPU host, so nothing changes there. */
+static void fold__cpu_onnxruntime(FoldProject *p) {
+  const KbEntry *ort = kb_lookup(KB_DETECTOR, "ort-provider-device", p->opt->user_entries, p->opt->n_user_entries);
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "ort-cpu-build", p->opt->user_entries, p->opt->n_user_entries);
+  if (!ort || !ort->replacement || !row || !row->arg || !fold__installed(p, row->arg, strlen(row->arg))) return;
+  const char *d;
+  size_t dn;
+  for (const char *alts = row->value ? row->value : ""; util_alt_next(&alts, &d, &dn);)
+    if (fold__installed(p, d, dn)) return;
+  for (size_t i = 0; i < p->n; i++)
+    for (size_t j = 0; j < p->files[i].findings->len; j++) {
+      Finding *f = &p->files[i].findings->items[j];
+      if (f->severity == SEV_HINT || !f->replacement || strcmp(f->replacement, ort->replacement) != 0) continue;
+      f->severity = SEV_HINT;
+      kb_append_note(f, row, row->arg, NULL);
+    }
+}
+
 /* A package of an "unimported-dependency:<module>" row (its line installs
  * on an NPU host) that no Python code of the project imports asks no NPU
  * work: its requirements' findings are hints that say so. */
@@ -3566,6 +3588,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   fold__switches_elsewhere(&p);
   fold__uninstalled_optional(&p);
   fold__unimported_dependencies(&p);
+  fold__cpu_onnxruntime(&p);
   bool any_optional = false;
   bool *optional = fold_optional_modules(files, n, &any_optional);
   fold_reach_cxx(files, n, opt, optional, fold__text_at, &p); /* guarded calls make optional code too */
