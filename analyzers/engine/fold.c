@@ -3229,6 +3229,39 @@ static void fold__readmes(const FoldProject *p, size_t i, StrBuf *out) {
   }
 }
 
+/* Whether the README.md of some folder holding a file of the project (the
+ * root's included) names one of `words` ('|' alternatives). */
+static bool fold__any_readme_names(const FoldProject *p, const char *words) {
+  StrList seen = {0};
+  bool named = false;
+  for (size_t i = 0; i < p->n && !named; i++) {
+    const char *rel = p->files[i].rel, *abs = p->files[i].abs;
+    size_t ar = abs ? strlen(abs) : 0, rr = rel ? strlen(rel) : 0;
+    if (!rel || !abs || ar < rr || strcmp(abs + ar - rr, rel) != 0) continue;
+    size_t cut = (size_t)(fold__base(rel) - rel); /* rel[0, cut): the file's folder with its slash */
+    char *dir = xstrndup(rel, cut);
+    bool known = false;
+    for (size_t k = 0; k < seen.len && !known; k++) known = strcmp(seen.items[k], dir) == 0;
+    if (known) {
+      free(dir);
+      continue;
+    }
+    array_push(&seen, dir);
+    char *path = xasprintf("%.*s%sREADME.md", (int)(ar - rr), abs, dir);
+    char *text = NULL;
+    size_t len = 0;
+    const char *w;
+    size_t wn;
+    if (util_read_file(path, FOLD_MAX_READ, &text, &len) == 0)
+      for (const char *alts = words ? words : ""; !named && util_alt_next(&alts, &w, &wn);)
+        named = memmem(text, len, w, wn) != NULL;
+    free(text);
+    free(path);
+  }
+  strlist_free(&seen);
+  return named;
+}
+
 /* Whether `option` is spelled out in a shell launcher, a Python file other
  * than its own, or the READMEs of its folder and those above (`readmes`,
  * fold__readmes): then some documented run turns it on. */
@@ -3544,9 +3577,10 @@ static void fold__not_involved(FoldProject *p, const KbEntry *row, const char *d
 
 /* A device string readvised for ONNX Runtime (the "ort-provider-device"
  * row) in a project whose dependency files install the CPU build of ONNX
- * Runtime and none of its accelerator builds (the "ort-cpu-build" row):
- * the session runs on the CPU on a GPU host already, and the same on the
- * NPU host, so nothing changes there. */
+ * Runtime and none of its accelerator builds (the "ort-cpu-build" row),
+ * nor does a README tell to install one: the session runs on the CPU on a
+ * GPU host already, and the same on the NPU host, so nothing changes
+ * there. */
 static void fold__cpu_onnxruntime(FoldProject *p) {
   const KbEntry *ort = kb_lookup(KB_DETECTOR, "ort-provider-device", p->opt->user_entries, p->opt->n_user_entries);
   const KbEntry *row = kb_lookup(KB_DETECTOR, "ort-cpu-build", p->opt->user_entries, p->opt->n_user_entries);
@@ -3555,13 +3589,76 @@ static void fold__cpu_onnxruntime(FoldProject *p) {
   size_t dn;
   for (const char *alts = row->value ? row->value : ""; util_alt_next(&alts, &d, &dn);)
     if (fold__installed(p, d, dn)) return;
+  bool read = false;
   for (size_t i = 0; i < p->n; i++)
     for (size_t j = 0; j < p->files[i].findings->len; j++) {
       Finding *f = &p->files[i].findings->items[j];
       if (f->severity == SEV_HINT || !f->replacement || strcmp(f->replacement, ort->replacement) != 0) continue;
+      /* a README that installs an accelerator build (efficientvit's gazesam app: onnxruntime-gpu) */
+      if (!read && fold__any_readme_names(p, row->value)) return;
+      read = true;
       f->severity = SEV_HINT;
       kb_append_note(f, row, row->arg, NULL);
     }
+}
+
+/* Whether file i's name is spelled in the READMEs of its folder and those
+ * above (`readmes`), a shell launcher, or the Dockerfile of the project's
+ * root or of its own folder. */
+static bool fold__file_named(FoldProject *p, size_t i, const StrBuf *readmes) {
+  const char *base = fold__base(p->files[i].rel ? p->files[i].rel : p->files[i].path);
+  size_t n = strlen(base);
+  if (readmes->len && memmem(readmes->data, readmes->len, base, n)) return true;
+  for (size_t k = 0; k < p->n; k++) {
+    const char *t = p->files[k].kind == FILE_SHELL ? fold__text_of(p, k) : NULL;
+    if (t && memmem(t, p->len[k], base, n)) return true;
+  }
+  const char *rel = p->files[i].rel, *abs = p->files[i].abs;
+  size_t ar = abs ? strlen(abs) : 0, rr = rel ? strlen(rel) : 0;
+  if (!rel || !abs || ar < rr) return false;
+  bool named = false;
+  for (int own = 0; own < 2 && !named; own++) {
+    size_t keep = own ? (size_t)(base - rel) : 0; /* the root, then the file's folder */
+    char *path = xasprintf("%.*s%.*sDockerfile", (int)(ar - rr), abs, (int)keep, rel);
+    char *text = NULL;
+    size_t len = 0;
+    named = util_read_file(path, FOLD_MAX_READ, &text, &len) == 0 && memmem(text, len, base, n);
+    free(text);
+    free(path);
+  }
+  return named;
+}
+
+/* A conda environment file that nothing documented names, in a project
+ * whose READMEs install with pip (the "unnamed-environment" row's words):
+ * a user follows the README, so the environment's CUDA packages are not
+ * installed by anyone, and its findings are hints (PixArt-sigma,
+ * Text2Video-Zero, GroundingDINO, stablediffusion: their READMEs say
+ * `pip install -r requirements.txt` or `pip install -e .`). */
+static void fold__unnamed_environments(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "unnamed-environment", p->opt->user_entries, p->opt->n_user_entries);
+  if (!row || !row->value) return;
+  StrBuf readmes = {0};
+  for (size_t i = 0; i < p->n; i++) {
+    FindingList *l = p->files[i].findings;
+    bool live = false;
+    for (size_t j = 0; j < l->len && !live; j++) live = l->items[j].severity != SEV_HINT;
+    if (p->files[i].kind != FILE_CONDA_ENV || !live) continue;
+    fold__readmes(p, i, &readmes);
+    bool pip = false;
+    const char *w;
+    size_t wn;
+    for (const char *alts = row->value; !pip && util_alt_next(&alts, &w, &wn);)
+      pip = readmes.len && memmem(readmes.data, readmes.len, w, wn);
+    if (!pip || fold__file_named(p, i, &readmes)) continue;
+    const char *base = fold__base(p->files[i].rel ? p->files[i].rel : p->files[i].path);
+    for (size_t j = 0; j < l->len; j++) {
+      if (l->items[j].severity == SEV_HINT) continue;
+      l->items[j].severity = SEV_HINT;
+      kb_append_note(&l->items[j], row, base, NULL);
+    }
+  }
+  sb_free(&readmes);
 }
 
 /* A package of an "unimported-dependency:<module>" row (its line installs
@@ -3589,6 +3686,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   fold__uninstalled_optional(&p);
   fold__unimported_dependencies(&p);
   fold__cpu_onnxruntime(&p);
+  fold__unnamed_environments(&p);
   bool any_optional = false;
   bool *optional = fold_optional_modules(files, n, &any_optional);
   fold_reach_cxx(files, n, opt, optional, fold__text_at, &p); /* guarded calls make optional code too */
