@@ -216,20 +216,25 @@ static void fold__nested(Fold *fo) {
 }
 
 /* A field read of a call's result whose object holds another finding of its
- * domain (`torch.cuda.get_device_properties(d).multi_processor_count`) is
- * one expression to rewrite: the field's finding, which names the NPU
- * field, carries the call's. */
+ * domain (`torch.cuda.get_device_properties(d).multi_processor_count`, or
+ * the compute-capability gate on `.major` of the same call) is one
+ * expression to rewrite: the field's finding, which names the NPU field
+ * (or says there is none), carries the call's. The field's finding is on
+ * the field's name, or its subject is the field (`.name`); a method called
+ * on the result (`.name(...)`) is not a field. */
 static void fold__member_of_result(Fold *fo) {
   FindingList *l = fo->l;
   for (size_t i = 0; i < l->len; i++) {
     Finding *b = &l->items[i];
-    if (fo->sites[i].gone || kb_domain(b->rule->code) < 2 || !b->subject || b->subject[0] != '.' ||
-        util_ends_with(b->subject, ")"))
-      continue;
+    if (fo->sites[i].gone || kb_domain(b->rule->code) < 2 || !b->subject || util_ends_with(b->subject, ")")) continue;
     TSNode name = forest_node_at(fo->ctx->forest, b->start_byte, b->end_byte);
     TSNode attr = ts_node_is_null(name) ? name : ts_node_parent(name);
     TSNode obj = ts_node_is_null(attr) ? attr : pysym_child(attr, PYFIELD_OBJECT);
     if (ts_node_is_null(obj) || pysym_of(attr) != PYSYM_ATTRIBUTE) continue;
+    bool on_name = ts_node_eq(pysym_child(attr, PYFIELD_ATTRIBUTE), name) && pysym_of(obj) == PYSYM_CALL;
+    TSNode up = ts_node_parent(attr);
+    if (!on_name && b->subject[0] != '.') continue;
+    if (on_name && pysym_of(up) == PYSYM_CALL && ts_node_eq(pysym_child(up, PYFIELD_FUNCTION), attr)) continue;
     bool fixable = b->fix != FIX_NONE, folded = false;
     for (size_t j = 0; j < l->len; j++) {
       const Finding *a = &l->items[j];
