@@ -488,6 +488,45 @@ static bool analyze__argument_of(const PyFile *py, const Finding *f, const char 
   return false;
 }
 
+/* The name a device string is bound to: the parameter it is the default of
+ * (`def f(device="cuda")`) or the name a plain assignment gives it
+ * (`device = "cuda"`); a null node otherwise. */
+static TSNode analyze__bound_name(const PyFile *py, const Finding *f) {
+  TSNode s = forest_node_at(py->forest, f->start_byte, f->end_byte);
+  TSNode up = ts_node_is_null(s) ? s : ts_node_parent(s);
+  PySym k = pysym_of(up);
+  if (k == PYSYM_DEFAULT_PARAMETER || k == PYSYM_TYPED_DEFAULT_PARAMETER) return pysym_child(up, PYFIELD_NAME);
+  if (k == PYSYM_ASSIGNMENT && ts_node_eq(pysym_child(up, PYFIELD_RIGHT), s)) return pysym_child(up, PYFIELD_LEFT);
+  return (TSNode){0};
+}
+
+/* Whether the name f's string is bound to is the first argument of a call
+ * of one of `callees` ('|' literals, as analyze__argument_of) in f's
+ * function (or the file, outside functions): `def f(device="cuda")` with
+ * `model.to(device)` is a torch device, whatever providers the function
+ * also lists (ConsisID's face metrics). */
+static bool analyze__bound_to(const PyFile *py, const Finding *f, const char *callees) {
+  TSNode id = analyze__bound_name(py, f);
+  if (pysym_of(id) != PYSYM_IDENTIFIER) return false;
+  const char *nm = py->text + ts_node_start_byte(id);
+  size_t n = ts_node_end_byte(id) - ts_node_start_byte(id);
+  const PyFunction *fn = pyfile_function_at(py, f->start_byte);
+  const char *from = py->text + (fn ? fn->start : 0), *to = py->text + (fn ? fn->end : (uint32_t)py->len);
+  const char *w;
+  size_t wn;
+  for (const char *alts = callees; util_alt_next(&alts, &w, &wn);)
+    for (const char *p = from; p < to && (p = memmem(p, (size_t)(to - p), w, wn)) != NULL; p += wn) {
+      const char *q = p + wn;
+      if (q >= to || *q != '(') continue;
+      for (q++; q < to && (*q == ' ' || *q == '\n'); q++) {
+      }
+      if ((size_t)(to - q) > n && memcmp(q, nm, n) == 0 && !isalnum((unsigned char)q[n]) && q[n] != '_' &&
+          q[n] != '.')
+        return true;
+    }
+  return false;
+}
+
 /* Gives f the row's replacement in its own message templates and no fix. */
 static void analyze__readvise(Finding *f, const KbEntry *row) {
   kb_set_replacement(f, row->replacement);
@@ -820,7 +859,8 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
     if (ort && kb_pattern_match(ort->arg, f->rule->code) && ort_named < 0)
       ort_named = memmem(py->text, py->len, ort->value, strlen(ort->value)) != NULL;
     if (ort_named > 0 && kb_pattern_match(ort->arg, f->rule->code) && analyze__function_names(py, f, ort->value) &&
-        !analyze__argument_of(py, f, kb_template("torch-device-calls")))
+        !analyze__argument_of(py, f, kb_template("torch-device-calls")) &&
+        !analyze__bound_to(py, f, kb_template("torch-device-calls")))
       analyze__readvise(f, ort);
     if (speedup && speedup->value && kb_pattern_match(speedup->arg, f->rule->code) &&
         analyze__cuda_speedup(py, f, speedup->value))
