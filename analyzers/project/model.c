@@ -263,9 +263,12 @@ static bool model__is_test_path(const char *path) {
 
 static bool model__word(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
-static bool model__private(const char *name) {
-  return name[0] == '_' && !(util_starts_with(name, "__") && util_ends_with(name, "__") && strlen(name) > 4);
+/* `__init__`, `__call__`: a protocol method, which Python calls on its class's instances. */
+static bool model__dunder(const char *name) {
+  return util_starts_with(name, "__") && util_ends_with(name, "__") && strlen(name) > 4;
 }
+
+static bool model__private(const char *name) { return name[0] == '_' && !model__dunder(name); }
 
 /* ---- modules ---------------------------------------------------------------- */
 
@@ -1836,12 +1839,35 @@ static bool model__reach_local(MReach *r, int32_t mi, uint32_t id) {
   return found;
 }
 
+static int32_t model__resolve(const Model *m, const char *qual, int32_t *module, int32_t from);
+
+/* `mar.__dict__[args.model](...)`: a module's namespace indexed by a string
+ * may give any public definition of its top level, so all of them are
+ * reached (the module is the one import `via` of module mi names). */
+static void model__reach_namespace(MReach *r, int32_t mi, int32_t via) {
+  const MModule *mm = &r->m->mods.items[mi];
+  if (via < 0 || (size_t)via >= mm->facts->imports.len) return;
+  int32_t mod = -1;
+  if (model__resolve(r->m, mm->facts->imports.items[via].qualname, &mod, mi) >= 0 || mod < 0) return;
+  const MModule *tm = &r->m->mods.items[mod];
+  for (size_t k = 0; tm->facts && k < tm->facts->defs.len; k++) {
+    const PyDef *d = &tm->facts->defs.items[k];
+    if (d->kind != PYDEF_METHOD && !model__private(d->name)) model__reach_def(r, model__global(r->m, mod, (int32_t)k));
+  }
+}
+
 static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
   MModule *mm = &r->m->mods.items[mi];
   for (uint32_t k = mm->ref_first.items[owner + 2]; k < mm->ref_first.items[owner + 3]; k++) {
     uint32_t ref = mm->ref_order.items[k];
     if (!model__ref_ours(mm, ref)) continue;
     if (mm->facts->refs.items[ref].plain && model__reach_local(r, mi, mm->ref_ids.items[ref])) continue;
+    /* `super(Net, self).__init__` names a protocol method, which runs with its
+     * class (model__reach_all) or is a call the links resolve: naming it keeps
+     * no other class's alive (ConsisID's unbuilt VGGPerceptualLoss) */
+    const PyRef *rf = &mm->facts->refs.items[ref];
+    if (!rf->plain && strcmp(rf->name, "__dict__") == 0) model__reach_namespace(r, mi, rf->via);
+    if (!rf->plain && model__dunder(rf->name)) continue;
     model__reach_name(r, mm->ref_ids.items[ref]);
   }
   for (uint32_t k = mm->call_first.items[owner + 2]; k < mm->call_first.items[owner + 3]; k++) {
@@ -2258,6 +2284,14 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
   }
 }
 
+/* Whether class definition pd (local, of module mi) has a base that is no
+ * class of the project: a library's (torch's DataLoader, nn.Module). */
+static bool model__external_base(const Model *m, int32_t mi, const PyDef *pd) {
+  for (size_t b = 0; b < pd->bases.len; b++)
+    if (model__resolve_in(m, mi, pd->bases.items[b], true) < 0) return true;
+  return false;
+}
+
 /* Follows r's work list from *w to its end: what each reached definition
  * mentions and calls, and an instance's public and protocol methods. */
 static void model__reach_all(MReach *r, size_t *at) {
@@ -2273,9 +2307,13 @@ static void model__reach_all(MReach *r, size_t *at) {
      * class off the library's surface runs only where the project names it */
     const MModule *mm = &m->mods.items[d->mod];
     const PyFacts *f = mm->facts;
+    bool external = model__external_base(m, d->mod, pd);
     for (size_t k = (size_t)d->idx + 1; k < f->defs.len && f->defs.items[k].kind == PYDEF_METHOD; k++) {
       const PyDef *md = &f->defs.items[k];
-      if (md->cls != d->idx || model__private(md->name)) continue;
+      if (md->cls != d->idx) continue;
+      /* a protected method nothing in the project names, in a class extending a
+       * library's, is a hook the library calls (`_get_iterator` of a DataLoader) */
+      if (model__private(md->name) && !(external && !m->mentioned.items[mm->def_ids.items[k]])) continue;
       if (r->opt_in && !mm->surface && kb_pattern_match(r->opt_in, md->name) && !md->decorated &&
           !m->mentioned.items[mm->def_ids.items[k]])
         continue;
