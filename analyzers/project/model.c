@@ -1015,17 +1015,14 @@ static int32_t model__longest_module(const Model *m, const char *abs, int32_t ne
   return to;
 }
 
-/* An import spelled in module `mi` made absolute: leading dots climb from
- * its package. NULL when it climbs above the top. Caller frees. */
-static char *model__absolute(const Model *m, int32_t mi, const char *q) {
-  if (q[0] != '.') return xstrdup(q);
-  const MModule *mm = &m->mods.items[mi];
+/* `q`'s leading dots climbed from dotted module name `from` (a package's
+ * own name when is_init): NULL when they climb above its top, which a
+ * package name reaches at its top package and a path one step above. Caller
+ * frees. */
+static char *model__climb(const char *from, bool is_init, const char *q, bool package) {
   size_t dots = strspn(q, ".");
-  /* a relative import outside any __init__.py package is one of a namespace
-   * package (radial_attn/models/wan/attention.py's `from ...attn_mask`):
-   * its package is its folder, from the project's top */
-  char *base = xstrdup(mm->in_package ? mm->name : mm->alt);
-  if (!mm->is_init) {
+  char *base = xstrdup(from);
+  if (!is_init) {
     char *d = strrchr(base, '.');
     if (d) *d = '\0';
     else base[0] = '\0';
@@ -1033,7 +1030,7 @@ static char *model__absolute(const Model *m, int32_t mi, const char *q) {
   for (size_t k = 1; k < dots; k++) {
     char *d = strrchr(base, '.');
     if (d) *d = '\0';
-    else if (*base) base[0] = '\0';
+    else if (*base && !package) base[0] = '\0';
     else {
       free(base);
       return NULL;
@@ -1042,6 +1039,23 @@ static char *model__absolute(const Model *m, int32_t mi, const char *q) {
   const char *rest = q + dots;
   char *r = !*base ? (*rest ? xstrdup(rest) : NULL) : *rest ? xasprintf("%s.%s", base, rest) : xstrdup(base);
   free(base);
+  return r;
+}
+
+/* An import spelled in module `mi` made absolute: leading dots climb from
+ * its package. NULL when it climbs above the top. Caller frees. */
+static char *model__absolute(const Model *m, int32_t mi, const char *q) {
+  if (q[0] != '.') return xstrdup(q);
+  const MModule *mm = &m->mods.items[mi];
+  /* a relative import outside any __init__.py package is one of a namespace
+   * package (radial_attn/models/wan/attention.py's `from ...attn_mask`):
+   * its package is its folder, from the project's top */
+  char *r = model__climb(mm->in_package ? mm->name : mm->alt, mm->is_init, q, mm->in_package);
+  /* a package below a folder without __init__.py is named from that folder,
+   * but imported through it as a namespace portion (x-flux's
+   * src/flux/annotator/hed/__init__.py, imported as .annotator.hed by
+   * src/flux/util.py, climbs `...` to src.flux): climb its path */
+  if (!r && mm->in_package) r = model__climb(mm->alt, mm->is_init, q, false);
   return r;
 }
 

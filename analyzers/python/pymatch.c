@@ -20,7 +20,19 @@ typedef struct {
   char last_import_pkg[64];
   uint32_t last_import_block;
   const char *harmless; /* the "harmless-unused-imports" row's names: unused, no finding */
+  const char *type_tested; /* the "type-tested-classes" row's names */
+  TSNode tested;           /* the last type test's class argument (null: none yet) */
 } Matcher;
+
+/* The class argument of a type test (`isinstance(m, torch.nn.DataParallel)`,
+ * `issubclass(t, C)`, alone or as a tuple), or a null node. */
+static TSNode pymatch__type_tested(const Matcher *m, TSNode call) {
+  TSNode fn = pysym_child(call, PYFIELD_FUNCTION), args = pysym_child(call, PYFIELD_ARGUMENTS);
+  TSNode none = {0};
+  if (ts_node_is_null(args) || ts_node_named_child_count(args) != 2) return none;
+  if (!pysyntax_is_name(m->py, fn, "isinstance", 10) && !pysyntax_is_name(m->py, fn, "issubclass", 10)) return none;
+  return ts_node_named_child(args, 1);
+}
 
 static const KbEntry *pymatch__lookup(Matcher *m, KbMatch kind, const char *s) {
   return kb_lookup(kind, s, m->ctx->opt->user_entries, m->ctx->opt->n_user_entries);
@@ -50,6 +62,10 @@ static char *pymatch__replacement(Matcher *m, const KbEntry *e, TSNode n, const 
 static Finding *pymatch__emit(Matcher *m, const KbEntry *e, TSNode n, const char *subject) {
   const KbRule *rule = context_rule(m->ctx->opt, e->code);
   if (!rule) return NULL;
+  /* testing against a class neither builds nor calls it */
+  if (m->type_tested && !ts_node_is_null(m->tested) && ts_node_start_byte(n) >= ts_node_start_byte(m->tested) &&
+      ts_node_end_byte(n) <= ts_node_end_byte(m->tested) && kb_pattern_match(m->type_tested, subject))
+    return NULL;
   for (size_t i = m->ctx->out->len; i-- > 0;) {
     Finding *f = &m->ctx->out->items[i];
     if (f->start_byte != ts_node_start_byte(n)) break;
@@ -722,6 +738,8 @@ void *pymatch_begin(AnalyzeCtx *ctx, PyFile *py) {
   m->py = py;
   const KbEntry *harmless = kb_lookup(KB_DETECTOR, "harmless-unused-imports", ctx->opt->user_entries, ctx->opt->n_user_entries);
   m->harmless = harmless ? harmless->arg : NULL;
+  const KbEntry *tested = kb_lookup(KB_DETECTOR, "type-tested-classes", ctx->opt->user_entries, ctx->opt->n_user_entries);
+  m->type_tested = tested ? tested->arg : NULL;
   size_t n;
   const KbEntry *rows = kb_entries(&n);
   for (size_t i = 0; i < ctx->opt->n_user_entries + n && m->n_str_rows < 64; i++) {
@@ -746,6 +764,10 @@ bool pymatch_visit(void *state, const PyVisit *v) {
   case PYSYM_OTHER:
     return true;
   default:
+    if (v->sym == PYSYM_CALL && m->type_tested) {
+      TSNode t = pymatch__type_tested(m, v->node);
+      if (!ts_node_is_null(t)) m->tested = t;
+    }
     pymatch__visit(m, v->node, v->sym, v->field, v->parent);
     return true;
   }

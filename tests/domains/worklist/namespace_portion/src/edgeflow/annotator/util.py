@@ -1,0 +1,3 @@
+import os
+
+annotator_ckpts_path = os.path.join(os.path.dirname(__file__), "ckpts")
