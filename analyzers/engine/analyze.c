@@ -723,6 +723,45 @@ static bool analyze__caught_type(const PyFile *py, const Finding *f) {
   return caught;
 }
 
+/* Whether f's value goes only into a message: up from it through
+ * expressions (f-strings, concatenation, `x if f else y`, tuples) and the
+ * calls that pass an argument on in another form (`passes`), to the
+ * arguments of a call that reports (`reports`). */
+static bool analyze__reported_only(const PyFile *py, const Finding *f, const char *reports, const char *passes) {
+  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  TSNode c;
+  const char *field, *below_field = NULL;
+  bool reported = false;
+  while (forest_up_next(&up, &c, &field)) {
+    PySym k = pysym_of(c);
+    const char *t = ts_node_type(c);
+    bool pass = k == PYSYM_ATTRIBUTE || k == PYSYM_ARGUMENT_LIST || k == PYSYM_CONDITIONAL_EXPRESSION ||
+                strcmp(t, "interpolation") == 0 || strcmp(t, "string") == 0 || strcmp(t, "concatenated_string") == 0 ||
+                strcmp(t, "binary_operator") == 0 || strcmp(t, "parenthesized_expression") == 0 ||
+                strcmp(t, "tuple") == 0 || strcmp(t, "list") == 0 || strcmp(t, "keyword_argument") == 0 ||
+                strcmp(t, "boolean_operator") == 0 || strcmp(t, "not_operator") == 0;
+    if (k == PYSYM_CALL && !(below_field && strcmp(below_field, "function") == 0)) {
+      TSNode fn = pysym_child(c, PYFIELD_FUNCTION);
+      uint32_t s = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
+      char name[96];
+      if (ts_node_is_null(fn) || e - s >= sizeof name) break;
+      memcpy(name, py->text + s, e - s);
+      name[e - s] = '\0';
+      if (kb_pattern_match(reports, name)) {
+        reported = true;
+        break;
+      }
+      pass = kb_pattern_match(passes, name);
+    } else if (k == PYSYM_CALL) {
+      pass = true; /* the query's own call */
+    }
+    if (!pass) break;
+    below_field = field;
+  }
+  forest_up_end(&up);
+  return reported;
+}
+
 /* The statement holding f, when it is one of a block's (or module's)
  * statements; null otherwise. The walk up keeps the node below each
  * ancestor (ts_node_parent would start from the root every step). */
@@ -817,6 +856,9 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *ort = kb_lookup(KB_DETECTOR, "ort-provider-device", NULL, 0);
   const KbEntry *paired = kb_lookup(KB_DETECTOR, "npu-paired-call", NULL, 0);
   const KbEntry *caught = kb_lookup(KB_DETECTOR, "caught-cuda-error", NULL, 0);
+  const KbEntry *reported = kb_lookup(KB_DETECTOR, "reported-only", NULL, 0);
+  const char *reports = kb_template("report-calls"), *passes = kb_template("report-pass-through");
+  if (!reports || !passes) reported = NULL;
   if (ort && (!ort->value || !ort->replacement)) ort = NULL;
   int ort_named = -1; /* whether the file names the provider: scanned for the first device string asked about */
   AnalyzeSwitches switches = {kb_lookup(KB_DETECTOR, "cli-switch-off", NULL, 0), false, {{0}, {0}}};
@@ -874,6 +916,9 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
     if (caught && caught->value && f->subject && kb_pattern_match(caught->arg, f->rule->code) &&
         kb_pattern_match(caught->value, f->subject) && analyze__caught_type(py, f))
       analyze__hint(f, caught);
+    if (reported && reported->value && f->subject && kb_pattern_match(reported->arg, f->rule->code) &&
+        kb_pattern_match(reported->value, f->subject) && analyze__reported_only(py, f, reports, passes))
+      analyze__hint(f, reported);
     uint32_t pair = paired && paired->value && kb_pattern_match(paired->arg, f->rule->code)
                         ? analyze__npu_pair(py, f, paired->value)
                         : 0;
