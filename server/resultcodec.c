@@ -178,9 +178,9 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
   rc__strs(out, f->star_imports.items, f->star_imports.len);
   rc__strs(out, f->dynamic_imports.items, f->dynamic_imports.len);
   rc__strs(out, f->all.items, f->all.len);
-  const uint32_t flags[] = {f->dynamic_unknown, f->has_all,  f->has_main,  f->main_start,
-                            f->main_end,        f->runs_calls, f->names_cli, f->names_eval};
-  for (size_t k = 0; k < 8; k++) rc__u32(out, flags[k]);
+  const uint32_t flags[] = {f->dynamic_unknown, f->has_all,    f->has_main,   f->main_start, f->main_end,
+                            f->runs_calls,      f->names_cli,  f->names_eval, f->usage_doc};
+  for (size_t k = 0; k < 9; k++) rc__u32(out, flags[k]);
 }
 
 /* A file's reach facts (reach_facts.h); a leading 0 for none. */
@@ -485,8 +485,8 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
   RC__GET_STRS(r, &f->star_imports);
   RC__GET_STRS(r, &f->dynamic_imports);
   RC__GET_STRS(r, &f->all);
-  uint32_t flags[8];
-  for (size_t k = 0; k < 8; k++) flags[k] = rc__get_u32(r);
+  uint32_t flags[9];
+  for (size_t k = 0; k < 9; k++) flags[k] = rc__get_u32(r);
   f->dynamic_unknown = flags[0];
   f->has_all = flags[1];
   f->has_main = flags[2];
@@ -495,6 +495,7 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
   f->runs_calls = flags[5] != 0;
   f->names_cli = flags[6] != 0;
   f->names_eval = flags[7] != 0;
+  f->usage_doc = flags[8] != 0;
   r->arena = r->arena_end = NULL; /* the strings after the facts are their owners' own */
   if (r->bad) {
     pyfacts_free(f);

@@ -656,6 +656,59 @@ static bool ws__launcher(const WsFile *f) {
   return f->kind == FILE_SHELL || f->kind == FILE_PYPROJECT || f->kind == FILE_SETUP_CFG || strcmp(b, "setup.py") == 0;
 }
 
+static int ws__strcmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The README.md files of the folders holding Python files and of the
+ * folders above them up to their project's top, as "rel\tabs" lines
+ * sorted and unique (only those that exist are read by the callers). */
+static void ws__readme_paths(const Workspace *ws, StrList *out) {
+  for (size_t i = 0; i < ws->files.len; i++) {
+    const WsFile *f = &ws->files.items[i];
+    const char *rel = f->rel ? f->rel : f->path;
+    size_t rl = strlen(rel), al = strlen(f->abs);
+    if (f->kind != FILE_PYTHON || al < rl || strcmp(f->abs + al - rl, rel) != 0) continue;
+    size_t top = al - rl; /* abs = its project's top + rel */
+    for (size_t d = rl; d-- > 0;) {
+      if (rel[d] != '/') continue;
+      array_push(out, xasprintf("%.*s/README.md\t%.*s/README.md", (int)d, rel, (int)(top + d), f->abs));
+    }
+    array_push(out, xasprintf("README.md\t%.*sREADME.md", (int)top, f->abs));
+  }
+  if (out->len) qsort(out->items, out->len, sizeof *out->items, ws__strcmp);
+  size_t w = 0;
+  for (size_t i = 0; i < out->len; i++) {
+    if (w && strcmp(out->items[w - 1], out->items[i]) == 0) free(out->items[i]);
+    else out->items[w++] = out->items[i];
+  }
+  out->len = w;
+}
+
+/* Calls `each` with every README.md ws__readme_paths lists that can be read. */
+static void ws__readmes(const Workspace *ws, void (*each)(void *data, const char *rel, const char *abs, const char *text, size_t len),
+                        void *data) {
+  StrList paths = {0};
+  ws__readme_paths(ws, &paths);
+  for (size_t i = 0; i < paths.len; i++) {
+    char *tab = strchr(paths.items[i], '\t'), *text = NULL;
+    size_t len = 0;
+    *tab = '\0';
+    if (util_read_file(tab + 1, WS_DEFAULT_MAX_FILE, &text, &len) != 0) continue;
+    each(data, paths.items[i], tab + 1, text, len);
+    free(text);
+  }
+  strlist_free(&paths);
+}
+
+typedef struct {
+  Model *m;
+  bool abs_ids;
+} WsReadmeSink;
+
+static void ws__readme_to_model(void *data, const char *rel, const char *abs, const char *text, size_t len) {
+  WsReadmeSink *k = data;
+  model_set_readme(k->m, k->abs_ids ? abs : rel, rel, text, len);
+}
+
 Model *ws_model_build(Workspace *ws, bool abs_ids, bool take_facts) {
   Model *m = model_new();
   for (size_t i = 0; i < ws->files.len; i++) {
@@ -674,6 +727,8 @@ Model *ws_model_build(Workspace *ws, bool abs_ids, bool take_facts) {
     const WsConfig *c = &ws->configs.items[i];
     model_set_config(m, abs_ids ? c->abs : c->path, c->rel, c->targets);
   }
+  WsReadmeSink sink = {m, abs_ids};
+  ws__readmes(ws, ws__readme_to_model, &sink);
   model_link(m);
   return m;
 }
@@ -710,6 +765,12 @@ static void ws__decode_pending(Pool *p, WsFile *f) {
   ws__analyze_one(&one, f);
 }
 
+static void ws__readme_to_key(void *data, const char *rel, const char *abs, const char *text, size_t len) {
+  (void)abs;
+  dc_hash_str(data, rel);
+  dc_hash_bytes(data, text, len);
+}
+
 /* What the project's outcome depends on: every file's path and results
  * (or why it was not analyzed), the text of the files the model reads
  * itself (launchers: their entry points) and the configurations' targets
@@ -733,6 +794,7 @@ static DcKey ws__project_key(const Workspace *ws) {
     dc_hash_str(&h, ws->configs.items[i].path);
     dc_hash_str(&h, ws->configs.items[i].targets);
   }
+  ws__readmes(ws, ws__readme_to_key, &h); /* the model and the project's folds read them */
   return dc_hash_final(&h);
 }
 

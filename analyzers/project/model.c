@@ -51,6 +51,7 @@ typedef struct {
   bool script_dir;       /* under a folder of scripts (the "script-folders" row) */
   bool surface;          /* its public names are API: the package's surface, a one-file library (model__roots) */
   bool vendored;         /* in a project's copy of a third-party package (the "vendored-packages" row) */
+  bool unlaunched;       /* a command-line module launchers leave out among launched siblings (model__unlaunched_sibling) */
   uint32_t def_base;     /* its first definition in Model.defs */
   bool broken;
   char *broken_reason;
@@ -97,6 +98,7 @@ typedef struct {
   char *id, *rel, *text; /* rel: its path in its project */
   size_t len;
   bool config; /* a configuration file: text is its targets, one per line (targets_scan) */
+  bool doc;    /* a README: read for the modules it names, launching none */
 } MLauncher;
 
 /* A configuration's target resolved: the module a computed import of its
@@ -697,13 +699,15 @@ void model_remove_under(Model *m, const char *path) {
   m->launchers.len = kept;
 }
 
-static void model__set_input(Model *m, const char *id, const char *rel, const char *text, size_t len, bool config) {
+static void model__set_input(Model *m, const char *id, const char *rel, const char *text, size_t len, bool config,
+                             bool doc) {
   for (size_t i = 0; i < m->launchers.len; i++) {
     MLauncher *l = &m->launchers.items[i];
     if (strcmp(l->id, id) != 0) continue;
     /* the same targets again (a configuration edited elsewhere): nothing to link */
-    if (text && l->config == config && l->len == len && memcmp(l->text, text, len) == 0) return;
+    if (text && l->config == config && l->doc == doc && l->len == len && memcmp(l->text, text, len) == 0) return;
     l->config = config;
+    l->doc = doc;
     free(l->text);
     if (!text) {
       free(l->id);
@@ -717,17 +721,21 @@ static void model__set_input(Model *m, const char *id, const char *rel, const ch
     return;
   }
   if (!text) return;
-  MLauncher l = {xstrdup(id), xstrdup(rel ? rel : id), xstrndup(text, len), len, config};
+  MLauncher l = {xstrdup(id), xstrdup(rel ? rel : id), xstrndup(text, len), len, config, doc};
   array_push(&m->launchers, l);
   m->dirty = m->relink = true;
 }
 
 void model_set_launcher(Model *m, const char *id, const char *rel, const char *text, size_t len) {
-  model__set_input(m, id, rel, text, len, false);
+  model__set_input(m, id, rel, text, len, false, false);
+}
+
+void model_set_readme(Model *m, const char *id, const char *rel, const char *text, size_t len) {
+  model__set_input(m, id, rel, text, len, false, true);
 }
 
 void model_set_config(Model *m, const char *id, const char *rel, const char *targets) {
-  model__set_input(m, id, rel, targets, targets ? strlen(targets) : 0, true);
+  model__set_input(m, id, rel, targets, targets ? strlen(targets) : 0, true, false);
 }
 
 /* ---- names ---------------------------------------------------------------- */
@@ -807,7 +815,7 @@ static void model__vendored_tools(Model *m) {
  * setup.cfg or pyproject.toml with a packaging table (the
  * "packaging-tables" template). */
 static bool model__packaging(const MLauncher *l) {
-  if (l->config) return false;
+  if (l->config || l->doc) return false;
   const char *b = strrchr(l->rel, '/');
   b = b ? b + 1 : l->rel;
   if (strcmp(b, "setup.py") == 0) return true;
@@ -1401,6 +1409,7 @@ static bool model__built_name(const Model *m, const char *last, size_t n) {
   if (last[0] == '_') return true;
   for (size_t i = 0; i < m->launchers.len; i++) {
     const MLauncher *l = &m->launchers.items[i];
+    if (l->doc) continue; /* a README names modules it documents, not ones a build makes */
     for (const char *p = l->text; (p = memmem(p, l->len - (size_t)(p - l->text), last, n)) != NULL; p++)
       if ((p == l->text || !model__word(p[-1])) && !model__word(p[n])) return true;
   }
@@ -1935,6 +1944,54 @@ static bool model__idle_loose(const MModule *mm) {
   return !mm->in_package && strchr(mm->rel, '/') && !mm->facts->has_main && !mm->facts->runs_calls;
 }
 
+/* Whether text names a module whose file stem is stem[0..n): as a file
+ * (`its.py`) or as the last part of a dotted name (`llava.eval.its`), not
+ * as a word of prose. */
+static bool model__names_stem(const char *text, size_t len, const char *stem, size_t n) {
+  for (const char *p = text; n && (p = memmem(p, len - (size_t)(p - text), stem, n)) != NULL; p++) {
+    size_t at = (size_t)(p - text), end = at + n;
+    bool after_ok = end == len || !(model__word(text[end]) || text[end] == '.');
+    if (end + 3 <= len && memcmp(text + end, ".py", 3) == 0) return true;
+    if (at > 0 && text[at - 1] == '.' && after_ok) return true;
+  }
+  return false;
+}
+
+/* Whether a command-line module of a package is one of a folder whose
+ * scripts the project launches by name, and nothing names it: launchers
+ * run `python -m llava.eval.egoschema` for some modules of llava/eval/, and
+ * no launcher, packaging file or README names llava/eval/its.py, so it is a
+ * leftover (VILA's eval folder: 16 such modules in a blind review, none
+ * run). The launched sibling's package must lie below the top package
+ * (`llava.eval`, not `llava`): launching llava.train.train_mem says nothing
+ * of llava/serve/. */
+static bool model__unlaunched_sibling(const Model *m, const MModule *mm) {
+  if (!mm->in_package || mm->is_init || mm->facts->usage_doc) return false; /* it documents its own run */
+  bool covered = false;
+  for (size_t i = 0; i < m->entry_modules.len && !covered; i++) {
+    const char *e = m->entry_modules.items[i], *dot = strrchr(e, '.');
+    size_t pkg = dot ? (size_t)(dot - e) : 0;
+    covered = pkg && memchr(e, '.', pkg) && strncmp(mm->name, e, pkg) == 0 && mm->name[pkg] == '.' &&
+              strcmp(mm->name, e) != 0;
+  }
+  /* `torchrun llava/eval/egoschema.py`: a launched file two folders deep or more */
+  for (size_t i = 0; i < m->entry_paths.len && !covered; i++) {
+    const char *e = m->entry_paths.items[i], *slash = strrchr(e, '/');
+    size_t dir = slash ? (size_t)(slash - e) : 0;
+    const char *at = dir && memchr(e, '/', dir) ? strstr(mm->rel, e) : NULL;
+    covered = !at && dir && memchr(e, '/', dir) && strncmp(mm->rel, e, dir + 1) == 0;
+  }
+  if (!covered) return false;
+  const char *base = strrchr(mm->rel, '/');
+  base = base ? base + 1 : mm->rel;
+  size_t n = strlen(base) - (util_ends_with(base, ".py") ? 3 : 0);
+  for (size_t i = 0; i < m->launchers.len; i++) {
+    const MLauncher *l = &m->launchers.items[i];
+    if (!l->config && model__names_stem(l->text, l->len, base, n)) return false;
+  }
+  return true;
+}
+
 /* Whether a module runs without being imported: tests, modules outside
  * packages (scripts, top-level modules; not an idle one in a folder, see
  * model__idle_loose), a package's surface (its `__init__` and the modules
@@ -1947,7 +2004,7 @@ static bool model__seed(const Model *m, const MModule *mm) {
   if (mm->vendored) return false; /* a copy of a library runs where the project imports it */
   /* a command line parsed under `__main__`, or by the module code itself (a
    * script in a package's folder, run with `python -m`, that no import runs) */
-  if ((mm->facts->has_main || mm->cli_top) && model__cli(mm)) return true;
+  if ((mm->facts->has_main || mm->cli_top) && model__cli(mm) && !mm->unlaunched) return true;
   if (!mm->in_package) return !model__idle_loose(mm);
   /* in a folder of scripts a package is a helper; its scripts are those with a __main__ block */
   return mm->script_dir ? mm->facts->has_main && mm->importer < 0 : model__depth(m, mm) <= 1;
@@ -2233,6 +2290,8 @@ static void model__loaded(Model *m) {
   MQueue queue = {0}, unknown = {0}, tops = {0};
   size_t q = 0, done = 0;
   for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    mm->unlaunched = mm->facts && (mm->facts->has_main || mm->cli_top) && model__cli(mm) && model__unlaunched_sibling(m, mm);
     m->mods.items[i].loaded = m->mods.items[i].by_targets = false;
     m->mods.items[i].computed_by = m->mods.items[i].narrowed_by = -1;
   }
@@ -2260,7 +2319,7 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
   if (mm->broken || !mm->facts || !mm->loaded || mm->test != tests) return;
   /* a module only a computed import loads is imported too (a config's
    * `target: pkg.mod.Class`): its `__main__` block is a self-test */
-  mm->main_entry = mm->facts->has_main && (model__importer(mm) < 0 || model__launched(m, mm) || model__cli(mm));
+  mm->main_entry = mm->facts->has_main && (model__importer(mm) < 0 || model__launched(m, mm) || (model__cli(mm) && !mm->unlaunched));
   model__reach_owner(r, mi, PYREF_MODULE);
   if (mm->main_entry) model__reach_owner(r, mi, PYREF_MAIN);
   /* the public names of a package's surface are its API; so are a loose
@@ -2477,7 +2536,7 @@ static void model__link_graph(Model *m) {
   StrList roots = {0};
   model__copy_roots(m, &roots);
   for (size_t i = 0; i < m->launchers.len; i++)
-    if (!m->launchers.items[i].config && !model__in_copy(&roots, m->launchers.items[i].rel))
+    if (!m->launchers.items[i].config && !m->launchers.items[i].doc && !model__in_copy(&roots, m->launchers.items[i].rel))
       model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
   model__targets(m, &roots);
   strlist_free(&roots);

@@ -83,6 +83,10 @@ void model_remove_under(Model *m, const char *path);
  * `python path/x.py`, `pkg.mod:func`), and the packaging files at the top
  * say whether the project's packages are a library. */
 void model_set_launcher(Model *m, const char *id, const char *rel, const char *text, size_t len);
+/* A README.md with its path in its project (copied; NULL removes it): it
+ * launches nothing, but a command-line module of a package it names stays
+ * an entry point where launchers run only its siblings. */
+void model_set_readme(Model *m, const char *id, const char *rel, const char *text, size_t len);
 /* A configuration file (targets.h) with its path in its project: the
  * dotted names it gives code by (`target: pkg.mod.Class`, as targets_scan
  * returns them: one per line; copied; NULL removes it). When the

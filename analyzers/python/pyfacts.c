@@ -248,6 +248,12 @@ static char *pyfacts__callee(const PyfBuild *b, TSNode fn, PyCallKind *kind) {
 static void pyfacts__dynamic(PyfBuild *b, TSNode call) {
   TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
   TSNode first = ts_node_is_null(args) ? args : pysyntax_argument(b->py, args, "0|name");
+  /* the module an object is defined in (`import_module(model.__module__)`,
+   * VILA's packing helper) or the caller's own (`__name__`) is loaded
+   * already: the call loads nothing new */
+  if (!ts_node_is_null(first) && pysyntax_is_name(b->py, first, "__name__", 8)) return;
+  TSNode field = !ts_node_is_null(first) && pysym_of(first) == PYSYM_ATTRIBUTE ? pysym_child(first, PYFIELD_ATTRIBUTE) : first;
+  if (!ts_node_is_null(field) && pysym_of(first) == PYSYM_ATTRIBUTE && pysyntax_is_name(b->py, field, "__module__", 10)) return;
   char *v = ts_node_is_null(first) || pysym_of(first) != PYSYM_STRING ? NULL : pysyntax_string_value(b->py, first);
   if (v && !strchr(v, '{')) array_push(&b->out->dynamic_imports, v);
   else {
@@ -468,8 +474,24 @@ static bool pyfacts__call_statement(TSNode stmt) {
 
 /* In one pass over the top-level statements: the first `if __name__ ==
  * "__main__":` of the file, and whether module code holds a call statement. */
+/* Whether the module's docstring (its first statement, a string) says how
+ * to run it: "Usage:", or a `python` command line (FastChat's
+ * topic_clustering.py: "python3 topic_clustering.py --in arena.json"). */
+static bool pyfacts__usage_doc(const PyFile *py, TSNode first) {
+  if (ts_node_is_null(first) || strcmp(ts_node_type(first), "expression_statement") != 0) return false;
+  TSNode str = ts_node_named_child(first, 0);
+  if (ts_node_is_null(str) || pysym_of(str) != PYSYM_STRING) return false;
+  uint32_t s = ts_node_start_byte(str), e = ts_node_end_byte(str);
+  const char *t = py->text + s;
+  return memmem(t, e - s, "Usage", 5) || memmem(t, e - s, "usage:", 6) || memmem(t, e - s, "python ", 7) ||
+         memmem(t, e - s, "python3 ", 8) || memmem(t, e - s, "torchrun ", 9);
+}
+
 static void pyfacts__main(const PyFile *py, PyFacts *f) {
   ForestTops it = forest_tops(py->forest, true);
+  TSNode first;
+  if (forest_next_top(&it, &first)) f->usage_doc = pyfacts__usage_doc(py, first);
+  it = forest_tops(py->forest, true);
   for (TSNode stmt; !(f->has_main && f->runs_calls) && forest_next_top(&it, &stmt);) {
     f->runs_calls = f->runs_calls || pyfacts__call_statement(stmt);
     TSNode cond = pysym_of(stmt) == PYSYM_IF_STATEMENT ? pysym_child(stmt, PYFIELD_CONDITION) : (TSNode){0};
@@ -1089,6 +1111,7 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
   c->runs_calls = f->runs_calls;
   c->names_cli = f->names_cli;
   c->names_eval = f->names_eval;
+  c->usage_doc = f->usage_doc;
   c->main_start = f->main_start;
   c->main_end = f->main_end;
   return c;

@@ -1,0 +1,3 @@
+from .model import VLM
+
+__all__ = ["VLM"]
