@@ -642,6 +642,93 @@ static uint32_t analyze__dead_default(const PyFile *py, const Finding *f, char *
   return 0;
 }
 
+/* Whether call passes parameter `name` (spelled name[0, n)), which is the
+ * function's positional parameter `pos` (-1: keyword only): by keyword, or
+ * by position when no argument is spread before it. */
+static bool analyze__call_passes(const PyFile *py, TSNode call, const char *name, uint32_t n, int pos) {
+  TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
+  if (ts_node_is_null(args)) return false;
+  uint32_t positional = 0;
+  bool spread = false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(args); i++) {
+    TSNode a = ts_node_named_child(args, i);
+    const char *t = ts_node_type(a);
+    if (strcmp(t, "keyword_argument") == 0) {
+      if (pysyntax_is_name(py, pysym_child(a, PYFIELD_NAME), name, n)) return true;
+    } else if (strcmp(t, "list_splat") == 0 || strcmp(t, "dictionary_splat") == 0) {
+      spread = spread || t[0] == 'l';
+    } else if (strcmp(t, "comment") != 0) {
+      positional += !spread;
+    }
+  }
+  return pos >= 0 && !spread && positional > (uint32_t)pos;
+}
+
+/* A finding in the default of a parameter of a function defined inside
+ * another function (EasyAnimate's training loop defines `generate_noise(...,
+ * device="cuda")` and calls it with `device=latents.device`): such a
+ * function is seen only in the enclosing one, so when every mention of its
+ * name there is a call passing the parameter, the default never applies.
+ * The number of calls (0: not so); the parameter's name to *name. */
+static size_t analyze__nested_default(const PyFile *py, const Finding *f, char **name) {
+  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  TSNode param = {0}, def = {0}, outer = {0};
+  const char *field;
+  for (TSNode c; forest_up_next(&up, &c, &field);) {
+    const char *t = ts_node_type(c);
+    if (ts_node_is_null(def) && ts_node_is_null(param) &&
+        (strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0))
+      param = c;
+    else if (strcmp(t, "function_definition") == 0 && ts_node_is_null(param))
+      break; /* in a body, not a default */
+    else if (strcmp(t, "function_definition") == 0 && ts_node_is_null(def))
+      def = c;
+    else if (strcmp(t, "function_definition") == 0) {
+      outer = c;
+      break;
+    } else if (strcmp(t, "class_definition") == 0 || strcmp(t, "lambda") == 0 ||
+               (ts_node_is_null(def) && strcmp(t, "block") == 0))
+      break;
+  }
+  forest_up_end(&up);
+  if (ts_node_is_null(outer)) return 0;
+  TSNode id = pysym_child(param, PYFIELD_NAME), fname = pysym_child(def, PYFIELD_NAME);
+  TSNode params = pysym_child(def, PYFIELD_PARAMETERS), body = pysym_child(outer, PYFIELD_BODY);
+  if (pysym_of(id) != PYSYM_IDENTIFIER || ts_node_is_null(fname) || ts_node_is_null(params) || ts_node_is_null(body))
+    return 0;
+  int pos = 0;
+  for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (ts_node_eq(p, param)) break;
+    const char *t = ts_node_type(p);
+    pos = pos < 0 || strstr(t, "splat") || strcmp(t, "keyword_separator") == 0 ? -1 : pos + 1;
+  }
+  const char *pn = py->text + ts_node_start_byte(id), *fn = py->text + ts_node_start_byte(fname);
+  uint32_t pl = ts_node_end_byte(id) - ts_node_start_byte(id), fl = ts_node_end_byte(fname) - ts_node_start_byte(fname);
+  size_t calls = 0;
+  bool other = false;
+  TSTreeCursor cur = ts_tree_cursor_new(body);
+  for (bool more = true; more && !other;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (!ts_node_eq(n, fname) && pysyntax_is_name(py, n, fn, fl)) {
+      TSNode call = ts_node_parent(n);
+      bool called = pysym_of(call) == PYSYM_CALL && ts_node_eq(pysym_child(call, PYFIELD_FUNCTION), n);
+      if (called && analyze__call_passes(py, call, pn, pl, pos)) calls++;
+      else other = true;
+    }
+    if (ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cur))
+      if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), body)) {
+        more = false;
+        break;
+      }
+  }
+  ts_tree_cursor_delete(&cur);
+  if (other || !calls) return 0;
+  *name = xstrndup(pn, pl);
+  return calls;
+}
+
 /* Whether identifier id reads its name: not a member (`x.device`), a
  * keyword's name (`f(device=...)`), the binding `left` itself or another
  * plain assignment to the name (`torch_dtype = torch.float32` in the
@@ -850,6 +937,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *workaround = kb_lookup(KB_DETECTOR, "cuda-workaround-branch", NULL, 0);
   const KbEntry *dead_defaults = kb_lookup(KB_DETECTOR, "dead-default", NULL, 0);
   const KbEntry *unused = kb_lookup(KB_DETECTOR, "unused-local", NULL, 0);
+  const KbEntry *overridden = kb_lookup(KB_DETECTOR, "overridden-default", NULL, 0);
   const KbEntry *unentered = kb_lookup(KB_DETECTOR, "with-and-unentered", NULL, 0);
   const KbEntry *speedup = kb_lookup(KB_DETECTOR, "cuda-only-speedup", NULL, 0);
   const KbEntry *amp = kb_lookup(KB_DETECTOR, "amp-decorator-unchanged", NULL, 0);
@@ -890,6 +978,15 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       snprintf(line, sizeof line, "%u", set_at);
       f->severity = SEV_HINT;
       kb_append_note(f, dead_defaults, param, line);
+    }
+    free(param);
+    param = NULL;
+    size_t passed = !set_at && overridden && kb_pattern_match(overridden->arg, f->rule->code) ? analyze__nested_default(py, f, &param) : 0;
+    if (passed) {
+      char calls[32];
+      snprintf(calls, sizeof calls, passed == 1 ? "%zu call" : "%zu calls", passed);
+      f->severity = SEV_HINT;
+      kb_append_note(f, overridden, param, calls);
     }
     free(param);
     char *local = unused && kb_pattern_match(unused->arg, f->rule->code) ? analyze__unused_local(py, f) : NULL;
