@@ -810,10 +810,35 @@ static bool analyze__caught_type(const PyFile *py, const Finding *f) {
   return caught;
 }
 
+/* Whether an `if` without `else` or `elif` only reports in its branch:
+ * every statement calls a reporting function (`if torch.cuda.is_available():
+ * warnings.warn("running on the CPU while CUDA is available")`). */
+static bool analyze__reports_only(const PyFile *py, TSNode ifs, const char *reports) {
+  TSNode body = pysym_child(ifs, PYFIELD_CONSEQUENCE);
+  if (ts_node_is_null(body) || !ts_node_is_null(pysym_child(ifs, PYFIELD_ALTERNATIVE))) return false;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+    TSNode st = ts_node_named_child(body, i);
+    if (pysym_of(st) == PYSYM_COMMENT) continue;
+    TSNode call = pysym_of(st) == PYSYM_EXPRESSION_STATEMENT ? ts_node_named_child(st, 0) : (TSNode){0};
+    TSNode fn = pysym_of(call) == PYSYM_CALL ? pysym_child(call, PYFIELD_FUNCTION) : (TSNode){0};
+    if (ts_node_is_null(fn)) return false;
+    uint32_t s = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
+    char name[96];
+    if (e - s >= sizeof name) return false;
+    memcpy(name, py->text + s, e - s);
+    name[e - s] = '\0';
+    if (!kb_pattern_match(reports, name)) return false;
+    n++;
+  }
+  return n > 0;
+}
+
 /* Whether f's value goes only into a message: up from it through
  * expressions (f-strings, concatenation, `x if f else y`, tuples) and the
  * calls that pass an argument on in another form (`passes`), to the
- * arguments of a call that reports (`reports`). */
+ * arguments of a call that reports (`reports`), or to the condition of an
+ * `if` whose branch only reports. */
 static bool analyze__reported_only(const PyFile *py, const Finding *f, const char *reports, const char *passes) {
   ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
   TSNode c;
@@ -841,6 +866,9 @@ static bool analyze__reported_only(const PyFile *py, const Finding *f, const cha
       pass = kb_pattern_match(passes, name);
     } else if (k == PYSYM_CALL) {
       pass = true; /* the query's own call */
+    } else if (k == PYSYM_IF_STATEMENT && below_field && strcmp(below_field, "condition") == 0) {
+      reported = analyze__reports_only(py, c, reports);
+      break;
     }
     if (!pass) break;
     below_field = field;

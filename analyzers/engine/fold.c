@@ -391,6 +391,31 @@ static void fold__statement(Fold *fo) {
   fold__keys_free(&by_stmt);
 }
 
+/* Findings of the "fold-statement-codes" row's rules in one statement
+ * (`is_fp16 = torch.cuda.is_available() and
+ * torch.cuda.get_device_capability()[0] > 7`: one gate, one decision): one
+ * item, carried by the most severe, the first on a tie. */
+static void fold__statement_codes(Fold *fo) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-statement-codes", fo->ctx->opt->user_entries, fo->ctx->opt->n_user_entries);
+  if (!row || !row->arg) return;
+  FindingList *l = fo->l;
+  Array(size_t) in = {0};
+  for (size_t j = 0; j < l->len; j++)
+    if (!fo->sites[j].gone && fold_live(&l->items[j]) && fo->sites[j].stmt != FOLD_NONE &&
+        kb_pattern_match(row->arg, l->items[j].rule->code))
+      array_push(&in, j);
+  for (size_t a = 0; a < in.len; a++) {
+    size_t j = in.items[a];
+    for (size_t b = 0; b < a && !fo->sites[j].gone; b++) {
+      size_t i = in.items[b];
+      if (fo->sites[i].gone || fo->sites[i].stmt != fo->sites[j].stmt) continue;
+      bool j_leads = l->items[j].severity < l->items[i].severity;
+      fold__gone(fo, j_leads ? j : i, j_leads ? i : j, NULL);
+    }
+  }
+  array_free(&in);
+}
+
 /* ---- device branches (Python) ---- */
 
 /* The `if` (or `elif`) nearest above byte range [s, e) whose consequence
@@ -1744,6 +1769,7 @@ void fold_findings(const AnalyzeCtx *ctx, FindingList *l) {
     fold__import_fix(&fo);
     fold__import_members(&fo);
     fold__statement(&fo);
+    fold__statement_codes(&fo);
     fold__in_function(&fo);
     fold__inner_kernels(&fo);
     fold__dsl_groups(&fo);
