@@ -2290,8 +2290,6 @@ static void model__loaded(Model *m) {
   MQueue queue = {0}, unknown = {0}, tops = {0};
   size_t q = 0, done = 0;
   for (size_t i = 0; i < m->mods.len; i++) {
-    MModule *mm = &m->mods.items[i];
-    mm->unlaunched = mm->facts && (mm->facts->has_main || mm->cli_top) && model__cli(mm) && model__unlaunched_sibling(m, mm);
     m->mods.items[i].loaded = m->mods.items[i].by_targets = false;
     m->mods.items[i].computed_by = m->mods.items[i].narrowed_by = -1;
   }
@@ -2538,6 +2536,10 @@ static void model__link_graph(Model *m) {
   for (size_t i = 0; i < m->launchers.len; i++)
     if (!m->launchers.items[i].config && !m->launchers.items[i].doc && !model__in_copy(&roots, m->launchers.items[i].rel))
       model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
+  for (size_t i = 0; i < m->mods.len; i++) { /* before anything asks model__seed */
+    MModule *mm = &m->mods.items[i];
+    mm->unlaunched = mm->facts && (mm->facts->has_main || mm->cli_top) && model__cli(mm) && model__unlaunched_sibling(m, mm);
+  }
   model__targets(m, &roots);
   strlist_free(&roots);
   model__transfer(m);
