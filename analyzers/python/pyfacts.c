@@ -163,9 +163,8 @@ static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e, int
 
 /* For a name spelled in an import statement (a dotted name in it): -2 -
  * the index of the module-level import that statement makes (the statement
- * alone is no use), or that index for the original name of an alias (`Y`
- * of `import Y as Z`: uses spell Z, so Y's only mention is here); -1 when
- * none. */
+ * alone is no use; a use of an alias names the original too, see
+ * pyfacts__alias_use); -1 when none. */
 static int32_t pyfacts__statement_via(const PyfBuild *b, TSNode dotted) {
   if (!b->imports) return -1;
   TSNode st = ts_node_parent(dotted);
@@ -182,7 +181,21 @@ static int32_t pyfacts__statement_via(const PyfBuild *b, TSNode dotted) {
     else hi = mid;
   }
   if (lo == ix->n_at || ix->at[lo].def_byte != at) return -1;
-  return alias ? ix->at[lo].import : -2 - ix->at[lo].import;
+  return -2 - ix->at[lo].import;
+}
+
+/* A use of a name an alias binds (`P` of `from models.t5 import parallelize
+ * as P`) is a use of the original name too, which the project defines under
+ * that name: a reference to it as well, through the same import. Only a
+ * use counts; the import statement alone keeps nothing alive (Vchitect's
+ * pipeline imported a T5 copy it never used). */
+static void pyfacts__alias_use(PyfBuild *b, TSNode id, int32_t owner, int32_t via, bool plain) {
+  uint32_t s = ts_node_start_byte(id), e = ts_node_end_byte(id);
+  const PyBinding *bd = pyfile_lookup(b->py, b->py->text + s, e - s, s);
+  if (!bd || !bd->qualname || !bd->local) return;
+  const char *last = strrchr(bd->qualname, '.');
+  last = last ? last + 1 : bd->qualname;
+  if (strcmp(last, bd->local) != 0) pyfacts__ref_add(b->out, &b->seen, owner, last, strlen(last), via, plain);
 }
 
 /* The module-level import binding identifier `id` where it is, as an index
@@ -587,6 +600,9 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
   int32_t owner = pyfacts__owner(b);
   if (owner < 0 && pyfacts__in_main(b, at)) owner = PYREF_MAIN;
   pyfacts__ref(b, owner, at, ts_node_end_byte(n), via, plain);
+  /* (the alias in its own import statement binds it: no use) */
+  if (via >= 0 && sym == PYSYM_IDENTIFIER && strcmp(ts_node_type(parent), "aliased_import") != 0)
+    pyfacts__alias_use(b, n, owner, via, plain);
 }
 
 /* Visits n below `up` (its ancestors, innermost last, `depth` >= 1 of them). */
