@@ -161,10 +161,15 @@ static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e, int
   pyfacts__ref_add(b->out, &b->seen, owner, b->py->text + s, n, via, plain);
 }
 
+/* A function's own import statement: its names are no mention (its uses
+ * are, through their binding: pyfacts__local_via). */
+#define PYFACTS_OWN_IMPORT INT32_MIN
+
 /* For a name spelled in an import statement (a dotted name in it): -2 -
  * the index of the module-level import that statement makes (the statement
  * alone is no use; a use of an alias names the original too, see
- * pyfacts__alias_use); -1 when none. */
+ * pyfacts__alias_use), PYFACTS_OWN_IMPORT in a function's own import; -1
+ * when not in an import statement. */
 static int32_t pyfacts__statement_via(const PyfBuild *b, TSNode dotted) {
   if (!b->imports) return -1;
   TSNode st = ts_node_parent(dotted);
@@ -180,7 +185,7 @@ static int32_t pyfacts__statement_via(const PyfBuild *b, TSNode dotted) {
     if (ix->at[mid].def_byte < at) lo = mid + 1;
     else hi = mid;
   }
-  if (lo == ix->n_at || ix->at[lo].def_byte != at) return -1;
+  if (lo == ix->n_at || ix->at[lo].def_byte != at) return PYFACTS_OWN_IMPORT;
   return -2 - ix->at[lo].import;
 }
 
@@ -198,13 +203,35 @@ static void pyfacts__alias_use(PyfBuild *b, TSNode id, int32_t owner, int32_t vi
   if (strcmp(last, bd->local) != 0) pyfacts__ref_add(b->out, &b->seen, owner, last, strlen(last), via, plain);
 }
 
+/* A name a function's own import binds (`from transformers import
+ * T5EncoderModel` inside a loader, shadowing the module's import of the
+ * project's T5 copy) is reached through that package: through a
+ * module-level import of the same top package when the module has one (the
+ * model asks whether that package is the project's), else -1 (a plain
+ * name, as a relative import's is). */
+static int32_t pyfacts__local_via(const PyfBuild *b, const PyBinding *bd) {
+  const char *mod = b->py->text + bd->module_start;
+  size_t n = bd->module_end - bd->module_start, top = 0;
+  while (top < n && mod[top] != '.') top++;
+  if (top == 0) return -1;
+  for (size_t i = 0; i < b->py->bindings.len; i++) {
+    const PyBinding *o = &b->py->bindings.items[i];
+    const char *om = b->py->text + o->module_start;
+    size_t on = o->module_end - o->module_start;
+    if (o->module_scope && on >= top && memcmp(om, mod, top) == 0 && (on == top || om[top] == '.'))
+      return b->imports->of[i];
+  }
+  return -1;
+}
+
 /* The module-level import binding identifier `id` where it is, as an index
  * in the file's imports; -1 when none does. */
 static int32_t pyfacts__via(const PyfBuild *b, TSNode id) {
   if (!b->imports || pysym_of(id) != PYSYM_IDENTIFIER) return -1;
   uint32_t s = ts_node_start_byte(id), e = ts_node_end_byte(id);
   const PyBinding *bd = pyfile_lookup(b->py, b->py->text + s, e - s, s);
-  return bd ? b->imports->of[bd - b->py->bindings.items] : -1;
+  if (!bd) return -1;
+  return bd->module_scope ? b->imports->of[bd - b->py->bindings.items] : pyfacts__local_via(b, bd);
 }
 
 /* ---- walk ----------------------------------------------------------------- */
@@ -592,6 +619,7 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
     n = a;
   } else if (ps == PYSYM_DOTTED_NAME) {
     via = pyfacts__statement_via(b, parent);
+    if (via == PYFACTS_OWN_IMPORT) return;
   } else if (!pyfacts__binds(field, parent)) {
     via = pyfacts__via(b, n);
     plain = sym == PYSYM_IDENTIFIER && via == -1 && pyfacts__read(field, parent);
