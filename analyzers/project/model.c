@@ -1958,13 +1958,14 @@ static bool model__names_stem(const char *text, size_t len, const char *stem, si
 }
 
 /* Whether a command-line module of a package is one of a folder whose
- * scripts the project launches by name, and nothing names it: launchers
- * run `python -m llava.eval.egoschema` for some modules of llava/eval/, and
- * no launcher, packaging file or README names llava/eval/its.py, so it is a
- * leftover (VILA's eval folder: 16 such modules in a blind review, none
- * run). The launched sibling's package must lie below the top package
- * (`llava.eval`, not `llava`): launching llava.train.train_mem says nothing
- * of llava/serve/. */
+ * scripts the project launches by name, and nothing names it: LLaVA's
+ * launchers run `python -m llava.eval.model_vqa_loader` and other modules of
+ * llava/eval/, and no launcher, packaging file or README names
+ * llava/eval/model_qa.py, a leftover (blind reviews of LLaVA, Video-LLaVA
+ * and VILA: such eval modules judged not run). The launched sibling's
+ * package must lie below the top package (`llava.eval`, not `llava`):
+ * launching llava.train.train_mem says nothing of llava/serve/. A module
+ * whose docstring shows how to run it is documented (usage_doc). */
 static bool model__unlaunched_sibling(const Model *m, const MModule *mm) {
   if (!mm->in_package || mm->is_init || mm->facts->usage_doc) return false; /* it documents its own run */
   bool covered = false;
@@ -1978,8 +1979,7 @@ static bool model__unlaunched_sibling(const Model *m, const MModule *mm) {
   for (size_t i = 0; i < m->entry_paths.len && !covered; i++) {
     const char *e = m->entry_paths.items[i], *slash = strrchr(e, '/');
     size_t dir = slash ? (size_t)(slash - e) : 0;
-    const char *at = dir && memchr(e, '/', dir) ? strstr(mm->rel, e) : NULL;
-    covered = !at && dir && memchr(e, '/', dir) && strncmp(mm->rel, e, dir + 1) == 0;
+    covered = dir && memchr(e, '/', dir) && strncmp(mm->rel, e, dir + 1) == 0 && strcmp(mm->rel, e) != 0;
   }
   if (!covered) return false;
   const char *base = strrchr(mm->rel, '/');
