@@ -175,13 +175,13 @@ TEST(deps_status_and_pairs) {
   const DepsTorchNpu *p = deps_torch_npu("2.7.1", 5);
   ASSERT(p != NULL);
   ASSERT_STR_EQ(p->torch_npu, "2.7.1.post2");
-  ASSERT(deps_torch_npu("2.4.0", 5) == NULL);
+  ASSERT(deps_torch_npu("2.0.1", 5) == NULL);
   /* another patch release of a listed line: the line's release */
   p = deps_torch_npu_line("2.1.2", 5);
   ASSERT(p != NULL);
   ASSERT_STR_EQ(p->torch, "2.1.0");
   ASSERT(deps_torch_npu_line("2.1.0", 5) == NULL); /* a pairing of its own */
-  ASSERT(deps_torch_npu_line("2.4.1", 5) == NULL); /* a line not listed: guessed */
+  ASSERT(deps_torch_npu_line("2.0.1", 5) == NULL); /* a line not listed: guessed */
 }
 
 /* ---- findings through analyze_text ------------------------------------------------ */
@@ -278,8 +278,8 @@ static void deps_t__unsafe_fix(int *test__failed, const char *t, const char *cod
 
 TEST(deps_torch_companion_guess) {
   /* no known pairing: the same version string, to be reviewed */
-  deps_t__unsafe_fix(test__failed, "torch==2.4.0\ntorchvision\n", "ASC103", "same version string as torch",
-                     "torch==2.4.0\ntorch-npu==2.4.0  # same version as torch: verify against the torch_npu releases\n"
+  deps_t__unsafe_fix(test__failed, "torch==2.0.1\ntorchvision\n", "ASC103", "same version string as torch",
+                     "torch==2.0.1\ntorch-npu==2.0.1  # same version as torch: verify against the torch_npu releases\n"
                      "torchvision\n");
   if (*test__failed) return;
   /* a patch release torch_npu is not built for: the line's release, pinned in the same fix */
