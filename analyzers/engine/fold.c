@@ -1666,19 +1666,25 @@ static void fold__package_family(Fold *fo) {
   FindingList *l = fo->l;
   for (size_t i = 0; i < l->len; i++) {
     const KbEntry *e = l->items[i].entry;
-    if (fo->sites[i].gone || !e || e->match != KB_PACKAGE || !strchr(e->pattern, '*') ||
+    /* a glob (`nvidia-*`) or alternatives naming one library (`pynvml|nvidia-ml-py`) */
+    if (fo->sites[i].gone || !e || e->match != KB_PACKAGE || !strpbrk(e->pattern, "*|") ||
         !kb_pattern_match(row->arg, l->items[i].rule->code))
       continue;
-    size_t n = 0;
+    /* the most severe carries the item (a line in an extra off the NPU path is a hint), the first on a tie */
+    size_t n = 0, carrier = i;
     for (size_t j = i + 1; j < l->len; j++)
-      if (!fo->sites[j].gone && l->items[j].entry == e && l->items[j].rule == l->items[i].rule) {
-        fold__gone(fo, i, j, NULL);
+      if (!fo->sites[j].gone && l->items[j].entry == e && l->items[j].rule == l->items[i].rule &&
+          l->items[j].severity < l->items[carrier].severity)
+        carrier = j;
+    for (size_t j = i; j < l->len; j++)
+      if (j != carrier && !fo->sites[j].gone && l->items[j].entry == e && l->items[j].rule == l->items[i].rule) {
+        fold__gone(fo, carrier, j, NULL);
         n++;
       }
     if (!n) continue;
     char more[24];
     snprintf(more, sizeof more, "%zu", n);
-    kb_append_note(&l->items[i], row, l->items[i].subject ? l->items[i].subject : e->pattern, more);
+    kb_append_note(&l->items[carrier], row, l->items[carrier].subject ? l->items[carrier].subject : e->pattern, more);
   }
 }
 
