@@ -542,6 +542,12 @@ void ws_free(Workspace *ws) {
     analyze_facts_free(&f->facts);
   }
   array_free(&ws->files);
+  for (size_t i = 0; i < ws->readmes.len; i++) {
+    free(ws->readmes.items[i].rel);
+    free(ws->readmes.items[i].abs);
+    free(ws->readmes.items[i].text);
+  }
+  array_free(&ws->readmes);
   for (size_t i = 0; i < ws->configs.len; i++) {
     WsConfig *c = &ws->configs.items[i];
     free(c->path);
@@ -660,7 +666,7 @@ static int ws__strcmp(const void *a, const void *b) { return strcmp(*(char *cons
 
 /* The README.md files of the folders holding Python files and of the
  * folders above them up to their project's top, as "rel\tabs" lines
- * sorted and unique (only those that exist are read by the callers). */
+ * sorted and unique (ws__readmes keeps those that can be read). */
 static void ws__readme_paths(const Workspace *ws, StrList *out) {
   for (size_t i = 0; i < ws->files.len; i++) {
     const WsFile *f = &ws->files.items[i];
@@ -683,30 +689,27 @@ static void ws__readme_paths(const Workspace *ws, StrList *out) {
   out->len = w;
 }
 
-/* Calls `each` with every README.md ws__readme_paths lists that can be read. */
-static void ws__readmes(const Workspace *ws, void (*each)(void *data, const char *rel, const char *abs, const char *text, size_t len),
-                        void *data) {
-  StrList paths = {0};
-  ws__readme_paths(ws, &paths);
-  for (size_t i = 0; i < paths.len; i++) {
-    char *tab = strchr(paths.items[i], '\t'), *text = NULL;
-    size_t len = 0;
-    *tab = '\0';
-    if (util_read_file(tab + 1, WS_DEFAULT_MAX_FILE, &text, &len) != 0) continue;
-    each(data, paths.items[i], tab + 1, text, len);
-    free(text);
+/* The README.md files ws__readme_paths lists that can be read, read the
+ * first time they are asked for (the project key and the model both want
+ * them). */
+static const WsReadme *ws__readmes(Workspace *ws, size_t *n) {
+  if (!ws->readmes_read) {
+    ws->readmes_read = true;
+    StrList paths = {0};
+    ws__readme_paths(ws, &paths);
+    for (size_t i = 0; i < paths.len; i++) {
+      char *tab = strchr(paths.items[i], '\t');
+      WsReadme r = {NULL, NULL, NULL, 0};
+      *tab = '\0';
+      if (util_read_file(tab + 1, WS_DEFAULT_MAX_FILE, &r.text, &r.len) != 0) continue;
+      r.rel = xstrdup(paths.items[i]);
+      r.abs = xstrdup(tab + 1);
+      array_push(&ws->readmes, r);
+    }
+    strlist_free(&paths);
   }
-  strlist_free(&paths);
-}
-
-typedef struct {
-  Model *m;
-  bool abs_ids;
-} WsReadmeSink;
-
-static void ws__readme_to_model(void *data, const char *rel, const char *abs, const char *text, size_t len) {
-  WsReadmeSink *k = data;
-  model_set_readme(k->m, k->abs_ids ? abs : rel, rel, text, len);
+  *n = ws->readmes.len;
+  return ws->readmes.items;
 }
 
 Model *ws_model_build(Workspace *ws, bool abs_ids, bool take_facts) {
@@ -727,8 +730,10 @@ Model *ws_model_build(Workspace *ws, bool abs_ids, bool take_facts) {
     const WsConfig *c = &ws->configs.items[i];
     model_set_config(m, abs_ids ? c->abs : c->path, c->rel, c->targets);
   }
-  WsReadmeSink sink = {m, abs_ids};
-  ws__readmes(ws, ws__readme_to_model, &sink);
+  size_t n_readmes;
+  const WsReadme *readmes = ws__readmes(ws, &n_readmes);
+  for (size_t i = 0; i < n_readmes; i++)
+    model_set_readme(m, abs_ids ? readmes[i].abs : readmes[i].rel, readmes[i].rel, readmes[i].text, readmes[i].len);
   model_link(m);
   return m;
 }
@@ -765,19 +770,13 @@ static void ws__decode_pending(Pool *p, WsFile *f) {
   ws__analyze_one(&one, f);
 }
 
-static void ws__readme_to_key(void *data, const char *rel, const char *abs, const char *text, size_t len) {
-  (void)abs;
-  dc_hash_str(data, rel);
-  dc_hash_bytes(data, text, len);
-}
-
 /* What the project's outcome depends on: every file's path and results
  * (or why it was not analyzed), the text of the files the model reads
  * itself (launchers: their entry points) and the configurations' targets
  * with their paths. Keyed by results, not texts, an
  * edit that changes no file's results (a comment, a blank line at the end)
  * finds the project's outcome of the run before (an early cutoff). */
-static DcKey ws__project_key(const Workspace *ws) {
+static DcKey ws__project_key(Workspace *ws) {
   DcHasher h;
   dc_hash_init(&h);
   dc_hash_u64(&h, ws->files.len);
@@ -794,7 +793,12 @@ static DcKey ws__project_key(const Workspace *ws) {
     dc_hash_str(&h, ws->configs.items[i].path);
     dc_hash_str(&h, ws->configs.items[i].targets);
   }
-  ws__readmes(ws, ws__readme_to_key, &h); /* the model and the project's folds read them */
+  size_t n_readmes; /* the model and the project's folds read them */
+  const WsReadme *readmes = ws__readmes(ws, &n_readmes);
+  for (size_t i = 0; i < n_readmes; i++) {
+    dc_hash_str(&h, readmes[i].rel);
+    dc_hash_bytes(&h, readmes[i].text, readmes[i].len);
+  }
   return dc_hash_final(&h);
 }
 

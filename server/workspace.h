@@ -48,6 +48,13 @@ typedef struct {
   char *targets;          /* targets_scan of its text (never NULL: files naming nothing are not kept) */
 } WsConfig;
 
+/* A README.md of a folder holding Python files (or of one above it, up to
+ * its project's top): what the project model and the project key read. */
+typedef struct {
+  char *rel, *abs, *text;
+  size_t len;
+} WsReadme;
+
 typedef struct {
   char *root;            /* the directory paths are relative to */
   bool under_root;       /* paths are relative to root (one directory was scanned); else
@@ -55,6 +62,8 @@ typedef struct {
   Array(WsFile) files;   /* sorted by path */
   Array(char *) notes;   /* skipped entries, "path: reason" */
   Array(WsConfig) configs; /* configuration files that name code (targets.h), sorted by path */
+  Array(WsReadme) readmes; /* read once, on first use (workspace.c ws__readmes), owned */
+  bool readmes_read;
 } Workspace;
 
 typedef struct {
@@ -110,8 +119,8 @@ uint64_t ws_hash(const char *text, size_t len);
 
 /* The project model of an analyzed workspace (model.h): every Python file
  * as a module (id = its absolute path when `abs_ids`, else its path), the
- * shell scripts and packaging files as launchers (read from disk; one that
- * cannot be read is left out). With `take_facts` the model takes each
+ * shell scripts and packaging files as launchers and the folders' README.md
+ * files (read from disk; one that cannot be read is left out). With `take_facts` the model takes each
  * file's facts.py (left NULL in ws). Caller frees with model_free. */
 struct Model *ws_model_build(Workspace *ws, bool abs_ids, bool take_facts);
 /* Adds the model's findings to every Python file of ws and marks its

@@ -810,6 +810,18 @@ static bool analyze__caught_type(const PyFile *py, const Finding *f) {
   return caught;
 }
 
+/* Whether the text of fn (a call's function: `print`, `logger.info`,
+ * `"{}".format`) matches pattern; false for a null node or a long one. */
+static bool analyze__callee_is(const PyFile *py, TSNode fn, const char *pattern) {
+  if (ts_node_is_null(fn)) return false;
+  uint32_t s = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
+  char name[96];
+  if (e - s >= sizeof name) return false;
+  memcpy(name, py->text + s, e - s);
+  name[e - s] = '\0';
+  return kb_pattern_match(pattern, name);
+}
+
 /* Whether an `if` without `else` or `elif` only reports in its branch:
  * every statement calls a reporting function (`if torch.cuda.is_available():
  * warnings.warn("running on the CPU while CUDA is available")`). */
@@ -822,13 +834,7 @@ static bool analyze__reports_only(const PyFile *py, TSNode ifs, const char *repo
     if (pysym_of(st) == PYSYM_COMMENT) continue;
     TSNode call = pysym_of(st) == PYSYM_EXPRESSION_STATEMENT ? ts_node_named_child(st, 0) : (TSNode){0};
     TSNode fn = pysym_of(call) == PYSYM_CALL ? pysym_child(call, PYFIELD_FUNCTION) : (TSNode){0};
-    if (ts_node_is_null(fn)) return false;
-    uint32_t s = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
-    char name[96];
-    if (e - s >= sizeof name) return false;
-    memcpy(name, py->text + s, e - s);
-    name[e - s] = '\0';
-    if (!kb_pattern_match(reports, name)) return false;
+    if (!analyze__callee_is(py, fn, reports)) return false;
     n++;
   }
   return n > 0;
@@ -854,16 +860,11 @@ static bool analyze__reported_only(const PyFile *py, const Finding *f, const cha
                 strcmp(t, "boolean_operator") == 0 || strcmp(t, "not_operator") == 0;
     if (k == PYSYM_CALL && !(below_field && strcmp(below_field, "function") == 0)) {
       TSNode fn = pysym_child(c, PYFIELD_FUNCTION);
-      uint32_t s = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
-      char name[96];
-      if (ts_node_is_null(fn) || e - s >= sizeof name) break;
-      memcpy(name, py->text + s, e - s);
-      name[e - s] = '\0';
-      if (kb_pattern_match(reports, name)) {
+      if (analyze__callee_is(py, fn, reports)) {
         reported = true;
         break;
       }
-      pass = kb_pattern_match(passes, name);
+      pass = analyze__callee_is(py, fn, passes);
     } else if (k == PYSYM_CALL) {
       pass = true; /* the query's own call */
     } else if (k == PYSYM_IF_STATEMENT && below_field && strcmp(below_field, "condition") == 0) {

@@ -1656,9 +1656,16 @@ static void fold__template_instances(Fold *fo) {
   free(tmpl);
 }
 
+/* Whether live finding j comes from the row and rule of finding i. */
+static bool fold__same_row(const Fold *fo, size_t i, size_t j) {
+  const Finding *a = &fo->l->items[i], *b = &fo->l->items[j];
+  return !fo->sites[j].gone && b->entry == a->entry && b->rule == a->rule;
+}
+
 /* The findings of one dependency family row (the "fold-package-family"
- * row's rules, a glob such as `nvidia-*`) in one file: one item at the
- * first, the other packages its sites, every edit kept. */
+ * row's rules; a glob such as `nvidia-*`, or the names of one library) in
+ * one file: one item at the most severe, the other packages its sites,
+ * every edit kept. */
 static void fold__package_family(Fold *fo) {
   const AnalyzeCtx *ctx = fo->ctx;
   const KbEntry *row = kb_lookup(KB_DETECTOR, "fold-package-family", ctx->opt->user_entries, ctx->opt->n_user_entries);
@@ -1673,11 +1680,9 @@ static void fold__package_family(Fold *fo) {
     /* the most severe carries the item (a line in an extra off the NPU path is a hint), the first on a tie */
     size_t n = 0, carrier = i;
     for (size_t j = i + 1; j < l->len; j++)
-      if (!fo->sites[j].gone && l->items[j].entry == e && l->items[j].rule == l->items[i].rule &&
-          l->items[j].severity < l->items[carrier].severity)
-        carrier = j;
+      if (fold__same_row(fo, i, j) && l->items[j].severity < l->items[carrier].severity) carrier = j;
     for (size_t j = i; j < l->len; j++)
-      if (j != carrier && !fo->sites[j].gone && l->items[j].entry == e && l->items[j].rule == l->items[i].rule) {
+      if (j != carrier && fold__same_row(fo, i, j)) {
         fold__gone(fo, carrier, j, NULL);
         n++;
       }

@@ -94,11 +94,16 @@ typedef struct {
 } MIndexRow;
 typedef Array(MIndexRow) MIndex;
 
+/* What a launcher-like input is: a launcher or packaging file (its text
+ * names entry points), a configuration file (its text is its targets, one
+ * per line: targets_scan), or a README (read for the modules it names,
+ * launching none). */
+typedef enum { MINPUT_LAUNCHER, MINPUT_CONFIG, MINPUT_README } MInputKind;
+
 typedef struct {
   char *id, *rel, *text; /* rel: its path in its project */
   size_t len;
-  bool config; /* a configuration file: text is its targets, one per line (targets_scan) */
-  bool doc;    /* a README: read for the modules it names, launching none */
+  MInputKind kind;
 } MLauncher;
 
 /* A configuration's target resolved: the module a computed import of its
@@ -699,15 +704,13 @@ void model_remove_under(Model *m, const char *path) {
   m->launchers.len = kept;
 }
 
-static void model__set_input(Model *m, const char *id, const char *rel, const char *text, size_t len, bool config,
-                             bool doc) {
+static void model__set_input(Model *m, const char *id, const char *rel, const char *text, size_t len, MInputKind kind) {
   for (size_t i = 0; i < m->launchers.len; i++) {
     MLauncher *l = &m->launchers.items[i];
     if (strcmp(l->id, id) != 0) continue;
     /* the same targets again (a configuration edited elsewhere): nothing to link */
-    if (text && l->config == config && l->doc == doc && l->len == len && memcmp(l->text, text, len) == 0) return;
-    l->config = config;
-    l->doc = doc;
+    if (text && l->kind == kind && l->len == len && memcmp(l->text, text, len) == 0) return;
+    l->kind = kind;
     free(l->text);
     if (!text) {
       free(l->id);
@@ -721,21 +724,21 @@ static void model__set_input(Model *m, const char *id, const char *rel, const ch
     return;
   }
   if (!text) return;
-  MLauncher l = {xstrdup(id), xstrdup(rel ? rel : id), xstrndup(text, len), len, config, doc};
+  MLauncher l = {xstrdup(id), xstrdup(rel ? rel : id), xstrndup(text, len), len, kind};
   array_push(&m->launchers, l);
   m->dirty = m->relink = true;
 }
 
 void model_set_launcher(Model *m, const char *id, const char *rel, const char *text, size_t len) {
-  model__set_input(m, id, rel, text, len, false, false);
+  model__set_input(m, id, rel, text, len, MINPUT_LAUNCHER);
 }
 
 void model_set_readme(Model *m, const char *id, const char *rel, const char *text, size_t len) {
-  model__set_input(m, id, rel, text, len, false, true);
+  model__set_input(m, id, rel, text, len, MINPUT_README);
 }
 
 void model_set_config(Model *m, const char *id, const char *rel, const char *targets) {
-  model__set_input(m, id, rel, targets, targets ? strlen(targets) : 0, true, false);
+  model__set_input(m, id, rel, targets, targets ? strlen(targets) : 0, MINPUT_CONFIG);
 }
 
 /* ---- names ---------------------------------------------------------------- */
@@ -815,7 +818,7 @@ static void model__vendored_tools(Model *m) {
  * setup.cfg or pyproject.toml with a packaging table (the
  * "packaging-tables" template). */
 static bool model__packaging(const MLauncher *l) {
-  if (l->config || l->doc) return false;
+  if (l->kind != MINPUT_LAUNCHER) return false;
   const char *b = strrchr(l->rel, '/');
   b = b ? b + 1 : l->rel;
   if (strcmp(b, "setup.py") == 0) return true;
@@ -1409,7 +1412,7 @@ static bool model__built_name(const Model *m, const char *last, size_t n) {
   if (last[0] == '_') return true;
   for (size_t i = 0; i < m->launchers.len; i++) {
     const MLauncher *l = &m->launchers.items[i];
-    if (l->doc) continue; /* a README names modules it documents, not ones a build makes */
+    if (l->kind == MINPUT_README) continue; /* a README names modules it documents, not ones a build makes */
     for (const char *p = l->text; (p = memmem(p, l->len - (size_t)(p - l->text), last, n)) != NULL; p++)
       if ((p == l->text || !model__word(p[-1])) && !model__word(p[n])) return true;
   }
@@ -1987,7 +1990,7 @@ static bool model__unlaunched_sibling(const Model *m, const MModule *mm) {
   size_t n = strlen(base) - (util_ends_with(base, ".py") ? 3 : 0);
   for (size_t i = 0; i < m->launchers.len; i++) {
     const MLauncher *l = &m->launchers.items[i];
-    if (!l->config && model__names_stem(l->text, l->len, base, n)) return false;
+    if (l->kind != MINPUT_CONFIG && model__names_stem(l->text, l->len, base, n)) return false;
   }
   return true;
 }
@@ -2038,7 +2041,7 @@ static void model__targets(Model *m, const StrList *copies) {
   m->targets.len = 0;
   for (size_t i = 0; i < m->launchers.len; i++) {
     const MLauncher *l = &m->launchers.items[i];
-    if (!l->config || model__in_copy(copies, l->rel)) continue;
+    if (l->kind != MINPUT_CONFIG || model__in_copy(copies, l->rel)) continue;
     for (const char *p = l->text; *p;) {
       size_t n = strcspn(p, "\n");
       char *name = xstrndup(p, n);
@@ -2534,11 +2537,11 @@ static void model__link_graph(Model *m) {
   StrList roots = {0};
   model__copy_roots(m, &roots);
   for (size_t i = 0; i < m->launchers.len; i++)
-    if (!m->launchers.items[i].config && !m->launchers.items[i].doc && !model__in_copy(&roots, m->launchers.items[i].rel))
+    if (m->launchers.items[i].kind == MINPUT_LAUNCHER && !model__in_copy(&roots, m->launchers.items[i].rel))
       model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
   for (size_t i = 0; i < m->mods.len; i++) { /* before anything asks model__seed */
     MModule *mm = &m->mods.items[i];
-    mm->unlaunched = mm->facts && (mm->facts->has_main || mm->cli_top) && model__cli(mm) && model__unlaunched_sibling(m, mm);
+    mm->unlaunched = mm->facts && model__cli(mm) && model__unlaunched_sibling(m, mm);
   }
   model__targets(m, &roots);
   strlist_free(&roots);

@@ -194,9 +194,7 @@ static int32_t pyfacts__statement_via(const PyfBuild *b, TSNode dotted) {
  * that name: a reference to it as well, through the same import. Only a
  * use counts; the import statement alone keeps nothing alive (Vchitect's
  * pipeline imported a T5 copy it never used). */
-static void pyfacts__alias_use(PyfBuild *b, TSNode id, int32_t owner, int32_t via, bool plain) {
-  uint32_t s = ts_node_start_byte(id), e = ts_node_end_byte(id);
-  const PyBinding *bd = pyfile_lookup(b->py, b->py->text + s, e - s, s);
+static void pyfacts__alias_use(PyfBuild *b, const PyBinding *bd, int32_t owner, int32_t via, bool plain) {
   if (!bd || !bd->qualname || !bd->local) return;
   const char *last = strrchr(bd->qualname, '.');
   last = last ? last + 1 : bd->qualname;
@@ -225,12 +223,15 @@ static int32_t pyfacts__local_via(const PyfBuild *b, const PyBinding *bd) {
 }
 
 /* The module-level import binding identifier `id` where it is, as an index
- * in the file's imports; -1 when none does. */
-static int32_t pyfacts__via(const PyfBuild *b, TSNode id) {
+ * in the file's imports (a function's own import: pyfacts__local_via); -1
+ * when none does. *bound (may be NULL): the binding, or NULL. */
+static int32_t pyfacts__via(const PyfBuild *b, TSNode id, const PyBinding **bound) {
+  if (bound) *bound = NULL;
   if (!b->imports || pysym_of(id) != PYSYM_IDENTIFIER) return -1;
   uint32_t s = ts_node_start_byte(id), e = ts_node_end_byte(id);
   const PyBinding *bd = pyfile_lookup(b->py, b->py->text + s, e - s, s);
   if (!bd) return -1;
+  if (bound) *bound = bd;
   return bd->module_scope ? b->imports->of[bd - b->py->bindings.items] : pyfacts__local_via(b, bd);
 }
 
@@ -292,8 +293,9 @@ static void pyfacts__dynamic(PyfBuild *b, TSNode call) {
    * VILA's packing helper) or the caller's own (`__name__`) is loaded
    * already: the call loads nothing new */
   if (!ts_node_is_null(first) && pysyntax_is_name(b->py, first, "__name__", 8)) return;
-  TSNode field = !ts_node_is_null(first) && pysym_of(first) == PYSYM_ATTRIBUTE ? pysym_child(first, PYFIELD_ATTRIBUTE) : first;
-  if (!ts_node_is_null(field) && pysym_of(first) == PYSYM_ATTRIBUTE && pysyntax_is_name(b->py, field, "__module__", 10)) return;
+  if (!ts_node_is_null(first) && pysym_of(first) == PYSYM_ATTRIBUTE &&
+      pysyntax_is_name(b->py, pysym_child(first, PYFIELD_ATTRIBUTE), "__module__", 10))
+    return;
   char *v = ts_node_is_null(first) || pysym_of(first) != PYSYM_STRING ? NULL : pysyntax_string_value(b->py, first);
   if (v && !strchr(v, '{')) array_push(&b->out->dynamic_imports, v);
   else {
@@ -512,8 +514,6 @@ static bool pyfacts__call_statement(TSNode stmt) {
   return strcmp(ts_node_type(e), "call") == 0;
 }
 
-/* In one pass over the top-level statements: the first `if __name__ ==
- * "__main__":` of the file, and whether module code holds a call statement. */
 /* Whether the module's docstring (its first statement, a string) says how
  * to run it: "Usage:", or a `python` command line (FastChat's
  * topic_clustering.py: "python3 topic_clustering.py --in arena.json"). */
@@ -527,12 +527,14 @@ static bool pyfacts__usage_doc(const PyFile *py, TSNode first) {
          memmem(t, e - s, "python3 ", 8) || memmem(t, e - s, "torchrun ", 9);
 }
 
+/* In one pass over the top-level statements: the docstring's usage, the
+ * first `if __name__ == "__main__":` of the file, and whether module code
+ * holds a call statement. */
 static void pyfacts__main(const PyFile *py, PyFacts *f) {
   ForestTops it = forest_tops(py->forest, true);
-  TSNode first;
-  if (forest_next_top(&it, &first)) f->usage_doc = pyfacts__usage_doc(py, first);
-  it = forest_tops(py->forest, true);
-  for (TSNode stmt; !(f->has_main && f->runs_calls) && forest_next_top(&it, &stmt);) {
+  bool first = true;
+  for (TSNode stmt; !(f->has_main && f->runs_calls) && forest_next_top(&it, &stmt); first = false) {
+    if (first) f->usage_doc = pyfacts__usage_doc(py, stmt);
     f->runs_calls = f->runs_calls || pyfacts__call_statement(stmt);
     TSNode cond = pysym_of(stmt) == PYSYM_IF_STATEMENT ? pysym_child(stmt, PYFIELD_CONDITION) : (TSNode){0};
     if (f->has_main || ts_node_is_null(cond)) continue;
@@ -606,6 +608,7 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
     return; /* the attribute's own visit records it, with its base */
   int32_t via = -1;
   bool plain = false;
+  const PyBinding *bound = NULL; /* a plain name's import binding */
   if (sym == PYSYM_ATTRIBUTE) {
     TSNode a = pysym_child(n, PYFIELD_ATTRIBUTE);
     if (ts_node_is_null(a)) return;
@@ -615,13 +618,13 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
     TSNode base = pysym_child(n, PYFIELD_OBJECT);
     for (int hop = 0; hop < 8 && !ts_node_is_null(base) && pysym_of(base) == PYSYM_ATTRIBUTE; hop++)
       base = pysym_child(base, PYFIELD_OBJECT);
-    if (!ts_node_is_null(base)) via = pyfacts__via(b, base);
+    if (!ts_node_is_null(base)) via = pyfacts__via(b, base, NULL);
     n = a;
   } else if (ps == PYSYM_DOTTED_NAME) {
     via = pyfacts__statement_via(b, parent);
     if (via == PYFACTS_OWN_IMPORT) return;
   } else if (!pyfacts__binds(field, parent)) {
-    via = pyfacts__via(b, n);
+    via = pyfacts__via(b, n, &bound);
     plain = sym == PYSYM_IDENTIFIER && via == -1 && pyfacts__read(field, parent);
   }
   uint32_t at = ts_node_start_byte(n);
@@ -629,8 +632,8 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
   if (owner < 0 && pyfacts__in_main(b, at)) owner = PYREF_MAIN;
   pyfacts__ref(b, owner, at, ts_node_end_byte(n), via, plain);
   /* (the alias in its own import statement binds it: no use) */
-  if (via >= 0 && sym == PYSYM_IDENTIFIER && strcmp(ts_node_type(parent), "aliased_import") != 0)
-    pyfacts__alias_use(b, n, owner, via, plain);
+  if (via >= 0 && bound && strcmp(ts_node_type(parent), "aliased_import") != 0)
+    pyfacts__alias_use(b, bound, owner, via, plain);
 }
 
 /* Visits n below `up` (its ancestors, innermost last, `depth` >= 1 of them). */
