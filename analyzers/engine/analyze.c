@@ -342,13 +342,10 @@ static bool analyze__test_module(const char *path, const PyFile *py) {
  * class, or the self-test block of a package module. */
 static bool analyze__in_test(bool file, const PyFile *py, uint32_t at, bool package) {
   if (file) return true;
-  for (size_t i = 0; i < py->functions.len; i++) {
-    const PyFunction *f = &py->functions.items[i];
-    if (f->start <= at && at < f->end &&
-        (util_starts_with(f->name, "test") || util_starts_with(f->name, "benchmark") ||
-         util_starts_with(f->name, "bench_") || (f->class_name && util_starts_with(f->class_name, "Test"))))
+  for (const PyFunction *f = pyfile_function_at(py, at); f; f = pyfile_function_outer(py, f))
+    if (util_starts_with(f->name, "test") || util_starts_with(f->name, "benchmark") ||
+        util_starts_with(f->name, "bench_") || (f->class_name && util_starts_with(f->class_name, "Test")))
       return true;
-  }
   return package && pyfile_in_ranges(py->main_blocks.items, py->main_blocks.len, at);
 }
 
@@ -390,7 +387,7 @@ static bool analyze__if_has_fallback(TSNode stmt) {
 /* Whether a finding lies in the condition of an if statement with a
  * fallback (the "fast-path-gate" row). Walks up to the statement only. */
 static bool analyze__fast_path_gate(const PyFile *py, const Finding *f) {
-  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
   bool cond = false, gate = false;
   const char *field;
   for (TSNode c; forest_up_next(&up, &c, &field);) {
@@ -440,7 +437,7 @@ static bool analyze__rebinds_wrapped(const PyFile *py, TSNode s, const char *wra
  * "cuda-only-speedup" row's `value`): on the NPU the test is False and the
  * plain functions run, as they do without CUDA. */
 static bool analyze__cuda_speedup(const PyFile *py, const Finding *f, const char *wrappers) {
-  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
   bool hit = false;
   const char *field, *avail = kb_template("cuda-availability-call");
   for (TSNode c; forest_up_next(&up, &c, &field);) {
@@ -553,7 +550,7 @@ static bool analyze__method_assignment(const PyFile *py, TSNode s, const char *m
  * the "cuda-workaround-branch" row's methods): a CUDA bug's workaround the
  * NPU skips with nothing lost. */
 static bool analyze__workaround_branch(const PyFile *py, const Finding *f, const char *methods) {
-  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
   bool cond = false, hit = false;
   const char *field;
   for (TSNode c; forest_up_next(&up, &c, &field);) {
@@ -606,7 +603,7 @@ static bool analyze__fallback_bound(const PyFile *py, const Finding *f) {
  * again, in its leading statements, before any of them reads it: the line
  * (1-based) of that assignment, or 0. The parameter's name goes to *name. */
 static uint32_t analyze__dead_default(const PyFile *py, const Finding *f, char **name) {
-  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
   TSNode param = {0}, def = {0};
   const char *field;
   for (TSNode c; forest_up_next(&up, &c, &field);) {
@@ -671,7 +668,7 @@ static bool analyze__call_passes(const PyFile *py, TSNode call, const char *name
  * name there is a call passing the parameter, the default never applies.
  * The number of calls (0: not so); the parameter's name to *name. */
 static size_t analyze__nested_default(const PyFile *py, const Finding *f, char **name) {
-  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
   TSNode param = {0}, def = {0}, outer = {0};
   const char *field;
   for (TSNode c; forest_up_next(&up, &c, &field);) {
@@ -746,7 +743,7 @@ static bool analyze__reads(TSNode id, TSNode left) {
  * the function reads (`device = torch.device(f"cuda:{rank}")` left over in
  * a handler): the name, or NULL. Caller frees. */
 static char *analyze__unused_local(const PyFile *py, const Finding *f) {
-  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
   TSNode asg = {0}, def = {0};
   const char *field;
   for (TSNode c; forest_up_next(&up, &c, &field);) {
@@ -797,7 +794,7 @@ static void analyze__hint(Finding *f, const KbEntry *row) {
  * walk up meets the clause before any block (its body, or the body of
  * whatever holds it). */
 static bool analyze__caught_type(const PyFile *py, const Finding *f) {
-  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
   TSNode c;
   const char *field;
   bool caught = false;
@@ -846,7 +843,7 @@ static bool analyze__reports_only(const PyFile *py, TSNode ifs, const char *repo
  * arguments of a call that reports (`reports`), or to the condition of an
  * `if` whose branch only reports. */
 static bool analyze__reported_only(const PyFile *py, const Finding *f, const char *reports, const char *passes) {
-  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
   TSNode c;
   const char *field, *below_field = NULL;
   bool reported = false;
@@ -882,7 +879,7 @@ static bool analyze__reported_only(const PyFile *py, const Finding *f, const cha
  * statements; null otherwise. The walk up keeps the node below each
  * ancestor (ts_node_parent would start from the root every step). */
 static TSNode analyze__own_statement(const PyFile *py, const Finding *f) {
-  ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
   TSNode c, below = {0}, st = {0};
   const char *field;
   while (forest_up_next(&up, &c, &field)) {
@@ -947,6 +944,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
    * tests and torch 1.x fallbacks never run with torch_npu; rules marked
    * not_in_tests do not apply to test code. */
   size_t w = 0;
+  KbMatchMemo codes = {0}; /* rows against rule codes: a dozen rows ask about every finding */
   bool package = py->main_blocks.len && analyze__main_is_selftest(py);
   bool test_file = context_is_test_path(path) || analyze__test_module(path, py);
   for (size_t i = 0; i < out->len; i++) {
@@ -1001,7 +999,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       kb_append_note(f, switches.row, sw, NULL);
     }
     char *param = NULL;
-    uint32_t set_at = dead_defaults && kb_pattern_match(dead_defaults->arg, f->rule->code) ? analyze__dead_default(py, f, &param) : 0;
+    uint32_t set_at = dead_defaults && kb_pattern_match_memo(&codes, dead_defaults->arg, f->rule->code) ? analyze__dead_default(py, f, &param) : 0;
     if (set_at) {
       char line[16];
       snprintf(line, sizeof line, "%u", set_at);
@@ -1010,7 +1008,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
     }
     free(param);
     param = NULL;
-    size_t passed = !set_at && overridden && kb_pattern_match(overridden->arg, f->rule->code) ? analyze__nested_default(py, f, &param) : 0;
+    size_t passed = !set_at && overridden && kb_pattern_match_memo(&codes, overridden->arg, f->rule->code) ? analyze__nested_default(py, f, &param) : 0;
     if (passed) {
       char calls[32];
       snprintf(calls, sizeof calls, passed == 1 ? "%zu call" : "%zu calls", passed);
@@ -1018,34 +1016,34 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       kb_append_note(f, overridden, param, calls);
     }
     free(param);
-    char *local = unused && kb_pattern_match(unused->arg, f->rule->code) ? analyze__unused_local(py, f) : NULL;
+    char *local = unused && kb_pattern_match_memo(&codes, unused->arg, f->rule->code) ? analyze__unused_local(py, f) : NULL;
     if (local) {
       f->severity = SEV_HINT;
       kb_append_note(f, unused, local, NULL);
       free(local);
     }
-    if (ort && kb_pattern_match(ort->arg, f->rule->code) && ort_named < 0)
+    if (ort && kb_pattern_match_memo(&codes, ort->arg, f->rule->code) && ort_named < 0)
       ort_named = memmem(py->text, py->len, ort->value, strlen(ort->value)) != NULL;
-    if (ort_named > 0 && kb_pattern_match(ort->arg, f->rule->code) && analyze__function_names(py, f, ort->value) &&
+    if (ort_named > 0 && kb_pattern_match_memo(&codes, ort->arg, f->rule->code) && analyze__function_names(py, f, ort->value) &&
         !analyze__argument_of(py, f, kb_template("torch-device-calls")) &&
         !analyze__bound_to(py, f, kb_template("torch-device-calls")))
       analyze__readvise(f, ort);
-    if (speedup && speedup->value && kb_pattern_match(speedup->arg, f->rule->code) &&
+    if (speedup && speedup->value && kb_pattern_match_memo(&codes, speedup->arg, f->rule->code) &&
         analyze__cuda_speedup(py, f, speedup->value))
       analyze__hint(f, speedup);
     if (amp && amp->arg && amp->value && f->subject && strcmp(f->rule->code, amp->code) == 0 &&
         kb_pattern_match(amp->arg, f->subject) &&
         !analyze__names_keyword(py, f, amp->value))
       analyze__hint(f, amp);
-    if (unentered && kb_pattern_match(unentered->arg, f->rule->code) && analyze__with_and_left(py, f))
+    if (unentered && kb_pattern_match_memo(&codes, unentered->arg, f->rule->code) && analyze__with_and_left(py, f))
       analyze__hint(f, unentered);
-    if (caught && caught->value && f->subject && kb_pattern_match(caught->arg, f->rule->code) &&
+    if (caught && caught->value && f->subject && kb_pattern_match_memo(&codes, caught->arg, f->rule->code) &&
         kb_pattern_match(caught->value, f->subject) && analyze__caught_type(py, f))
       analyze__hint(f, caught);
-    if (reported && reported->value && f->subject && kb_pattern_match(reported->arg, f->rule->code) &&
+    if (reported && reported->value && f->subject && kb_pattern_match_memo(&codes, reported->arg, f->rule->code) &&
         kb_pattern_match(reported->value, f->subject) && analyze__reported_only(py, f, reports, passes))
       analyze__hint(f, reported);
-    uint32_t pair = paired && paired->value && kb_pattern_match(paired->arg, f->rule->code)
+    uint32_t pair = paired && paired->value && kb_pattern_match_memo(&codes, paired->arg, f->rule->code)
                         ? analyze__npu_pair(py, f, paired->value)
                         : 0;
     if (pair) {
@@ -1054,10 +1052,10 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       f->severity = SEV_HINT;
       kb_append_note(f, paired, f->subject, line);
     }
-    if (workaround && workaround->value && kb_pattern_match(workaround->arg, f->rule->code) &&
+    if (workaround && workaround->value && kb_pattern_match_memo(&codes, workaround->arg, f->rule->code) &&
         analyze__workaround_branch(py, f, workaround->value)) {
       analyze__hint(f, workaround);
-    } else if (gates && kb_pattern_match(gates->arg, f->rule->code) && analyze__fast_path_gate(py, f)) {
+    } else if (gates && kb_pattern_match_memo(&codes, gates->arg, f->rule->code) && analyze__fast_path_gate(py, f)) {
       if (f->fix == FIX_SAFE) f->fix = FIX_UNSAFE; /* rewritten, the gate sends the NPU into the unported kernel */
       analyze__hint(f, gates);
     }
@@ -1097,8 +1095,11 @@ static void analyze__line_starts(const char *text, size_t len, LineStarts *ls) {
 
 static void analyze__facts(const char *text, size_t len, const PyFile *py, PyFactsCache *cache, const char *key,
                            const LineStarts *ls, FileFacts *facts) {
+  /* the line starts count a lone CR too; without one they are the newlines plus one */
   uint32_t lines = len > 0 ? 1 : 0;
-  for (const char *p = text, *end = text + len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) lines++;
+  if (len > 0 && ls->len && !memchr(text, '\r', len)) lines = (uint32_t)ls->len;
+  else
+    for (const char *p = text, *end = text + len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) lines++;
   if (len > 0 && text[len - 1] == '\n') lines--;
   facts->lines = lines;
   if (!py) return;
@@ -1116,16 +1117,39 @@ typedef struct {
 
 typedef Array(AnalyzePos) AnalyzePosList;
 
-static int analyze__pos_cmp(const void *a, const void *b) {
-  uint32_t x = ((const AnalyzePos *)a)->at, y = ((const AnalyzePos *)b)->at;
-  return x < y ? -1 : x > y;
+/* Sorts by offset: a merge of runs, for the list is mostly in order (each
+ * finding's own offsets ascend, and units come in document order), without
+ * qsort's call per comparison. */
+static void analyze__pos_sort(AnalyzePosList *p) {
+  size_t n = p->len;
+  bool sorted = true;
+  for (size_t i = 1; i < n && sorted; i++) sorted = p->items[i - 1].at <= p->items[i].at;
+  if (sorted) return;
+  AnalyzePos *a = p->items, *b = xmalloc(n * sizeof *b);
+  for (size_t w = 1; w < n; w *= 2) {
+    for (size_t lo = 0; lo < n; lo += 2 * w) {
+      size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      size_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) b[k++] = a[j].at < a[i].at ? a[j++] : a[i++];
+      while (i < mid) b[k++] = a[i++];
+      while (j < hi) b[k++] = a[j++];
+    }
+    AnalyzePos *t = a;
+    a = b;
+    b = t;
+  }
+  if (a != p->items) {
+    memcpy(p->items, a, n * sizeof *a);
+    b = a;
+  }
+  free(b);
 }
 
 /* Rows and code-point columns of every offset in one sweep: in offset
  * order, each column continues from the previous offset on its line, so
  * many findings on one long line cost the line once, not once each. */
 static void analyze__points(const char *text, const LineStarts *ls, AnalyzePosList *p) {
-  if (p->len > 1) qsort(p->items, p->len, sizeof *p->items, analyze__pos_cmp);
+  analyze__pos_sort(p);
   size_t line = 0;
   uint32_t from = 0, col = 0;
   for (size_t i = 0; i < p->len; i++) {
@@ -1341,7 +1365,7 @@ static void analyze__guard_flags(const PyFile *py, FindingList *l) {
   for (size_t i = 0; i < l->len; i++) {
     Finding *f = &l->items[i];
     if (!f->guarded) continue;
-    ForestUp up = forest_up(py->forest, f->start_byte, f->end_byte);
+    ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
     const char *field, *from = NULL;
     for (TSNode c; forest_up_next(&up, &c, &field); from = field) {
       PySym k = pysym_of(c);

@@ -37,6 +37,11 @@ typedef struct {
   TSNode *host; /* C/C++: per kernel finding, the host function of its first launch (fold__launches) */
 } Fold;
 
+/* The walk up from [s, e): the Python file's kept paths, else the forest's. */
+static ForestUp fold__up(const AnalyzeCtx *ctx, uint32_t s, uint32_t e) {
+  return ctx->py ? forest_paths_up(ctx->py->paths, s, e) : forest_up(ctx->forest, s, e);
+}
+
 static bool fold__is(TSNode n, const char *type) { return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0; }
 
 static bool fold__is_statement(const char *t) {
@@ -46,44 +51,54 @@ static bool fold__is_statement(const char *t) {
          strcmp(t, "decorated_definition") == 0 || util_starts_with(t, "preproc_");
 }
 
-/* Where a finding sits: its statement, function, switch and case. One
- * cursor descends from the root to the finding's range, so the cost is the
- * depth of the tree, not its square (ts_node_parent walks from the root). */
+/* One node on the way down to a finding: what it says of the finding's
+ * site. False when the node does not hold the finding (the way ends). */
+static bool fold__site_step(const AnalyzeCtx *ctx, const Finding *f, TSNode n, FoldSite *s) {
+  if (ts_node_start_byte(n) > f->start_byte || ts_node_end_byte(n) < f->end_byte) return false;
+  const char *t = ts_node_type(n);
+  if (ctx->kind == FILE_PYTHON && strcmp(t, "call") == 0) {
+    TSNode callee = ts_node_child(n, 0);
+    if (ts_node_start_byte(callee) == f->start_byte && ts_node_end_byte(callee) == f->end_byte)
+      s->call_end = ts_node_end_byte(n); /* `torch.cuda.x(device="cuda:0")`: the call is the construct */
+  }
+  if (fold__is_statement(t)) {
+    s->stmt = ts_node_start_byte(n);
+    s->in_import = strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0;
+  }
+  if (ctx->kind == FILE_CUDA) {
+    if (strcmp(t, "function_definition") == 0) {
+      s->func = ts_node_start_byte(n);
+      s->fn_def = n;
+      s->sw = s->case_ = (TSNode){0}; /* a switch outside the function is not its dispatch */
+    } else if (strcmp(t, "case_statement") == 0) {
+      s->case_ = n;
+    } else if (strcmp(t, "switch_statement") == 0) {
+      s->sw = n;
+    }
+  }
+  return true;
+}
+
+/* Where a finding sits: its statement, function, switch and case. The way
+ * down from the root to the finding's range is the walk up's, read root
+ * first: kept for a Python file, else one cursor (the cost is the depth of
+ * the tree, not its square: ts_node_parent walks from the root). */
 static FoldSite fold__site(const AnalyzeCtx *ctx, const Finding *f) {
   FoldSite s;
   memset(&s, 0, sizeof s);
   s.stmt = s.func = FOLD_NONE;
   s.call_end = f->end_byte;
   if (!ctx->forest || f->end_byte <= f->start_byte) return s;
+  if (ctx->py) {
+    ForestUp up = forest_paths_up(ctx->py->paths, f->start_byte, f->end_byte);
+    for (size_t i = 0; i < up.n && fold__site_step(ctx, f, up.steps[i].node, &s); i++) continue;
+    return s;
+  }
   TSNode root = forest_root(ctx->forest, forest_member_at(ctx->forest, f->start_byte));
   if (ts_node_is_null(root)) return s;
   TSTreeCursor cur = ts_tree_cursor_new(root);
-  for (bool more = true; more;) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    if (ts_node_start_byte(n) > f->start_byte || ts_node_end_byte(n) < f->end_byte) break;
-    const char *t = ts_node_type(n);
-    if (ctx->kind == FILE_PYTHON && strcmp(t, "call") == 0) {
-      TSNode callee = ts_node_child(n, 0);
-      if (ts_node_start_byte(callee) == f->start_byte && ts_node_end_byte(callee) == f->end_byte)
-        s.call_end = ts_node_end_byte(n); /* `torch.cuda.x(device="cuda:0")`: the call is the construct */
-    }
-    if (fold__is_statement(t)) {
-      s.stmt = ts_node_start_byte(n);
-      s.in_import = strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0;
-    }
-    if (ctx->kind == FILE_CUDA) {
-      if (strcmp(t, "function_definition") == 0) {
-        s.func = ts_node_start_byte(n);
-        s.fn_def = n;
-        s.sw = s.case_ = (TSNode){0}; /* a switch outside the function is not its dispatch */
-      } else if (strcmp(t, "case_statement") == 0) {
-        s.case_ = n;
-      } else if (strcmp(t, "switch_statement") == 0) {
-        s.sw = n;
-      }
-    }
+  for (bool more = true; more && fold__site_step(ctx, f, ts_tree_cursor_current_node(&cur), &s);)
     more = ts_tree_cursor_goto_first_child_for_byte(&cur, f->start_byte) >= 0;
-  }
   ts_tree_cursor_delete(&cur);
   return s;
 }
@@ -227,12 +242,15 @@ static void fold__member_of_result(Fold *fo) {
   for (size_t i = 0; i < l->len; i++) {
     Finding *b = &l->items[i];
     if (fo->sites[i].gone || kb_domain(b->rule->code) < 2 || !b->subject || util_ends_with(b->subject, ")")) continue;
-    TSNode name = forest_node_at(fo->ctx->forest, b->start_byte, b->end_byte);
-    TSNode attr = ts_node_is_null(name) ? name : ts_node_parent(name);
+    /* the finding's node, its parent and theirs */
+    TSNode way[3] = {{{0}, 0, 0}, {{0}, 0, 0}, {{0}, 0, 0}};
+    ForestUp w = fold__up(fo->ctx, b->start_byte, b->end_byte);
+    for (int k = 0; k < 3 && forest_up_next(&w, &way[k], NULL); k++) continue;
+    forest_up_end(&w);
+    TSNode name = way[0], attr = way[1], up = way[2];
     TSNode obj = ts_node_is_null(attr) ? attr : pysym_child(attr, PYFIELD_OBJECT);
     if (ts_node_is_null(obj) || pysym_of(attr) != PYSYM_ATTRIBUTE) continue;
     bool on_name = ts_node_eq(pysym_child(attr, PYFIELD_ATTRIBUTE), name) && pysym_of(obj) == PYSYM_CALL;
-    TSNode up = ts_node_parent(attr);
     if (!on_name && b->subject[0] != '.') continue;
     if (on_name && pysym_of(up) == PYSYM_CALL && ts_node_eq(pysym_child(up, PYFIELD_FUNCTION), attr)) continue;
     bool fixable = b->fix != FIX_NONE, folded = false;
@@ -422,7 +440,7 @@ static void fold__statement_codes(Fold *fo) {
  * holds it, within its definition; *block is that consequence. Null when
  * there is none. */
 static TSNode fold__branch_of(const AnalyzeCtx *ctx, uint32_t s, uint32_t e, TSNode *block) {
-  ForestUp up = forest_up(ctx->forest, s, e);
+  ForestUp up = fold__up(ctx, s, e);
   TSNode c, found = {0}, consequence = {0};
   const char *field;
   for (bool own = true; forest_up_next(&up, &c, &field); own = false) {
@@ -453,7 +471,7 @@ static bool fold__mentions_cuda(const AnalyzeCtx *ctx, TSNode n) {
  * consequence. The exit's condition is *cond, the rest of the body
  * [*rs, *re). A test that raises is a requirement, not a branch. */
 static bool fold__early_exit_of(const AnalyzeCtx *ctx, uint32_t s, uint32_t e, TSNode *cond, uint32_t *rs, uint32_t *re) {
-  ForestUp up = forest_up(ctx->forest, s, e);
+  ForestUp up = fold__up(ctx, s, e);
   TSNode c, child = {0}, body = {0};
   const char *field, *child_field = NULL;
   while (forest_up_next(&up, &c, &field)) {

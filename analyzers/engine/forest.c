@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "analyzers/engine/analyze.h"
+#include "analyzers/engine/arena.h"
 #include "analyzers/python/pysplit.h"
 
 void forest_init(Forest *f, FileKind kind) {
@@ -258,6 +259,13 @@ ForestUp forest_up(const Forest *f, uint32_t start, uint32_t end) {
 }
 
 bool forest_up_next(ForestUp *up, TSNode *out, const char **field) {
+  if (up->steps) {
+    if (!up->n) return false;
+    const ForestStep *s = &up->steps[--up->n];
+    *out = s->node;
+    if (field) *field = s->field;
+    return true;
+  }
   if (!up->live || (up->started && !ts_tree_cursor_goto_parent(&up->cursor))) return false;
   up->started = true;
   *out = ts_tree_cursor_current_node(&up->cursor);
@@ -268,6 +276,81 @@ bool forest_up_next(ForestUp *up, TSNode *out, const char **field) {
 void forest_up_end(ForestUp *up) {
   if (up->live) ts_tree_cursor_delete(&up->cursor);
   up->live = false;
+}
+
+/* ---- kept paths -------------------------------------------------------------- */
+
+typedef struct {
+  uint64_t key;            /* (start << 32 | end) + 1; 0: an empty slot */
+  ForestStep *steps;       /* root first; in the arena */
+  size_t n;
+} ForestPath;
+
+struct ForestPaths {
+  const Forest *forest;
+  Arena arena;             /* the steps: stable while walks hand them out */
+  ForestPath *slots;       /* open addressing, a power of two */
+  size_t cap, used;
+};
+
+ForestPaths *forest_paths_new(const Forest *f) {
+  ForestPaths *p = xcalloc(1, sizeof *p);
+  p->forest = f;
+  return p;
+}
+
+void forest_paths_free(ForestPaths *p) {
+  if (!p) return;
+  arena_free(&p->arena);
+  free(p->slots);
+  free(p);
+}
+
+static ForestPath *forest__path_slot(ForestPath *slots, size_t cap, uint64_t key) {
+  size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 17) & (cap - 1);
+  while (slots[i].key && slots[i].key != key) i = (i + 1) & (cap - 1);
+  return &slots[i];
+}
+
+static void forest__paths_grow(ForestPaths *p) {
+  size_t cap = p->cap ? p->cap * 2 : 64;
+  ForestPath *slots = xcalloc(cap, sizeof *slots);
+  for (size_t i = 0; i < p->cap; i++)
+    if (p->slots[i].key) *forest__path_slot(slots, cap, p->slots[i].key) = p->slots[i];
+  free(p->slots);
+  p->slots = slots;
+  p->cap = cap;
+}
+
+/* The walk forest_up gives, every step of it recorded. */
+static void forest__path_record(ForestPaths *p, uint32_t start, uint32_t end, ForestPath *path) {
+  Array(ForestStep) steps = {0};
+  ForestUp up = forest_up(p->forest, start, end);
+  ForestStep st;
+  while (forest_up_next(&up, &st.node, &st.field)) array_push(&steps, st);
+  forest_up_end(&up);
+  path->n = steps.len;
+  path->steps = steps.len ? arena_alloc(&p->arena, steps.len * sizeof *steps.items) : NULL;
+  for (size_t i = 0; i < steps.len; i++) path->steps[i] = steps.items[steps.len - 1 - i]; /* root first */
+  array_free(&steps);
+}
+
+ForestUp forest_paths_up(ForestPaths *p, uint32_t start, uint32_t end) {
+  ForestUp up = {0};
+  if (!p) return up;
+  if ((p->used + 1) * 2 > p->cap) forest__paths_grow(p);
+  uint64_t key = ((uint64_t)start << 32 | end) + 1;
+  ForestPath *path = forest__path_slot(p->slots, p->cap, key);
+  if (!path->key) {
+    path->key = key;
+    forest__path_record(p, start, end, path);
+    p->used++;
+  }
+  up.steps = path->steps;
+  up.n = path->n;
+  static const ForestStep none;
+  if (!up.steps) up.steps = &none; /* an empty walk, not the cursor's */
+  return up;
 }
 
 TSNode forest_prev_named_sibling(const Forest *f, TSNode n) {

@@ -89,12 +89,34 @@ TSNode forest_node_at(const Forest *f, uint32_t start, uint32_t end);
  * `field` (may be NULL) is the field name of n in its parent, NULL when none.
  * The walk owns a tree cursor: forest_up_end frees it. */
 typedef struct {
+  TSNode node;
+  const char *field; /* its field name in its parent (NULL: none) */
+} ForestStep;
+
+typedef struct {
   TSTreeCursor cursor;
   bool live, started;
+  const ForestStep *steps; /* a kept path (forest_paths_up), root first; NULL: the cursor walks */
+  size_t n;                /* steps not yet handed out */
 } ForestUp;
 ForestUp forest_up(const Forest *f, uint32_t start, uint32_t end);
 bool forest_up_next(ForestUp *up, TSNode *out, const char **field);
 void forest_up_end(ForestUp *up);
+
+/* The walks up one analysis asks, kept. The refinement asks about a
+ * finding's ancestors several times (its statement, its branch, the call
+ * it is the callee of), and each walk down from a member's root costs the
+ * children of every level it passes: a few thousand instructions in a
+ * class of many methods. forest_paths_up gives the walk forest_up gives,
+ * the second time from memory.
+ * Ownership: the caller's (forest_paths_free); valid while the forest is
+ * neither edited nor parsed; one thread. */
+typedef struct ForestPaths ForestPaths;
+ForestPaths *forest_paths_new(const Forest *f);
+void forest_paths_free(ForestPaths *p);
+/* forest_up over p's forest; p NULL: a plain forest_up is impossible, so
+ * the walk is empty. */
+ForestUp forest_paths_up(ForestPaths *p, uint32_t start, uint32_t end);
 /* The named sibling before n; for a top-level statement, the last one of
  * the member before. */
 TSNode forest_prev_named_sibling(const Forest *f, TSNode n);

@@ -134,6 +134,19 @@ bool kb_entry_is_library(const KbEntry *e);
  * starting with '!' excludes what it matches ("*norm*|!*normaliz*"). */
 bool kb_pattern_match(const char *pattern, const char *s);
 
+/* kb_pattern_match's answers for one pass that asks the same few rows about
+ * the same few rule codes again and again (the refinement: a dozen rows per
+ * finding). Keyed by the two pointers, so both strings must stay unchanged
+ * for the memo's life: a row's pattern and a rule's code do. Zero it to
+ * start; it owns nothing. */
+typedef struct {
+  struct {
+    const char *pattern, *s;
+    bool hit;
+  } slots[256];
+} KbMatchMemo;
+bool kb_pattern_match_memo(KbMatchMemo *m, const char *pattern, const char *s);
+
 /* Fills a message template. Caller frees. */
 char *kb_format(const char *tmpl, const char *subject, const char *replacement);
 

@@ -1080,14 +1080,20 @@ static bool resolver__visit(PyFile *py, TSNode n, Frame *frames, size_t depth) {
   }
 }
 
-/* Attaches each method to its innermost class. Functions and classes were
- * found in document order: one sweep with a stack of the classes open at
- * each function (the innermost on top). */
+/* Attaches each method to its innermost class, and each function to the
+ * function holding it. Functions and classes were found in document order:
+ * one sweep with a stack of the classes open at each function (the
+ * innermost on top), and one of the functions. */
 static void resolver__methods(PyFile *py) {
   Array(const PyClass *) open = {0};
+  Array(uint32_t) outer = {0}; /* indexes of the functions open at this one */
   size_t k = 0;
   for (size_t i = 0; i < py->functions.len; i++) {
     PyFunction *f = &py->functions.items[i];
+    while (outer.len && !(f->end <= py->functions.items[outer.items[outer.len - 1]].end)) outer.len--;
+    f->outer = outer.len ? outer.items[outer.len - 1] + 1 : 0;
+    uint32_t self = (uint32_t)i;
+    array_push(&outer, self);
     for (; k < py->classes.len && py->classes.items[k].start <= f->start; k++) {
       const PyClass *c = &py->classes.items[k];
       while (open.len && open.items[open.len - 1]->end < c->end) open.len--; /* closed before c */
@@ -1097,6 +1103,7 @@ static void resolver__methods(PyFile *py) {
     f->class_name = open.len ? xstrdup(open.items[open.len - 1]->name) : NULL;
   }
   array_free(&open);
+  array_free(&outer);
 }
 
 /* The statement-level walk of one member's tree. */
@@ -1402,6 +1409,7 @@ PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, 
   py->text = text;
   py->len = len;
   py->forest = forest;
+  py->paths = forest ? forest_paths_new(forest) : NULL;
   py->borrowed = cache != NULL;
   size_t rows = n_lines;
   if (!rows) { /* one more than the line breaks */
@@ -1458,6 +1466,8 @@ PyFile *pyfile_build(const Forest *forest, const char *text, size_t len) {
 
 static void pyfile_free_arrays(PyFile *py) {
   bool own = !py->borrowed; /* else the names are a cache's */
+  forest_paths_free(py->paths);
+  py->paths = NULL;
   for (size_t i = 0; own && i < py->bindings.len; i++) {
     free(py->bindings.items[i].local);
     free(py->bindings.items[i].qualname);
@@ -1585,19 +1595,23 @@ char *pyfile_option_at(const PyFile *py, uint32_t at) {
   return xstrndup(py->text + nm->start, nm->end - nm->start);
 }
 
+const PyFunction *pyfile_function_outer(const PyFile *py, const PyFunction *f) {
+  return f->outer ? &py->functions.items[f->outer - 1] : NULL;
+}
+
 const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at) {
   /* functions are in document order (the walk is pre-order): the innermost
-   * one holding `at` is the last one starting before it that still covers it */
+   * one holding `at` is the last one starting before it that still covers
+   * it, which is that last one or a function holding it (definitions nest:
+   * any other ends before it starts) */
   size_t lo = 0, hi = py->functions.len;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     if (py->functions.items[mid].start <= at) lo = mid + 1;
     else hi = mid;
   }
-  for (size_t i = lo; i-- > 0;) {
-    const PyFunction *f = &py->functions.items[i];
+  for (const PyFunction *f = lo ? &py->functions.items[lo - 1] : NULL; f; f = pyfile_function_outer(py, f))
     if (at < f->end) return f;
-  }
   return NULL;
 }
 

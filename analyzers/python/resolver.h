@@ -42,6 +42,7 @@ typedef struct {
   uint32_t body_start;
   uint32_t start_row, end_row;
   char *class_name;          /* enclosing class or NULL */
+  uint32_t outer;            /* index + 1 of the innermost function holding this one, 0: none */
 } PyFunction;
 
 typedef struct {
@@ -69,6 +70,7 @@ struct PyFile {
   const char *text;
   size_t len;
   const struct Forest *forest; /* the syntax (forest.h), borrowed */
+  struct ForestPaths *paths; /* owned: the walks up asked of this version (forest_paths_up) */
   Array(PyBinding) bindings; /* in document order of their statements */
   uint64_t name_bloom[4];    /* bits of the bound local names: most lookups miss */
   /* Bindings by local name, so that a lookup visits only its name's: open
@@ -198,6 +200,8 @@ void pyfile_required_fallbacks(PyFile *py);
 bool pyfile_handler_rebinds(const PyFile *py, uint32_t at, const char *name);
 /* Innermost function containing `at`, or NULL. */
 const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at);
+/* The function holding f (f nested in its body), or NULL. */
+const PyFunction *pyfile_function_outer(const PyFile *py, const PyFunction *f);
 /* The innermost class whose body holds byte `at`, or NULL. */
 const PyClass *pyfile_class_at(const PyFile *py, uint32_t at);
 

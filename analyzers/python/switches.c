@@ -69,7 +69,7 @@ void pyswitches_scan(const PyFile *py, const char *action, const char *kept, PyS
     if (!hit) break;
     p = hit + n;
     uint32_t at = (uint32_t)(hit - py->text);
-    ForestUp up = forest_up(py->forest, at, at + (uint32_t)n);
+    ForestUp up = forest_paths_up(py->paths, at, at + (uint32_t)n);
     const char *field;
     for (TSNode c; forest_up_next(&up, &c, &field);) {
       PySym s = pysym_of(c);
@@ -117,7 +117,7 @@ static const char *switches__requires(const PyFile *py, const PySwitches *sw, TS
 
 const char *pyswitches_branch(const PyFile *py, const PySwitches *sw, uint32_t start, uint32_t end) {
   if (!sw->names.len) return NULL;
-  ForestUp up = forest_up(py->forest, start, end);
+  ForestUp up = forest_paths_up(py->paths, start, end);
   const char *field, *hit = NULL;
   PySym below = PYSYM_OTHER; /* the kind of the node the walk came from */
   for (TSNode c; !hit && forest_up_next(&up, &c, &field);) {

@@ -211,3 +211,84 @@ TEST(forest_members_are_the_statements_of_one_parse) {
   forest_free(&f);
   ts_parser_delete(p);
 }
+
+/* forest_paths_up against forest_up: for ranges asked in random order (the
+ * ranges of nodes, as findings are, and arbitrary byte ranges, empty ones
+ * and ranges across statements among them), asked again, the same walk:
+ * the same nodes with the same field names, innermost first. */
+TEST(forest_kept_paths_walk_as_forest_up) {
+  static const char *const src =
+      "import torch\n"
+      "class Attn(torch.nn.Module):\n"
+      "    def __init__(self, dim):\n"
+      "        super().__init__()\n"
+      "        self.qkv = torch.nn.Linear(dim, dim * 3).cuda()\n"
+      "    @torch.no_grad()\n"
+      "    def forward(self, x, mask=None):\n"
+      "        if torch.cuda.is_available() and x.is_cuda:\n"
+      "            with torch.cuda.amp.autocast(dtype=torch.float16):\n"
+      "                y = flash_attn_func(x, x, x, causal=mask is None)\n"
+      "        else:\n"
+      "            y = torch.softmax(x @ x.transpose(-1, -2), dim=-1) @ x\n"
+      "        return [y[i] for i in range(len(y)) if i % 2]\n"
+      "def helper(d='cuda'):\n"
+      "    return torch.device(d)\n"
+      "x = Attn(4).to('cuda:0')\n";
+  size_t len = strlen(src);
+  TSParser *p = ts_parser_new();
+  Forest f;
+  ASSERT(forest_t__parse(&f, p, src, len));
+  /* every node's range, then random ones */
+  Array(ByteRange) asks = {0};
+  for (size_t m = 0; m < forest_size(&f); m++) {
+    TSTreeCursor c = ts_tree_cursor_new(forest_root(&f, m));
+    for (bool more = true; more;) {
+      TSNode n = ts_tree_cursor_current_node(&c);
+      ByteRange r = {ts_node_start_byte(n), ts_node_end_byte(n)};
+      array_push(&asks, r);
+      if (ts_tree_cursor_goto_first_child(&c)) continue;
+      while (!(more = ts_tree_cursor_goto_next_sibling(&c)) && ts_tree_cursor_goto_parent(&c)) continue;
+    }
+    ts_tree_cursor_delete(&c);
+  }
+  uint64_t seed = 0x9e3779b97f4a7c15ull;
+  for (int k = 0; k < 400; k++) {
+    uint32_t s = (uint32_t)(forest_t__rand(&seed) % (len + 1));
+    uint32_t e = s + (uint32_t)(forest_t__rand(&seed) % 40);
+    ByteRange r = {s, e > len ? (uint32_t)len : e};
+    array_push(&asks, r);
+  }
+  for (size_t i = asks.len; i > 1; i--) { /* shuffled, then every range asked twice */
+    size_t j = (size_t)(forest_t__rand(&seed) % i);
+    ByteRange t = asks.items[i - 1];
+    asks.items[i - 1] = asks.items[j];
+    asks.items[j] = t;
+  }
+  size_t n = asks.len;
+  for (size_t i = 0; i < n; i++) array_push(&asks, asks.items[(i * 7) % n]);
+  ForestPaths *paths = forest_paths_new(&f);
+  size_t steps = 0;
+  for (size_t i = 0; i < asks.len; i++) {
+    ForestUp a = forest_up(&f, asks.items[i].start, asks.items[i].end);
+    ForestUp b = forest_paths_up(paths, asks.items[i].start, asks.items[i].end);
+    TSNode x, y;
+    const char *fx, *fy;
+    for (;;) {
+      bool more = forest_up_next(&a, &x, &fx);
+      ASSERT_EQ(more, forest_up_next(&b, &y, &fy));
+      if (!more) break;
+      ASSERT(ts_node_eq(x, y));
+      ASSERT_EQ(ts_node_start_byte(x), ts_node_start_byte(y));
+      ASSERT_EQ(ts_node_end_byte(x), ts_node_end_byte(y));
+      ASSERT_STR_EQ(fx ? fx : "-", fy ? fy : "-");
+      steps++;
+    }
+    forest_up_end(&a);
+    forest_up_end(&b);
+  }
+  ASSERT(steps > asks.len * 3); /* the walks were deep, not empty */
+  forest_paths_free(paths);
+  array_free(&asks);
+  forest_free(&f);
+  ts_parser_delete(p);
+}

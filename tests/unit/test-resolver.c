@@ -139,6 +139,25 @@ TEST(resolver_call_target) {
   src_close(&s);
 }
 
+/* The function holding a byte and the functions holding that one: the
+ * innermost first, then outwards, across siblings that end before it. */
+TEST(resolver_functions_nest) {
+  Src s;
+  src_open(&s, "def a():\n    def b():\n        x = 1\n    def c():\n        def d():\n            y = 2\n"
+               "        z = 3\n    w = 4\nclass K:\n    def m(self):\n        v = 5\nu = 6\n");
+  static const char *const at[] = {"x = 1", "y = 2", "z = 3", "w = 4", "v = 5", "u = 6"};
+  static const char *const want[] = {"b a", "d c a", "c a", "a", "m", ""};
+  for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+    char got[32] = "";
+    uint32_t byte = (uint32_t)(strstr(s.text, at[i]) - s.text);
+    for (const PyFunction *f = pyfile_function_at(s.py, byte); f; f = pyfile_function_outer(s.py, f))
+      snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", *got ? " " : "", f->name);
+    ASSERT_STR_EQ(got, want[i]);
+  }
+  ASSERT_EQ(s.py->functions.items[4].outer, 0); /* m: a method, in no function */
+  src_close(&s);
+}
+
 TEST(resolver_facts) {
   Src s;
   src_open(&s, "\"\"\"doc\"\"\"\nimport torch\ntry:\n    import flash_attn\nexcept ImportError:\n    flash_attn = None\n"
