@@ -173,7 +173,7 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
     rc__str(out, f->refs.items[i].name);
     rc__u32(out, rc__zig(f->refs.items[i].owner));
     rc__u32(out, rc__zig(f->refs.items[i].via));
-    rc__u32(out, f->refs.items[i].plain);
+    rc__u32(out, (uint32_t)f->refs.items[i].plain | (uint32_t)f->refs.items[i].attr << 1);
   }
   rc__strs(out, f->star_imports.items, f->star_imports.len);
   rc__strs(out, f->dynamic_imports.items, f->dynamic_imports.len);
@@ -476,7 +476,9 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     ref.name = rc__get_str(r);
     ref.owner = rc__unzig(rc__get_u32(r));
     ref.via = rc__unzig(rc__get_u32(r));
-    ref.plain = rc__get_u32(r) != 0;
+    uint32_t bits = rc__get_u32(r);
+    ref.plain = bits & 1;
+    ref.attr = (bits >> 1) & 1;
     int32_t via_at = ref.via <= -2 ? -2 - ref.via : ref.via;
     if (!ref.name || ref.owner < PYREF_MAIN || ref.owner >= (int32_t)f->defs.len || via_at >= (int32_t)f->imports.len)
       r->bad = true;

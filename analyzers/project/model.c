@@ -483,8 +483,12 @@ static uint64_t model__digest(const MModule *mm) {
     h = model__mix(h, &im->end, sizeof im->end);
   }
   for (size_t i = 0; f && i < f->refs.len; i++) {
-    h = model__mix_str(h, f->refs.items[i].name);
-    h = model__mix(h, &f->refs.items[i].owner, sizeof f->refs.items[i].owner);
+    const PyRef *r = &f->refs.items[i];
+    unsigned bits = r->plain | r->attr << 1;
+    h = model__mix_str(h, r->name);
+    h = model__mix(h, &r->owner, sizeof r->owner);
+    h = model__mix(h, &r->via, sizeof r->via);
+    h = model__mix(h, &bits, sizeof bits);
   }
   for (size_t i = 0; f && i < f->star_imports.len; i++) h = model__mix_str(h, f->star_imports.items[i]);
   for (size_t i = 0; f && i < f->dynamic_imports.len; i++) h = model__mix_str(h, f->dynamic_imports.items[i]);
@@ -2939,6 +2943,26 @@ static size_t model__method_all_pass(const Model *m, int32_t g, const PyParam *p
   return calls;
 }
 
+/* Whether a mention in module mod, not g's, can name g (global): through an
+ * import that may name project code, or else when mod imports g's module
+ * or a package module that imports it (a re-export, a star import). A name
+ * nothing of the project binds in mod is another object's attribute
+ * (`model.load_state_dict(...)`, torch's method beside the project's
+ * function of that name) or mod's own. */
+static bool model__may_name(const Model *m, int32_t g, uint32_t mod, const PyRef *ref) {
+  int32_t home = m->defs.items[g].mod;
+  const MModule *mm = &m->mods.items[mod];
+  if ((int32_t)mod == home) return true;
+  if (ref->via >= 0) return (size_t)ref->via >= mm->import_ours.len || mm->import_ours.items[ref->via];
+  for (size_t k = 0; k < mm->deps.len; k++) {
+    const MModule *dm = &m->mods.items[mm->deps.items[k]];
+    if (mm->deps.items[k] == home) return true;
+    for (size_t q = 0; dm->is_init && q < dm->deps.len; q++)
+      if (dm->deps.items[q] == home) return true;
+  }
+  return false;
+}
+
 /* How many calls in the project reach definition g (global: a function, a
  * method, or a method __init__ through its class) and pass p (or, not
  * `passing`, surely leave it out), when every call does and every mention
@@ -2967,7 +2991,9 @@ static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p, bool 
     uint64_t id = m->mentions_of.items[j];
     uint32_t mod = (uint32_t)(id >> 32);
     const PyRef *ref = &m->mods.items[mod].facts->refs.items[(uint32_t)id];
-    if (ref->via <= -2 || model__own_mention(m, g, cls, mod, ref->owner, name)) continue;
+    if (ref->via <= -2 || ref->attr || model__own_mention(m, g, cls, mod, ref->owner, name) ||
+        !model__may_name(m, g, mod, ref))
+      continue;
     /* through an import of another definition of that name (wan/utils.py's
      * create_block_mask_cached beside hyvideo/utils.py's): none of g's */
     const MModule *rm = &m->mods.items[mod];

@@ -132,11 +132,12 @@ static size_t *pyfacts__ref_slot(const PyFacts *out, PyfRefSet *set, int32_t own
 
 /* A name already in the set (its slot taken) takes the new mention's `via`;
  * returns whether it was there. */
-static bool pyfacts__ref_merged(PyFacts *out, const size_t *slot, int32_t via, bool plain) {
+static bool pyfacts__ref_merged(PyFacts *out, const size_t *slot, int32_t via, bool plain, bool attr) {
   if (!*slot) return false;
   PyRef *r = &out->refs.items[*slot - 1];
   r->via = pyfacts__merge_via(r->via, via);
   r->plain = r->plain && plain;
+  r->attr = r->attr && attr;
   return true;
 }
 
@@ -148,17 +149,17 @@ static void pyfacts__ref_push(PyFacts *out, PyfRefSet *set, size_t *slot, PyRef 
 }
 
 static void pyfacts__ref_add(PyFacts *out, PyfRefSet *set, int32_t owner, const char *name, size_t n, int32_t via,
-                             bool plain) {
+                             bool plain, bool attr) {
   size_t *slot = pyfacts__ref_slot(out, set, owner, name, n);
-  if (!pyfacts__ref_merged(out, slot, via, plain))
-    pyfacts__ref_push(out, set, slot, (PyRef){xstrndup(name, n), owner, via, plain});
+  if (!pyfacts__ref_merged(out, slot, via, plain, attr))
+    pyfacts__ref_push(out, set, slot, (PyRef){xstrndup(name, n), owner, via, plain, attr});
 }
 
 /* Records that `owner` mentions the name text[s, e), once. */
-static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e, int32_t via, bool plain) {
+static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e, int32_t via, bool plain, bool attr) {
   size_t n = e - s;
   if (n == 0 || n > 128) return;
-  pyfacts__ref_add(b->out, &b->seen, owner, b->py->text + s, n, via, plain);
+  pyfacts__ref_add(b->out, &b->seen, owner, b->py->text + s, n, via, plain, attr);
 }
 
 /* A function's own import statement: its names are no mention (its uses
@@ -198,7 +199,7 @@ static void pyfacts__alias_use(PyfBuild *b, const PyBinding *bd, int32_t owner, 
   if (!bd || !bd->qualname || !bd->local) return;
   const char *last = strrchr(bd->qualname, '.');
   last = last ? last + 1 : bd->qualname;
-  if (strcmp(last, bd->local) != 0) pyfacts__ref_add(b->out, &b->seen, owner, last, strlen(last), via, plain);
+  if (strcmp(last, bd->local) != 0) pyfacts__ref_add(b->out, &b->seen, owner, last, strlen(last), via, plain, false);
 }
 
 /* A name a function's own import binds (`from transformers import
@@ -598,7 +599,7 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
   PySym ps = pysym_of(parent);
   if (sym == PYSYM_IDENTIFIER && pyfacts__type_tested(b, n, up, depth)) return;
   if (sym == PYSYM_IDENTIFIER && b->frames.len && pyfacts__binds(field, parent)) {
-    PyRef r = {pyfile_node_text(b->py, n), pyfacts__owner(b), -1, false};
+    PyRef r = {pyfile_node_text(b->py, n), pyfacts__owner(b), -1, false, false};
     array_push(&b->bound, r);
   }
   if (sym == PYSYM_IDENTIFIER && field == pysym_field_id(PYFIELD_NAME) &&
@@ -607,7 +608,7 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
   if (sym == PYSYM_IDENTIFIER && ps == PYSYM_ATTRIBUTE && field == pysym_field_id(PYFIELD_ATTRIBUTE))
     return; /* the attribute's own visit records it, with its base */
   int32_t via = -1;
-  bool plain = false;
+  bool plain = false, attr = false;
   const PyBinding *bound = NULL; /* a plain name's import binding */
   if (sym == PYSYM_ATTRIBUTE) {
     TSNode a = pysym_child(n, PYFIELD_ATTRIBUTE);
@@ -619,6 +620,7 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
     for (int hop = 0; hop < 8 && !ts_node_is_null(base) && pysym_of(base) == PYSYM_ATTRIBUTE; hop++)
       base = pysym_child(base, PYFIELD_OBJECT);
     if (!ts_node_is_null(base)) via = pyfacts__via(b, base, NULL);
+    attr = via == -1;
     n = a;
   } else if (ps == PYSYM_DOTTED_NAME) {
     via = pyfacts__statement_via(b, parent);
@@ -630,7 +632,7 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
   uint32_t at = ts_node_start_byte(n);
   int32_t owner = pyfacts__owner(b);
   if (owner < 0 && pyfacts__in_main(b, at)) owner = PYREF_MAIN;
-  pyfacts__ref(b, owner, at, ts_node_end_byte(n), via, plain);
+  pyfacts__ref(b, owner, at, ts_node_end_byte(n), via, plain, attr);
   /* (the alias in its own import statement binds it: no use) */
   if (via >= 0 && bound && strcmp(ts_node_type(parent), "aliased_import") != 0)
     pyfacts__alias_use(b, bound, owner, via, plain);
@@ -943,7 +945,7 @@ static void pyfacts__join(PyFacts *f, PyfRefSet *seen, PyFacts *part, bool own) 
       continue;
     }
     size_t *slot = pyfacts__ref_slot(f, seen, r.owner, r.name, strlen(r.name));
-    if (!pyfacts__ref_merged(f, slot, r.via, r.plain)) pyfacts__ref_push(f, seen, slot, r);
+    if (!pyfacts__ref_merged(f, slot, r.via, r.plain, r.attr)) pyfacts__ref_push(f, seen, slot, r);
     else if (own) free(r.name); /* named by an earlier part too */
   }
   for (size_t i = 0; i < part->star_imports.len; i++) array_push(&f->star_imports, part->star_imports.items[i]);
@@ -1146,7 +1148,8 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
     array_push(&c->imports, im);
   }
   for (size_t i = 0; i < f->refs.len; i++) {
-    PyRef r = {xstrdup(f->refs.items[i].name), f->refs.items[i].owner, f->refs.items[i].via, f->refs.items[i].plain};
+    PyRef r = {xstrdup(f->refs.items[i].name), f->refs.items[i].owner, f->refs.items[i].via, f->refs.items[i].plain,
+               f->refs.items[i].attr};
     array_push(&c->refs, r);
   }
   PYFACTS__COPY_STRS(c->star_imports, f->star_imports);

@@ -131,6 +131,8 @@ typedef struct {
   int32_t via;
   bool plain; /* every mention is a bare name read (`f(x)`, `C()`), no attribute, binding or import:
                  Python finds it in this file's globals, so a definition of the file by that name is it */
+  bool attr;  /* every mention is an attribute of an object no import binds (`model.name`, `self.name`):
+                 no module-level definition of the project (PyFacts codec: bit 1 beside plain) */
 } PyRef;
 
 #define PYREF_MODULE (-1)

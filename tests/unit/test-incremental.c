@@ -151,7 +151,8 @@ static bool inc_t__facts_eq(const PyFacts *a, const PyFacts *b) {
   }
   for (size_t i = 0; i < a->refs.len; i++)
     if (strcmp(a->refs.items[i].name, b->refs.items[i].name) || a->refs.items[i].owner != b->refs.items[i].owner ||
-        a->refs.items[i].via != b->refs.items[i].via)
+        a->refs.items[i].via != b->refs.items[i].via || a->refs.items[i].plain != b->refs.items[i].plain ||
+        a->refs.items[i].attr != b->refs.items[i].attr)
       return false;
   return true;
 }

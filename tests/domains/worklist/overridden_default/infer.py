@@ -4,7 +4,9 @@ import torch
 
 from talker.detector import FaceDetector
 from talker.handlers import predict, warmup
+from talker.finetune import restore
 from talker.pipeline import make_pipeline
+from talker.weights import load_state_dict
 
 
 def main():
@@ -15,6 +17,7 @@ def main():
     pipeline = make_pipeline("audio.pt", "landmarks.pt")
     preview = FaceDetector(device=torch.device("npu"))
     warmup(pipeline)
+    restore(load_state_dict(pipeline, "talker.safetensors", "cpu"), "head.pt")
     print(predict(pipeline, {"frames": None, "audio": None}), preview, args)
 
 
