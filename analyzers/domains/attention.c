@@ -1162,9 +1162,11 @@ static void *attention__begin(AnalyzeCtx *ctx) {
     return NULL;
   }
   const UnitCalls *calls = &ctx->unit->calls;
+  size_t sweep = 0; /* the units' calls come in document order */
   for (size_t i = 0; ctx->unit->file && i < calls->len; i++) {
     const UnitCall *u = &calls->items[i];
-    AttnCall c = {u->name, u->method, u->start, u->end, attention__fn_index(a, u->start)};
+    const PyFunction *f = pyfile_function_at_sweep(a->py, &sweep, u->start);
+    AttnCall c = {u->name, u->method, u->start, u->end, f ? (size_t)(f - a->py->functions.items) : ATTN_NONE};
     array_push(&a->calls, c);
   }
   a->borrowed = a->calls.len; /* the units' calls outlive the pass */

@@ -1599,20 +1599,32 @@ const PyFunction *pyfile_function_outer(const PyFile *py, const PyFunction *f) {
   return f->outer ? &py->functions.items[f->outer - 1] : NULL;
 }
 
+/* The innermost function holding `at`, given the number of functions
+ * starting at or before it: functions are in document order (the walk is
+ * pre-order), so that is the last of those or a function holding it
+ * (definitions nest: any other ends before it starts). */
+static const PyFunction *resolver__function_below(const PyFile *py, size_t n, uint32_t at) {
+  for (const PyFunction *f = n ? &py->functions.items[n - 1] : NULL; f; f = pyfile_function_outer(py, f))
+    if (at < f->end) return f;
+  return NULL;
+}
+
 const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at) {
-  /* functions are in document order (the walk is pre-order): the innermost
-   * one holding `at` is the last one starting before it that still covers
-   * it, which is that last one or a function holding it (definitions nest:
-   * any other ends before it starts) */
   size_t lo = 0, hi = py->functions.len;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     if (py->functions.items[mid].start <= at) lo = mid + 1;
     else hi = mid;
   }
-  for (const PyFunction *f = lo ? &py->functions.items[lo - 1] : NULL; f; f = pyfile_function_outer(py, f))
-    if (at < f->end) return f;
-  return NULL;
+  return resolver__function_below(py, lo, at);
+}
+
+const PyFunction *pyfile_function_at_sweep(const PyFile *py, size_t *n, uint32_t at) {
+  size_t lo = *n <= py->functions.len ? *n : 0;
+  if (lo && py->functions.items[lo - 1].start > at) return pyfile_function_at(py, at); /* not ascending */
+  while (lo < py->functions.len && py->functions.items[lo].start <= at) lo++;
+  *n = lo;
+  return resolver__function_below(py, lo, at);
 }
 
 TSNode pyfile_next_name(const PyFile *py, const char *name, size_t n, uint32_t *at, uint32_t to) {

@@ -200,6 +200,10 @@ void pyfile_required_fallbacks(PyFile *py);
 bool pyfile_handler_rebinds(const PyFile *py, uint32_t at, const char *name);
 /* Innermost function containing `at`, or NULL. */
 const PyFunction *pyfile_function_at(const PyFile *py, uint32_t at);
+/* pyfile_function_at for offsets mostly asked in ascending order (the calls
+ * of a file, in order): *n (0 before the first) keeps how many functions
+ * start at or before the last offset asked, so a sweep costs one pass. */
+const PyFunction *pyfile_function_at_sweep(const PyFile *py, size_t *n, uint32_t at);
 /* The function holding f (f nested in its body), or NULL. */
 const PyFunction *pyfile_function_outer(const PyFile *py, const PyFunction *f);
 /* The innermost class whose body holds byte `at`, or NULL. */

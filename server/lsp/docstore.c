@@ -237,6 +237,6 @@ bool doc_analyze(DocStore *s, Document *d, const AnalyzeOptions *opt, const char
                       .n_file_ignores = n_ignores, .nul_byte = d->nul_marks ? RPC_NUL_BYTE : 0,
                       .memo = d->memo, .line_starts = d->index.starts, .n_lines = d->index.count};
   analyze_file(&file, d->text.data, d->text.len, parsed ? &d->forest : NULL, opt, &d->findings,
-               d->kind == FILE_PYTHON ? &d->facts : NULL);
+               d->kind == FILE_PYTHON && !s->no_facts ? &d->facts : NULL);
   return true;
 }

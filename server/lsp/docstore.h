@@ -41,7 +41,7 @@ typedef struct {
   bool located;
   FindingList findings;
   AnalyzeMemo *memo; /* Python: units of the last analysis; NULL until the first */
-  FileFacts facts;        /* of the last analysis, for the project model */
+  FileFacts facts;        /* of the last analysis, for the project model (empty without one) */
   uint64_t shown_digest;  /* of the findings last shown, with the model's */
   uint64_t model_view;    /* model_view_digest when last analyzed (lsp_model.c) */
 } Document;
@@ -49,6 +49,8 @@ typedef struct {
 typedef struct {
   Array(Document *) docs;
   TSParser *parser;
+  bool no_facts; /* nothing reads the documents' facts (no workspace folder, so no project model):
+                    doc_analyze leaves them out */
 } DocStore;
 
 void doc_store_init(DocStore *s);

@@ -138,6 +138,7 @@ static void session__root(Session *s, const cJSON *params) {
   free(s->root);
   s->root = uri ? doc_uri_to_path(uri) : NULL;
   if (!s->root && lsp_str(params, "rootPath")) s->root = xstrdup(lsp_str(params, "rootPath"));
+  s->docs.no_facts = s->root == NULL; /* the project model is built for a workspace folder only */
 }
 
 static cJSON *session__capabilities(Session *s) {

@@ -1,7 +1,7 @@
 /* lsp-latency: didChange -> publishDiagnostics latency of the real server,
  * driven over pipes.
  *
- *   lsp-latency BIN FILE MODE N [WARMUP]
+ *   lsp-latency BIN FILE MODE N [WARMUP [ROOT]]
  *
  * Starts `BIN --sync`, initializes, opens FILE, then sends N didChange
  * notifications (after WARMUP unmeasured ones) with the edits of
@@ -13,7 +13,9 @@
  * before the message is written and stops when the publishDiagnostics of
  * that document version has been read completely. Prints `key value` lines
  * (median, p99, max in milliseconds) and exits non-zero on a protocol error
- * or a timeout (10 s per edit). */
+ * or a timeout (10 s per edit). With ROOT the server gets that workspace
+ * folder, so the project model is built for it and kept up to date as the
+ * document changes; without it there is no model. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -177,7 +179,7 @@ static int cmp_double(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fputs("usage: lsp-latency BIN FILE char|line|import|string[-full] N [WARMUP]\n", stderr);
+    fputs("usage: lsp-latency BIN FILE char|line|import|string[-full] N [WARMUP [ROOT]]\n", stderr);
     return 2;
   }
   const char *bin = argv[1], *path = argv[2], *mode = argv[3];
@@ -199,8 +201,9 @@ int main(int argc, char **argv) {
   size_t r;
   while ((r = fread(chunk, 1, sizeof chunk, fp)) > 0) buf_add(&text, chunk, r);
   fclose(fp);
-  char abspath[4096];
+  char abspath[4096], absroot[4096];
   if (!realpath(path, abspath)) return 2;
+  if (argc > 6 && !realpath(argv[6], absroot)) return 2;
 
   int in[2], out[2];
   if (pipe(in) != 0 || pipe(out) != 0) return 2;
@@ -220,8 +223,9 @@ int main(int argc, char **argv) {
   from_srv = out[0];
 
   Buf m = {0};
-  buf_printf(&m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"processId\":null,"
-                 "\"rootUri\":null,\"capabilities\":{}}}");
+  buf_printf(&m, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"processId\":null,");
+  if (argc > 6) buf_printf(&m, "\"rootUri\":\"file://%s\",\"capabilities\":{}}}", absroot);
+  else buf_printf(&m, "\"rootUri\":null,\"capabilities\":{}}}");
   send_msg(&m);
   m.len = 0;
   buf_printf(&m, "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}");

@@ -299,3 +299,37 @@ TEST(incremental_edit_scripts_every_fixture) {
       TEST_FAIL("%s: incremental findings differ from a fresh analysis", files.items[i]);
   strlist_free(&files);
 }
+
+/* Without a project model (no workspace folder) nothing reads the facts:
+ * a store that leaves them out gives the findings of one that keeps them,
+ * edit after edit, and a store asked for them again has them. */
+TEST(incremental_without_facts_same_findings) {
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  char *text = NULL;
+  size_t len = 0;
+  ASSERT(util_read_file("tests/fixtures/dit-model/dit/attention.py", 1 << 20, &text, &len) == 0);
+  DocStore with, without;
+  doc_store_init(&with);
+  doc_store_init(&without);
+  without.no_facts = true;
+  Document *a = doc_open(&with, "file:///w/attention.py", "python", 1, text, len);
+  Document *b = doc_open(&without, "file:///w/attention.py", "python", 1, text, len);
+  free(text);
+  uint64_t ra = 7, rb = 7;
+  for (int i = 0; i < 12; i++) {
+    doc_analyze(&with, a, &opt, NULL, 0);
+    doc_analyze(&without, b, &opt, NULL, 0);
+    ASSERT(a->facts.py != NULL);
+    ASSERT(b->facts.py == NULL);
+    ASSERT_EQ(a->findings.len, b->findings.len);
+    for (size_t k = 0; k < a->findings.len; k++) ASSERT(inc_t__same(&a->findings.items[k], &b->findings.items[k]));
+    inc_t__edit(a, &ra);
+    inc_t__edit(b, &rb);
+  }
+  without.no_facts = false; /* a model arrived: the next analysis has them, as a fresh one would */
+  doc_analyze(&without, b, &opt, NULL, 0);
+  ASSERT(inc_t__matches_fresh(b, &opt));
+  doc_store_free(&with);
+  doc_store_free(&without);
+}

@@ -155,6 +155,10 @@ TEST(resolver_functions_nest) {
     ASSERT_STR_EQ(got, want[i]);
   }
   ASSERT_EQ(s.py->functions.items[4].outer, 0); /* m: a method, in no function */
+  /* a sweep answers as single lookups do, ascending or not */
+  size_t n = 0, len = strlen(s.text);
+  for (uint32_t b = 0; b <= len; b++) ASSERT(pyfile_function_at_sweep(s.py, &n, b) == pyfile_function_at(s.py, b));
+  for (uint32_t b = (uint32_t)len + 1; b-- > 0;) ASSERT(pyfile_function_at_sweep(s.py, &n, b) == pyfile_function_at(s.py, b));
   src_close(&s);
 }
 
