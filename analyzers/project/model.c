@@ -612,6 +612,20 @@ static void model__add(Model *m, const char *id, const char *rel, PyFacts *facts
   model__set_body(m, mm, facts, items, len, cap, 0);
 }
 
+/* Whether module facts b differ from a in where a call or a definition is,
+ * or in how many there are: then their digests differ (model__digest mixes
+ * those positions), and hashing both would only confirm it. */
+static bool model__moved(const PyFacts *a, const PyFacts *b) {
+  if (!a || !b) return false;
+  if (a->calls.len != b->calls.len || a->defs.len != b->defs.len || a->refs.len != b->refs.len) return true;
+  for (size_t k = 0; k < a->calls.len; k++)
+    if (a->calls.items[k].start.byte != b->calls.items[k].start.byte || a->calls.items[k].end.byte != b->calls.items[k].end.byte)
+      return true;
+  for (size_t k = 0; k < a->defs.len; k++)
+    if (a->defs.items[k].start != b->defs.items[k].start || a->defs.items[k].end != b->defs.items[k].end) return true;
+  return false;
+}
+
 static void model__summed(MModule *mm) {
   if (mm->summed) return;
   mm->digest = model__digest(mm);
@@ -636,10 +650,14 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
     model__add(m, id, rel, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap);
     return;
   }
-  /* the digest of the new input, computed on borrowed parts first */
-  model__summed(mm);
-  uint64_t digest = model__digest(&probe);
-  if (mm->digest == digest) {
+  /* the digest of the new input, computed on borrowed parts first; a body
+   * whose calls or definitions moved differs, and its digest is left to
+   * the next setting that needs it (a keystroke moves everything after it) */
+  bool moved = model__moved(mm->facts, fresh.facts);
+  uint64_t digest = 0;
+  if (moved && !mm->summed) mm->shape = model__shape(mm->rel, mm->facts);
+  if (!moved) model__summed(mm), digest = model__digest(&probe);
+  if (!moved && mm->digest == digest) {
     pyfacts_free(owned);
     for (size_t i = 0; i < cons.len; i++) {
       free(cons.items[i].subject);
@@ -655,6 +673,7 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
     model__body_free(mm);
     model__set_body(m, mm, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap,
                     digest);
+    mm->summed = !moved; /* moved: the digest and shape of the facts kept, when next asked (model__summed) */
     mm->stale = true;
     return;
   }
@@ -664,7 +683,7 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
   mm->id = xstrdup(id);
   mm->rel = xstrdup(rel ? rel : id);
   mm->shape = shape;
-  mm->summed = true;
+  mm->summed = !moved;
   model__set_body(m, mm, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap,
                     digest);
 }
@@ -2425,17 +2444,51 @@ static void model__reachability(Model *m) {
     if (!m->defs.items[g].reachable) m->st.unreachable_defs++;
 }
 
+/* The `self.<attr> = <call>` assignments of a module's `__init__`
+ * methods by attribute name: for each name its calls in order (first[id],
+ * then next[k] over positions in `at`), so that each `self.<attr>(...)`
+ * reads only those of its name. */
+typedef struct {
+  Names names;
+  Array(uint32_t) at;    /* call indexes, in order */
+  Array(uint32_t) first; /* per name: position in `at` + 1 of its first, 0: none */
+  Array(uint32_t) last;
+  Array(uint32_t) next;  /* per position: the next of its name + 1, 0: none */
+} MAttrs;
+
+static void model__attrs_add(MAttrs *a, const char *name, uint32_t call) {
+  uint32_t id = names_intern(&a->names, name, strlen(name)), pos = (uint32_t)a->at.len + 1, none = 0;
+  array_push(&a->at, call);
+  array_push(&a->next, none);
+  if (id == a->first.len) {
+    array_push(&a->first, pos);
+    array_push(&a->last, pos);
+    return;
+  }
+  a->next.items[a->last.items[id] - 1] = pos;
+  a->last.items[id] = pos;
+}
+
+static void model__attrs_free(MAttrs *a) {
+  names_free(&a->names);
+  array_free(&a->at);
+  array_free(&a->first);
+  array_free(&a->last);
+  array_free(&a->next);
+}
+
 /* `self.<attr>(...)` that no method answers, where `__init__` of the same
  * class assigned `self.<attr> = C(...)` and C is a project class: the
- * instance is called, so C.forward (an nn.Module) or C.__call__. `attrs`
- * are the module's calls that assign an attribute. */
-static int32_t model__attr_call(const Model *m, int32_t mi, const PyCall *c, const MModule *mm, const uint32_t *attrs,
-                                size_t n_attrs) {
+ * instance is called, so C.forward (an nn.Module) or C.__call__. The first
+ * such assignment of the name in the class decides. */
+static int32_t model__attr_call(const Model *m, int32_t mi, const PyCall *c, const MModule *mm, const MAttrs *attrs) {
   int32_t cls = model__owner_class(m, mi, c->owner);
-  for (size_t a = 0; cls >= 0 && a < n_attrs; a++) {
-    const PyCall *as = &mm->facts->calls.items[attrs[a]];
-    if (strcmp(as->self_attr, c->callee) != 0 || model__global(m, mi, mm->facts->defs.items[as->owner].cls) != cls) continue;
-    int32_t t = mm->call_target.items[attrs[a]];
+  int64_t id = cls >= 0 ? names_find(&attrs->names, c->callee, strlen(c->callee)) : -1;
+  for (uint32_t p = id >= 0 ? attrs->first.items[id] : 0; p; p = attrs->next.items[p - 1]) {
+    uint32_t k = attrs->at.items[p - 1];
+    const PyCall *as = &mm->facts->calls.items[k];
+    if (model__global(m, mi, mm->facts->defs.items[as->owner].cls) != cls) continue;
+    int32_t t = mm->call_target.items[k];
     if (t < 0 || model__pydef(m, t)->kind != PYDEF_CLASS) return -1;
     int32_t meth = model__method(m, t, "forward", false);
     return meth >= 0 ? meth : model__method(m, t, "__call__", false);
@@ -2443,21 +2496,48 @@ static int32_t model__attr_call(const Model *m, int32_t mi, const PyCall *c, con
   return -1;
 }
 
+/* Call targets already resolved in one module: a call's target depends on
+ * its callee (interned: one pointer per name), its kind and, for `self.` and
+ * `super().` calls, its class, and a module calls the same names again and
+ * again (`torch.cuda.synchronize` in every method). Open addressing. */
+typedef struct {
+  const char *callee;
+  int32_t kind, cls, target;
+} MCallSeen;
+
+static int32_t model__call_target_seen(const Model *m, int32_t mi, const PyCall *c, MCallSeen *seen, size_t mask) {
+  bool own = c->kind == PYCALL_SELF || c->kind == PYCALL_SUPER;
+  int32_t cls = own ? model__owner_class(m, mi, c->owner) : -1;
+  uint64_t h = ((uint64_t)(uintptr_t)c->callee * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)(uint32_t)cls << 3) ^ (uint64_t)c->kind;
+  for (size_t s = (size_t)(h ^ (h >> 29)) & mask;; s = (s + 1) & mask) {
+    MCallSeen *e = &seen[s];
+    if (!e->callee) {
+      *e = (MCallSeen){c->callee, (int32_t)c->kind, cls, model__call_target(m, mi, c)};
+      return e->target;
+    }
+    if (e->callee == c->callee && e->kind == (int32_t)c->kind && e->cls == cls) return e->target;
+  }
+}
+
 /* The links of one module's own calls and from-imports. */
 static void model__link_module_calls(Model *m, int32_t i) {
   MModule *mm = &m->mods.items[i];
   if (!mm->facts) return;
-  Array(uint32_t) attrs = {0};
+  MAttrs attrs = {0};
+  size_t cap = 16;
+  while (cap < mm->facts->calls.len * 2) cap *= 2;
+  MCallSeen *seen = xcalloc(cap, sizeof *seen);
   for (size_t k = 0; k < mm->facts->calls.len; k++) {
-    array_push(&mm->call_target, model__call_target(m, i, &mm->facts->calls.items[k]));
-    if (mm->facts->calls.items[k].self_attr) array_push(&attrs, (uint32_t)k);
+    array_push(&mm->call_target, model__call_target_seen(m, i, &mm->facts->calls.items[k], seen, cap - 1));
+    if (mm->facts->calls.items[k].self_attr) model__attrs_add(&attrs, mm->facts->calls.items[k].self_attr, (uint32_t)k);
   }
-  for (size_t k = 0; k < mm->facts->calls.len && attrs.len; k++) {
+  free(seen);
+  for (size_t k = 0; k < mm->facts->calls.len && attrs.at.len; k++) {
     const PyCall *c = &mm->facts->calls.items[k];
     if (c->kind == PYCALL_SELF && mm->call_target.items[k] < 0)
-      mm->call_target.items[k] = model__attr_call(m, i, c, mm, attrs.items, attrs.len);
+      mm->call_target.items[k] = model__attr_call(m, i, c, mm, &attrs);
   }
-  array_free(&attrs);
+  model__attrs_free(&attrs);
   for (size_t k = 0; k < mm->facts->imports.len; k++) {
     const PyFactImport *im = &mm->facts->imports.items[k];
     /* a lazy binding (`if TYPE_CHECKING:`) imports nothing here: no finding at it */

@@ -886,37 +886,6 @@ static void pyfacts__part_shift(PyfPart *p, uint32_t start, uint32_t row) {
   p->row = row;
 }
 
-#define PYFACTS__COPY_STRS(dst, src)                                                   \
-  do {                                                                                 \
-    for (size_t k_ = 0; k_ < (src).len; k_++) array_push(&(dst), xstrdup((src).items[k_])); \
-  } while (0)
-
-/* Deep copies of a definition and a call whose definition indices move by `base`. */
-static PyDef pyfacts__copy_def(const PyDef *src, int32_t base) {
-  PyDef d = *src;
-  d.name = xstrdup(d.name);
-  if (d.cls >= 0) d.cls += base;
-  memset(&d.bases, 0, sizeof d.bases);
-  PYFACTS__COPY_STRS(d.bases, src->bases);
-  memset(&d.params, 0, sizeof d.params);
-  for (size_t k = 0; k < src->params.len; k++) {
-    PyParam p = src->params.items[k];
-    p.name = xstrdup(p.name);
-    array_push(&d.params, p);
-  }
-  return d;
-}
-
-static PyCall pyfacts__copy_call(const PyCall *src, int32_t base) {
-  PyCall c = *src;
-  c.callee = xstrdup(c.callee);
-  c.self_attr = c.self_attr ? xstrdup(c.self_attr) : NULL;
-  c.keywords = c.keywords ? xstrdup(c.keywords) : NULL;
-  c.gate = c.gate ? xstrdup(c.gate) : NULL;
-  if (c.owner >= 0) c.owner += base;
-  return c;
-}
-
 /* A part's facts join the file's without copying a string: the file's
  * borrows them from a part the cache keeps (`own` false), or takes them
  * from a part about to be freed (`own`: the part keeps none). Definition
@@ -1135,26 +1104,99 @@ void pyfacts_free(PyFacts *f) {
   free(f);
 }
 
+/* A deep copy's strings go to one block it owns (`arena`), as decoded
+ * facts' do: one allocation instead of one per name (the server copies a
+ * document's facts to the model on every analysis), and the model's
+ * interning leaves them where they are. First the bytes, then the copy. */
+static size_t pyfacts__bytes(const char *s) { return s ? strlen(s) + 1 : 0; }
+
+static char *pyfacts__put(char **at, const char *s) {
+  if (!s) return NULL;
+  size_t n = strlen(s) + 1;
+  char *d = memcpy(*at, s, n);
+  *at += n;
+  return d;
+}
+
+static size_t pyfacts__strs_bytes(char *const *s, size_t n) {
+  size_t b = 0;
+  for (size_t i = 0; i < n; i++) b += pyfacts__bytes(s[i]);
+  return b;
+}
+
+static size_t pyfacts__copy_bytes(const PyFacts *f) {
+  size_t b = 1;
+  for (size_t i = 0; i < f->defs.len; i++) {
+    const PyDef *d = &f->defs.items[i];
+    b += pyfacts__bytes(d->name) + pyfacts__strs_bytes(d->bases.items, d->bases.len);
+    for (size_t k = 0; k < d->params.len; k++) b += pyfacts__bytes(d->params.items[k].name);
+  }
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const PyCall *c = &f->calls.items[i];
+    b += pyfacts__bytes(c->callee) + pyfacts__bytes(c->self_attr) + pyfacts__bytes(c->keywords) + pyfacts__bytes(c->gate);
+  }
+  for (size_t i = 0; i < f->imports.len; i++) {
+    const PyFactImport *im = &f->imports.items[i];
+    b += pyfacts__bytes(im->local) + pyfacts__bytes(im->qualname) + pyfacts__bytes(im->module);
+  }
+  for (size_t i = 0; i < f->refs.len; i++) b += pyfacts__bytes(f->refs.items[i].name);
+  return b + pyfacts__strs_bytes(f->star_imports.items, f->star_imports.len) +
+         pyfacts__strs_bytes(f->dynamic_imports.items, f->dynamic_imports.len) +
+         pyfacts__strs_bytes(f->all.items, f->all.len);
+}
+
+#define PYFACTS__PUT_STRS(dst, src, at)                                                \
+  do {                                                                                 \
+    array_reserve(&(dst), (src).len);                                                  \
+    for (size_t k_ = 0; k_ < (src).len; k_++) array_push(&(dst), pyfacts__put(at, (src).items[k_])); \
+  } while (0)
+
 PyFacts *pyfacts_copy(const PyFacts *f) {
   if (!f) return NULL;
   PyFacts *c = xcalloc(1, sizeof *c);
-  for (size_t i = 0; i < f->defs.len; i++) array_push(&c->defs, pyfacts__copy_def(&f->defs.items[i], 0));
-  for (size_t i = 0; i < f->calls.len; i++) array_push(&c->calls, pyfacts__copy_call(&f->calls.items[i], 0));
+  c->arena = xmalloc(pyfacts__copy_bytes(f));
+  char *at = c->arena;
+  array_reserve(&c->defs, f->defs.len);
+  for (size_t i = 0; i < f->defs.len; i++) {
+    PyDef d = f->defs.items[i];
+    d.name = pyfacts__put(&at, d.name);
+    memset(&d.bases, 0, sizeof d.bases);
+    PYFACTS__PUT_STRS(d.bases, f->defs.items[i].bases, &at);
+    memset(&d.params, 0, sizeof d.params);
+    array_reserve(&d.params, f->defs.items[i].params.len);
+    for (size_t k = 0; k < f->defs.items[i].params.len; k++) {
+      PyParam p = f->defs.items[i].params.items[k];
+      p.name = pyfacts__put(&at, p.name);
+      array_push(&d.params, p);
+    }
+    array_push(&c->defs, d);
+  }
+  array_reserve(&c->calls, f->calls.len);
+  for (size_t i = 0; i < f->calls.len; i++) {
+    PyCall k = f->calls.items[i];
+    k.callee = pyfacts__put(&at, k.callee);
+    k.self_attr = pyfacts__put(&at, k.self_attr);
+    k.keywords = pyfacts__put(&at, k.keywords);
+    k.gate = pyfacts__put(&at, k.gate);
+    array_push(&c->calls, k);
+  }
+  array_reserve(&c->imports, f->imports.len);
   for (size_t i = 0; i < f->imports.len; i++) {
     PyFactImport im = f->imports.items[i];
-    im.local = xstrdup(im.local);
-    im.qualname = xstrdup(im.qualname);
-    im.module = xstrdup(im.module);
+    im.local = pyfacts__put(&at, im.local);
+    im.qualname = pyfacts__put(&at, im.qualname);
+    im.module = pyfacts__put(&at, im.module);
     array_push(&c->imports, im);
   }
+  array_reserve(&c->refs, f->refs.len);
   for (size_t i = 0; i < f->refs.len; i++) {
-    PyRef r = {xstrdup(f->refs.items[i].name), f->refs.items[i].owner, f->refs.items[i].via, f->refs.items[i].plain,
-               f->refs.items[i].attr};
+    PyRef r = f->refs.items[i];
+    r.name = pyfacts__put(&at, r.name);
     array_push(&c->refs, r);
   }
-  PYFACTS__COPY_STRS(c->star_imports, f->star_imports);
-  PYFACTS__COPY_STRS(c->dynamic_imports, f->dynamic_imports);
-  PYFACTS__COPY_STRS(c->all, f->all);
+  PYFACTS__PUT_STRS(c->star_imports, f->star_imports, &at);
+  PYFACTS__PUT_STRS(c->dynamic_imports, f->dynamic_imports, &at);
+  PYFACTS__PUT_STRS(c->all, f->all, &at);
   c->dynamic_unknown = f->dynamic_unknown;
   c->has_all = f->has_all;
   c->has_main = f->has_main;

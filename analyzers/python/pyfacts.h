@@ -27,8 +27,9 @@
  * PyFacts decoded from the disk cache keeps every string in one block it
  * owns (`arena`): its strings are never freed or replaced one by one (the
  * project model's interning leaves them where they are). Free with pyfacts_free (any kind);
- * pyfacts_copy makes a deep copy that owns everything (the caller frees
- * it): whoever keeps facts past the next build copies them. */
+ * pyfacts_copy makes a deep copy that owns everything, its strings in one
+ * block (`arena`) as decoded facts keep theirs (the caller frees it):
+ * whoever keeps facts past the next build copies them. */
 #ifndef ASC_PYFACTS_H
 #define ASC_PYFACTS_H
 
