@@ -3511,6 +3511,16 @@ static bool fold__names_requirement(const char *subject, const char *pkg, size_t
   return subject[n] == '\0' || subject[n] == '.';
 }
 
+/* Whether a dependency finding's `subject` is package `pkg` (n bytes), alone
+ * or with its version or markers (`liger-kernel==0.0.0`). */
+static bool fold__names_pin(const char *subject, const char *pkg, size_t n) {
+  if (!subject || strlen(subject) < n || !strchr("=<>!~;[ ", subject[n])) return false;
+  char *name = xstrndup(subject, n);
+  bool same = fold__names_requirement(name, pkg, n);
+  free(name);
+  return same;
+}
+
 /* Whether a dependency file of the project (requirements, pyproject.toml,
  * setup.cfg, a conda environment, setup.py) installs package `pkg`: one of
  * its findings names it. */
@@ -3600,14 +3610,16 @@ static bool fold__uses_module(const PyFacts *f, const char *mod, size_t n, const
   return false;
 }
 
-/* Whether the project's Python code uses module `mod`: some file imports it
- * or names one of `users`, or a Python file's facts are unknown (then it
- * may). A project with no Python code besides setup.py (its packaging
- * alone) says nothing either way. */
-static bool fold__project_uses(const FoldProject *p, const char *mod, size_t n, const char *users) {
+/* Whether the project's Python code (under folder `scope`, "name/", when
+ * not NULL) uses module `mod`: some file imports it or names one of
+ * `users`, or a Python file's facts are unknown (then it may). A project
+ * with no Python code besides setup.py (its packaging alone) says nothing
+ * either way. */
+static bool fold__project_uses(const FoldProject *p, const char *mod, size_t n, const char *users, const char *scope) {
   bool python = false;
   for (size_t i = 0; i < p->n; i++) {
     if (p->files[i].kind != FILE_PYTHON || strcmp(fold__base(p->files[i].path), "setup.py") == 0) continue;
+    if (scope && !(p->files[i].rel && util_starts_with(p->files[i].rel, scope))) continue;
     python = true;
     const PyFacts *pf = p->files[i].facts ? p->files[i].facts->py : NULL;
     if (!pf || fold__uses_module(pf, mod, n, users)) return true;
@@ -3615,23 +3627,44 @@ static bool fold__project_uses(const FoldProject *p, const char *mod, size_t n, 
   return !python;
 }
 
-/* The findings of a dependency file that name one of `dists` ('|'
+/* The sub-project a dependency file installs for, as "name/": a top
+ * folder holding the file, its own packaging (pyproject.toml or setup.py)
+ * and Python code, as in a repository of several projects (VideoChat-Flash's
+ * llava-train_videochat/ beside xtuner-train_internvideo2_5/, each with
+ * its own requirements). NULL: the whole project. */
+static char *fold__sub_project(const FoldProject *p, size_t i) {
+  const char *rel = p->files[i].rel, *slash = rel ? strchr(rel, '/') : NULL;
+  if (!slash || strchr(slash + 1, '/')) return NULL; /* at the root, or deeper than a top folder */
+  char *top = xstrndup(rel, (size_t)(slash - rel) + 1);
+  bool packaged = false, python = false;
+  for (size_t k = 0; k < p->n && !(packaged && python); k++) {
+    const char *r = p->files[k].rel;
+    if (!r || !util_starts_with(r, top)) continue;
+    const char *rest = r + strlen(top);
+    packaged = packaged || strcmp(rest, "pyproject.toml") == 0 || strcmp(rest, "setup.py") == 0;
+    python = python || (p->files[k].kind == FILE_PYTHON && strcmp(rest, "setup.py") != 0);
+  }
+  if (packaged && python) return top;
+  free(top);
+  return NULL;
+}
+
+/* The findings of dependency file i that name one of `dists` ('|'
  * alternatives) become hints with the row's note about `mod`. */
-static void fold__not_involved(FoldProject *p, const KbEntry *row, const char *dists, const char *mod) {
-  for (size_t i = 0; i < p->n; i++) {
-    FindingList *l = p->files[i].findings;
-    for (size_t j = 0; j < l->len; j++) {
-      Finding *f = &l->items[j];
-      if (kb_domain(f->rule->code) != 1 || f->severity == SEV_HINT || !f->subject) continue;
-      const char *d;
-      size_t dn;
-      bool named = false;
-      for (const char *alts = dists; !named && util_alt_next(&alts, &d, &dn);)
-        named = strlen(f->subject) == dn && fold__names_requirement(f->subject, d, dn);
-      if (!named) continue;
-      f->severity = SEV_HINT;
-      kb_append_note(f, row, mod, NULL);
-    }
+static void fold__not_involved(FoldProject *p, size_t i, const KbEntry *row, const char *dists, const char *mod) {
+  FindingList *l = p->files[i].findings;
+  for (size_t j = 0; j < l->len; j++) {
+    Finding *f = &l->items[j];
+    if (kb_domain(f->rule->code) != 1 || f->severity == SEV_HINT || !f->subject) continue;
+    const char *d;
+    size_t dn;
+    bool named = false;
+    /* the distribution, alone or with its version (`liger-kernel==0.0.0`) */
+    for (const char *alts = dists; !named && util_alt_next(&alts, &d, &dn);)
+      named = fold__names_pin(f->subject, d, dn);
+    if (!named) continue;
+    f->severity = SEV_HINT;
+    kb_append_note(f, row, mod, NULL);
   }
 }
 
@@ -3722,17 +3755,25 @@ static void fold__unnamed_environments(FoldProject *p) {
 }
 
 /* A package of an "unimported-dependency:<module>" row (its line installs
- * on an NPU host) that no Python code of the project imports asks no NPU
- * work: its requirements' findings are hints that say so. */
+ * on an NPU host) that no Python code of the project, or of the
+ * sub-project the dependency file installs for, imports asks no NPU work:
+ * the file's findings of it are hints that say so. */
 static void fold__unimported_dependencies(FoldProject *p) {
   static const char prefix[] = "unimported-dependency:";
   size_t n;
   const KbEntry *rows = kb_entries(&n);
-  for (size_t r = 0; r < n; r++) {
-    const KbEntry *row = &rows[r];
-    if (row->match != KB_DETECTOR || !row->arg || strncmp(row->pattern, prefix, sizeof prefix - 1) != 0) continue;
-    const char *mod = row->pattern + sizeof prefix - 1;
-    if (!fold__project_uses(p, mod, strlen(mod), row->value)) fold__not_involved(p, row, row->arg, mod);
+  for (size_t i = 0; i < p->n; i++) {
+    bool deps = false;
+    for (size_t j = 0; j < p->files[i].findings->len && !deps; j++) deps = kb_domain(p->files[i].findings->items[j].rule->code) == 1;
+    if (!deps) continue;
+    char *scope = fold__sub_project(p, i);
+    for (size_t r = 0; r < n; r++) {
+      const KbEntry *row = &rows[r];
+      if (row->match != KB_DETECTOR || !row->arg || strncmp(row->pattern, prefix, sizeof prefix - 1) != 0) continue;
+      const char *mod = row->pattern + sizeof prefix - 1;
+      if (!fold__project_uses(p, mod, strlen(mod), row->value, scope)) fold__not_involved(p, i, row, row->arg, mod);
+    }
+    free(scope);
   }
 }
 

@@ -486,6 +486,11 @@ def main():
                 R["latency"]["%s-%s" % (size, mode)] = run_kv([a.latency, a.bin, f, mode, str(a.edits)])
             for mode in ("char", "line", "import") if size == "10k" else ("char", "line"):
                 R["latency"]["%s-inproc-%s" % (size, mode)] = run_kv([a.tool, "edit", f, str(min(a.edits, 100)), mode])
+        # the same edits with the file's folder as the workspace: the project model is kept up to date too
+        for mode in ("char", "line"):
+            log("latency 10k %s in a workspace folder, %d edits ..." % (mode, a.edits))
+            R["latency"]["10k-ws-%s" % mode] = run_kv([a.latency, a.bin, lat_files["10k"], mode, str(a.edits), "10",
+                                                       os.path.dirname(lat_files["10k"])])
     if "report" not in skip:
         log("warm vs cold report ...")
         work = tempfile.mkdtemp(prefix="asc-bench-report-", dir=a.out)
@@ -589,7 +594,9 @@ def table(R, mb, nfiles):
                          ("10k-line", "10,000 lines, line inserts, incremental"), ("10k-line-full", "10,000 lines, line inserts, full text"),
                          ("10k-import", "10,000 lines, import-block edits, incremental"),
                          ("10k-string", "10,000 lines, string-opening line inserts, incremental"),
-                         ("5k-char", "5,000 lines, 1-char edits, incremental"), ("5k-line", "5,000 lines, line inserts, incremental")):
+                         ("5k-char", "5,000 lines, 1-char edits, incremental"), ("5k-line", "5,000 lines, line inserts, incremental"),
+                         ("10k-ws-char", "10,000 lines, 1-char edits, in a workspace folder"),
+                         ("10k-ws-line", "10,000 lines, line inserts, in a workspace folder")):
             if k in X:
                 w("  %-58s %9.2f %8.2f %8.2f" % (label, X[k]["median_ms"], X[k]["p99_ms"], X[k]["max_ms"]))
         w("  (diagnostics in the 10,000-line file: %s; open + first analysis %.1f ms)" % (X["10k-char"]["open_diagnostics"],

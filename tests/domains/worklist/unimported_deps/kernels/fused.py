@@ -1,0 +1,5 @@
+from liger_kernel.transformers import LigerRMSNorm
+
+
+def norm(hidden):
+    return LigerRMSNorm(hidden)

@@ -1,0 +1,8 @@
+import torch
+
+
+def step(model, batch, optimizer):
+    loss = model(batch).mean()
+    loss.backward()
+    optimizer.step()
+    return loss.item()
