@@ -87,7 +87,8 @@ TSNode forest_node_at(const Forest *f, uint32_t start, uint32_t end);
  *   for (TSNode n; forest_up_next(&up, &n, &field);) ...
  *   forest_up_end(&up);
  * `field` (may be NULL) is the field name of n in its parent, NULL when none.
- * The walk owns a tree cursor: forest_up_end frees it. */
+ * A walk of forest_up owns a tree cursor (forest_up_end frees it); one of
+ * forest_paths_up reads a kept path (forest_up_end does nothing). */
 typedef struct {
   TSNode node;
   const char *field; /* its field name in its parent (NULL: none) */
@@ -105,10 +106,10 @@ void forest_up_end(ForestUp *up);
 
 /* The walks up one analysis asks, kept. The refinement asks about a
  * finding's ancestors several times (its statement, its branch, the call
- * it is the callee of), and each walk down from a member's root costs the
- * children of every level it passes: a few thousand instructions in a
- * class of many methods. forest_paths_up gives the walk forest_up gives,
- * the second time from memory.
+ * it is the callee of), and each walk down from a member's root steps over
+ * the children, hidden ones too, of every level it passes: a few thousand
+ * instructions for a call in a method. forest_paths_up gives the walk
+ * forest_up gives, the second time from memory.
  * Ownership: the caller's (forest_paths_free); valid while the forest is
  * neither edited nor parsed; one thread. */
 typedef struct ForestPaths ForestPaths;

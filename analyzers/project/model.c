@@ -656,7 +656,10 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
   bool moved = model__moved(mm->facts, fresh.facts);
   uint64_t digest = 0;
   if (moved && !mm->summed) mm->shape = model__shape(mm->rel, mm->facts);
-  if (!moved) model__summed(mm), digest = model__digest(&probe);
+  if (!moved) {
+    model__summed(mm);
+    digest = model__digest(&probe);
+  }
   if (!moved && mm->digest == digest) {
     pyfacts_free(owned);
     for (size_t i = 0; i < cons.len; i++) {
