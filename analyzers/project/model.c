@@ -37,6 +37,7 @@ typedef struct {
   uint64_t shape;  /* of what other modules' links read of it (see model__shape) */
   bool summed;     /* digest and shape are set: computed when the module is first set
                       again, so a one-shot build (the CLI) never computes them */
+  bool undigested; /* summed, but the digest is not: the body moved when last set (model__moved) */
   bool stale;      /* its body changed since the last link, its shape did not */
   PyFacts *facts; /* owned; NULL when not Python */
   Array(MConstruct) cons;
@@ -627,10 +628,11 @@ static bool model__moved(const PyFacts *a, const PyFacts *b) {
 }
 
 static void model__summed(MModule *mm) {
-  if (mm->summed) return;
+  if (mm->summed && !mm->undigested) return;
   mm->digest = model__digest(mm);
-  mm->shape = model__shape(mm->rel, mm->facts);
+  if (!mm->summed) mm->shape = model__shape(mm->rel, mm->facts);
   mm->summed = true;
+  mm->undigested = false;
 }
 
 static void model__set(Model *m, const char *id, const char *rel, const FileFacts *facts, PyFacts *owned,
@@ -676,7 +678,9 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
     model__body_free(mm);
     model__set_body(m, mm, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap,
                     digest);
-    mm->summed = !moved; /* moved: the digest and shape of the facts kept, when next asked (model__summed) */
+    mm->shape = shape;
+    mm->summed = true;
+    mm->undigested = moved; /* the digest of the facts kept, when next asked (model__summed) */
     mm->stale = true;
     return;
   }
@@ -686,7 +690,8 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
   mm->id = xstrdup(id);
   mm->rel = xstrdup(rel ? rel : id);
   mm->shape = shape;
-  mm->summed = !moved;
+  mm->summed = true;
+  mm->undigested = moved;
   model__set_body(m, mm, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap,
                     digest);
 }
