@@ -229,22 +229,42 @@ static int model__def_key_cmp(const void *a, const void *b) {
  * callees instead of holding a copy each (most of a project's names repeat:
  * one string per name, not per use); model__body_free gives them back
  * before freeing the facts. */
-static void model__intern_module(Names *t, MModule *mm) {
+/* The body a module had before its facts were set again (model__set),
+ * with its names interned: a keystroke keeps most names where they were,
+ * so the new facts' k-th name, when it is the old k-th, takes the old one's
+ * number without hashing it. */
+typedef struct {
+  const PyFacts *facts;
+  const uint32_t *ref_ids;
+} MWas;
+
+static uint32_t model__intern_at(Names *t, const MWas *was, size_t k, const char *name) {
+  if (was && was->facts && k < was->facts->refs.len && strcmp(was->facts->refs.items[k].name, name) == 0)
+    return was->ref_ids[k];
+  return names_intern(t, name, strlen(name));
+}
+
+static void model__intern_module(Names *t, MModule *mm, const MWas *was) {
   if (!mm->facts) return;
   array_reserve(&mm->ref_ids, mm->facts->refs.len);
   array_reserve(&mm->def_ids, mm->facts->defs.len);
   for (size_t k = 0; k < mm->facts->refs.len; k++) {
     PyRef *r = &mm->facts->refs.items[k];
-    uint32_t id = names_intern(t, r->name, strlen(r->name));
+    uint32_t id = model__intern_at(t, was, k, r->name);
     array_push(&mm->ref_ids, id);
     if (!mm->facts->arena) free(r->name);
     r->name = t->strs.items[id];
   }
   for (size_t k = 0; k < mm->facts->calls.len; k++) {
     PyCall *c = &mm->facts->calls.items[k];
-    uint32_t id = names_intern(t, c->callee, strlen(c->callee));
+    const char *old = was && was->facts && k < was->facts->calls.len ? was->facts->calls.items[k].callee : NULL;
+    char *interned = (char *)old;
+    if (!old || strcmp(old, c->callee) != 0) {
+      uint32_t id = names_intern(t, c->callee, strlen(c->callee)); /* may move t->strs */
+      interned = t->strs.items[id];
+    }
     if (!mm->facts->arena) free(c->callee);
-    c->callee = t->strs.items[id];
+    c->callee = interned;
   }
   for (size_t k = 0; k < mm->facts->defs.len; k++) array_push(&mm->def_ids, names_intern(t, mm->facts->defs.items[k].name, strlen(mm->facts->defs.items[k].name)));
   array_reserve(&mm->def_order, mm->def_ids.len);
@@ -308,10 +328,16 @@ static void model__module_clear_link(MModule *mm) {
 
 /* The parts of a module its body decides: facts, constructs and the links
  * of its own calls and references. */
+/* Frees a module's facts, whose reference and callee names are the
+ * model's (interned). */
+static void model__facts_free(PyFacts *f) {
+  for (size_t k = 0; f && k < f->refs.len; k++) f->refs.items[k].name = NULL;
+  for (size_t k = 0; f && k < f->calls.len; k++) f->calls.items[k].callee = NULL;
+  pyfacts_free(f);
+}
+
 static void model__body_free(MModule *mm) {
-  for (size_t k = 0; mm->facts && k < mm->facts->refs.len; k++) mm->facts->refs.items[k].name = NULL; /* interned */
-  for (size_t k = 0; mm->facts && k < mm->facts->calls.len; k++) mm->facts->calls.items[k].callee = NULL;
-  pyfacts_free(mm->facts);
+  model__facts_free(mm->facts);
   mm->facts = NULL;
   for (size_t i = 0; i < mm->cons.len; i++) {
     free(mm->cons.items[i].subject);
@@ -571,13 +597,13 @@ static bool model__module_code_names(const PyFacts *f, const char *words) {
 /* A module's new body: its facts (taken), constructs (the array taken) and
  * input digest, with its names interned. */
 static void model__set_body(Model *m, MModule *mm, PyFacts *facts, MConstruct *items, size_t len, size_t cap,
-                            uint64_t digest) {
+                            uint64_t digest, const MWas *was) {
   mm->facts = facts;
   mm->cons.items = items;
   mm->cons.len = len;
   mm->cons.cap = cap;
   mm->digest = digest;
-  model__intern_module(&m->names, mm);
+  model__intern_module(&m->names, mm, was);
   /* read by every link: the facts decided them, once per statement */
   mm->evals = facts && facts->names_eval;
   mm->cli = facts && facts->names_cli;
@@ -610,7 +636,7 @@ static void model__add(Model *m, const char *id, const char *rel, PyFacts *facts
   mm->rel = xstrdup(rel ? rel : id);
   model__ids_add(m);
   m->dirty = m->relink = true;
-  model__set_body(m, mm, facts, items, len, cap, 0);
+  model__set_body(m, mm, facts, items, len, cap, 0, NULL);
 }
 
 /* Whether module facts b differ from a in where a call or a definition is,
@@ -674,10 +700,18 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
   uint64_t shape = model__shape(fresh.rel, fresh.facts);
   m->dirty = true;
   if (mm->shape == shape && (mm->facts != NULL) == (fresh.facts != NULL)) {
-    /* the same shape: the links of the other modules stand */
+    /* the same shape: the links of the other modules stand; the old
+     * body's names are read while the new one's are interned */
+    PyFacts *old = mm->facts;
+    Array(uint32_t) old_ids = {mm->ref_ids.items, mm->ref_ids.len, mm->ref_ids.cap};
+    mm->facts = NULL;
+    memset(&mm->ref_ids, 0, sizeof mm->ref_ids);
     model__body_free(mm);
+    MWas was = {old, old_ids.items};
     model__set_body(m, mm, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap,
-                    digest);
+                    digest, &was);
+    model__facts_free(old);
+    array_free(&old_ids);
     mm->shape = shape;
     mm->summed = true;
     mm->undigested = moved; /* the digest of the facts kept, when next asked (model__summed) */
@@ -693,7 +727,7 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
   mm->summed = true;
   mm->undigested = moved;
   model__set_body(m, mm, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap,
-                    digest);
+                    digest, NULL);
 }
 
 void model_remove_module(Model *m, const char *id) {
