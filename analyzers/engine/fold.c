@@ -3500,25 +3500,26 @@ static void fold__switches_elsewhere(FoldProject *p) {
 
 /* ---- optional packages nothing installs ---- */
 
-/* Whether a dependency finding's `subject` names package `pkg` (n bytes),
- * '-' and '_' being one (a requirement's `flash-attn`). */
-static bool fold__names_requirement(const char *subject, const char *pkg, size_t n) {
+/* Whether `subject` starts with package `pkg` (n bytes), '-' and '_' being
+ * one (a requirement's `flash-attn`). */
+static bool fold__names_prefix(const char *subject, const char *pkg, size_t n) {
   if (!subject) return false;
   for (size_t i = 0; i < n; i++) {
     char a = subject[i], b = pkg[i];
     if (a == '\0' || (a != b && !((a == '-' || a == '_') && (b == '-' || b == '_')))) return false;
   }
-  return subject[n] == '\0' || subject[n] == '.';
+  return true;
+}
+
+/* Whether a dependency finding's `subject` names package `pkg`, or a module of it. */
+static bool fold__names_requirement(const char *subject, const char *pkg, size_t n) {
+  return fold__names_prefix(subject, pkg, n) && (subject[n] == '\0' || subject[n] == '.');
 }
 
 /* Whether a dependency finding's `subject` is package `pkg` (n bytes), alone
  * or with its version or markers (`liger-kernel==0.0.0`). */
 static bool fold__names_pin(const char *subject, const char *pkg, size_t n) {
-  if (!subject || strlen(subject) < n || !strchr("=<>!~;[ ", subject[n])) return false;
-  char *name = xstrndup(subject, n);
-  bool same = fold__names_requirement(name, pkg, n);
-  free(name);
-  return same;
+  return fold__names_prefix(subject, pkg, n) && strchr("=<>!~;[ ", subject[n]);
 }
 
 /* Whether a dependency file of the project (requirements, pyproject.toml,
@@ -3762,6 +3763,8 @@ static void fold__unimported_dependencies(FoldProject *p) {
   static const char prefix[] = "unimported-dependency:";
   size_t n;
   const KbEntry *rows = kb_entries(&n);
+  int8_t *whole = xmalloc(n ? n : 1); /* per row, whether the whole project uses it: -1 not asked yet */
+  memset(whole, -1, n ? n : 1);
   for (size_t i = 0; i < p->n; i++) {
     bool deps = false;
     for (size_t j = 0; j < p->files[i].findings->len && !deps; j++) deps = kb_domain(p->files[i].findings->items[j].rule->code) == 1;
@@ -3771,10 +3774,18 @@ static void fold__unimported_dependencies(FoldProject *p) {
       const KbEntry *row = &rows[r];
       if (row->match != KB_DETECTOR || !row->arg || strncmp(row->pattern, prefix, sizeof prefix - 1) != 0) continue;
       const char *mod = row->pattern + sizeof prefix - 1;
-      if (!fold__project_uses(p, mod, strlen(mod), row->value, scope)) fold__not_involved(p, i, row, row->arg, mod);
+      bool used;
+      if (scope) {
+        used = fold__project_uses(p, mod, strlen(mod), row->value, scope);
+      } else {
+        if (whole[r] < 0) whole[r] = fold__project_uses(p, mod, strlen(mod), row->value, NULL);
+        used = whole[r];
+      }
+      if (!used) fold__not_involved(p, i, row, row->arg, mod);
     }
     free(scope);
   }
+  free(whole);
 }
 
 void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {

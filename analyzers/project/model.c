@@ -234,8 +234,8 @@ static int model__def_key_cmp(const void *a, const void *b) {
  * so the new facts' k-th name, when it is the old k-th, takes the old one's
  * number without hashing it. */
 typedef struct {
-  const PyFacts *facts;
-  const uint32_t *ref_ids;
+  PyFacts *facts;    /* owned by whoever set it up (model__set frees it after) */
+  uint32_t *ref_ids;
 } MWas;
 
 static uint32_t model__intern_at(Names *t, const MWas *was, size_t k, const char *name) {
@@ -702,16 +702,14 @@ static void model__set(Model *m, const char *id, const char *rel, const FileFact
   if (mm->shape == shape && (mm->facts != NULL) == (fresh.facts != NULL)) {
     /* the same shape: the links of the other modules stand; the old
      * body's names are read while the new one's are interned */
-    PyFacts *old = mm->facts;
-    Array(uint32_t) old_ids = {mm->ref_ids.items, mm->ref_ids.len, mm->ref_ids.cap};
+    MWas was = {mm->facts, mm->ref_ids.items};
     mm->facts = NULL;
     memset(&mm->ref_ids, 0, sizeof mm->ref_ids);
     model__body_free(mm);
-    MWas was = {old, old_ids.items};
     model__set_body(m, mm, owned ? owned : facts ? pyfacts_copy(facts->py) : NULL, cons.items, cons.len, cons.cap,
                     digest, &was);
-    model__facts_free(old);
-    array_free(&old_ids);
+    model__facts_free(was.facts);
+    free(was.ref_ids);
     mm->shape = shape;
     mm->summed = true;
     mm->undigested = moved; /* the digest of the facts kept, when next asked (model__summed) */
@@ -2486,37 +2484,36 @@ static void model__reachability(Model *m) {
     if (!m->defs.items[g].reachable) m->st.unreachable_defs++;
 }
 
+static void model__group(const uint32_t *keys, const uint64_t *ids, size_t n, size_t n_keys, MOffsets *first,
+                         MUses *of);
+
 /* The `self.<attr> = <call>` assignments of a module's `__init__`
- * methods by attribute name: for each name its calls in order (first[id],
- * then next[k] over positions in `at`), so that each `self.<attr>(...)`
- * reads only those of its name. */
+ * methods grouped by attribute name, in order (model__group): each
+ * `self.<attr>(...)` reads only those of its name. */
 typedef struct {
   Names names;
-  Array(uint32_t) at;    /* call indexes, in order */
-  Array(uint32_t) first; /* per name: position in `at` + 1 of its first, 0: none */
-  Array(uint32_t) last;
-  Array(uint32_t) next;  /* per position: the next of its name + 1, 0: none */
+  MOffsets first; /* per name: its assignments are of[first[id], first[id + 1]) */
+  MUses of;       /* call indexes */
 } MAttrs;
 
-static void model__attrs_add(MAttrs *a, const char *name, uint32_t call) {
-  uint32_t id = names_intern(&a->names, name, strlen(name)), pos = (uint32_t)a->at.len + 1, none = 0;
-  array_push(&a->at, call);
-  array_push(&a->next, none);
-  if (id == a->first.len) {
-    array_push(&a->first, pos);
-    array_push(&a->last, pos);
-    return;
+static void model__attrs_build(MAttrs *a, const PyFacts *f) {
+  Array(uint32_t) keys = {0};
+  Array(uint64_t) ids = {0};
+  for (size_t k = 0; k < f->calls.len; k++) {
+    const char *attr = f->calls.items[k].self_attr;
+    if (!attr) continue;
+    array_push(&keys, names_intern(&a->names, attr, strlen(attr)));
+    array_push(&ids, (uint64_t)k);
   }
-  a->next.items[a->last.items[id] - 1] = pos;
-  a->last.items[id] = pos;
+  model__group(keys.items, ids.items, keys.len, a->names.strs.len, &a->first, &a->of);
+  array_free(&keys);
+  array_free(&ids);
 }
 
 static void model__attrs_free(MAttrs *a) {
   names_free(&a->names);
-  array_free(&a->at);
   array_free(&a->first);
-  array_free(&a->last);
-  array_free(&a->next);
+  array_free(&a->of);
 }
 
 /* `self.<attr>(...)` that no method answers, where `__init__` of the same
@@ -2526,8 +2523,8 @@ static void model__attrs_free(MAttrs *a) {
 static int32_t model__attr_call(const Model *m, int32_t mi, const PyCall *c, const MModule *mm, const MAttrs *attrs) {
   int32_t cls = model__owner_class(m, mi, c->owner);
   int64_t id = cls >= 0 ? names_find(&attrs->names, c->callee, strlen(c->callee)) : -1;
-  for (uint32_t p = id >= 0 ? attrs->first.items[id] : 0; p; p = attrs->next.items[p - 1]) {
-    uint32_t k = attrs->at.items[p - 1];
+  for (uint32_t j = id >= 0 ? attrs->first.items[id] : 0; id >= 0 && j < attrs->first.items[id + 1]; j++) {
+    uint32_t k = (uint32_t)attrs->of.items[j];
     const PyCall *as = &mm->facts->calls.items[k];
     if (model__global(m, mi, mm->facts->defs.items[as->owner].cls) != cls) continue;
     int32_t t = mm->call_target.items[k];
@@ -2565,16 +2562,15 @@ static int32_t model__call_target_seen(const Model *m, int32_t mi, const PyCall 
 static void model__link_module_calls(Model *m, int32_t i) {
   MModule *mm = &m->mods.items[i];
   if (!mm->facts) return;
-  MAttrs attrs = {0};
   size_t cap = 16;
   while (cap < mm->facts->calls.len * 2) cap *= 2;
   MCallSeen *seen = xcalloc(cap, sizeof *seen);
-  for (size_t k = 0; k < mm->facts->calls.len; k++) {
+  for (size_t k = 0; k < mm->facts->calls.len; k++)
     array_push(&mm->call_target, model__call_target_seen(m, i, &mm->facts->calls.items[k], seen, cap - 1));
-    if (mm->facts->calls.items[k].self_attr) model__attrs_add(&attrs, mm->facts->calls.items[k].self_attr, (uint32_t)k);
-  }
   free(seen);
-  for (size_t k = 0; k < mm->facts->calls.len && attrs.at.len; k++) {
+  MAttrs attrs = {0};
+  model__attrs_build(&attrs, mm->facts);
+  for (size_t k = 0; k < mm->facts->calls.len && attrs.of.len; k++) {
     const PyCall *c = &mm->facts->calls.items[k];
     if (c->kind == PYCALL_SELF && mm->call_target.items[k] < 0)
       mm->call_target.items[k] = model__attr_call(m, i, c, mm, &attrs);
