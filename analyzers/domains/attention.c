@@ -69,6 +69,10 @@ typedef struct {
   /* whether a range (a class, or the file) calls a folding name: every
    * BMHK site of a class asks about the same range, so it is scanned once */
   Array(AttnFolded) folded;
+  /* the file pass: kernel sites of every unit with sites (the walked
+   * units' and those of units whose conclusion holds), for wrappers */
+  Array(UnitSite) seeds;
+  Array(uint32_t) file_asks; /* sites that asked whether the file calls a folding name */
 } Attn;
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -924,6 +928,7 @@ static bool attention__folded_heads(Attn *a, const AttnSite *s, Finding *f) {
      * the enclosing class, else the file, for a call of a folding name */
     const PyClass *cls = pyfile_class_at(a->py, ts_node_start_byte(s->call));
     uint32_t from = cls ? cls->start : 0, to = cls ? cls->end : (uint32_t)a->py->len;
+    if (!cls) array_push(&a->file_asks, ts_node_start_byte(s->call)); /* read outside the unit */
     size_t k = 0;
     while (k < a->folded.len && (a->folded.items[k].from != from || a->folded.items[k].to != to)) k++;
     if (k == a->folded.len) array_push(&a->folded, ((AttnFolded){from, to, attention__calls_folding(a, r, from, to)}));
@@ -970,7 +975,7 @@ static void attention__site(Attn *a, const AttnSite *s) {
 /* What a project function wraps: the kernel site, and the function it calls
  * to reach it (ATTN_NONE when it calls the kernel itself). */
 typedef struct {
-  const AttnSite *site;
+  const UnitSite *site;
   size_t via;
 } AttnWrap;
 
@@ -1001,10 +1006,10 @@ static void attention__wrappers(const Attn *a, AttnWrap *w, const AttnNames *fns
   size_t n = a->py->functions.len;
   for (size_t i = 0; i < n; i++) w[i] = (AttnWrap){NULL, ATTN_NONE};
   bool any = false;
-  for (size_t i = 0; i < a->sites.len; i++) {
-    const AttnSite *s = &a->sites.items[i];
-    const KbRule *r = kb_rule(s->row->code);
-    size_t fi = attention__fn_index(a, ts_node_start_byte(s->call));
+  for (size_t i = 0; i < a->seeds.len; i++) {
+    const UnitSite *s = &a->seeds.items[i];
+    const KbRule *r = kb_rule(s->entry->code);
+    size_t fi = attention__fn_index(a, s->start);
     if (r && r->dep_class == DEP_CLASS_VENDOR_LIB && fi != ATTN_NONE && !w[fi].site) w[fi].site = s, any = true;
   }
   for (bool changed = any; changed;) { /* each round wraps at least one more function */
@@ -1025,8 +1030,8 @@ static void attention__emit_wrapper_call(const Attn *a, const AttnCall *c, size_
   const KbRule *rule = kb_rule("ASC309");
   if (!row || !rule) return;
   const PyFunction *f = &a->py->functions.items[fi];
-  char *q = pyfile_qualname(a->py, w[fi].site->callee);
-  uint32_t line = ts_node_start_point(w[fi].site->call).row + 1;
+  const char *q = w[fi].site->kernel;
+  uint32_t line = w[fi].site->row + 1;
   char *subj = xasprintf("%s()", f->name);
   char *kernel = q ? xstrdup(q) : kb_render("attn-kernel-unknown", NULL, 0);
   char *ln = xasprintf("%u", line);
@@ -1040,10 +1045,9 @@ static void attention__emit_wrapper_call(const Attn *a, const AttnCall *c, size_
   free(kernel);
   /* rows and columns are set from the bytes by the pipeline */
   Finding *out = kb_emit(a->ctx->out, rule, row, subj, repl, c->start, c->end, 0, 0, 0, 0);
-  if (w[fi].site->row->value) out->detail = attention__detail(w[fi].site->row->value);
+  if (w[fi].site->entry->value) out->detail = attention__detail(w[fi].site->entry->value);
   free(repl);
   free(subj);
-  free(q);
 }
 
 static void attention__wrapper_calls(Attn *a) {
@@ -1163,6 +1167,7 @@ static void *attention__begin(AnalyzeCtx *ctx) {
   }
   const UnitCalls *calls = &ctx->unit->calls;
   size_t sweep = 0; /* the units' calls come in document order */
+  if (ctx->unit->file) array_reserve(&a->calls, calls->len);
   for (size_t i = 0; ctx->unit->file && i < calls->len; i++) {
     const UnitCall *u = &calls->items[i];
     const PyFunction *f = pyfile_function_at_sweep(a->py, &sweep, u->start);
@@ -1193,6 +1198,9 @@ static void attention__free(Attn *a) {
   array_free(&a->events);
   array_free(&a->imports);
   array_free(&a->folded);
+  for (size_t i = 0; i < a->seeds.len; i++) free(a->seeds.items[i].kernel);
+  array_free(&a->seeds);
+  array_free(&a->file_asks);
   free(a->inference);
   free(a);
 }
@@ -1220,13 +1228,94 @@ static void attention__end(void *state) {
     attention__free(a);
     return;
   }
-  /* which functions run only under no_grad matters for attention sites only */
-  if (a->sites.len || a->events.len) attention__inference(a);
-  for (size_t i = 0; i < a->sites.len; i++) attention__site(a, &a->sites.items[i]);
-  attention__wrapper_calls(a);
-  attention__handwritten(a);
-  attention__tidy(a);
+  size_t handwritten;
+  attention_file_end(a, &handwritten);
   attention__free(a);
 }
 
 const PyVisitor attention_visitor = {attention__begin, attention__visit_node, attention__end};
+
+/* ---- the pass over the file ------------------------------------------------------- */
+
+void *attention_file_begin(AnalyzeCtx *ctx) {
+  Attn *a = attention__begin(ctx);
+  if (a && ctx->unit->file) attention__inference(a); /* kept units are judged by it before any walk */
+  return a;
+}
+
+static size_t attention__fn_first(const Attn *a, uint32_t start) {
+  size_t lo = 0, hi = a->py->functions.len; /* functions come in document order */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (a->py->functions.items[mid].start < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* Whether the file-range scan for a folding name says `folded`. */
+static bool attention__file_folds(Attn *a) {
+  const KbEntry *r = attention__row(a, KB_DETECTOR, "attention-folded-heads");
+  uint32_t to = (uint32_t)a->py->len;
+  size_t k = 0;
+  while (k < a->folded.len && (a->folded.items[k].from != 0 || a->folded.items[k].to != to)) k++;
+  if (k == a->folded.len) array_push(&a->folded, ((AttnFolded){0, to, r && attention__calls_folding(a, r, 0, to)}));
+  return a->folded.items[k].folded;
+}
+
+bool attention_file_holds(void *st, const UnitLinks *l, uint32_t start, uint32_t end) {
+  Attn *a = st;
+  size_t k = 0;
+  for (size_t i = attention__fn_first(a, start); i < a->py->functions.len && a->py->functions.items[i].start < end; i++, k++)
+    if (k >= l->inference.len || l->inference.items[k] != a->inference[i]) return false;
+  if (k != l->inference.len) return false;
+  return l->file_fold < 0 || (int)attention__file_folds(a) == l->file_fold;
+}
+
+void attention_file_seed(void *st, const UnitLinks *l) {
+  Attn *a = st;
+  for (size_t i = 0; i < l->sites.len; i++) {
+    UnitSite s = l->sites.items[i];
+    s.kernel = s.kernel ? xstrdup(s.kernel) : NULL;
+    array_push(&a->seeds, s);
+  }
+}
+
+size_t attention_file_end(void *st, size_t *handwritten) {
+  Attn *a = st;
+  /* which functions run only under no_grad matters for attention sites only */
+  if (!a->inference && (a->sites.len || a->events.len)) attention__inference(a);
+  for (size_t i = 0; i < a->sites.len; i++) attention__site(a, &a->sites.items[i]);
+  for (size_t i = 0; i < a->sites.len; i++) {
+    const AttnSite *s = &a->sites.items[i];
+    UnitSite u = {ts_node_start_byte(s->call), ts_node_start_point(s->call).row, pyfile_qualname(a->py, s->callee), s->row};
+    array_push(&a->seeds, u);
+  }
+  size_t before = a->ctx->out->len;
+  attention__wrapper_calls(a);
+  size_t wrappers = a->ctx->out->len - before;
+  before = a->ctx->out->len;
+  attention__handwritten(a);
+  *handwritten = a->ctx->out->len - before;
+  attention__tidy(a); /* drops only the walked units' findings on their import lines */
+  return wrappers;
+}
+
+void attention_file_keep(void *st, uint32_t start, uint32_t end, UnitLinks *l) {
+  Attn *a = st;
+  for (size_t i = 0; i < a->seeds.len; i++) {
+    UnitSite s = a->seeds.items[i];
+    if (s.start < start || s.start >= end) continue;
+    s.kernel = s.kernel ? xstrdup(s.kernel) : NULL;
+    array_push(&l->sites, s);
+  }
+  for (size_t i = attention__fn_first(a, start); i < a->py->functions.len && a->py->functions.items[i].start < end; i++)
+    array_push(&l->inference, a->inference ? a->inference[i] : false);
+  l->file_fold = -1;
+  for (size_t i = 0; i < a->file_asks.len; i++)
+    if (a->file_asks.items[i] >= start && a->file_asks.items[i] < end) l->file_fold = attention__file_folds(a);
+}
+
+void attention_file_free(void *st) {
+  if (st) attention__free(st);
+}

@@ -96,12 +96,24 @@ typedef struct {
   AnalyzeUnit u;
   size_t first, n;     /* its top-level nodes: tops[first, first + n) */
   uint32_t start_row;  /* tree-sitter row of u.start */
+  bool kept;           /* its findings came from the memo: the detectors did not run */
 } AnalyzeSpan;
 
 typedef struct {
   Array(TSNode) tops;  /* every top-level node, in order */
   Array(AnalyzeSpan) spans;
 } AnalyzeUnits;
+
+/* A unit kept between versions (the memo, below). */
+typedef struct {
+  AnalyzeUnit u;          /* bytes in the text as edited so far */
+  uint32_t orig_start, orig_end; /* its bytes when the findings were made */
+  uint32_t start_row;     /* tree-sitter row of orig_start */
+  bool dirty;             /* an edit or a syntax change touched it */
+  FindingList findings;   /* the detectors' findings, before the file-level work */
+  Array(ByteRange) ranges[2]; /* guarded, NPU-aware ranges the matcher added */
+  UnitLinks links;        /* with UNIT_ATTN_LINKS: the attention pass's conclusion */
+} MemoUnit;
 
 static bool analyze__definition(TSNode n) {
   PySym k = pysym_of(n);
@@ -136,7 +148,7 @@ static void analyze__units(const Forest *forest, AnalyzeUnits *us) {
     }
     TSNode first = us->tops.items[i], last = us->tops.items[j - 1];
     AnalyzeSpan sp = {{ts_node_start_byte(first), ts_node_end_byte(last), 0, false, {0}, {0}}, i, j - i,
-                      ts_node_start_point(first).row};
+                      ts_node_start_point(first).row, false};
     array_push(&us->spans, sp);
     i = j;
   }
@@ -164,30 +176,126 @@ static bool analyze__unit(AnalyzeCtx *ctx, PyFile *py, const TSNode *tops, size_
   return cut;
 }
 
+/* ---- the attention pass over the file ------------------------------------------ */
+
+/* The span that holds byte `at` (the last one starting at or before it). */
+static size_t analyze__span_at(const AnalyzeUnits *us, uint32_t at) {
+  size_t lo = 0, hi = us->spans.len;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (us->spans.items[mid].u.start <= at) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* The findings of units whose kept conclusion holds give way to it, in
+ * place: a unit's findings are contiguous (joined in unit order), and the
+ * pass only changes or drops them, so the conclusion is the same slice. */
+static void analyze__links_take(FindingList *out, const bool *reuse, const MemoUnit *mus) {
+  FindingList next = {0};
+  array_reserve(&next, out->len);
+  uint32_t last = 0;
+  for (size_t i = 0; i < out->len; i++) {
+    Finding *f = &out->items[i];
+    uint32_t o = f->origin;
+    if (!o || !reuse[o - 1]) {
+      array_push(&next, *f);
+      continue;
+    }
+    for (size_t k = 0; o != last && k < mus[o - 1].links.findings.len; k++) {
+      array_push(&next, finding_copy(&mus[o - 1].links.findings.items[k]));
+      next.items[next.len - 1].origin = o;
+    }
+    last = o;
+    finding_free(f);
+  }
+  free(out->items);
+  *out = next;
+}
+
+/* The hand-written attention of the walked units (out[from, len), in
+ * document order) and the kept units' (copies), merged in unit order. */
+static void analyze__links_added(FindingList *out, size_t from, const AnalyzeUnits *us, const bool *reuse,
+                                 const MemoUnit *mus) {
+  FindingList walked = {0};
+  for (size_t i = from; i < out->len; i++) array_push(&walked, out->items[i]);
+  out->len = from;
+  size_t w = 0;
+  for (size_t i = 0; i < us->spans.len; i++) {
+    for (; w < walked.len && analyze__span_at(us, walked.items[w].start_byte) <= i; w++) array_push(out, walked.items[w]);
+    for (size_t k = 0; reuse[i] && k < mus[i].links.added.len; k++) array_push(out, finding_copy(&mus[i].links.added.items[k]));
+  }
+  for (; w < walked.len; w++) array_push(out, walked.items[w]);
+  array_free(&walked);
+}
+
+/* What the pass concluded about each walked unit the memo keeps. */
+static void analyze__links_keep(void *st, const FindingList *out, size_t tail, size_t added, const AnalyzeUnits *us,
+                                const bool *walk, MemoUnit *mus) {
+  for (size_t i = 0; i < us->spans.len; i++) {
+    if (!walk[i] || (mus[i].u.flags & UNIT_READS_FILE)) continue;
+    unit_links_free(&mus[i].links);
+    attention_file_keep(st, us->spans.items[i].u.start, us->spans.items[i].u.end, &mus[i].links);
+    mus[i].links.kept = true;
+  }
+  /* out: the units' findings [0, tail), wrapper calls, hand-written attention [added, len) */
+  for (size_t i = 0; i < out->len; i++) {
+    const Finding *f = &out->items[i];
+    if (i >= tail && i < added) continue; /* wrapper calls are found again on every version */
+    size_t u = i < tail ? (size_t)f->origin : analyze__span_at(us, f->start_byte) + 1;
+    if (!u || !walk[u - 1] || (mus[u - 1].u.flags & UNIT_READS_FILE)) continue;
+    array_push(i < tail ? &mus[u - 1].links.findings : &mus[u - 1].links.added, finding_copy(f));
+  }
+}
+
+/* The attention detector over the units with sites, linked to every unit's
+ * calls (ctx->unit is the file). A unit the memo kept whose conclusion
+ * still holds is not walked: its findings are the conclusion's. `mus`: the
+ * memo's units, one per span, or NULL. */
+static void analyze__attention_pass(AnalyzeCtx *ctx, const AnalyzeUnits *us, MemoUnit *mus) {
+  void *st = attention_file_begin(ctx);
+  if (!st) return;
+  bool *reuse = xcalloc(us->spans.len + 1, sizeof *reuse), *walk = xcalloc(us->spans.len + 1, sizeof *walk);
+  bool any = false;
+  for (size_t i = 0; i < us->spans.len; i++) {
+    const AnalyzeSpan *sp = &us->spans.items[i];
+    if (!(sp->u.flags & UNIT_ATTN_LINKS)) continue;
+    reuse[i] = mus && sp->kept && mus[i].links.kept && attention_file_holds(st, &mus[i].links, sp->u.start, sp->u.end);
+    walk[i] = !reuse[i];
+    any = any || reuse[i];
+    if (reuse[i]) attention_file_seed(st, &mus[i].links);
+  }
+  if (any) analyze__links_take(ctx->out, reuse, mus);
+  for (size_t i = 0; i < us->spans.len; i++) {
+    const AnalyzeSpan *sp = &us->spans.items[i];
+    WalkSlot slot = {attention_visitor.visit, st, 0};
+    if (walk[i])
+      analyze__walk(us->tops.items + sp->first, sp->n, &slot, 1, ctx->out,
+                    SIZE_MAX); /* the units' walks kept to the limit already */
+  }
+  size_t handwritten, wrappers = attention_file_end(st, &handwritten);
+  size_t tail = ctx->out->len - handwritten - wrappers; /* the units' findings end here */
+  analyze__links_added(ctx->out, tail + wrappers, us, reuse, mus);
+  if (mus) analyze__links_keep(st, ctx->out, tail, tail + wrappers, us, walk, mus);
+  attention_file_free(st);
+  free(reuse);
+  free(walk);
+}
+
 /* Whole-file work of the Python detectors, after every unit: the domains'
- * once-per-file entry points (setup.py dependencies), the attention
- * detector over the units with attention sites, linked to every unit's
- * calls, then what the file concludes about all of them (conclude.h).
- * ctx->out holds every unit's findings; `calls` every unit's calls
- * (borrowed). */
+ * once-per-file entry points (setup.py dependencies), the attention pass,
+ * then what the file concludes about all of them (conclude.h). ctx->out
+ * holds every unit's findings; `calls` every unit's calls (borrowed);
+ * `mus` the memo's units, one per span, or NULL. */
 static void analyze__file_detectors(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits *us, unsigned flags,
-                                    const UnitCalls *calls) {
+                                    const UnitCalls *calls, MemoUnit *mus) {
   AnalyzeUnit whole = {0, (uint32_t)ctx->len, 0, true, *calls, {0}};
   AnalyzeUnit *saved = ctx->unit;
   ctx->unit = &whole;
   for (size_t i = 0; i < ANALYZE__DOMAINS; i++)
     if (analyze__table[i].fn && !analyze__table[i].per_unit) analyze__table[i].fn(ctx);
-  if (flags & UNIT_ATTN_LINKS) { /* the units with sites again, with every unit's calls */
-    void *st = attention_visitor.begin(ctx);
-    for (size_t i = 0; st && i < us->spans.len; i++) {
-      const AnalyzeSpan *sp = &us->spans.items[i];
-      WalkSlot slot = {attention_visitor.visit, st, 0};
-      if (sp->u.flags & UNIT_ATTN_LINKS)
-        analyze__walk(us->tops.items + sp->first, sp->n, &slot, 1, ctx->out,
-                      SIZE_MAX); /* the units' walks kept to the limit already */
-    }
-    if (st) attention_visitor.end(st);
-  }
+  if (flags & UNIT_ATTN_LINKS) analyze__attention_pass(ctx, us, mus);
   ctx->unit = saved;
   /* last: what the file as a whole concludes about every unit's findings */
   uint32_t *starts = xcalloc(us->spans.len + 1, sizeof *starts);
@@ -1431,15 +1539,6 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
 
 /* ---- the memo: unit results kept between versions --------------------------- */
 
-typedef struct {
-  AnalyzeUnit u;          /* bytes in the text as edited so far */
-  uint32_t orig_start, orig_end; /* its bytes when the findings were made */
-  uint32_t start_row;     /* tree-sitter row of orig_start */
-  bool dirty;             /* an edit or a syntax change touched it */
-  FindingList findings;   /* the detectors' findings, before the file-level work */
-  Array(ByteRange) ranges[2]; /* guarded, NPU-aware ranges the matcher added */
-} MemoUnit;
-
 struct AnalyzeMemo {
   Array(MemoUnit) units;
   Array(ByteRange) touched; /* what edits wrote since the last analysis (current bytes) */
@@ -1467,6 +1566,7 @@ static void analyze__memo_unit_free(MemoUnit *m) {
   findings_free(&m->findings);
   array_free(&m->ranges[0]);
   array_free(&m->ranges[1]);
+  unit_links_free(&m->links);
 }
 
 static void analyze__memo_clear(AnalyzeMemo *m) {
@@ -1572,16 +1672,22 @@ static void analyze__memo_shift(MemoUnit *m, uint32_t new_row) {
   int64_t dr = (int64_t)new_row - (int64_t)m->start_row;
   uint32_t lo = m->orig_start, hi = m->orig_end;
 #define ANALYZE__MOVE(x) ((x) = ((x) >= lo && (x) <= hi) ? (uint32_t)((x) + d) : (x))
-  for (size_t i = 0; i < m->findings.len; i++) {
-    Finding *f = &m->findings.items[i];
-    ANALYZE__MOVE(f->start_byte);
-    ANALYZE__MOVE(f->end_byte);
-    f->start_row = (uint32_t)(f->start_row + dr);
-    f->end_row = (uint32_t)(f->end_row + dr);
-    for (size_t k = 0; k < f->edits.len; k++) {
-      ANALYZE__MOVE(f->edits.items[k].start);
-      ANALYZE__MOVE(f->edits.items[k].end);
+  FindingList *lists[] = {&m->findings, &m->links.findings, &m->links.added};
+  for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++)
+    for (size_t i = 0; i < lists[l]->len; i++) {
+      Finding *f = &lists[l]->items[i];
+      ANALYZE__MOVE(f->start_byte);
+      ANALYZE__MOVE(f->end_byte);
+      f->start_row = (uint32_t)(f->start_row + dr);
+      f->end_row = (uint32_t)(f->end_row + dr);
+      for (size_t k = 0; k < f->edits.len; k++) {
+        ANALYZE__MOVE(f->edits.items[k].start);
+        ANALYZE__MOVE(f->edits.items[k].end);
+      }
     }
+  for (size_t i = 0; i < m->links.sites.len; i++) {
+    ANALYZE__MOVE(m->links.sites.items[i].start);
+    m->links.sites.items[i].row = (uint32_t)(m->links.sites.items[i].row + dr);
   }
   for (size_t i = 0; i < m->u.calls.len; i++) {
     ANALYZE__MOVE(m->u.calls.items[i].start);
@@ -1628,6 +1734,7 @@ typedef Array(MemoUnit) MemoUnits;
 static MemoUnit analyze__run_unit(AnalyzeCtx *ctx, PyFile *py, const AnalyzeUnits *us, const AnalyzeSpan *sp,
                                   size_t budget) {
   MemoUnit mu = {0};
+  mu.links.file_fold = -1;
   mu.u = sp->u;
   mu.orig_start = sp->u.start;
   mu.orig_end = sp->u.end;
@@ -1647,13 +1754,15 @@ static MemoUnit analyze__run_unit(AnalyzeCtx *ctx, PyFile *py, const AnalyzeUnit
 
 /* A unit's findings and calls join the file's: copies when the memo keeps
  * the unit (then it goes to `next`), else moved and the unit dropped. */
-static void analyze__join_unit(MemoUnit *mu, FindingList *all, UnitCalls *calls, MemoUnits *next) {
+static void analyze__join_unit(MemoUnit *mu, uint32_t origin, FindingList *all, UnitCalls *calls, MemoUnits *next) {
   /* a unit that reads outside itself is never taken from the memo: its
    * findings move, and the memo keeps only its place */
   bool copy = next && !(mu->u.flags & UNIT_READS_FILE);
   array_reserve(all, mu->findings.len);
-  for (size_t k = 0; k < mu->findings.len; k++)
+  for (size_t k = 0; k < mu->findings.len; k++) {
     array_push(all, copy ? finding_copy(&mu->findings.items[k]) : mu->findings.items[k]);
+    all->items[all->len - 1].origin = origin; /* which unit's: the attention pass may replace them */
+  }
   if (next && !copy) mu->findings.len = 0;
   /* calls are moved, or borrowed from the unit the memo keeps (they are read
    * before the memo changes again) */
@@ -1668,6 +1777,7 @@ static void analyze__join_unit(MemoUnit *mu, FindingList *all, UnitCalls *calls,
   array_free(&mu->findings);
   array_free(&mu->ranges[0]);
   array_free(&mu->ranges[1]);
+  unit_links_free(&mu->links);
 }
 
 /* The memo's units become this version's. */
@@ -1702,6 +1812,13 @@ static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits 
     }
   FindingList *all = ctx->out;
   MemoUnits next = {0};
+  if (memo) array_reserve(&next, us->spans.len);
+  if (keep) { /* the last version's totals: the lists are filled without growing */
+    size_t nf = 0, nc = 0;
+    for (size_t i = 0; i < memo->units.len; i++) nf += memo->units.items[i].findings.len, nc += memo->units.items[i].u.calls.len;
+    array_reserve(all, nf + nf / 8);
+    array_reserve(calls, nc + nc / 8);
+  }
   unsigned flags = 0;
   for (size_t i = 0; i < us->spans.len; i++) {
     MemoUnit mu;
@@ -1715,13 +1832,14 @@ static unsigned analyze__python_units(AnalyzeCtx *ctx, PyFile *py, AnalyzeUnits 
       mu = *kept[i];
       memset(kept[i], 0, sizeof *kept[i]); /* moved to next */
       reused++;
+      us->spans.items[i].kept = true;
     } else {
       mu = analyze__run_unit(ctx, py, us, &us->spans.items[i],
                              all->len < ANALYZE_RAW_LIMIT ? ANALYZE_RAW_LIMIT - all->len : 0);
     }
     flags |= mu.u.flags;
     us->spans.items[i].u.flags = mu.u.flags;
-    analyze__join_unit(&mu, all, calls, memo ? &next : NULL);
+    analyze__join_unit(&mu, (uint32_t)(i + 1), all, calls, memo ? &next : NULL);
   }
   ctx->out = all;
   free(kept);
@@ -1735,7 +1853,7 @@ static void analyze__python(const AnalyzeFile *file, AnalyzeCtx *ctx, PyFile *py
   analyze__units(ctx->forest, &us);
   UnitCalls calls = {0};
   unsigned flags = analyze__python_units(ctx, py, &us, file->memo, key, &calls);
-  analyze__file_detectors(ctx, py, &us, flags, &calls);
+  analyze__file_detectors(ctx, py, &us, flags, &calls, file->memo ? file->memo->units.items : NULL);
   if (file->memo) array_free(&calls); /* borrowed from the memo's units */
   else analyze__calls_free(&calls);
   array_free(&us.tops);

@@ -159,3 +159,13 @@ void context_queries_free(UnitQueries *q) {
   for (size_t i = 0; i < q->len; i++) free(q->items[i].needle);
   array_free(q);
 }
+
+void unit_links_free(UnitLinks *l) {
+  findings_free(&l->findings);
+  findings_free(&l->added);
+  for (size_t i = 0; i < l->sites.len; i++) free(l->sites.items[i].kernel);
+  array_free(&l->sites);
+  array_free(&l->inference);
+  l->kept = false;
+  l->file_fold = -1;
+}

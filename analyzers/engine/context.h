@@ -85,6 +85,34 @@ typedef struct {
 
 typedef Array(UnitQuery) UnitQueries;
 
+/* An attention kernel's call site as the pass over the file reports the
+ * project functions that wrap it (their calls may sit in any unit). */
+typedef struct {
+  uint32_t start;          /* the call's first byte */
+  uint32_t row;            /* its tree-sitter row */
+  char *kernel;            /* owned: the kernel's qualified name; NULL: unknown */
+  const KbEntry *entry;    /* borrowed: the call's mapping row */
+} UnitSite;
+
+/* What the attention pass over the whole file concluded about one unit
+ * with UNIT_ATTN_LINKS. The pass reads every unit's calls, so the unit
+ * cannot keep it like its own findings; a later version takes it instead
+ * of walking the unit again while the unit's text is unchanged and what
+ * the unit read from outside itself is the same: which of its functions
+ * run only under no_grad (that depends on their callers), and whether the
+ * file calls a folding name (attention_file_holds). Owned. */
+typedef struct {
+  bool kept;               /* the fields below hold a conclusion */
+  FindingList findings;    /* the unit's findings after the pass, every detector's, in order */
+  FindingList added;       /* hand-written attention the pass reported in the unit, in order */
+  Array(UnitSite) sites;   /* its kernel sites, in walk order */
+  Array(bool) inference;   /* per function of the unit, in order: runs only under no_grad */
+  int file_fold;           /* -1: not asked; else whether the file calls a folding name */
+} UnitLinks;
+
+/* Frees what l owns and leaves it empty (not kept). */
+void unit_links_free(UnitLinks *l);
+
 typedef struct {
   uint32_t start, end;     /* bytes of the unit (whole file for other kinds) */
   unsigned flags;          /* UNIT_* the detectors noted */

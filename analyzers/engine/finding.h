@@ -96,6 +96,9 @@ typedef struct {
   uint32_t weight; /* size hint for effort: lines of a kernel, 0 otherwise */
   bool unreachable;  /* in code nothing in the project runs (the project model): a hint, not involved */
   Array(Related) related; /* owned; the occurrences folded into this one (fold.h), or other files' places */
+  uint32_t origin; /* the per-file pipeline's bookkeeping while it joins a file's units: 1 + the index of
+                      the unit whose detectors made it, 0 for the file's own passes (analyze.c); read
+                      nowhere else */
 } Finding;
 
 typedef Array(Finding) FindingList;

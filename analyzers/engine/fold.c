@@ -55,12 +55,20 @@ static bool fold__is_statement(const char *t) {
  * site. False when the node does not hold the finding (the way ends). */
 static bool fold__site_step(const AnalyzeCtx *ctx, const Finding *f, TSNode n, FoldSite *s) {
   if (ts_node_start_byte(n) > f->start_byte || ts_node_end_byte(n) < f->end_byte) return false;
-  const char *t = ts_node_type(n);
-  if (ctx->kind == FILE_PYTHON && strcmp(t, "call") == 0) {
-    TSNode callee = ts_node_child(n, 0);
-    if (ts_node_start_byte(callee) == f->start_byte && ts_node_end_byte(callee) == f->end_byte)
-      s->call_end = ts_node_end_byte(n); /* `torch.cuda.x(device="cuda:0")`: the call is the construct */
+  if (ctx->kind == FILE_PYTHON) { /* kinds by symbol: every finding walks its whole path */
+    PySym k = pysym_of(n);
+    if (k == PYSYM_CALL) {
+      TSNode callee = ts_node_child(n, 0);
+      if (ts_node_start_byte(callee) == f->start_byte && ts_node_end_byte(callee) == f->end_byte)
+        s->call_end = ts_node_end_byte(n); /* `torch.cuda.x(device="cuda:0")`: the call is the construct */
+    }
+    if (pysym_is_statement(n)) {
+      s->stmt = ts_node_start_byte(n);
+      s->in_import = k == PYSYM_IMPORT_STATEMENT || k == PYSYM_IMPORT_FROM_STATEMENT;
+    }
+    return true;
   }
+  const char *t = ts_node_type(n);
   if (fold__is_statement(t)) {
     s->stmt = ts_node_start_byte(n);
     s->in_import = strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0;

@@ -8,6 +8,7 @@
 TSLanguage *tree_sitter_python(void);
 
 static unsigned char *pysym__map; /* symbol id -> PySym */
+static unsigned char *pysym__stmt; /* symbol id -> 1 for a statement kind (pysym_is_statement) */
 static uint32_t pysym__count;
 static TSFieldId pysym__fields[PYFIELD__COUNT];
 static pthread_once_t pysym__once = PTHREAD_ONCE_INIT;
@@ -29,10 +30,14 @@ static void pysym__build(void) {
     pysym__fields[f] = ts_language_field_id_for_name(lang, fields[f], (uint32_t)strlen(fields[f]));
   pysym__count = ts_language_symbol_count(lang);
   pysym__map = calloc(pysym__count, 1);
-  if (!pysym__map) abort(); /* at start-up, before any input is read */
+  pysym__stmt = calloc(pysym__count, 1);
+  if (!pysym__map || !pysym__stmt) abort(); /* at start-up, before any input is read */
   for (uint32_t s = 0; s < pysym__count; s++) {
     if (ts_language_symbol_type(lang, (TSSymbol)s) != TSSymbolTypeRegular) continue;
     const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
+    size_t len = strlen(name);
+    pysym__stmt[s] = (len > 10 && strcmp(name + len - 10, "_statement") == 0) || strcmp(name, "function_definition") == 0 ||
+                     strcmp(name, "class_definition") == 0 || strcmp(name, "decorated_definition") == 0;
     for (int k = 1; k < PYSYM__COUNT; k++)
       if (strcmp(name, names[k]) == 0) pysym__map[s] = (unsigned char)k;
   }
@@ -43,6 +48,13 @@ PySym pysym_of(TSNode n) {
   pthread_once(&pysym__once, pysym__build);
   TSSymbol s = ts_node_symbol(n);
   return s < pysym__count ? (PySym)pysym__map[s] : PYSYM_OTHER;
+}
+
+bool pysym_is_statement(TSNode n) {
+  if (ts_node_is_null(n)) return false;
+  pthread_once(&pysym__once, pysym__build);
+  TSSymbol s = ts_node_symbol(n);
+  return s < pysym__count && pysym__stmt[s];
 }
 
 /* The shapes met on nearly every node: `obj . attr` and `fn args` have a

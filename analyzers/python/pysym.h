@@ -40,6 +40,9 @@ typedef enum {
 
 /* Kind of a node of a tree parsed with tree_sitter_python(). */
 PySym pysym_of(TSNode n);
+/* Whether n is a statement: a `*_statement` kind or a function, class or
+ * decorated definition. */
+bool pysym_is_statement(TSNode n);
 
 /* Field names, resolved to field ids once (ts_node_child_by_field_name
  * looks the name up on every call). */

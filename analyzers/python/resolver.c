@@ -1421,6 +1421,7 @@ PyFile *pyfile_build_cached(const Forest *forest, const char *text, size_t len, 
   py->eol = pysyntax_eol(text, len);
 
   Array(ResolverPart) next = {0};
+  if (cache) array_reserve(&next, forest_size(forest)); /* parts are large: no copying as it grows */
   size_t from = 0;
   uint64_t env = UTIL_FNV_SEED;
   for (size_t m = 0; m < forest_size(forest); m++) {
