@@ -333,3 +333,70 @@ TEST(incremental_without_facts_same_findings) {
   doc_store_free(&with);
   doc_store_free(&without);
 }
+
+/* The attention pass keeps each unit's conclusion while what the unit read
+ * from other units stands. A kernel wrapper called only under no_grad gets
+ * the inference advice; an edit of another unit that takes the caller out
+ * of no_grad must give it the training advice, and an edit that leaves the
+ * callers alone must keep the conclusion. */
+static const Finding *inc_t__code_at(const Document *d, const char *code, const char *text_at) {
+  const char *p = strstr(d->text.data, text_at);
+  for (size_t i = 0; p && i < d->findings.len; i++)
+    if (strcmp(d->findings.items[i].rule->code, code) == 0 && d->findings.items[i].start_byte == (uint32_t)(p - d->text.data))
+      return &d->findings.items[i];
+  return NULL;
+}
+
+static void inc_t__replace(Document *d, const char *old, const char *with) {
+  const char *p = strstr(d->text.data, old);
+  if (!p) return;
+  size_t at = (size_t)(p - d->text.data);
+  doc_edit_bytes(d, at, at + strlen(old), with, strlen(with));
+}
+
+TEST(incremental_attention_conclusion_follows_callers) {
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  const char *src = "import torch\n"
+                    "from flash_attn import flash_attn_func\n\n\n"
+                    "def attend(q, k, v):\n"
+                    "    return flash_attn_func(q, k, v)\n\n\n"
+                    "def generate(q, k, v):\n"
+                    "    with torch.no_grad():\n"
+                    "        return attend(q, k, v)\n\n\n"
+                    "def helper(x):\n"
+                    "    return x\n";
+  DocStore s;
+  doc_store_init(&s);
+  Document *d = doc_open(&s, "file:///w/attend.py", "python", 1, src, strlen(src));
+  doc_analyze(&s, d, &opt, NULL, 0);
+  ASSERT(inc_t__matches_fresh(d, &opt));
+  const Finding *f = inc_t__code_at(d, "ASC301", "flash_attn_func(q");
+  ASSERT(f != NULL && f->inference_only);
+  char *inference_advice = xstrdup(f->replacement ? f->replacement : "");
+  inc_t__replace(d, "return x", "return x + 1"); /* another unit: the conclusion stands */
+  doc_analyze(&s, d, &opt, NULL, 0);
+  ASSERT(inc_t__matches_fresh(d, &opt));
+  f = inc_t__code_at(d, "ASC301", "flash_attn_func(q");
+  ASSERT(f != NULL && f->inference_only);
+  ASSERT_STR_EQ(f->replacement ? f->replacement : "", inference_advice);
+  inc_t__replace(d, "with torch.no_grad():", "if q is not None:"); /* the caller trains now */
+  doc_analyze(&s, d, &opt, NULL, 0);
+  ASSERT(inc_t__matches_fresh(d, &opt));
+  f = inc_t__code_at(d, "ASC301", "flash_attn_func(q");
+  ASSERT(f != NULL && !f->inference_only);
+  ASSERT(strcmp(f->replacement ? f->replacement : "", inference_advice) != 0);
+  inc_t__replace(d, "if q is not None:", "with torch.no_grad():"); /* and back */
+  doc_analyze(&s, d, &opt, NULL, 0);
+  ASSERT(inc_t__matches_fresh(d, &opt));
+  f = inc_t__code_at(d, "ASC301", "flash_attn_func(q");
+  ASSERT(f != NULL && f->inference_only);
+  inc_t__replace(d, "def helper(x):\n    return x + 1\n", "def helper(x):\n    return attend(x, x, x)\n"); /* a second caller */
+  doc_analyze(&s, d, &opt, NULL, 0);
+  ASSERT(inc_t__matches_fresh(d, &opt));
+  f = inc_t__code_at(d, "ASC301", "flash_attn_func(q");
+  ASSERT(f != NULL && !f->inference_only);
+  ASSERT(inc_t__code_at(d, "ASC309", "attend(x") != NULL); /* the wrapper's new call site */
+  free(inference_advice);
+  doc_store_free(&s);
+}
