@@ -1215,21 +1215,16 @@ static void attention__keep_calls(Attn *a) {
   a->calls.len = 0;
 }
 
+/* The end of a unit's walk (the pass over the file has attention_file_end):
+ * its calls go to the file; with sites or hand-written attention its
+ * findings wait for the file pass, which needs every unit's calls (the unit
+ * itself, its other detectors' findings and its calls, is kept while its
+ * text is, and the pass's conclusion about it while attention_file_holds). */
 static void attention__end(void *state) {
   Attn *a = state;
-  if (!a->ctx->unit->file) {
-    /* a unit: its calls go to the file; with sites or hand-written attention
-     * its findings wait for the file pass, which needs every unit's calls
-     * and re-walks this unit on every version (the unit itself, its other
-     * detectors' findings and its calls, is kept while its text is) */
-    attention__keep_calls(a);
-    if (attention__links(a)) context_depends(a->ctx, UNIT_ATTN_LINKS);
-    else attention__tidy(a);
-    attention__free(a);
-    return;
-  }
-  size_t handwritten;
-  attention_file_end(a, &handwritten);
+  attention__keep_calls(a);
+  if (attention__links(a)) context_depends(a->ctx, UNIT_ATTN_LINKS);
+  else attention__tidy(a);
   attention__free(a);
 }
 

@@ -203,9 +203,12 @@ static void analyze__links_take(FindingList *out, const bool *reuse, const MemoU
       array_push(&next, *f);
       continue;
     }
-    for (size_t k = 0; o != last && k < mus[o - 1].links.findings.len; k++) {
-      array_push(&next, finding_copy(&mus[o - 1].links.findings.items[k]));
-      next.items[next.len - 1].origin = o;
+    if (o != last) { /* the unit's first finding: its conclusion goes here, whole */
+      const FindingList *kept = &mus[o - 1].links.findings;
+      for (size_t k = 0; k < kept->len; k++) {
+        array_push(&next, finding_copy(&kept->items[k]));
+        next.items[next.len - 1].origin = o;
+      }
     }
     last = o;
     finding_free(f);

@@ -224,11 +224,6 @@ static int model__def_key_cmp(const void *a, const void *b) {
   return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* The interned names of a module's references and definitions, and its
- * definitions in name order (def_order). The module's facts then borrow the interned text of their references and
- * callees instead of holding a copy each (most of a project's names repeat:
- * one string per name, not per use); model__body_free gives them back
- * before freeing the facts. */
 /* The body a module had before its facts were set again (model__set),
  * with its names interned: a keystroke keeps most names where they were,
  * so the new facts' k-th name, when it is the old k-th, takes the old one's
@@ -244,6 +239,11 @@ static uint32_t model__intern_at(Names *t, const MWas *was, size_t k, const char
   return names_intern(t, name, strlen(name));
 }
 
+/* The interned names of a module's references and definitions, and its
+ * definitions in name order (def_order). The module's facts then borrow the interned text of their references and
+ * callees instead of holding a copy each (most of a project's names repeat:
+ * one string per name, not per use); model__body_free gives them back
+ * before freeing the facts. */
 static void model__intern_module(Names *t, MModule *mm, const MWas *was) {
   if (!mm->facts) return;
   array_reserve(&mm->ref_ids, mm->facts->refs.len);
@@ -257,8 +257,8 @@ static void model__intern_module(Names *t, MModule *mm, const MWas *was) {
   }
   for (size_t k = 0; k < mm->facts->calls.len; k++) {
     PyCall *c = &mm->facts->calls.items[k];
-    const char *old = was && was->facts && k < was->facts->calls.len ? was->facts->calls.items[k].callee : NULL;
-    char *interned = (char *)old;
+    char *old = was && was->facts && k < was->facts->calls.len ? was->facts->calls.items[k].callee : NULL;
+    char *interned = old;
     if (!old || strcmp(old, c->callee) != 0) {
       uint32_t id = names_intern(t, c->callee, strlen(c->callee)); /* may move t->strs */
       interned = t->strs.items[id];
@@ -326,8 +326,6 @@ static void model__module_clear_link(MModule *mm) {
   array_free(&mm->deps);
 }
 
-/* The parts of a module its body decides: facts, constructs and the links
- * of its own calls and references. */
 /* Frees a module's facts, whose reference and callee names are the
  * model's (interned). */
 static void model__facts_free(PyFacts *f) {
@@ -336,6 +334,8 @@ static void model__facts_free(PyFacts *f) {
   pyfacts_free(f);
 }
 
+/* The parts of a module its body decides: facts, constructs and the links
+ * of its own calls and references. */
 static void model__body_free(MModule *mm) {
   model__facts_free(mm->facts);
   mm->facts = NULL;
