@@ -15,6 +15,7 @@
  * front end analyzes one file into a fresh list). No API names appear here:
  * rows carry them, and the call builder only knows parameter roles. */
 #include "analyzers/engine/forest.h"
+#include "analyzers/engine/texthits.h"
 #include "analyzers/domains/domains.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
@@ -843,7 +844,7 @@ static bool attention__calls_folding(const Attn *a, const KbEntry *r, uint32_t f
   const char *pat = r->arg;
   size_t pn = strlen(pat);
   if (pn > 2 && pat[0] == '*' && pat[pn - 1] == '*' && !strpbrk(pat + 1, "|!?[") && !memchr(pat + 1, '*', pn - 2) &&
-      !memmem(t + from, to - from, pat + 1, pn - 2))
+      !texthits_within(a->py->hits, t, a->py->len, pat + 1, pn - 2, from, to))
     return false;
   for (const char *p = t + from; (p = memmem(p, (size_t)(t + to - p), "(", 1)) != NULL; p++) {
     const char *b = p;

@@ -10,6 +10,7 @@
 #include "analyzers/python/pyfacts.h"
 #include "analyzers/engine/reach_facts.h"
 #include "analyzers/engine/suppress.h"
+#include "analyzers/engine/texthits.h"
 #include "analyzers/python/pymatch.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
@@ -1134,7 +1135,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       free(local);
     }
     if (ort && kb_pattern_match_memo(&codes, ort->arg, f->rule->code) && ort_named < 0)
-      ort_named = memmem(py->text, py->len, ort->value, strlen(ort->value)) != NULL;
+      ort_named = texthits_within(py->hits, py->text, py->len, ort->value, strlen(ort->value), 0, py->len);
     if (ort_named > 0 && kb_pattern_match_memo(&codes, ort->arg, f->rule->code) && analyze__function_names(py, f, ort->value) &&
         !analyze__argument_of(py, f, kb_template("torch-device-calls")) &&
         !analyze__bound_to(py, f, kb_template("torch-device-calls")))
@@ -1548,6 +1549,7 @@ struct AnalyzeMemo {
   char *key;              /* file facts and options the units were made with; NULL: none */
   PyFactsCache *facts;    /* the project model's facts of each statement (pyfacts.h) */
   PyFileCache *pyfile;    /* the resolver's walk of each statement (resolver.h) */
+  TextHits *hits;         /* words asked of the whole text (texthits.h) */
   size_t reused, ran;
 };
 
@@ -1555,6 +1557,7 @@ AnalyzeMemo *analyze_memo_new(void) {
   AnalyzeMemo *m = xcalloc(1, sizeof *m);
   m->facts = pyfacts_cache_new();
   m->pyfile = pyfile_cache_new();
+  m->hits = texthits_new();
   return m;
 }
 
@@ -1585,6 +1588,7 @@ void analyze_memo_free(AnalyzeMemo *m) {
   analyze__memo_clear(m);
   pyfacts_cache_free(m->facts);
   pyfile_cache_free(m->pyfile);
+  texthits_free(m->hits);
   array_free(&m->units);
   array_free(&m->touched);
   free(m);
@@ -1592,14 +1596,7 @@ void analyze_memo_free(AnalyzeMemo *m) {
 
 /* The ranges earlier edits wrote move with this one, which joins them. */
 static void analyze__memo_touch(AnalyzeMemo *m, uint32_t start, uint32_t old_end, uint32_t new_end) {
-  int64_t delta = (int64_t)new_end - (int64_t)old_end;
-  for (size_t i = 0; i < m->touched.len; i++) {
-    ByteRange *r = &m->touched.items[i];
-    if (r->start >= old_end) r->start = (uint32_t)(r->start + delta);
-    else if (r->start > start) r->start = start;
-    if (r->end >= old_end) r->end = (uint32_t)(r->end + delta);
-    else if (r->end > start) r->end = new_end;
-  }
+  util_ranges_edit(m->touched.items, m->touched.len, start, old_end, new_end);
   ByteRange w = {start, new_end};
   array_push(&m->touched, w);
 }
@@ -1607,6 +1604,7 @@ static void analyze__memo_touch(AnalyzeMemo *m, uint32_t start, uint32_t old_end
 void analyze_memo_edit(AnalyzeMemo *m, uint32_t start, uint32_t old_end, uint32_t new_end) {
   int64_t delta = (int64_t)new_end - (int64_t)old_end;
   analyze__memo_touch(m, start, old_end, new_end);
+  texthits_edit(m->hits, start, old_end, new_end);
   for (size_t i = 0; i < m->units.len; i++) {
     AnalyzeUnit *u = &m->units.items[i].u;
     context_queries_edit(&u->queries, start, old_end, new_end);
@@ -1911,6 +1909,8 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, const F
   else ls.items = (uint32_t *)file->line_starts, ls.len = file->n_lines; /* borrowed: read only */
   PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build_cached(ctx.forest, text, len, file->memo ? file->memo->pyfile : NULL, ls.len)
                                         : NULL;
+  TextHits *own_hits = NULL; /* without a memo the words asked live for this analysis */
+  if (py) py->hits = file->memo ? file->memo->hits : (own_hits = texthits_new());
   ctx.py = py;
   /* detectors write this file's findings to `mine`; the refinement stage
    * runs on them before they join the caller's list */
@@ -1928,6 +1928,8 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, const F
   if (own_lines) array_free(&ls);
   free(key);
   if (facts) facts->test_findings = tests;
+  if (py && file->memo) texthits_settle(file->memo->hits);
+  texthits_free(own_hits);
   pyfile_free(py);
   if (parser) {
     forest_free(&own);

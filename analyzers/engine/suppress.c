@@ -1,6 +1,8 @@
 /* suppress: see suppress.h. */
 #include "analyzers/engine/suppress.h"
 
+#include "analyzers/engine/texthits.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 
@@ -78,38 +80,79 @@ static bool suppress__line_comment(const char *line, size_t n, const char **c, s
   return false;
 }
 
+/* The suppression on one row, if it has one. */
+static void suppress__row(const char *text, size_t len, const uint32_t *starts, size_t n_lines, const PyFile *py,
+                          size_t row, SuppressionList *sups, StrList *file_codes) {
+  /* a Python row without a real comment holds no suppression */
+  if (py && !(row < py->n_rows && py->comments[row])) return;
+  size_t ls = starts[row], le = len; /* the last row ends the text */
+  if (row + 1 < n_lines) { /* the break: '\n', a lone '\r', or the "\r\n" pair */
+    le = starts[row + 1] - 1;
+    if (le > ls && text[le] == '\n' && text[le - 1] == '\r') le--;
+  }
+  const char *c = NULL;
+  size_t clen = 0;
+  bool have;
+  if (py) {
+    c = py->comments[row];
+    clen = strlen(c);
+    have = true;
+  } else {
+    have = suppress__line_comment(text + ls, le - ls, &c, &clen);
+  }
+  if (!have) return;
+  char *codes;
+  int kind = suppress_parse(c, clen, &codes);
+  if (kind == 2) {
+    array_push(file_codes, codes);
+  } else if (kind == 1) {
+    const char *at = py ? memmem(text + ls, le - ls, c, clen) : c;
+    uint32_t s = at ? (uint32_t)(at - text) : (uint32_t)ls;
+    Suppression sp = {(uint32_t)row, codes, s, s + (uint32_t)clen, false};
+    array_push(sups, sp);
+  }
+}
+
+/* The row holding byte `at`: the last start at or before it. */
+static size_t suppress__row_of(const uint32_t *starts, size_t n_lines, uint32_t at) {
+  size_t lo = 0, hi = n_lines;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (starts[mid] <= at) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* A Python file's rows that can hold a marker: every marker holds "noqa"
+ * or "ascend-lsp: ignore", so the rows of their hits, ascending (the
+ * text's words are kept between versions: no row is read unless it has
+ * one). */
+typedef Array(size_t) SuppressRows;
+
+static void suppress__marked_rows(const char *text, size_t len, const uint32_t *starts, size_t n_lines,
+                                  const PyFile *py, SuppressRows *rows) {
+  static const char *const marks[] = {"noqa", "ascend-lsp: ignore"};
+  size_t n[2];
+  const uint32_t *at[2];
+  for (size_t m = 0; m < 2; m++) at[m] = texthits_find(py->hits, text, len, marks[m], strlen(marks[m]), &n[m]);
+  for (size_t i = 0, j = 0; i < n[0] || j < n[1];) {
+    uint32_t next = j >= n[1] || (i < n[0] && at[0][i] < at[1][j]) ? at[0][i++] : at[1][j++];
+    size_t row = suppress__row_of(starts, n_lines, next);
+    if (!rows->len || rows->items[rows->len - 1] != row) array_push(rows, row);
+  }
+}
+
 static void suppress__collect(const char *text, size_t len, const uint32_t *starts, size_t n_lines, const PyFile *py,
                               SuppressionList *sups, StrList *file_codes) {
-  for (size_t row = 0; row < n_lines; row++) {
-    /* a Python row without a real comment holds no suppression: skip it unread */
-    if (py && !(row < py->n_rows && py->comments[row])) continue;
-    size_t ls = starts[row], le = len; /* the last row ends the text */
-    if (row + 1 < n_lines) { /* the break: '\n', a lone '\r', or the "\r\n" pair */
-      le = starts[row + 1] - 1;
-      if (le > ls && text[le] == '\n' && text[le - 1] == '\r') le--;
-    }
-    const char *c = NULL;
-    size_t clen = 0;
-    bool have;
-    if (py) {
-      c = py->comments[row];
-      clen = strlen(c);
-      have = true;
-    } else {
-      have = suppress__line_comment(text + ls, le - ls, &c, &clen);
-    }
-    if (!have) continue;
-    char *codes;
-    int kind = suppress_parse(c, clen, &codes);
-    if (kind == 2) {
-      array_push(file_codes, codes);
-    } else if (kind == 1) {
-      const char *at = py ? memmem(text + ls, le - ls, c, clen) : c;
-      uint32_t s = at ? (uint32_t)(at - text) : (uint32_t)ls;
-      Suppression sp = {(uint32_t)row, codes, s, s + (uint32_t)clen, false};
-      array_push(sups, sp);
-    }
+  if (!py || !py->hits) {
+    for (size_t row = 0; row < n_lines; row++) suppress__row(text, len, starts, n_lines, py, row, sups, file_codes);
+    return;
   }
+  SuppressRows rows = {0};
+  suppress__marked_rows(text, len, starts, n_lines, py, &rows);
+  for (size_t i = 0; i < rows.len; i++) suppress__row(text, len, starts, n_lines, py, rows.items[i], sups, file_codes);
+  array_free(&rows);
 }
 
 static bool suppress__only_marker(const char *c, size_t n) {

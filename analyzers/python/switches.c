@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyzers/engine/forest.h"
+#include "analyzers/engine/texthits.h"
 #include "analyzers/kb/kb.h"
 #include "analyzers/python/pysym.h"
 #include "analyzers/python/pysyntax.h"
@@ -63,12 +64,12 @@ static void switches__call(const PyFile *py, TSNode call, const char *action, co
 
 void pyswitches_scan(const PyFile *py, const char *action, const char *kept, PySwitches *out) {
   memset(out, 0, sizeof *out);
-  size_t n = strlen(action);
-  for (const char *p = py->text, *end = py->text + py->len; p < end;) {
-    const char *hit = memmem(p, (size_t)(end - p), action, n);
-    if (!hit) break;
-    p = hit + n;
-    uint32_t at = (uint32_t)(hit - py->text);
+  size_t n = strlen(action), count;
+  const uint32_t *hits = texthits_find(py->hits, py->text, py->len, action, n, &count);
+  for (size_t i = 0, next = 0; i < count; i++) {
+    if (hits[i] < next) continue; /* within the last one taken: the scan goes on after it */
+    next = hits[i] + n;
+    uint32_t at = hits[i];
     ForestUp up = forest_paths_up(py->paths, at, at + (uint32_t)n);
     const char *field;
     for (TSNode c; forest_up_next(&up, &c, &field);) {
