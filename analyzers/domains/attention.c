@@ -38,6 +38,7 @@ typedef struct {
   bool method;
   uint32_t start, end; /* the callee */
   size_t fn; /* innermost enclosing function (index into py->functions) */
+  uint32_t hash; /* util_fnv of name */
 } AttnCall;
 
 typedef enum { EV_QK, EV_SOFTMAX, EV_MATMUL } AttnEvKind;
@@ -66,6 +67,7 @@ typedef struct {
   Array(AttnEvent) events;
   Array(ByteRange) imports;
   bool *inference; /* per function: reached only from inference code */
+  uint32_t *fn_hash; /* per function: util_fnv of its name (attention__fn_hashes) */
   const KbEntry *mm_row, *sm_row, *tr_row;
   /* whether a range (a class, or the file) calls a folding name: every
    * BMHK site of a class asks about the same range, so it is scanned once */
@@ -172,6 +174,9 @@ static void attention__add_import(const Attn *a, Finding *f, const char *module)
 
 /* ---- the walk --------------------------------------------------------------- */
 
+/* The hash every index of call and function names uses. */
+static uint32_t attention__hash(const char *name) { return (uint32_t)util_fnv(UTIL_FNV_SEED, name, strlen(name)); }
+
 static void attention__note_call_name(Attn *a, TSNode call, TSNode fn) {
   bool method = false;
   if (pysyntax_is(fn, "attribute")) {
@@ -183,8 +188,10 @@ static void attention__note_call_name(Attn *a, TSNode call, TSNode fn) {
   }
   if (a->ctx->unit->file) return; /* the file pass has every unit's calls */
   AttnCall c = {attention__callee_name(a, fn), method, ts_node_start_byte(fn), ts_node_end_byte(fn),
-                attention__fn_index(a, ts_node_start_byte(call))};
-  if (c.name) array_push(&a->calls, c);
+                attention__fn_index(a, ts_node_start_byte(call)), 0};
+  if (!c.name) return;
+  c.hash = attention__hash(c.name);
+  array_push(&a->calls, c);
 }
 
 static void attention__note_site(Attn *a, TSNode call, TSNode fn) {
@@ -365,12 +372,21 @@ typedef struct {
 
 #define ATTN_END SIZE_MAX
 
-static size_t attention__name_slot(const AttnNames *ix, const char *name) {
-  return (size_t)util_fnv(UTIL_FNV_SEED, name, strlen(name)) & ix->mask;
+static size_t attention__name_slot(const AttnNames *ix, uint32_t hash) { return (size_t)hash & ix->mask; }
+
+/* Every function's name hashed once per pass: the no_grad fixpoint and
+ * the wrapper search look functions up by name round after round. */
+static const uint32_t *attention__fn_hashes(Attn *a) {
+  if (!a->fn_hash) {
+    size_t n = a->py->functions.len;
+    a->fn_hash = xmalloc((n ? n : 1) * sizeof *a->fn_hash);
+    for (size_t i = 0; i < n; i++) a->fn_hash[i] = attention__hash(a->py->functions.items[i].name);
+  }
+  return a->fn_hash;
 }
 
-/* `name_of(items, i)` is the i-th name. */
-static void attention__names_build(AttnNames *ix, const void *items, size_t n, const char *(*name_of)(const void *, size_t)) {
+/* `hash_of(items, i)` is the hash of the i-th name. */
+static void attention__names_build(AttnNames *ix, const void *items, size_t n, uint32_t (*hash_of)(const void *, size_t)) {
   size_t slots = 16;
   while (slots < 2 * n) slots *= 2;
   ix->mask = slots - 1;
@@ -378,7 +394,7 @@ static void attention__names_build(AttnNames *ix, const void *items, size_t n, c
   ix->next = xmalloc((n ? n : 1) * sizeof *ix->next);
   for (size_t i = 0; i < slots; i++) ix->head[i] = ATTN_END;
   for (size_t i = n; i-- > 0;) {
-    size_t h = attention__name_slot(ix, name_of(items, i));
+    size_t h = attention__name_slot(ix, hash_of(items, i));
     ix->next[i] = ix->head[h];
     ix->head[h] = i;
   }
@@ -389,9 +405,9 @@ static void attention__names_free(AttnNames *ix) {
   free(ix->next);
 }
 
-static const char *attention__call_name(const void *calls, size_t i) { return ((const AttnCall *)calls)[i].name; }
+static uint32_t attention__call_hash(const void *calls, size_t i) { return ((const AttnCall *)calls)[i].hash; }
 
-static const char *attention__fn_name(const void *fns, size_t i) { return ((const PyFunction *)fns)[i].name; }
+static uint32_t attention__fn_hash(const void *hashes, size_t i) { return ((const uint32_t *)hashes)[i]; }
 
 /* A function is inference-only when it is defined under no_grad, or when
  * it has callers in this file and every one of them is inference-only. */
@@ -399,7 +415,7 @@ static bool attention__fn_inference(const Attn *a, size_t fi, const AttnNames *c
   const PyFunction *f = &a->py->functions.items[fi];
   if (pyfile_in_ranges(a->py->inference.items, a->py->inference.len, f->body_start)) return true;
   size_t callers = 0;
-  for (size_t i = callers_of->head[attention__name_slot(callers_of, f->name)]; i != ATTN_END; i = callers_of->next[i]) {
+  for (size_t i = callers_of->head[attention__name_slot(callers_of, a->fn_hash[fi])]; i != ATTN_END; i = callers_of->next[i]) {
     const AttnCall *c = &a->calls.items[i];
     if (strcmp(c->name, f->name) != 0 || c->method != (f->class_name != NULL) || c->fn == fi) continue;
     if (!attention__call_in_inference(a, c)) return false;
@@ -412,7 +428,8 @@ static void attention__inference(Attn *a) {
   size_t n = a->py->functions.len;
   a->inference = xcalloc(n ? n : 1, sizeof *a->inference);
   AttnNames callers_of;
-  attention__names_build(&callers_of, a->calls.items, a->calls.len, attention__call_name);
+  attention__fn_hashes(a);
+  attention__names_build(&callers_of, a->calls.items, a->calls.len, attention__call_hash);
   for (bool changed = true; changed;) { /* monotone: ends after at most n rounds */
     changed = false;
     for (size_t i = 0; i < n; i++)
@@ -998,7 +1015,7 @@ static bool attention__calls_fn(const Attn *a, const AttnCall *c, size_t fi) {
 /* The first function named like call c (in index order) that wraps a site
  * and that c reaches, or ATTN_END. */
 static size_t attention__wrapped_callee(const Attn *a, const AttnCall *c, const AttnWrap *w, const AttnNames *fns) {
-  for (size_t fi = fns->head[attention__name_slot(fns, c->name)]; fi != ATTN_END; fi = fns->next[fi])
+  for (size_t fi = fns->head[attention__name_slot(fns, c->hash)]; fi != ATTN_END; fi = fns->next[fi])
     if (w[fi].site && attention__calls_fn(a, c, fi)) return fi;
   return ATTN_END;
 }
@@ -1056,7 +1073,7 @@ static void attention__wrapper_calls(Attn *a) {
   if (!n) return;
   AttnWrap *w = xcalloc(n, sizeof *w);
   AttnNames fns;
-  attention__names_build(&fns, a->py->functions.items, n, attention__fn_name);
+  attention__names_build(&fns, attention__fn_hashes(a), n, attention__fn_hash);
   attention__wrappers(a, w, &fns);
   for (size_t i = 0; i < a->calls.len; i++) {
     size_t fi = attention__wrapped_callee(a, &a->calls.items[i], w, &fns);
@@ -1172,7 +1189,7 @@ static void *attention__begin(AnalyzeCtx *ctx) {
   for (size_t i = 0; ctx->unit->file && i < calls->len; i++) {
     const UnitCall *u = &calls->items[i];
     const PyFunction *f = pyfile_function_at_sweep(a->py, &sweep, u->start);
-    AttnCall c = {u->name, u->method, u->start, u->end, f ? (size_t)(f - a->py->functions.items) : ATTN_NONE};
+    AttnCall c = {u->name, u->method, u->start, u->end, f ? (size_t)(f - a->py->functions.items) : ATTN_NONE, u->hash};
     array_push(&a->calls, c);
   }
   a->borrowed = a->calls.len; /* the units' calls outlive the pass */
@@ -1203,6 +1220,7 @@ static void attention__free(Attn *a) {
   array_free(&a->seeds);
   array_free(&a->file_asks);
   free(a->inference);
+  free(a->fn_hash);
   free(a);
 }
 
@@ -1210,7 +1228,8 @@ static void attention__free(Attn *a) {
 static void attention__keep_calls(Attn *a) {
   UnitCalls *to = &a->ctx->unit->calls;
   for (size_t i = 0; i < a->calls.len; i++) {
-    UnitCall u = {a->calls.items[i].name, a->calls.items[i].method, a->calls.items[i].start, a->calls.items[i].end};
+    UnitCall u = {a->calls.items[i].name, a->calls.items[i].method, a->calls.items[i].start, a->calls.items[i].end,
+                  a->calls.items[i].hash};
     array_push(to, u);
   }
   a->calls.len = 0;

@@ -468,10 +468,15 @@ static bool analyze__test_rule(const Finding *f) {
   return kb_domain(f->rule->code) >= 2 && !(row && kb_pattern_match(row->arg, f->rule->code));
 }
 
+/* The same with the row looked up and its answers kept by the caller (a
+ * file's findings share a few dozen codes). */
+static bool analyze__test_rule_memo(const KbEntry *row, KbMatchMemo *codes, const Finding *f) {
+  return kb_domain(f->rule->code) >= 2 && !(row && kb_pattern_match_memo(codes, row->arg, f->rule->code));
+}
+
 /* A finding in the try body of a None-fallback import that is used without
- * a check says where (the "required-import" row's note). */
-static void analyze__note_required(const PyFile *py, Finding *f) {
-  const KbEntry *row = kb_lookup(KB_DETECTOR, "required-import", NULL, 0);
+ * a check says where (row: the "required-import" row's note). */
+static void analyze__note_required(const PyFile *py, const KbEntry *row, Finding *f) {
   for (size_t i = 0; row && i < py->required.len; i++) {
     const PyRequired *r = &py->required.items[i];
     if (f->start_byte < r->start || f->start_byte >= r->end) continue;
@@ -1059,9 +1064,10 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   KbMatchMemo codes = {0}; /* rows against rule codes: a dozen rows ask about every finding */
   bool package = py->main_blocks.len && analyze__main_is_selftest(py);
   bool test_file = context_is_test_path(path) || analyze__test_module(path, py);
+  const KbEntry *harness = kb_lookup(KB_DETECTOR, "test-harness-rules", NULL, 0);
   for (size_t i = 0; i < out->len; i++) {
     uint32_t at = out->items[i].start_byte;
-    bool test = analyze__test_rule(&out->items[i]) && analyze__in_test(test_file, py, at, package);
+    bool test = analyze__test_rule_memo(harness, &codes, &out->items[i]) && analyze__in_test(test_file, py, at, package);
     if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at) ||
         pyfile_in_ranges(py->skip_conds.items, py->skip_conds.len, at) ||
         pyfile_in_ranges(py->dead.items, py->dead.len, at) || test) {
@@ -1084,6 +1090,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
   const KbEntry *paired = kb_lookup(KB_DETECTOR, "npu-paired-call", NULL, 0);
   const KbEntry *caught = kb_lookup(KB_DETECTOR, "caught-cuda-error", NULL, 0);
   const KbEntry *reported = kb_lookup(KB_DETECTOR, "reported-only", NULL, 0);
+  const KbEntry *required = kb_lookup(KB_DETECTOR, "required-import", NULL, 0);
   const char *reports = kb_template("report-calls"), *passes = kb_template("report-pass-through");
   if (!reports || !passes) reported = NULL;
   if (ort && (!ort->value || !ort->replacement)) ort = NULL;
@@ -1095,7 +1102,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
                  analyze__fallback_bound(py, f);
     f->inference_only = f->inference_only || pyfile_in_ranges(py->inference.items, py->inference.len, f->start_byte);
     if (py->transfer_to_npu) finding_mark_transfer(f, NULL);
-    analyze__note_required(py, f);
+    analyze__note_required(py, required, f);
     bool optin = pyfile_in_ranges(py->optin.items, py->optin.len, f->start_byte);
     if (f->guarded && !strstr(f->message, "[guarded")) /* behind an opt-in flag the default path is the fallback */
       finding_append_note(f, optin ? "[guarded: behind an opt-in flag]" : "[guarded: a fallback exists]",

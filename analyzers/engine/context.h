@@ -69,6 +69,8 @@ typedef struct {
   char *name;              /* owned: the called name, `f` */
   bool method;             /* self.f / cls.f */
   uint32_t start, end;     /* the callee's bytes */
+  uint32_t hash;           /* util_fnv of name: kept with the unit, so the file's
+                              index of calls hashes only the walked units' names */
 } UnitCall;
 
 typedef Array(UnitCall) UnitCalls;

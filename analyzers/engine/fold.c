@@ -336,6 +336,15 @@ static void fold__insert(FoldKeys *k, char *key, size_t i) {
   k->len++;
 }
 
+/* An empty set with room for n keys without growing (a pass over a list
+ * of n findings stores at most n). */
+static FoldKeys fold__keys_for(size_t n) {
+  size_t cap = 64;
+  while (cap < 2 * (n + 1)) cap *= 2;
+  FoldKeys k = {xcalloc(cap, sizeof(char *)), xcalloc(cap, sizeof(size_t)), cap, 0};
+  return k;
+}
+
 static void fold__keys_free(FoldKeys *k) {
   for (size_t h = 0; h < k->cap; h++) free(k->keys[h]);
   free(k->keys);
@@ -359,7 +368,7 @@ static char *fold__construct_key(const Finding *f, char kind, uint32_t where) {
  * its row. */
 static void fold__repeats(Fold *fo) {
   FindingList *l = fo->l;
-  FoldKeys by_stmt = {0}, by_row = {0};
+  FoldKeys by_stmt = fold__keys_for(l->len), by_row = fold__keys_for(l->len);
   for (size_t j = 0; j < l->len; j++) {
     const Finding *f = &l->items[j];
     if (fo->sites[j].gone || kb_domain(f->rule->code) < 2) continue;
@@ -402,7 +411,7 @@ static size_t fold__join_first(Fold *fo, FoldKeys *keys, char *key, size_t j) {
  * rules (operator coverage) stay beside them. */
 static void fold__statement(Fold *fo) {
   FindingList *l = fo->l;
-  FoldKeys by_stmt = {0};
+  FoldKeys by_stmt = fold__keys_for(l->len);
   for (size_t j = 0; j < l->len; j++) {
     const Finding *f = &l->items[j];
     if (fo->sites[j].gone || fo->sites[j].stmt == FOLD_NONE || fo->sites[j].in_import || kb_domain(f->rule->code) != 2 ||
@@ -493,14 +502,20 @@ static bool fold__early_exit_of(const AnalyzeCtx *ctx, uint32_t s, uint32_t e, T
   }
   forest_up_end(&up);
   if (ts_node_is_null(body)) return false;
-  /* the body's statement holding the range, then the statements before it */
-  uint32_t n = ts_node_named_child_count(body), at = n;
-  for (uint32_t i = 0; i < n && at == n; i++) {
-    TSNode st = ts_node_named_child(body, i);
-    if (ts_node_start_byte(st) <= s && ts_node_end_byte(st) >= e) at = i;
+  /* the body's statement holding the range, then the statements before it
+   * (read once by a cursor: ts_node_named_child(body, i) walks from the first) */
+  Array(TSNode) before = {0};
+  TSTreeCursor cur = ts_tree_cursor_new(body);
+  for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur)) {
+    TSNode st = ts_tree_cursor_current_node(&cur);
+    if (!ts_node_is_named(st)) continue;
+    if (ts_node_start_byte(st) <= s && ts_node_end_byte(st) >= e) break;
+    array_push(&before, st);
   }
-  for (uint32_t i = at; i-- > 0;) {
-    TSNode st = ts_node_named_child(body, i);
+  ts_tree_cursor_delete(&cur);
+  bool found = false;
+  for (size_t i = before.len; i-- > 0 && !found;) {
+    TSNode st = before.items[i];
     if (!fold__is(st, "if_statement") || ts_node_named_child_count(st) != 2) continue; /* no elif/else */
     TSNode then = ts_node_child_by_field_name(st, "consequence", 11);
     uint32_t k = ts_node_is_null(then) ? 0 : ts_node_named_child_count(then);
@@ -511,9 +526,10 @@ static bool fold__early_exit_of(const AnalyzeCtx *ctx, uint32_t s, uint32_t e, T
     *cond = test;
     *rs = ts_node_end_byte(st);
     *re = ts_node_end_byte(body);
-    return true;
+    found = true;
   }
-  return false;
+  array_free(&before);
+  return found;
 }
 
 static bool fold__branch_domain(const Finding *f) {
@@ -678,7 +694,7 @@ static void fold__in_function(Fold *fo) {
    * app's setup) is one scope too */
   static const PyFunction module_code = {.start = UINT32_MAX};
   FindingList *l = fo->l;
-  FoldKeys by_fn = {0};
+  FoldKeys by_fn = fold__keys_for(l->len);
   FoldFamilies fam = fold__families_of(fo);
   uint32_t *sites = xcalloc(l->len, sizeof *sites);
   const PyFunction **fns = xcalloc(l->len, sizeof *fns);

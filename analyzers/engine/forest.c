@@ -233,28 +233,30 @@ TSNode forest_node_at(const Forest *f, uint32_t start, uint32_t end) {
   return ts_node_is_null(root) ? root : ts_node_descendant_for_byte_range(root, start, end);
 }
 
-/* Down from the root as ts_node_descendant_for_byte_range goes: into the
+/* One level down as ts_node_descendant_for_byte_range goes: into the
  * first child that reaches past `start` and to `end` and begins at or
- * before `start`. */
+ * before `start`. False when there is none (the cursor stays). */
+static bool forest__step_down(TSTreeCursor *cur, uint32_t start, uint32_t end) {
+  if (ts_tree_cursor_goto_first_child_for_byte(cur, start) < 0) return false;
+  bool inside = false;
+  do {
+    TSNode c = ts_tree_cursor_current_node(cur);
+    if (ts_node_start_byte(c) > start) break;
+    uint32_t ce = ts_node_end_byte(c);
+    inside = ce >= end && ce > start;
+  } while (!inside && ts_tree_cursor_goto_next_sibling(cur));
+  if (!inside) ts_tree_cursor_goto_parent(cur);
+  return inside;
+}
+
+/* Down from the root, one level at a time (forest__step_down). */
 ForestUp forest_up(const Forest *f, uint32_t start, uint32_t end) {
   ForestUp up = {0};
   TSNode root = forest_root(f, forest__find(f, start));
   if (ts_node_is_null(root)) return up;
   up.cursor = ts_tree_cursor_new(root);
   up.live = true;
-  while (ts_tree_cursor_goto_first_child_for_byte(&up.cursor, start) >= 0) {
-    bool inside = false;
-    do {
-      TSNode c = ts_tree_cursor_current_node(&up.cursor);
-      if (ts_node_start_byte(c) > start) break;
-      uint32_t ce = ts_node_end_byte(c);
-      inside = ce >= end && ce > start;
-    } while (!inside && ts_tree_cursor_goto_next_sibling(&up.cursor));
-    if (!inside) {
-      ts_tree_cursor_goto_parent(&up.cursor);
-      break;
-    }
-  }
+  while (forest__step_down(&up.cursor, start, end)) continue;
   return up;
 }
 
@@ -291,6 +293,13 @@ struct ForestPaths {
   Arena arena;             /* the steps: stable while walks hand them out */
   ForestPath *slots;       /* open addressing, a power of two */
   size_t cap, used;
+  /* The last walk recorded, root first, and a cursor at its last node: the
+   * next walk starts from the deepest of its nodes that holds the next
+   * range (findings come unit by unit, a function's close together). */
+  Array(ForestStep) last;
+  size_t member;           /* whose root last[0] is */
+  TSTreeCursor cursor;
+  bool live;               /* the cursor exists */
 };
 
 ForestPaths *forest_paths_new(const Forest *f) {
@@ -303,6 +312,8 @@ void forest_paths_free(ForestPaths *p) {
   if (!p) return;
   arena_free(&p->arena);
   free(p->slots);
+  array_free(&p->last);
+  if (p->live) ts_tree_cursor_delete(&p->cursor);
   free(p);
 }
 
@@ -322,17 +333,44 @@ static void forest__paths_grow(ForestPaths *p) {
   p->cap = cap;
 }
 
-/* The walk forest_up gives, every step of it recorded. */
+/* Whether the walk down to [start, end) passes through n, given that it
+ * passes through n's parent: among siblings (disjoint, a zero-width one
+ * never taken) only the child holding byte `start` can be the one
+ * forest__step_down takes, and it is when it reaches `end`. */
+static bool forest__on_way(TSNode n, uint32_t start, uint32_t end) {
+  uint32_t ns = ts_node_start_byte(n), ne = ts_node_end_byte(n);
+  return ns <= start && ne > start && ne >= end;
+}
+
+/* The walk forest_up gives, every step of it recorded: the last walk's
+ * steps as far as they are this one's, then down from there. */
 static void forest__path_record(ForestPaths *p, uint32_t start, uint32_t end, ForestPath *path) {
-  Array(ForestStep) steps = {0};
-  ForestUp up = forest_up(p->forest, start, end);
-  ForestStep st;
-  while (forest_up_next(&up, &st.node, &st.field)) array_push(&steps, st);
-  forest_up_end(&up);
-  path->n = steps.len;
-  path->steps = steps.len ? arena_alloc(&p->arena, steps.len * sizeof *steps.items) : NULL;
-  for (size_t i = 0; i < steps.len; i++) path->steps[i] = steps.items[steps.len - 1 - i]; /* root first */
-  array_free(&steps);
+  size_t m = forest__find(p->forest, start);
+  TSNode root = forest_root(p->forest, m);
+  if (ts_node_is_null(root)) {
+    path->n = 0;
+    path->steps = NULL;
+    return;
+  }
+  size_t keep = 1;
+  if (p->live && p->member == m && p->last.len)
+    while (keep < p->last.len && forest__on_way(p->last.items[keep].node, start, end)) keep++;
+  else {
+    p->last.len = 0;
+    array_push(&p->last, ((ForestStep){root, NULL}));
+    p->member = m;
+  }
+  p->last.len = keep;
+  /* the fields above the cursor's new root are those kept */
+  if (p->live) ts_tree_cursor_reset(&p->cursor, p->last.items[keep - 1].node);
+  else p->cursor = ts_tree_cursor_new(p->last.items[keep - 1].node), p->live = true;
+  while (forest__step_down(&p->cursor, start, end)) {
+    ForestStep st = {ts_tree_cursor_current_node(&p->cursor), ts_tree_cursor_current_field_name(&p->cursor)};
+    array_push(&p->last, st);
+  }
+  path->n = p->last.len;
+  path->steps = arena_alloc(&p->arena, p->last.len * sizeof *p->last.items);
+  memcpy(path->steps, p->last.items, p->last.len * sizeof *p->last.items);
 }
 
 ForestUp forest_paths_up(ForestPaths *p, uint32_t start, uint32_t end) {

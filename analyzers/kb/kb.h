@@ -143,7 +143,7 @@ typedef struct {
   struct {
     const char *pattern, *s;
     bool hit;
-  } slots[256];
+  } slots[1024]; /* a dozen rows by a few dozen codes: few pairs share a slot */
 } KbMatchMemo;
 bool kb_pattern_match_memo(KbMatchMemo *m, const char *pattern, const char *s);
 

@@ -212,9 +212,10 @@ TEST(forest_members_are_the_statements_of_one_parse) {
   ts_parser_delete(p);
 }
 
-/* forest_paths_up against forest_up: for ranges asked in random order (the
- * ranges of nodes, as findings are, and arbitrary byte ranges, empty ones
- * and ranges across statements among them), asked again, the same walk:
+/* forest_paths_up against forest_up: for ranges asked in document order and
+ * in random order (the ranges of nodes, as findings are, and arbitrary byte
+ * ranges, empty ones and ranges across statements among them), each walk
+ * starting from the one before, and asked again, the same walk:
  * the same nodes with the same field names, innermost first. */
 TEST(forest_kept_paths_walk_as_forest_up) {
   static const char *const src =
@@ -244,8 +245,9 @@ TEST(forest_kept_paths_walk_as_forest_up) {
     TSTreeCursor c = ts_tree_cursor_new(forest_root(&f, m));
     for (bool more = true; more;) {
       TSNode n = ts_tree_cursor_current_node(&c);
-      ByteRange r = {ts_node_start_byte(n), ts_node_end_byte(n)};
+      ByteRange r = {ts_node_start_byte(n), ts_node_end_byte(n)}, after = {r.end, r.end};
       array_push(&asks, r);
+      array_push(&asks, after); /* empty, where the walk before ends a node */
       if (ts_tree_cursor_goto_first_child(&c)) continue;
       while (!(more = ts_tree_cursor_goto_next_sibling(&c)) && ts_tree_cursor_goto_parent(&c)) continue;
     }
@@ -258,14 +260,17 @@ TEST(forest_kept_paths_walk_as_forest_up) {
     ByteRange r = {s, e > len ? (uint32_t)len : e};
     array_push(&asks, r);
   }
-  for (size_t i = asks.len; i > 1; i--) { /* shuffled, then every range asked twice */
-    size_t j = (size_t)(forest_t__rand(&seed) % i);
-    ByteRange t = asks.items[i - 1];
-    asks.items[i - 1] = asks.items[j];
+  /* in document order (as a unit's findings come), then shuffled, then
+   * every range asked again */
+  size_t n = asks.len;
+  for (size_t i = 0; i < n; i++) array_push(&asks, asks.items[i]);
+  for (size_t i = n; i > 1; i--) {
+    size_t j = n + (size_t)(forest_t__rand(&seed) % i);
+    ByteRange t = asks.items[n + i - 1];
+    asks.items[n + i - 1] = asks.items[j];
     asks.items[j] = t;
   }
-  size_t n = asks.len;
-  for (size_t i = 0; i < n; i++) array_push(&asks, asks.items[(i * 7) % n]);
+  for (size_t i = 0; i < n; i++) array_push(&asks, asks.items[n + (i * 7) % n]);
   ForestPaths *paths = forest_paths_new(&f);
   size_t steps = 0;
   for (size_t i = 0; i < asks.len; i++) {
