@@ -187,14 +187,20 @@ char *rpc_notification(const char *method, cJSON *params) {
   return rpc__print(o);
 }
 
+void rpc_notification_open(StrBuf *sb, const char *method) {
+  sb_puts(sb, "{\"jsonrpc\":\"2.0\",\"method\":");
+  jsonw_string(sb, method);
+  sb_puts(sb, ",\"params\":");
+}
+
+void rpc_notification_close(StrBuf *sb) { sb_putc(sb, '}'); }
+
 char *rpc_notification_text(const char *method, const char *params_json) {
   StrBuf sb;
   sb_init(&sb);
-  sb_puts(&sb, "{\"jsonrpc\":\"2.0\",\"method\":");
-  jsonw_string(&sb, method);
-  sb_puts(&sb, ",\"params\":");
+  rpc_notification_open(&sb, method);
   sb_puts(&sb, params_json);
-  sb_putc(&sb, '}');
+  rpc_notification_close(&sb);
   return sb_steal(&sb);
 }
 

@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analyzers/engine/util.h" /* StrBuf */
+
 #define RPC_ERRORS(X)                                                        \
   X(RPC_PARSE_ERROR, -32700, "Parse error")                                  \
   X(RPC_INVALID_REQUEST, -32600, "Invalid request")                          \
@@ -72,5 +74,9 @@ char *rpc_notification(const char *method, cJSON *params);
 char *rpc_request(const cJSON *id, const char *method, cJSON *params);
 /* A notification whose params are JSON text already (jsonwrite.h), not a tree. */
 char *rpc_notification_text(const char *method, const char *params_json);
+/* The same written in place around params the caller writes between the
+ * two calls (a large message built once, not copied). */
+void rpc_notification_open(StrBuf *sb, const char *method);
+void rpc_notification_close(StrBuf *sb);
 
 #endif

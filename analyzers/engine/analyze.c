@@ -1045,8 +1045,8 @@ typedef struct {
   PySwitches sw;
 } AnalyzeSwitches;
 
-static const char *analyze__switch(const PyFile *py, AnalyzeSwitches *s, const Finding *f) {
-  if (!s->row || !s->row->value || f->severity == SEV_HINT || !kb_pattern_match(s->row->arg, f->rule->code))
+static const char *analyze__switch(const PyFile *py, AnalyzeSwitches *s, KbMatchMemo *codes, const Finding *f) {
+  if (!s->row || !s->row->value || f->severity == SEV_HINT || !kb_pattern_match_memo(codes, s->row->arg, f->rule->code))
     return NULL;
   if (!s->scanned) pyswitches_scan(py, s->row->value, kb_template("cli-switch-kept"), &s->sw);
   s->scanned = true;
@@ -1112,7 +1112,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
      * optimization, a hint (blind reviews: 2 of 18 opt-in findings real, then 1 of 7 guarded ones) */
     if (f->guarded && kb_domain(f->rule->code) >= 2) f->severity = SEV_HINT;
     if (!f->gate && kb_domain(f->rule->code) >= 2 && py->option_gates.len) f->gate = pyfile_option_at(py, f->start_byte);
-    const char *sw = analyze__switch(py, &switches, f);
+    const char *sw = analyze__switch(py, &switches, &codes, f);
     if (sw) {
       f->severity = SEV_HINT;
       kb_append_note(f, switches.row, sw, NULL);

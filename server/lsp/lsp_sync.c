@@ -97,6 +97,18 @@ char *lsp_rule_href(Session *s, const KbRule *r) {
   return lsp_docs_href(s->docs_base, r);
 }
 
+const char *lsp_rule_href_kept(Session *s, const KbRule *r, char **own) {
+  *own = NULL;
+  size_t n;
+  const KbRule *table = kb_rules(&n);
+  uintptr_t at = (uintptr_t)r, first = (uintptr_t)table; /* a user rule is not in the table */
+  if (at < first || at >= first + n * sizeof *table) return *own = lsp_rule_href(s, r);
+  if (!s->rule_hrefs) s->rule_hrefs = xcalloc(n, sizeof *s->rule_hrefs);
+  char **kept = &s->rule_hrefs[(at - first) / sizeof *table];
+  if (!*kept) *kept = lsp_rule_href(s, r);
+  return *kept;
+}
+
 static void lsp__position_write(StrBuf *sb, Session *s, const Document *d, uint32_t off) {
   LspPosition p = pos_from_offset(&d->index, d->text.data, off, s->enc);
   sb_puts(sb, "{\"line\":");
@@ -165,13 +177,14 @@ static void lsp__diagnostic_write(StrBuf *sb, Session *s, const Document *d, con
   jsonw_int(sb, f->severity);
   jsonw_key(sb, "code", false);
   jsonw_string(sb, f->rule->code);
-  char *href = lsp_rule_href(s, f->rule);
+  char *own;
+  const char *href = lsp_rule_href_kept(s, f->rule, &own);
   if (href) {
     sb_puts(sb, ",\"codeDescription\":{\"href\":");
     jsonw_string(sb, href);
     sb_putc(sb, '}');
   }
-  free(href);
+  free(own);
   sb_puts(sb, ",\"source\":\"ascend-lsp\"");
   const char *msg = s->lang_zh ? f->message_zh : f->message;
   if (msg) {
@@ -210,6 +223,8 @@ cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f) {
 static void lsp__publish(Session *s, Document *d) {
   StrBuf sb;
   sb_init(&sb);
+  sb_reserve(&sb, 512 + d->findings.len * 1024); /* a diagnostic is under 1 KiB but for long messages */
+  rpc_notification_open(&sb, "textDocument/publishDiagnostics");
   sb_puts(&sb, "{\"uri\":");
   jsonw_string(&sb, d->uri);
   jsonw_key(&sb, "version", false);
@@ -220,8 +235,8 @@ static void lsp__publish(Session *s, Document *d) {
     lsp__diagnostic_write(&sb, s, d, &d->findings.items[i]);
   }
   sb_puts(&sb, "]}");
-  session_send(s, rpc_notification_text("textDocument/publishDiagnostics", sb.data));
-  sb_free(&sb);
+  rpc_notification_close(&sb);
+  session_send(s, sb_steal(&sb));
   d->published = true;
 }
 

@@ -540,6 +540,10 @@ static void session__free(Session *s) {
   free(s->support_notice);
   free(s->root);
   free(s->docs_base);
+  size_t n_rules;
+  kb_rules(&n_rules);
+  for (size_t i = 0; s->rule_hrefs && i < n_rules; i++) free(s->rule_hrefs[i]);
+  free(s->rule_hrefs);
   free(s->in_buf);
 }
 

@@ -67,6 +67,7 @@ typedef struct Session {
   bool client_hover_plaintext; /* the client's hover prefers plain text to Markdown */
   char *docs_base;        /* base URL of the rule links (lsp_docs), or NULL */
   bool docs_looked_up;    /* docs_base was looked for */
+  char **rule_hrefs;      /* per row of the rule table (kb_rules): its link once made, or NULL */
   int64_t next_request_id;
   /* analysis */
   DocStore docs;
@@ -129,6 +130,10 @@ cJSON *lsp_diagnostic(Session *s, const Document *d, const Finding *f);
 /* The documentation link of rule r (lsp_docs_href under the base found
  * once per session), or NULL when there are no docs. Caller frees. */
 char *lsp_rule_href(Session *s, const KbRule *r);
+/* The same, borrowed: a table rule's link is made once per session (every
+ * publish writes one per diagnostic); for another rule (a user rule) it is
+ * made into *own, which the caller frees. NULL when there is no link. */
+const char *lsp_rule_href_kept(Session *s, const KbRule *r, char **own);
 
 /* lsp_actions.c */
 void lsp_code_action(Session *s, const cJSON *id, const cJSON *params);
