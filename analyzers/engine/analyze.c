@@ -1304,27 +1304,39 @@ static void analyze__want(AnalyzePosList *p, uint32_t at, uint32_t *row, uint32_
  * at "\n" only, LSP and editors also break at a lone "\r". Code-point
  * columns skip a UTF-8 byte-order mark on the first line. All offsets are
  * placed in one sweep (analyze__points). */
+/* Keeps a finding's ranges inside the text (start <= end <= len). */
+static void analyze__clamp(Finding *f, size_t len) {
+  for (size_t k = 0; k < f->edits.len; k++) {
+    TextEdit *e = &f->edits.items[k];
+    if (e->end > len) e->end = (uint32_t)len;
+    if (e->start > e->end) e->start = e->end;
+  }
+  for (size_t k = 0; k < f->related.len; k++) {
+    Related *r = &f->related.items[k];
+    if (r->end > len) r->end = (uint32_t)len;
+    if (r->start > r->end) r->start = r->end;
+  }
+  if (f->end_byte > len) f->end_byte = (uint32_t)len;
+  if (f->start_byte > f->end_byte) f->start_byte = f->end_byte;
+}
+
 static void analyze__columns(const char *text, size_t len, const LineStarts *ls, FindingList *l, size_t from) {
   if (l->len <= from) return;
   AnalyzePosList want = {0};
+  array_reserve(&want, 2 * (l->len - from));
   for (size_t i = from; i < l->len; i++) {
     Finding *f = &l->items[i];
+    analyze__clamp(f, len);
     for (size_t k = 0; k < f->edits.len; k++) {
       TextEdit *e = &f->edits.items[k];
-      if (e->end > len) e->end = (uint32_t)len;
-      if (e->start > e->end) e->start = e->end;
       analyze__want(&want, e->start, &e->start_row, &e->start_char);
       analyze__want(&want, e->end, &e->end_row, &e->end_char);
     }
     for (size_t k = 0; k < f->related.len; k++) {
       Related *r = &f->related.items[k];
-      if (r->end > len) r->end = (uint32_t)len;
-      if (r->start > r->end) r->start = r->end;
       analyze__want(&want, r->start, &r->start_row, &r->start_char);
       analyze__want(&want, r->end, &r->end_row, &r->end_char);
     }
-    if (f->end_byte > len) f->end_byte = (uint32_t)len;
-    if (f->start_byte > f->end_byte) f->start_byte = f->end_byte;
     analyze__want(&want, f->start_byte, &f->start_row, &f->start_char);
     analyze__want(&want, f->end_byte, &f->end_row, &f->end_char);
   }
@@ -1342,6 +1354,28 @@ static void analyze__columns(const char *text, size_t len, const LineStarts *ls,
     f->end_col = f->end_byte - ls->items[f->end_row];
     if (bom && f->start_row == 0 && f->start_char > 0) f->start_char--;
     if (bom && f->end_row == 0 && f->end_char > 0) f->end_char--;
+  }
+}
+
+/* The row of byte `at`: the last line start at or before it. */
+static uint32_t analyze__row_of(const LineStarts *ls, uint32_t at) {
+  size_t lo = 0, hi = ls->len;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (ls->items[mid] <= at) lo = mid;
+    else hi = mid;
+  }
+  return (uint32_t)lo;
+}
+
+/* What suppression and the folds read before the findings are final: each
+ * finding's first and last row (analyze__columns places everything after). */
+static void analyze__rows(size_t len, const LineStarts *ls, FindingList *l) {
+  for (size_t i = 0; i < l->len; i++) {
+    Finding *f = &l->items[i];
+    analyze__clamp(f, len);
+    f->start_row = analyze__row_of(ls, f->start_byte);
+    f->end_row = analyze__row_of(ls, f->end_byte);
   }
 }
 
@@ -1530,7 +1564,7 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
     findings_drop_if(mine, analyze__drop_any, NULL);
   }
   analyze__filter(opt, mine);
-  analyze__columns(ctx->text, ctx->len, ls, mine, 0);
+  analyze__rows(ctx->len, ls, mine);
   suppress_apply(ctx->text, ctx->len, ls->items, ls->len, py, opt, mine);
   /* one finding per work item (needs rows); the folds compare findings
    * pairwise, so a file past the findings limit keeps them unfolded (then
@@ -1538,7 +1572,7 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
   if (mine->len <= ANALYZE_MAX_FINDINGS) fold_findings(ctx, mine);
   if (py) analyze__guard_flags(py, mine);
   /* folds move ranges and add related locations, suppression adds ASC001
-   * findings: place them all again with the same line starts */
+   * findings: place them all, once, with the same line starts */
   analyze__columns(ctx->text, ctx->len, ls, mine, 0);
   if (file->npu_sibling) analyze__npu_sibling(opt, file->npu_sibling, mine);
   else if (file->path) analyze__other_device_path(opt, file->path, mine);

@@ -20,10 +20,10 @@
  *   4. test code: C/C++ tests and benchmarks drop the rules that do not
  *      apply there (counted in FileFacts.test_findings, as step 3's)
  *   5. selection: select/ignore lists and the chip
- *   6. rows and columns, from bytes
+ *   6. rows, from bytes (what steps 7 and 8 read)
  *   7. suppression comments (ASC001 for unused ones)
  *   8. folds: findings that are one work item become one (fold.h)
- *   9. rows and columns again, for what steps 7 and 8 added or moved
+ *   9. rows and columns of everything, once: findings, related places, edits
  *  10. the NPU twin: a CUDA file with an NPU version beside it gives way to
  *      one ASC002 hint naming it; so does a file whose path names another
  *      device's backend (`backends/xpu/`, `metax_cuda.py`)

@@ -98,8 +98,16 @@ static FoldSite fold__site(const AnalyzeCtx *ctx, const Finding *f) {
   s.call_end = f->end_byte;
   if (!ctx->forest || f->end_byte <= f->start_byte) return s;
   if (ctx->py) {
+    /* every step below the root holds the range (forest_up only goes into a
+     * node that does): from the innermost up to the first statement, which
+     * is the innermost statement; a call the finding is the callee of is
+     * an expression below it */
     ForestUp up = forest_paths_up(ctx->py->paths, f->start_byte, f->end_byte);
-    for (size_t i = 0; i < up.n && fold__site_step(ctx, f, up.steps[i].node, &s); i++) continue;
+    if (!up.n || !fold__site_step(ctx, f, up.steps[0].node, &s)) return s;
+    for (size_t i = up.n; i-- > 1;) {
+      fold__site_step(ctx, f, up.steps[i].node, &s);
+      if (s.stmt != FOLD_NONE) break;
+    }
     return s;
   }
   TSNode root = forest_root(ctx->forest, forest_member_at(ctx->forest, f->start_byte));
