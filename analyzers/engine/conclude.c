@@ -59,12 +59,13 @@ typedef struct {
 
 typedef struct {
   const char *codes;
+  KbMatchMemo *memo;        /* the template against rule codes: a file has a few dozen */
   Array(ConcludeSeen) seen; /* the first finding kept of each code and subject */
 } ConcludeOnce;
 
 static bool conclude__once_repeat(void *data, const Finding *f) {
   ConcludeOnce *o = data;
-  if (!f->subject || !kb_pattern_match(o->codes, f->rule->code)) return false;
+  if (!f->subject || !kb_pattern_match_memo(o->memo, o->codes, f->rule->code)) return false;
   for (size_t i = 0; i < o->seen.len; i++)
     if (strcmp(o->seen.items[i].code, f->rule->code) == 0 && strcmp(o->seen.items[i].subject, f->subject) == 0)
       return true;
@@ -76,16 +77,29 @@ static bool conclude__once_repeat(void *data, const Finding *f) {
 
 /* ---- 3. rules that need the file to compile -------------------------------------- */
 
-static bool conclude__idle(void *data, const Finding *f) { return kb_pattern_match(data, f->rule->code); }
+typedef struct {
+  const char *codes;
+  KbMatchMemo *memo;
+} ConcludeIdle;
+
+static bool conclude__idle(void *data, const Finding *f) {
+  const ConcludeIdle *c = data;
+  return kb_pattern_match_memo(c->memo, c->codes, f->rule->code);
+}
 
 void conclude_file(const PyFile *py, const uint32_t *unit_starts, size_t n_units, unsigned flags, FindingList *out) {
   conclude__libraries(py, unit_starts, n_units, out);
+  KbMatchMemo *memo = xcalloc(1, sizeof *memo);
   const char *once = kb_template("file-once-rules");
   if (once && *once) {
-    ConcludeOnce o = {once, {0}};
+    ConcludeOnce o = {once, memo, {0}};
     findings_drop_if(out, conclude__once_repeat, &o);
     array_free(&o.seen);
   }
   const char *compile_only = kb_template("compile-only-rules");
-  if (compile_only && *compile_only && !(flags & UNIT_COMPILES)) findings_drop_if(out, conclude__idle, (void *)compile_only);
+  if (compile_only && *compile_only && !(flags & UNIT_COMPILES)) {
+    ConcludeIdle c = {compile_only, memo};
+    findings_drop_if(out, conclude__idle, &c);
+  }
+  free(memo);
 }

@@ -1,5 +1,6 @@
 /* fold: see fold.h. Each pass marks the findings it absorbs as gone; the
  * gone ones are freed at the end, so indexes stay valid between passes. */
+#include "analyzers/engine/arena.h"
 #include "analyzers/engine/forest.h"
 #include "analyzers/engine/fold.h"
 #include "analyzers/engine/fold_reach.h"
@@ -292,11 +293,14 @@ static bool fold__same_construct(const Finding *a, const Finding *b) {
 
 /* The first finding kept under each key (one construct with one statement
  * start or one row), so repeats are found by lookup, not by comparing every
- * pair. Open addressing over heap keys; `index` values are finding indexes. */
+ * pair. Open addressing over keys copied into the set's arena (a caller
+ * builds each key in one reused buffer); `index` values are finding
+ * indexes. */
 typedef struct {
   char **keys;
   size_t *index;
   size_t cap, len;
+  Arena arena;
 } FoldKeys;
 
 static size_t fold__hash(const char *key) {
@@ -318,11 +322,11 @@ static size_t fold__lookup(const FoldKeys *k, const char *key) {
   return k->keys[h] ? k->index[h] : SIZE_MAX;
 }
 
-/* Stores i under key (taking the key) unless a value is there already. */
-static void fold__insert(FoldKeys *k, char *key, size_t i) {
+/* Stores i under a copy of key unless a value is there already. */
+static void fold__insert(FoldKeys *k, const char *key, size_t i) {
   if (2 * (k->len + 1) > k->cap) {
     size_t cap = k->cap ? 2 * k->cap : 64;
-    FoldKeys g = {xcalloc(cap, sizeof(char *)), xcalloc(cap, sizeof(size_t)), cap, 0};
+    FoldKeys g = {xcalloc(cap, sizeof(char *)), xcalloc(cap, sizeof(size_t)), cap, 0, k->arena};
     for (size_t h = 0; h < k->cap; h++)
       if (k->keys[h]) {
         size_t t = fold__slot(&g, k->keys[h]);
@@ -335,11 +339,8 @@ static void fold__insert(FoldKeys *k, char *key, size_t i) {
     *k = g;
   }
   size_t h = fold__slot(k, key);
-  if (k->keys[h]) {
-    free(key);
-    return;
-  }
-  k->keys[h] = key;
+  if (k->keys[h]) return;
+  k->keys[h] = arena_strdup(&k->arena, key);
   k->index[h] = i;
   k->len++;
 }
@@ -349,26 +350,26 @@ static void fold__insert(FoldKeys *k, char *key, size_t i) {
 static FoldKeys fold__keys_for(size_t n) {
   size_t cap = 64;
   while (cap < 2 * (n + 1)) cap *= 2;
-  FoldKeys k = {xcalloc(cap, sizeof(char *)), xcalloc(cap, sizeof(size_t)), cap, 0};
+  FoldKeys k = {xcalloc(cap, sizeof(char *)), xcalloc(cap, sizeof(size_t)), cap, 0, {0}};
   return k;
 }
 
 static void fold__keys_free(FoldKeys *k) {
-  for (size_t h = 0; h < k->cap; h++) free(k->keys[h]);
   free(k->keys);
   free(k->index);
+  arena_free(&k->arena);
 }
 
-/* What makes two findings one construct (fold__same_construct), as text. */
-static char *fold__construct_key(const Finding *f, char kind, uint32_t where) {
-  StrBuf sb;
-  sb_init(&sb);
-  sb_key(&sb, f->rule->code);
-  sb_key_u64(&sb, (uint64_t)(uintptr_t)f->entry);
-  sb_key(&sb, f->entry ? "" : f->subject);
-  sb_putc(&sb, kind);
-  sb_key_u64(&sb, where);
-  return sb_steal(&sb);
+/* What makes two findings one construct (fold__same_construct), as text,
+ * written over what sb held. */
+static const char *fold__construct_key(StrBuf *sb, const Finding *f, char kind, uint32_t where) {
+  sb_clear(sb);
+  sb_key(sb, f->rule->code);
+  sb_key_u64(sb, (uint64_t)(uintptr_t)f->entry);
+  sb_key(sb, f->entry ? "" : f->subject);
+  sb_putc(sb, kind);
+  sb_key_u64(sb, where);
+  return sb->data;
 }
 
 /* Findings of one construct in one statement or on one line: each joins
@@ -377,36 +378,38 @@ static char *fold__construct_key(const Finding *f, char kind, uint32_t where) {
 static void fold__repeats(Fold *fo) {
   FindingList *l = fo->l;
   FoldKeys by_stmt = fold__keys_for(l->len), by_row = fold__keys_for(l->len);
+  StrBuf sbs, sbr;
+  sb_init(&sbs);
+  sb_init(&sbr);
   for (size_t j = 0; j < l->len; j++) {
     const Finding *f = &l->items[j];
     if (fo->sites[j].gone || kb_domain(f->rule->code) < 2) continue;
     bool stmt = fo->sites[j].stmt != FOLD_NONE;
-    char *ks = stmt ? fold__construct_key(f, 's', fo->sites[j].stmt) : NULL;
-    char *kr = fold__construct_key(f, 'r', f->start_row);
+    const char *ks = stmt ? fold__construct_key(&sbs, f, 's', fo->sites[j].stmt) : NULL;
+    const char *kr = fold__construct_key(&sbr, f, 'r', f->start_row);
     size_t a = ks ? fold__lookup(&by_stmt, ks) : SIZE_MAX, b = fold__lookup(&by_row, kr);
     size_t into = a < b ? a : b;
     if (into != SIZE_MAX) {
       fold__gone(fo, into, j, NULL);
-      free(ks);
-      free(kr);
       continue;
     }
     if (ks) fold__insert(&by_stmt, ks, j);
     fold__insert(&by_row, kr, j);
   }
+  sb_free(&sbs);
+  sb_free(&sbr);
   fold__keys_free(&by_stmt);
   fold__keys_free(&by_row);
 }
 
-/* Finding j joins the first finding kept under `key` (taken), or is kept
+/* Finding j joins the first finding kept under `key` (copied), or is kept
  * under it: returns the index it joined, or SIZE_MAX. */
-static size_t fold__join_first(Fold *fo, FoldKeys *keys, char *key, size_t j) {
+static size_t fold__join_first(Fold *fo, FoldKeys *keys, const char *key, size_t j) {
   size_t into = fold__lookup(keys, key);
   if (into == SIZE_MAX) {
     fold__insert(keys, key, j);
     return SIZE_MAX;
   }
-  free(key);
   fold__gone(fo, into, j, NULL);
   return into;
 }
@@ -420,17 +423,19 @@ static size_t fold__join_first(Fold *fo, FoldKeys *keys, char *key, size_t j) {
 static void fold__statement(Fold *fo) {
   FindingList *l = fo->l;
   FoldKeys by_stmt = fold__keys_for(l->len);
+  StrBuf key;
+  sb_init(&key);
   for (size_t j = 0; j < l->len; j++) {
     const Finding *f = &l->items[j];
     if (fo->sites[j].gone || fo->sites[j].stmt == FOLD_NONE || fo->sites[j].in_import || kb_domain(f->rule->code) != 2 ||
         !fold_live(f) || !f->edits.len)
       continue;
-    StrBuf key;
-    sb_init(&key);
+    sb_clear(&key);
     sb_key_u64(&key, fo->sites[j].stmt);
     sb_key_u64(&key, (uint64_t)f->fix); /* a safe fix stays safe */
-    fold__join_first(fo, &by_stmt, sb_steal(&key), j);
+    fold__join_first(fo, &by_stmt, key.data, j);
   }
+  sb_free(&key);
   fold__keys_free(&by_stmt);
 }
 
@@ -673,7 +678,7 @@ static const char *fold__family(FoldFamilies *fam, const char *subject) {
     k = 0;
     for (size_t i = 0; i < fam->names.len && !k; i++)
       if (kb_pattern_match(fam->globs.items[i], subject)) k = i + 1;
-    fold__insert(&fam->asked, xstrdup(subject), k);
+    fold__insert(&fam->asked, subject, k);
   }
   return k ? fam->names.items[k - 1] : NULL;
 }
@@ -703,6 +708,8 @@ static void fold__in_function(Fold *fo) {
   static const PyFunction module_code = {.start = UINT32_MAX};
   FindingList *l = fo->l;
   FoldKeys by_fn = fold__keys_for(l->len);
+  StrBuf key; /* each finding's, written over the last */
+  sb_init(&key);
   FoldFamilies fam = fold__families_of(fo);
   uint32_t *sites = xcalloc(l->len, sizeof *sites);
   const PyFunction **fns = xcalloc(l->len, sizeof *fns);
@@ -723,17 +730,17 @@ static void fold__in_function(Fold *fo) {
     /* an API passed where its usual replacement does not apply (KB_PASSED_TO), or given
      * another replacement there (an ONNX Runtime provider string), is other work */
     bool passed = f->entry && f->entry->match == KB_PASSED_TO;
-    StrBuf key;
-    sb_init(&key);
+    sb_clear(&key);
     sb_key(&key, family ? "family" : f->rule->code);
     sb_key(&key, family ? family : f->subject);
     sb_key_u64(&key, fn->start);
     sb_key_u64(&key, live);
     sb_key_u64(&key, passed);
     if (!family) sb_key(&key, f->replacement);
-    size_t into = fold__join_first(fo, &by_fn, sb_steal(&key), j);
+    size_t into = fold__join_first(fo, &by_fn, key.data, j);
     if (into != SIZE_MAX) sites[into]++;
   }
+  sb_free(&key);
   for (size_t i = 0; i < l->len; i++) {
     const PyFunction *fn = sites[i] ? fns[i] : NULL;
     if (!fn) continue;

@@ -91,6 +91,11 @@ typedef struct {
 } StrBuf;
 
 void sb_init(StrBuf *sb);
+/* Empties sb and keeps its storage (one buffer reused for many strings). */
+static inline void sb_clear(StrBuf *sb) {
+  sb->len = 0;
+  sb->data[0] = '\0';
+}
 void sb_free(StrBuf *sb);
 void sb_append(StrBuf *sb, const char *s, size_t n);
 void sb_reserve(StrBuf *sb, size_t n); /* room for n more bytes (and the NUL) */
