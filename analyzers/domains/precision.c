@@ -54,8 +54,26 @@ static bool precision__inside(TSNode outer, TSNode n) {
   return ts_node_start_byte(n) >= ts_node_start_byte(outer) && ts_node_end_byte(n) <= ts_node_end_byte(outer);
 }
 
+/* Whether an attribute chain can match glob at all, before its name is
+ * resolved: its qualified name ends with ".<attribute>", and an alternative
+ * without '*' or '?' matches only a name equal to it. True when unsure. */
+static bool precision__may_match(const Prec *p, TSNode n, const char *glob) {
+  if (pysym_of(n) != PYSYM_ATTRIBUTE || strpbrk(glob, "*?")) return true;
+  TSNode a = pysym_child(n, PYFIELD_ATTRIBUTE);
+  if (ts_node_is_null(a)) return true;
+  const char *name = p->py->text + ts_node_start_byte(a);
+  size_t k = ts_node_end_byte(a) - ts_node_start_byte(a);
+  for (const char *alt = glob; alt;) {
+    const char *bar = strchr(alt, '|');
+    size_t len = bar ? (size_t)(bar - alt) : strlen(alt);
+    if (*alt != '!' && len > k && alt[len - k - 1] == '.' && memcmp(alt + len - k, name, k) == 0) return true;
+    alt = bar ? bar + 1 : NULL;
+  }
+  return false;
+}
+
 static bool precision__qual_matches(const Prec *p, TSNode n, const char *glob) {
-  if (!glob || ts_node_is_null(n)) return false;
+  if (!glob || ts_node_is_null(n) || !precision__may_match(p, n, glob)) return false;
   char *q = pyfile_qualname(p->py, n);
   bool r = q && kb_pattern_match(glob, q);
   free(q);
