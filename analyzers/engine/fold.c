@@ -345,6 +345,18 @@ static void fold__insert(FoldKeys *k, const char *key, size_t i) {
   k->len++;
 }
 
+/* Stores i under a copy of key at slot h, the one fold__slot gave for it
+ * (no key there): saves hashing the key again where the set has room. */
+static void fold__insert_at(FoldKeys *k, size_t h, const char *key, size_t i) {
+  if (2 * (k->len + 1) > k->cap) {
+    fold__insert(k, key, i);
+    return;
+  }
+  k->keys[h] = arena_strdup(&k->arena, key);
+  k->index[h] = i;
+  k->len++;
+}
+
 /* An empty set with room for n keys without growing (a pass over a list
  * of n findings stores at most n). */
 static FoldKeys fold__keys_for(size_t n) {
@@ -387,14 +399,15 @@ static void fold__repeats(Fold *fo) {
     bool stmt = fo->sites[j].stmt != FOLD_NONE;
     const char *ks = stmt ? fold__construct_key(&sbs, f, 's', fo->sites[j].stmt) : NULL;
     const char *kr = fold__construct_key(&sbr, f, 'r', f->start_row);
-    size_t a = ks ? fold__lookup(&by_stmt, ks) : SIZE_MAX, b = fold__lookup(&by_row, kr);
+    size_t hs = ks ? fold__slot(&by_stmt, ks) : 0, hr = fold__slot(&by_row, kr);
+    size_t a = ks && by_stmt.keys[hs] ? by_stmt.index[hs] : SIZE_MAX, b = by_row.keys[hr] ? by_row.index[hr] : SIZE_MAX;
     size_t into = a < b ? a : b;
     if (into != SIZE_MAX) {
       fold__gone(fo, into, j, NULL);
       continue;
     }
-    if (ks) fold__insert(&by_stmt, ks, j);
-    fold__insert(&by_row, kr, j);
+    if (ks) fold__insert_at(&by_stmt, hs, ks, j);
+    fold__insert_at(&by_row, hr, kr, j);
   }
   sb_free(&sbs);
   sb_free(&sbr);
@@ -405,11 +418,16 @@ static void fold__repeats(Fold *fo) {
 /* Finding j joins the first finding kept under `key` (copied), or is kept
  * under it: returns the index it joined, or SIZE_MAX. */
 static size_t fold__join_first(Fold *fo, FoldKeys *keys, const char *key, size_t j) {
-  size_t into = fold__lookup(keys, key);
-  if (into == SIZE_MAX) {
+  if (!keys->cap) { /* an empty set without slots yet: the first key */
     fold__insert(keys, key, j);
     return SIZE_MAX;
   }
+  size_t h = fold__slot(keys, key);
+  if (!keys->keys[h]) {
+    fold__insert_at(keys, h, key, j);
+    return SIZE_MAX;
+  }
+  size_t into = keys->index[h];
   fold__gone(fo, into, j, NULL);
   return into;
 }

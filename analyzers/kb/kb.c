@@ -122,6 +122,16 @@ static KbIndexItem *kb__index;
 static size_t kb__index_len;
 static size_t *kb__globs;
 static size_t kb__globs_len;
+/* Per glob row (kb__globs order): the literal start of each positive
+ * alternative, up to its first '*' or '?'. A name that starts with none of
+ * them cannot match the row (kb__may_match), so most lookups, which match
+ * nothing, skip each row after a few byte comparisons. Built once. */
+typedef struct {
+  const char *at;
+  size_t len;
+} KbPrefix;
+static KbPrefix *kb__prefixes;
+static size_t *kb__prefix_from; /* kb__globs_len + 1 offsets into kb__prefixes */
 static pthread_once_t kb__once = PTHREAD_ONCE_INIT;
 
 static int kb__index_cmp(const void *a, const void *b) {
@@ -159,6 +169,27 @@ static void kb__index_build(void) {
   kb__index_len = idx.len;
   kb__globs = globs.items;
   kb__globs_len = globs.len;
+  Array(KbPrefix) pre = {0};
+  kb__prefix_from = xmalloc((globs.len + 1) * sizeof *kb__prefix_from);
+  for (size_t g = 0; g < globs.len; g++) {
+    kb__prefix_from[g] = pre.len;
+    for (const char *p = e[globs.items[g]].pattern; p && *p;) {
+      const char *bar = strchr(p, '|');
+      size_t len = bar ? (size_t)(bar - p) : strlen(p);
+      if (*p != '!') array_push(&pre, ((KbPrefix){p, strcspn(p, "*?|")}));
+      p = bar ? bar + 1 : p + len;
+    }
+  }
+  kb__prefix_from[globs.len] = pre.len;
+  kb__prefixes = pre.items;
+}
+
+/* Whether glob row g can match s: some positive alternative's literal
+ * start begins s (util_glob_n matches literals one by one from the start). */
+static bool kb__may_match(size_t g, const char *s) {
+  for (size_t i = kb__prefix_from[g]; i < kb__prefix_from[g + 1]; i++)
+    if (strncmp(s, kb__prefixes[i].at, kb__prefixes[i].len) == 0) return true;
+  return false;
 }
 
 static const KbEntry *kb__exact(KbMatch m, const char *s) {
@@ -187,7 +218,7 @@ const KbEntry *kb_lookup(KbMatch m, const char *s, const KbEntry *user, size_t n
   const KbEntry *e = kb_entries(&n);
   for (size_t i = 0; i < kb__globs_len; i++) {
     const KbEntry *g = &e[kb__globs[i]];
-    if (g->match == m && kb_pattern_match(g->pattern, s)) return g;
+    if (g->match == m && kb__may_match(i, s) && kb_pattern_match(g->pattern, s)) return g;
   }
   return NULL;
 }
