@@ -3,15 +3,34 @@
 
 #include <string.h>
 
+/* Whether none of the 8 bytes of w needs an escape: none is below 0x20,
+ * a quote or a backslash (the "has a byte less than n" and "has a zero
+ * byte" word tests: exact, and bytes of 0x80 and above never count). */
+static bool jsonw__plain8(uint64_t w) {
+  const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+  uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+  uint64_t special = ((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b);
+  return !(special & high);
+}
+
 void jsonw_string(StrBuf *sb, const char *s) {
   static const char hex[] = "0123456789abcdef";
+  size_t n = strlen(s), run = 0; /* s[run, i) is plain, not yet written */
+  sb_reserve(sb, n + 2);
   sb_putc(sb, '"');
-  const char *run = s;
-  for (const char *p = s; *p; p++) {
-    unsigned char c = (unsigned char)*p;
+  for (size_t i = 0; i < n;) {
+    if (i + 8 <= n) { /* messages are long and plain: eight bytes at a time */
+      uint64_t w;
+      memcpy(&w, s + i, 8);
+      if (jsonw__plain8(w)) {
+        i += 8;
+        continue;
+      }
+    }
+    unsigned char c = (unsigned char)s[i++];
     if (c >= 0x20 && c != '"' && c != '\\') continue;
-    sb_append(sb, run, (size_t)(p - run));
-    run = p + 1;
+    sb_append(sb, s + run, i - 1 - run);
+    run = i;
     char esc[7] = {'\\', 0};
     switch (c) {
     case '"': esc[1] = '"'; break;
@@ -29,7 +48,7 @@ void jsonw_string(StrBuf *sb, const char *s) {
     }
     sb_puts(sb, esc);
   }
-  sb_append(sb, run, strlen(run));
+  sb_append(sb, s + run, n - run);
   sb_putc(sb, '"');
 }
 

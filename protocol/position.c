@@ -61,6 +61,11 @@ static uint32_t pos__measure(const char *text, size_t from, size_t to, size_t en
   uint32_t units = 0;
   size_t p = from;
   while (p < to) {
+    if ((unsigned char)text[p] < 0x80) { /* ASCII: one unit in every encoding, the common case */
+      units++;
+      p++;
+      continue;
+    }
     size_t n = pos__char_len((const unsigned char *)text + p, end - p);
     if (p + n > to) break;
     units += pos__units(n, enc);

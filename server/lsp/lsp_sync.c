@@ -159,7 +159,7 @@ static void lsp__related_write(StrBuf *sb, Session *s, const Document *d, const 
       lsp__other_file_write(sb, s, r);
     }
     if (r->message) {
-      jsonw_key(sb, "message", false);
+      sb_puts(sb, ",\"message\":");
       jsonw_string(sb, r->message);
     }
     sb_putc(sb, '}');
@@ -173,9 +173,9 @@ static void lsp__related_write(StrBuf *sb, Session *s, const Document *d, const 
 static void lsp__diagnostic_write(StrBuf *sb, Session *s, const Document *d, const Finding *f) {
   sb_puts(sb, "{\"range\":");
   lsp__range_write(sb, s, d, f->start_byte, f->end_byte);
-  jsonw_key(sb, "severity", false);
+  sb_puts(sb, ",\"severity\":");
   jsonw_int(sb, f->severity);
-  jsonw_key(sb, "code", false);
+  sb_puts(sb, ",\"code\":");
   jsonw_string(sb, f->rule->code);
   char *own;
   const char *href = lsp_rule_href_kept(s, f->rule, &own);
@@ -188,20 +188,20 @@ static void lsp__diagnostic_write(StrBuf *sb, Session *s, const Document *d, con
   sb_puts(sb, ",\"source\":\"ascend-lsp\"");
   const char *msg = s->lang_zh ? f->message_zh : f->message;
   if (msg) {
-    jsonw_key(sb, "message", false);
+    sb_puts(sb, ",\"message\":");
     jsonw_string(sb, msg);
   }
   if (f->related.len) lsp__related_write(sb, s, d, f);
   sb_puts(sb, ",\"data\":{");
   bool first = true;
   if (f->replacement) {
-    jsonw_key(sb, "replacement", true);
+    sb_puts(sb, "\"replacement\":");
     jsonw_string(sb, f->replacement);
     first = false;
   }
-  jsonw_key(sb, "confidence", first);
+  sb_puts(sb, first ? "\"confidence\":" : ",\"confidence\":");
   jsonw_string(sb, confidence_name(f->confidence));
-  jsonw_key(sb, "fix", false);
+  sb_puts(sb, ",\"fix\":");
   jsonw_string(sb, f->fix == FIX_SAFE ? "safe" : f->fix == FIX_UNSAFE ? "unsafe" : "none");
   if (f->guarded) sb_puts(sb, ",\"guarded\":true");
   if (f->unreachable) sb_puts(sb, ",\"unreachable\":true");

@@ -25,6 +25,30 @@ TEST(jsonwrite_strings_as_cjson_prints_them) {
   }
 }
 
+/* One byte that needs an escape (or one just past the edge: a space, DEL,
+ * a UTF-8 lead) at every offset of a longer text, so every place in the
+ * eight-byte words and after them is met: as cJSON prints it. */
+TEST(jsonwrite_escape_at_every_offset) {
+  static const char bytes[] = {'"', '\\', '\n', '\x01', '\x1f', ' ', '\x7f', '!', '#', '[', ']'};
+  char text[42];
+  for (size_t b = 0; b < sizeof bytes; b++)
+    for (size_t at = 0; at < 41; at++) {
+      memset(text, 'a', 41);
+      text[41] = '\0';
+      text[at] = bytes[b];
+      if (at + 3 < 41) memcpy(text + at + 1, "\xe4\xb8\xad", 3); /* a CJK character after it */
+      StrBuf sb;
+      sb_init(&sb);
+      jsonw_string(&sb, text);
+      cJSON *s = cJSON_CreateString(text);
+      char *want = cJSON_PrintUnformatted(s);
+      ASSERT_STR_EQ(sb.data, want);
+      free(want);
+      cJSON_Delete(s);
+      sb_free(&sb);
+    }
+}
+
 TEST(jsonwrite_ints_and_keys) {
   StrBuf sb;
   sb_init(&sb);
