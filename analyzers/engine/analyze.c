@@ -131,12 +131,20 @@ static bool analyze__definition(TSNode n) {
  * top-level statements (comments included) together, in chunks of
  * ANALYZE__RUN_CHUNK statements. */
 static void analyze__units(const Forest *forest, AnalyzeUnits *us) {
+  array_reserve(&us->tops, forest_size(forest) + forest_size(forest) / 4); /* a member's statement and a comment or two */
   for (size_t m = 0; m < forest_size(forest); m++) {
-    TSTreeCursor cur = ts_tree_cursor_new(forest_root(forest, m));
+    TSNode root = forest_root(forest, m);
+    uint32_t n = ts_node_is_null(root) ? 0 : ts_node_child_count(root);
+    if (n <= 4) { /* a member holds one statement (and its comments): no cursor to allocate */
+      for (uint32_t i = 0; i < n; i++) array_push(&us->tops, ts_node_child(root, i));
+      continue;
+    }
+    TSTreeCursor cur = ts_tree_cursor_new(root);
     for (bool more = ts_tree_cursor_goto_first_child(&cur); more; more = ts_tree_cursor_goto_next_sibling(&cur))
       array_push(&us->tops, ts_tree_cursor_current_node(&cur));
     ts_tree_cursor_delete(&cur);
   }
+  array_reserve(&us->spans, us->tops.len);
   for (size_t i = 0; i < us->tops.len;) {
     size_t j = i + 1;
     if (!analyze__definition(us->tops.items[i])) {
