@@ -137,17 +137,8 @@ void pos_index_free(LineIndex *idx) {
 }
 
 uint32_t pos_row_of(const LineIndex *idx, size_t offset) {
-  if (offset > idx->text_len) offset = idx->text_len;
-  /* Invariant: starts[lo] <= offset, and the answer is in [lo, hi). */
-  size_t lo = 0, hi = idx->count;
-  while (hi - lo > 1) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (idx->starts[mid] <= offset)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return (uint32_t)lo;
+  if (offset > idx->text_len) offset = idx->text_len; /* text_len fits in 32 bits (pos_index_build) */
+  return util_row_of(idx->starts, idx->count, (uint32_t)offset);
 }
 
 LspPosition pos_from_offset(const LineIndex *idx, const char *text, size_t offset,

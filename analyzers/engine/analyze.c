@@ -1307,11 +1307,6 @@ static void analyze__want(AnalyzePosList *p, uint32_t at, uint32_t *row, uint32_
   array_push(p, x);
 }
 
-/* Rows and columns of findings [from, l->len) from byte offsets with the
- * file's line starts (*ls, found once per version): tree-sitter counts rows
- * at "\n" only, LSP and editors also break at a lone "\r". Code-point
- * columns skip a UTF-8 byte-order mark on the first line. All offsets are
- * placed in one sweep (analyze__points). */
 /* Keeps a finding's ranges inside the text (start <= end <= len). */
 static void analyze__clamp(Finding *f, size_t len) {
   for (size_t k = 0; k < f->edits.len; k++) {
@@ -1328,11 +1323,16 @@ static void analyze__clamp(Finding *f, size_t len) {
   if (f->start_byte > f->end_byte) f->start_byte = f->end_byte;
 }
 
-static void analyze__columns(const char *text, size_t len, const LineStarts *ls, FindingList *l, size_t from) {
-  if (l->len <= from) return;
+/* Rows and columns of every finding, related place and edit from byte offsets with the
+ * file's line starts (*ls, found once per version): tree-sitter counts rows
+ * at "\n" only, LSP and editors also break at a lone "\r". Code-point
+ * columns skip a UTF-8 byte-order mark on the first line. All offsets are
+ * placed in one sweep (analyze__points). */
+static void analyze__columns(const char *text, size_t len, const LineStarts *ls, FindingList *l) {
+  if (!l->len) return;
   AnalyzePosList want = {0};
-  array_reserve(&want, 2 * (l->len - from));
-  for (size_t i = from; i < l->len; i++) {
+  array_reserve(&want, 2 * l->len);
+  for (size_t i = 0; i < l->len; i++) {
     Finding *f = &l->items[i];
     analyze__clamp(f, len);
     for (size_t k = 0; k < f->edits.len; k++) {
@@ -1351,7 +1351,7 @@ static void analyze__columns(const char *text, size_t len, const LineStarts *ls,
   analyze__points(text, ls, &want);
   array_free(&want);
   bool bom = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0;
-  for (size_t i = from; i < l->len; i++) {
+  for (size_t i = 0; i < l->len; i++) {
     Finding *f = &l->items[i];
     for (size_t k = 0; k < f->edits.len && bom; k++) {
       TextEdit *e = &f->edits.items[k];
@@ -1365,25 +1365,14 @@ static void analyze__columns(const char *text, size_t len, const LineStarts *ls,
   }
 }
 
-/* The row of byte `at`: the last line start at or before it. */
-static uint32_t analyze__row_of(const LineStarts *ls, uint32_t at) {
-  size_t lo = 0, hi = ls->len;
-  while (hi - lo > 1) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (ls->items[mid] <= at) lo = mid;
-    else hi = mid;
-  }
-  return (uint32_t)lo;
-}
-
 /* What suppression and the folds read before the findings are final: each
  * finding's first and last row (analyze__columns places everything after). */
 static void analyze__rows(size_t len, const LineStarts *ls, FindingList *l) {
   for (size_t i = 0; i < l->len; i++) {
     Finding *f = &l->items[i];
     analyze__clamp(f, len);
-    f->start_row = analyze__row_of(ls, f->start_byte);
-    f->end_row = analyze__row_of(ls, f->end_byte);
+    f->start_row = util_row_of(ls->items, ls->len, f->start_byte);
+    f->end_row = util_row_of(ls->items, ls->len, f->end_byte);
   }
 }
 
@@ -1581,7 +1570,7 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
   if (py) analyze__guard_flags(py, mine);
   /* folds move ranges and add related locations, suppression adds ASC001
    * findings: place them all, once, with the same line starts */
-  analyze__columns(ctx->text, ctx->len, ls, mine, 0);
+  analyze__columns(ctx->text, ctx->len, ls, mine);
   if (file->npu_sibling) analyze__npu_sibling(opt, file->npu_sibling, mine);
   else if (file->path) analyze__other_device_path(opt, file->path, mine);
   if (file->n_file_ignores) findings_drop_if(mine, analyze__file_ignored, (void *)file);

@@ -315,12 +315,11 @@ static size_t fold__slot(const FoldKeys *k, const char *key) {
   return h;
 }
 
+/* The index stored at slot h, or SIZE_MAX when the slot is empty. */
+static size_t fold__held(const FoldKeys *k, size_t h) { return k->keys[h] ? k->index[h] : SIZE_MAX; }
+
 /* The index stored under key, or SIZE_MAX. */
-static size_t fold__lookup(const FoldKeys *k, const char *key) {
-  if (!k->cap) return SIZE_MAX;
-  size_t h = fold__slot(k, key);
-  return k->keys[h] ? k->index[h] : SIZE_MAX;
-}
+static size_t fold__lookup(const FoldKeys *k, const char *key) { return k->cap ? fold__held(k, fold__slot(k, key)) : SIZE_MAX; }
 
 /* Stores i under a copy of key unless a value is there already. */
 static void fold__insert(FoldKeys *k, const char *key, size_t i) {
@@ -400,7 +399,7 @@ static void fold__repeats(Fold *fo) {
     const char *ks = stmt ? fold__construct_key(&sbs, f, 's', fo->sites[j].stmt) : NULL;
     const char *kr = fold__construct_key(&sbr, f, 'r', f->start_row);
     size_t hs = ks ? fold__slot(&by_stmt, ks) : 0, hr = fold__slot(&by_row, kr);
-    size_t a = ks && by_stmt.keys[hs] ? by_stmt.index[hs] : SIZE_MAX, b = by_row.keys[hr] ? by_row.index[hr] : SIZE_MAX;
+    size_t a = ks ? fold__held(&by_stmt, hs) : SIZE_MAX, b = fold__held(&by_row, hr);
     size_t into = a < b ? a : b;
     if (into != SIZE_MAX) {
       fold__gone(fo, into, j, NULL);
@@ -422,12 +421,11 @@ static size_t fold__join_first(Fold *fo, FoldKeys *keys, const char *key, size_t
     fold__insert(keys, key, j);
     return SIZE_MAX;
   }
-  size_t h = fold__slot(keys, key);
-  if (!keys->keys[h]) {
+  size_t h = fold__slot(keys, key), into = fold__held(keys, h);
+  if (into == SIZE_MAX) {
     fold__insert_at(keys, h, key, j);
     return SIZE_MAX;
   }
-  size_t into = keys->index[h];
   fold__gone(fo, into, j, NULL);
   return into;
 }

@@ -113,17 +113,6 @@ static void suppress__row(const char *text, size_t len, const uint32_t *starts, 
   }
 }
 
-/* The row holding byte `at`: the last start at or before it. */
-static size_t suppress__row_of(const uint32_t *starts, size_t n_lines, uint32_t at) {
-  size_t lo = 0, hi = n_lines;
-  while (hi - lo > 1) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (starts[mid] <= at) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /* A Python file's rows that can hold a marker: every marker holds "noqa"
  * or "ascend-lsp: ignore", so the rows of their hits, ascending (the
  * text's words are kept between versions: no row is read unless it has
@@ -138,7 +127,7 @@ static void suppress__marked_rows(const char *text, size_t len, const uint32_t *
   for (size_t m = 0; m < 2; m++) at[m] = texthits_find(py->hits, text, len, marks[m], strlen(marks[m]), &n[m]);
   for (size_t i = 0, j = 0; i < n[0] || j < n[1];) {
     uint32_t next = j >= n[1] || (i < n[0] && at[0][i] < at[1][j]) ? at[0][i++] : at[1][j++];
-    size_t row = suppress__row_of(starts, n_lines, next);
+    size_t row = util_row_of(starts, n_lines, next);
     if (!rows->len || rows->items[rows->len - 1] != row) array_push(rows, row);
   }
 }

@@ -356,6 +356,16 @@ uint64_t util_fnv(uint64_t h, const void *p, size_t n) {
   return h;
 }
 
+uint32_t util_row_of(const uint32_t *starts, size_t n, uint32_t at) {
+  size_t lo = 0, hi = n;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (starts[mid] <= at) lo = mid;
+    else hi = mid;
+  }
+  return (uint32_t)lo;
+}
+
 void util_ranges_edit(ByteRange *r, size_t n, uint32_t start, uint32_t old_end, uint32_t new_end) {
   int64_t delta = (int64_t)new_end - (int64_t)old_end;
   for (size_t i = 0; i < n; i++) {

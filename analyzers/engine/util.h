@@ -68,6 +68,10 @@ static inline bool util_line_break(const char *text, size_t len, size_t i) {
  * a fresh array of *n entries. Caller frees. */
 uint32_t *util_line_starts(const char *text, size_t len, size_t *n);
 
+/* The row of byte `at` among a text's n line starts (ascending, the first
+ * 0): the last start at or before it. */
+uint32_t util_row_of(const uint32_t *starts, size_t n, uint32_t at);
+
 /* Bytes [start, end) of a text. */
 typedef struct {
   uint32_t start, end;
