@@ -861,7 +861,7 @@ static bool attention__calls_folding(const Attn *a, const KbEntry *r, uint32_t f
   const char *pat = r->arg;
   size_t pn = strlen(pat);
   if (pn > 2 && pat[0] == '*' && pat[pn - 1] == '*' && !strpbrk(pat + 1, "|!?[") && !memchr(pat + 1, '*', pn - 2) &&
-      !texthits_within(a->py->hits, t, a->py->len, pat + 1, pn - 2, from, to))
+      !texthits_within(a->ctx->hits, t, a->py->len, pat + 1, pn - 2, from, to))
     return false;
   for (const char *p = t + from; (p = memmem(p, (size_t)(t + to - p), "(", 1)) != NULL; p++) {
     const char *b = p;
@@ -935,6 +935,14 @@ static bool attention__folds_by_shape(const Attn *a, const char *methods, uint32
 
 /* A BMHK call in a function that folds heads into the batch (the
  * "attention-folded-heads" row): 3-D inputs, advice without a rewrite. */
+/* Whether [from, to) calls a name row r lists, scanned once per range. */
+static bool attention__range_folds(Attn *a, const KbEntry *r, uint32_t from, uint32_t to) {
+  size_t k = 0;
+  while (k < a->folded.len && (a->folded.items[k].from != from || a->folded.items[k].to != to)) k++;
+  if (k == a->folded.len) array_push(&a->folded, ((AttnFolded){from, to, attention__calls_folding(a, r, from, to)}));
+  return a->folded.items[k].folded;
+}
+
 static bool attention__folded_heads(Attn *a, const AttnSite *s, Finding *f) {
   const KbEntry *r = attention__row(a, KB_DETECTOR, "attention-folded-heads");
   if (!r || !s->row->value || strcmp(s->row->value, "BMHK") != 0) return false;
@@ -947,10 +955,7 @@ static bool attention__folded_heads(Attn *a, const AttnSite *s, Finding *f) {
     const PyClass *cls = pyfile_class_at(a->py, ts_node_start_byte(s->call));
     uint32_t from = cls ? cls->start : 0, to = cls ? cls->end : (uint32_t)a->py->len;
     if (!cls) array_push(&a->file_asks, ts_node_start_byte(s->call)); /* read outside the unit */
-    size_t k = 0;
-    while (k < a->folded.len && (a->folded.items[k].from != from || a->folded.items[k].to != to)) k++;
-    if (k == a->folded.len) array_push(&a->folded, ((AttnFolded){from, to, attention__calls_folding(a, r, from, to)}));
-    folded = a->folded.items[k].folded;
+    folded = attention__range_folds(a, r, from, to);
   }
   if (!folded) return false;
   kb_set_replacement(f, r->replacement);
@@ -1271,11 +1276,7 @@ static size_t attention__fn_first(const Attn *a, uint32_t start) {
 /* Whether the file-range scan for a folding name says `folded`. */
 static bool attention__file_folds(Attn *a) {
   const KbEntry *r = attention__row(a, KB_DETECTOR, "attention-folded-heads");
-  uint32_t to = (uint32_t)a->py->len;
-  size_t k = 0;
-  while (k < a->folded.len && (a->folded.items[k].from != 0 || a->folded.items[k].to != to)) k++;
-  if (k == a->folded.len) array_push(&a->folded, ((AttnFolded){0, to, r && attention__calls_folding(a, r, 0, to)}));
-  return a->folded.items[k].folded;
+  return r && attention__range_folds(a, r, 0, (uint32_t)a->py->len);
 }
 
 bool attention_file_holds(void *st, const UnitLinks *l, uint32_t start, uint32_t end) {

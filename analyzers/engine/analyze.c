@@ -470,16 +470,15 @@ static bool analyze__in_test(bool file, const PyFile *py, uint32_t at, bool pack
 }
 
 /* Whether a finding is dropped from test code: every rule but the meta ones
- * and those about the test harness itself (the "test-harness-rules" row). */
-static bool analyze__test_rule(const Finding *f) {
-  const KbEntry *row = kb_lookup(KB_DETECTOR, "test-harness-rules", NULL, 0);
-  return kb_domain(f->rule->code) >= 2 && !(row && kb_pattern_match(row->arg, f->rule->code));
-}
-
-/* The same with the row looked up and its answers kept by the caller (a
- * file's findings share a few dozen codes). */
+ * and those about the test harness itself (`row`, the "test-harness-rules"
+ * row). `codes` keeps its answers across a file's findings (they share a
+ * few dozen codes), or NULL. */
 static bool analyze__test_rule_memo(const KbEntry *row, KbMatchMemo *codes, const Finding *f) {
   return kb_domain(f->rule->code) >= 2 && !(row && kb_pattern_match_memo(codes, row->arg, f->rule->code));
+}
+
+static bool analyze__test_rule(const Finding *f) {
+  return analyze__test_rule_memo(kb_lookup(KB_DETECTOR, "test-harness-rules", NULL, 0), NULL, f);
 }
 
 /* A finding in the try body of a None-fallback import that is used without
@@ -1053,17 +1052,18 @@ typedef struct {
   PySwitches sw;
 } AnalyzeSwitches;
 
-static const char *analyze__switch(const PyFile *py, AnalyzeSwitches *s, KbMatchMemo *codes, const Finding *f) {
+static const char *analyze__switch(const PyFile *py, TextHits *hits, AnalyzeSwitches *s, KbMatchMemo *codes,
+                                   const Finding *f) {
   if (!s->row || !s->row->value || f->severity == SEV_HINT || !kb_pattern_match_memo(codes, s->row->arg, f->rule->code))
     return NULL;
-  if (!s->scanned) pyswitches_scan(py, s->row->value, kb_template("cli-switch-kept"), &s->sw);
+  if (!s->scanned) pyswitches_scan(py, hits, s->row->value, kb_template("cli-switch-kept"), &s->sw);
   s->scanned = true;
   return pyswitches_branch(py, &s->sw, f->start_byte, f->end_byte);
 }
 
 /* Guarded, inference-only and transfer_to_npu marks come from the Python
  * facts; they change priority, not presence. */
-static void analyze__mark_python(const char *path, const PyFile *py, FindingList *out, uint32_t *tests) {
+static void analyze__mark_python(const char *path, const PyFile *py, TextHits *hits, FindingList *out, uint32_t *tests) {
   /* Code under a condition that names the NPU already has its Ascend path;
    * the condition of a test-skip decorator is not code to port; skipped
    * tests and torch 1.x fallbacks never run with torch_npu; rules marked
@@ -1120,7 +1120,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
      * optimization, a hint (blind reviews: 2 of 18 opt-in findings real, then 1 of 7 guarded ones) */
     if (f->guarded && kb_domain(f->rule->code) >= 2) f->severity = SEV_HINT;
     if (!f->gate && kb_domain(f->rule->code) >= 2 && py->option_gates.len) f->gate = pyfile_option_at(py, f->start_byte);
-    const char *sw = analyze__switch(py, &switches, &codes, f);
+    const char *sw = analyze__switch(py, hits, &switches, &codes, f);
     if (sw) {
       f->severity = SEV_HINT;
       kb_append_note(f, switches.row, sw, NULL);
@@ -1150,7 +1150,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, FindingList
       free(local);
     }
     if (ort && kb_pattern_match_memo(&codes, ort->arg, f->rule->code) && ort_named < 0)
-      ort_named = texthits_within(py->hits, py->text, py->len, ort->value, strlen(ort->value), 0, py->len);
+      ort_named = texthits_within(hits, py->text, py->len, ort->value, strlen(ort->value), 0, py->len);
     if (ort_named > 0 && kb_pattern_match_memo(&codes, ort->arg, f->rule->code) && analyze__function_names(py, f, ort->value) &&
         !analyze__argument_of(py, f, kb_template("torch-device-calls")) &&
         !analyze__bound_to(py, f, kb_template("torch-device-calls")))
@@ -1549,7 +1549,7 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
   const AnalyzeOptions *opt = ctx->opt;
   uint32_t tests = 0;
   if (py) analyze__other_device(ctx, py, mine);
-  if (py) analyze__mark_python(ctx->path, py, mine, &tests);
+  if (py) analyze__mark_python(ctx->path, py, ctx->hits, mine, &tests);
   if (ctx->kind == FILE_CUDA && context_is_test_path(ctx->path)) { /* kernel tests and benchmarks */
     for (size_t i = 0; i < mine->len; i++) tests += analyze__test_rule(&mine->items[i]);
     findings_drop_if(mine, analyze__drop_test, NULL);
@@ -1562,7 +1562,7 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
   }
   analyze__filter(opt, mine);
   analyze__rows(ctx->len, ls, mine);
-  suppress_apply(ctx->text, ctx->len, ls->items, ls->len, py, opt, mine);
+  suppress_apply(ctx->text, ctx->len, ls->items, ls->len, py, ctx->hits, opt, mine);
   /* one finding per work item (needs rows); the folds compare findings
    * pairwise, so a file past the findings limit keeps them unfolded (then
    * capped below) */
@@ -1583,7 +1583,6 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
 
 struct AnalyzeMemo {
   Array(MemoUnit) units;
-  Array(ByteRange) touched; /* what edits wrote since the last analysis (current bytes) */
   char *key;              /* file facts and options the units were made with; NULL: none */
   PyFactsCache *facts;    /* the project model's facts of each statement (pyfacts.h) */
   PyFileCache *pyfile;    /* the resolver's walk of each statement (resolver.h) */
@@ -1616,7 +1615,6 @@ static void analyze__memo_unit_free(MemoUnit *m) {
 static void analyze__memo_clear(AnalyzeMemo *m) {
   for (size_t i = 0; i < m->units.len; i++) analyze__memo_unit_free(&m->units.items[i]);
   m->units.len = 0;
-  m->touched.len = 0; /* no unit is left to ask its questions */
   free(m->key);
   m->key = NULL;
 }
@@ -1628,24 +1626,14 @@ void analyze_memo_free(AnalyzeMemo *m) {
   pyfile_cache_free(m->pyfile);
   texthits_free(m->hits);
   array_free(&m->units);
-  array_free(&m->touched);
   free(m);
-}
-
-/* The ranges earlier edits wrote move with this one, which joins them. */
-static void analyze__memo_touch(AnalyzeMemo *m, uint32_t start, uint32_t old_end, uint32_t new_end) {
-  util_ranges_edit(m->touched.items, m->touched.len, start, old_end, new_end);
-  ByteRange w = {start, new_end};
-  array_push(&m->touched, w);
 }
 
 void analyze_memo_edit(AnalyzeMemo *m, uint32_t start, uint32_t old_end, uint32_t new_end) {
   int64_t delta = (int64_t)new_end - (int64_t)old_end;
-  analyze__memo_touch(m, start, old_end, new_end);
   texthits_edit(m->hits, start, old_end, new_end);
   for (size_t i = 0; i < m->units.len; i++) {
     AnalyzeUnit *u = &m->units.items[i].u;
-    context_queries_edit(&u->queries, start, old_end, new_end);
     if (u->end < start) continue;
     if (u->start > old_end) { /* wholly after the edit: moves */
       u->start = (uint32_t)(u->start + delta);
@@ -1755,7 +1743,7 @@ static MemoUnit *analyze__memo_find(AnalyzeMemo *m, size_t *from, const AnalyzeS
   if (mu->u.start != sp->u.start || mu->u.end != sp->u.end || mu->dirty) return NULL;
   if (mu->u.flags & UNIT_READS_FILE) return NULL;
   if ((mu->u.flags & UNIT_READS_ROWS) && mu->start_row != sp->start_row) return NULL;
-  if (!context_queries_hold(&mu->u, text, len, m->touched.items, m->touched.len)) return NULL;
+  if (!context_queries_hold(&mu->u, m->hits, text, len)) return NULL;
   return mu;
 }
 
@@ -1827,7 +1815,6 @@ static void analyze__memo_install(AnalyzeMemo *memo, MemoUnits *next, const char
   memo->units.len = next->len;
   memo->units.cap = next->cap;
   memo->key = xstrdup(key);
-  memo->touched.len = 0; /* the next version's questions start from this text */
   memo->ran = next->len - reused;
   memo->reused = reused;
 }
@@ -1911,7 +1898,7 @@ static void analyze__other(AnalyzeCtx *ctx) {
 void analyze_file(const AnalyzeFile *file, const char *text, size_t len, const Forest *forest,
                   const AnalyzeOptions *opt, FindingList *out, FileFacts *facts) {
   const char *path = file->path;
-  AnalyzeCtx ctx = {path, context_file_kind(path), text, len, NULL, NULL, opt, out, NULL, false};
+  AnalyzeCtx ctx = {path, context_file_kind(path), text, len, NULL, NULL, opt, out, NULL, false, NULL};
   /* a memo holds the units of the last version analyzed by units */
   if (file->memo && (ctx.kind != FILE_PYTHON || !forest)) analyze__memo_clear(file->memo);
   if (ctx.kind == FILE_UNKNOWN) return;
@@ -1948,7 +1935,7 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, const F
   PyFile *py = ctx.kind == FILE_PYTHON ? pyfile_build_cached(ctx.forest, text, len, file->memo ? file->memo->pyfile : NULL, ls.len)
                                         : NULL;
   TextHits *own_hits = NULL; /* without a memo the words asked live for this analysis */
-  if (py) py->hits = file->memo ? file->memo->hits : (own_hits = texthits_new());
+  if (py) ctx.hits = file->memo ? file->memo->hits : (own_hits = texthits_new());
   ctx.py = py;
   /* detectors write this file's findings to `mine`; the refinement stage
    * runs on them before they join the caller's list */
@@ -1966,7 +1953,7 @@ void analyze_file(const AnalyzeFile *file, const char *text, size_t len, const F
   if (own_lines) array_free(&ls);
   free(key);
   if (facts) facts->test_findings = tests;
-  if (py && file->memo) texthits_settle(file->memo->hits);
+  if (ctx.hits && file->memo) texthits_settle(file->memo->hits);
   texthits_free(own_hits);
   pyfile_free(py);
   if (parser) {

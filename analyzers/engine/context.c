@@ -1,6 +1,8 @@
 /* context: file classification, rule lookup and selection over the shared options (see context.h). */
 #include "analyzers/engine/context.h"
 
+#include "analyzers/engine/texthits.h"
+
 static const char *context__base(const char *path) {
   const char *b = strrchr(path, '/');
   return b ? b + 1 : path;
@@ -116,42 +118,27 @@ bool context_code_selected(const AnalyzeOptions *opt, const char *code) {
 
 /* ---- questions a unit asks of the whole text -------------------------------- */
 
+/* Whether text[0, len) holds needle: from the kept word hits, else read. */
+static bool context__has(TextHits *hits, const char *text, size_t len, const char *needle) {
+  size_t n = strlen(needle), count = 0;
+  if (!n) return false;
+  if (!hits) return memmem(text, len, needle, n) != NULL;
+  texthits_find(hits, text, len, needle, n, &count);
+  return count > 0;
+}
+
 bool context_text_has(const AnalyzeCtx *ctx, const char *needle) {
-  size_t n = strlen(needle);
-  const char *hit = n ? memmem(ctx->text, ctx->len, needle, n) : NULL;
+  bool hit = context__has(ctx->hits, ctx->text, ctx->len, needle);
   if (ctx->unit && !ctx->unit->file) {
-    UnitQuery q = {xstrdup(needle), hit != NULL, false, hit ? (uint32_t)(hit - ctx->text) : 0};
+    UnitQuery q = {xstrdup(needle), hit};
     array_push(&ctx->unit->queries, q);
   }
-  return hit != NULL;
+  return hit;
 }
 
-void context_queries_edit(UnitQueries *qs, uint32_t start, uint32_t old_end, uint32_t new_end) {
-  for (size_t i = 0; i < qs->len; i++) {
-    UnitQuery *q = &qs->items[i];
-    if (!q->found || q->stale) continue;
-    uint32_t n = (uint32_t)strlen(q->needle);
-    if (start < q->at + n && old_end > q->at) q->stale = true; /* written over, or split by an insert */
-    else if (q->at >= old_end) q->at = q->at + new_end - old_end;
-  }
-}
-
-bool context_queries_hold(const AnalyzeUnit *u, const char *text, size_t len, const ByteRange *touched, size_t n) {
-  for (size_t i = 0; i < u->queries.len; i++) {
-    const UnitQuery *q = &u->queries.items[i];
-    size_t k = strlen(q->needle);
-    if (q->found && !q->stale) continue; /* still there, untouched */
-    if (q->found) {
-      if (!memmem(text, len, q->needle, k)) return false;
-      continue;
-    }
-    /* a new occurrence overlaps what an edit wrote */
-    for (size_t r = 0; r < n; r++) {
-      size_t from = touched[r].start >= k ? touched[r].start - k + 1 : 0;
-      size_t to = touched[r].end + k - 1 < len ? touched[r].end + k - 1 : len;
-      if (to > from && memmem(text + from, to - from, q->needle, k)) return false;
-    }
-  }
+bool context_queries_hold(const AnalyzeUnit *u, TextHits *hits, const char *text, size_t len) {
+  for (size_t i = 0; i < u->queries.len; i++)
+    if (context__has(hits, text, len, u->queries.items[i].needle) != u->queries.items[i].found) return false;
   return true;
 }
 

@@ -77,12 +77,10 @@ typedef Array(UnitCall) UnitCalls;
 
 /* A question a unit asked of the whole text (context_text_has), with its
  * answer: the unit is kept on a later version only while every one of its
- * questions still gets the same answer. */
+ * questions still gets the same answer (the file's kept word hits say). */
 typedef struct {
   char *needle;            /* owned */
   bool found;
-  bool stale;              /* found, and an edit touched the occurrence since */
-  uint32_t at;             /* found: the first occurrence (moved by edits) */
 } UnitQuery;
 
 typedef Array(UnitQuery) UnitQueries;
@@ -127,6 +125,7 @@ typedef struct {
 /* Per-file context handed to each detector. */
 typedef struct PyFile PyFile;
 typedef struct Forest Forest;
+typedef struct TextHits TextHits;
 typedef struct {
   const char *path;        /* as given (relative or absolute); used for kind and messages */
   FileKind kind;
@@ -138,6 +137,8 @@ typedef struct {
   FindingList *out;        /* this detector's findings so far (see analyze.h) */
   AnalyzeUnit *unit;       /* the unit being analyzed (never NULL) */
   bool truncated;          /* Python: a unit's walk stopped at ANALYZE_RAW_LIMIT */
+  TextHits *hits;          /* Python: the words asked of the whole text, kept between
+                              versions (texthits.h); NULL: each question reads the text */
 } AnalyzeCtx;
 
 /* Notes a dependency of the current unit's findings (UNIT_* flags). */
@@ -153,16 +154,9 @@ static inline void context_reads(const AnalyzeCtx *ctx, uint32_t from, uint32_t 
  * every version (context.c). */
 bool context_text_has(const AnalyzeCtx *ctx, const char *needle);
 
-/* Moves the occurrences of the unit's questions over an edit of bytes
- * [start, old_end) that became [start, new_end): one the edit touches is
- * stale (asked again). */
-void context_queries_edit(UnitQueries *q, uint32_t start, uint32_t old_end, uint32_t new_end);
-
-/* True while every question of `u` gets the answer it got in text[0, len),
- * given that edits since it was asked wrote only the `n` ranges `touched`
- * (where a needle it did not find could have appeared); a stale occurrence
- * is looked for again. */
-bool context_queries_hold(const AnalyzeUnit *u, const char *text, size_t len, const ByteRange *touched, size_t n);
+/* True while every question of `u` gets the answer it got, in text[0, len)
+ * whose words `hits` keeps (only the bytes edited since are read). */
+bool context_queries_hold(const AnalyzeUnit *u, TextHits *hits, const char *text, size_t len);
 
 /* Frees the unit's questions. */
 void context_queries_free(UnitQueries *q);

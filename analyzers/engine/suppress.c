@@ -120,11 +120,11 @@ static void suppress__row(const char *text, size_t len, const uint32_t *starts, 
 typedef Array(size_t) SuppressRows;
 
 static void suppress__marked_rows(const char *text, size_t len, const uint32_t *starts, size_t n_lines,
-                                  const PyFile *py, SuppressRows *rows) {
+                                  TextHits *hits, SuppressRows *rows) {
   static const char *const marks[] = {"noqa", "ascend-lsp: ignore"};
   size_t n[2];
   const uint32_t *at[2];
-  for (size_t m = 0; m < 2; m++) at[m] = texthits_find(py->hits, text, len, marks[m], strlen(marks[m]), &n[m]);
+  for (size_t m = 0; m < 2; m++) at[m] = texthits_find(hits, text, len, marks[m], strlen(marks[m]), &n[m]);
   for (size_t i = 0, j = 0; i < n[0] || j < n[1];) {
     uint32_t next = j >= n[1] || (i < n[0] && at[0][i] < at[1][j]) ? at[0][i++] : at[1][j++];
     size_t row = util_row_of(starts, n_lines, next);
@@ -133,13 +133,13 @@ static void suppress__marked_rows(const char *text, size_t len, const uint32_t *
 }
 
 static void suppress__collect(const char *text, size_t len, const uint32_t *starts, size_t n_lines, const PyFile *py,
-                              SuppressionList *sups, StrList *file_codes) {
-  if (!py || !py->hits) {
+                              TextHits *hits, SuppressionList *sups, StrList *file_codes) {
+  if (!py || !hits) {
     for (size_t row = 0; row < n_lines; row++) suppress__row(text, len, starts, n_lines, py, row, sups, file_codes);
     return;
   }
   SuppressRows rows = {0};
-  suppress__marked_rows(text, len, starts, n_lines, py, &rows);
+  suppress__marked_rows(text, len, starts, n_lines, hits, &rows);
   for (size_t i = 0; i < rows.len; i++) suppress__row(text, len, starts, n_lines, py, rows.items[i], sups, file_codes);
   array_free(&rows);
 }
@@ -152,10 +152,10 @@ static bool suppress__only_marker(const char *c, size_t n) {
 }
 
 size_t suppress_apply(const char *text, size_t len, const uint32_t *starts, size_t n_lines, const PyFile *py,
-                      const AnalyzeOptions *opt, FindingList *l) {
+                      TextHits *hits, const AnalyzeOptions *opt, FindingList *l) {
   SuppressionList sups = {0};
   StrList file_codes = {0};
-  suppress__collect(text, len, starts, n_lines, py, &sups, &file_codes);
+  suppress__collect(text, len, starts, n_lines, py, hits, &sups, &file_codes);
   size_t w = 0;
   for (size_t i = 0; i < l->len; i++) {
     Finding *f = &l->items[i];

@@ -19,9 +19,10 @@
 #include "analyzers/python/resolver.h"
 
 /* `starts` (n_lines of them, borrowed) are the text's line starts: a break
- * is "\n", "\r\n" or a lone "\r". */
+ * is "\n", "\r\n" or a lone "\r". With a Python file's kept word hits
+ * (texthits.h), only rows holding a marker word are read. */
 size_t suppress_apply(const char *text, size_t len, const uint32_t *starts, size_t n_lines, const PyFile *py,
-                      const AnalyzeOptions *opt, FindingList *l);
+                      struct TextHits *hits, const AnalyzeOptions *opt, FindingList *l);
 
 /* Parses one comment. Returns 0 none, 1 line suppression, 2 file suppression;
  * *codes gets the comma/space separated code list ("" = all), caller frees. */

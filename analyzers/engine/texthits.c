@@ -49,6 +49,19 @@ void texthits_free(TextHits *h) {
   free(h);
 }
 
+/* Moves the n ranges r through an edit: bytes [start, old_end) became
+ * [start, new_end). A range after the edit moves with it; one the edit
+ * reaches into grows or shrinks to the edit's new bytes. */
+static void texthits__ranges_edit(ByteRange *r, size_t n, uint32_t start, uint32_t old_end, uint32_t new_end) {
+  int64_t delta = (int64_t)new_end - (int64_t)old_end;
+  for (size_t i = 0; i < n; i++) {
+    if (r[i].start >= old_end) r[i].start = (uint32_t)(r[i].start + delta);
+    else if (r[i].start > start) r[i].start = start;
+    if (r[i].end >= old_end) r[i].end = (uint32_t)(r[i].end + delta);
+    else if (r[i].end > start) r[i].end = new_end;
+  }
+}
+
 void texthits_edit(TextHits *h, uint32_t start, uint32_t old_end, uint32_t new_end) {
   int64_t delta = (int64_t)new_end - (int64_t)old_end;
   if (h->len != SIZE_MAX) h->len = (size_t)((int64_t)h->len + delta);
@@ -63,7 +76,7 @@ void texthits_edit(TextHits *h, uint32_t start, uint32_t old_end, uint32_t new_e
     t->at.len = w;
     t->fresh = false;
   }
-  util_ranges_edit(h->touched.items, h->touched.len, start, old_end, new_end);
+  texthits__ranges_edit(h->touched.items, h->touched.len, start, old_end, new_end);
   ByteRange r = {start, new_end};
   array_push(&h->touched, r);
 }

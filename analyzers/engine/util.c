@@ -366,16 +366,6 @@ uint32_t util_row_of(const uint32_t *starts, size_t n, uint32_t at) {
   return (uint32_t)lo;
 }
 
-void util_ranges_edit(ByteRange *r, size_t n, uint32_t start, uint32_t old_end, uint32_t new_end) {
-  int64_t delta = (int64_t)new_end - (int64_t)old_end;
-  for (size_t i = 0; i < n; i++) {
-    if (r[i].start >= old_end) r[i].start = (uint32_t)(r[i].start + delta);
-    else if (r[i].start > start) r[i].start = start;
-    if (r[i].end >= old_end) r[i].end = (uint32_t)(r[i].end + delta);
-    else if (r[i].end > start) r[i].end = new_end;
-  }
-}
-
 uint32_t *util_line_starts(const char *text, size_t len, size_t *n) {
   Array(uint32_t) starts = {NULL, 0, 0};
   array_push(&starts, 0);

@@ -77,11 +77,6 @@ typedef struct {
   uint32_t start, end;
 } ByteRange;
 
-/* Moves the n ranges r (offsets of a text) through an edit: bytes [start,
- * old_end) became [start, new_end). A range after the edit moves with it;
- * one the edit reaches into grows or shrinks to the edit's new bytes. */
-void util_ranges_edit(ByteRange *r, size_t n, uint32_t start, uint32_t old_end, uint32_t new_end);
-
 /* A list of heap strings (each freed by the list's owner). */
 typedef Array(char *) StrList;
 void strlist_free(StrList *l);

@@ -224,6 +224,7 @@ const KbEntry *kb_lookup(KbMatch m, const char *s, const KbEntry *user, size_t n
 }
 
 bool kb_pattern_match_memo(KbMatchMemo *m, const char *pattern, const char *s) {
+  if (!m) return kb_pattern_match(pattern, s);
   uintptr_t h = ((uintptr_t)pattern * 31u) ^ ((uintptr_t)s >> 3);
   size_t i = (size_t)((h * 0x9e3779b97f4a7c15ull) >> 54); /* 0..1023 */
   if (m->slots[i].pattern == pattern && m->slots[i].s == s && pattern) return m->slots[i].hit;

@@ -138,7 +138,7 @@ bool kb_pattern_match(const char *pattern, const char *s);
  * the same few rule codes again and again (the refinement: a dozen rows per
  * finding). Keyed by the two pointers, so both strings must stay unchanged
  * for the memo's life: a row's pattern and a rule's code do. Zero it to
- * start; it owns nothing. */
+ * start; it owns nothing. A NULL memo asks kb_pattern_match. */
 typedef struct {
   struct {
     const char *pattern, *s;

@@ -71,7 +71,6 @@ struct PyFile {
   size_t len;
   const struct Forest *forest; /* the syntax (forest.h), borrowed */
   struct ForestPaths *paths; /* owned: the walks up asked of this version (forest_paths_up) */
-  struct TextHits *hits;     /* borrowed: words asked of the whole text, kept between versions (texthits.h) */
   Array(PyBinding) bindings; /* in document order of their statements */
   uint64_t name_bloom[4];    /* bits of the bound local names: most lookups miss */
   /* Bindings by local name, so that a lookup visits only its name's: open

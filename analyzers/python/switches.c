@@ -62,14 +62,14 @@ static void switches__call(const PyFile *py, TSNode call, const char *action, co
   }
 }
 
-void pyswitches_scan(const PyFile *py, const char *action, const char *kept, PySwitches *out) {
+void pyswitches_scan(const PyFile *py, TextHits *hits, const char *action, const char *kept, PySwitches *out) {
   memset(out, 0, sizeof *out);
   size_t n = strlen(action), count;
-  const uint32_t *hits = texthits_find(py->hits, py->text, py->len, action, n, &count);
+  const uint32_t *at_all = texthits_find(hits, py->text, py->len, action, n, &count);
   for (size_t i = 0, next = 0; i < count; i++) {
-    if (hits[i] < next) continue; /* within the last one taken: the scan goes on after it */
-    next = hits[i] + n;
-    uint32_t at = hits[i];
+    if (at_all[i] < next) continue; /* within the last one taken: the scan goes on after it */
+    next = at_all[i] + n;
+    uint32_t at = at_all[i];
     ForestUp up = forest_paths_up(py->paths, at, at + (uint32_t)n);
     const char *field;
     for (TSNode c; forest_up_next(&up, &c, &field);) {

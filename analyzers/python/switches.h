@@ -14,6 +14,7 @@
 #ifndef ASC_SWITCHES_H
 #define ASC_SWITCHES_H
 
+#include "analyzers/engine/texthits.h"
 #include "analyzers/python/resolver.h"
 
 typedef struct {
@@ -23,8 +24,9 @@ typedef struct {
 
 /* The off-by-default switches defined in py's text, by `action` (the
  * action that leaves a switch off: "store_true"), except those whose
- * option matches the kb pattern `kept` (NULL: none is kept out). */
-void pyswitches_scan(const PyFile *py, const char *action, const char *kept, PySwitches *out);
+ * option matches the kb pattern `kept` (NULL: none is kept out). `hits`
+ * (texthits.h) says where `action` occurs. */
+void pyswitches_scan(const PyFile *py, TextHits *hits, const char *action, const char *kept, PySwitches *out);
 
 /* The option (`--compile`) of the switch whose branch holds bytes [start, end): the
  * nearest enclosing if/elif/else within its definition that runs only when

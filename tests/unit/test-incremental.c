@@ -400,3 +400,39 @@ TEST(incremental_attention_conclusion_follows_callers) {
   free(inference_advice);
   doc_store_free(&s);
 }
+
+/* A unit kept by what it asked of the whole text: the compile call behind
+ * `args.compile` is an opt-in hint while the file defines `--compile`, and
+ * an edit in another unit that renames the option must make the unit run
+ * again (its question now has another answer), then renaming it back too. */
+TEST(incremental_text_question_follows_other_units) {
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  const char *src = "import argparse\n"
+                    "import torch\n\n\n"
+                    "def build(args, model):\n"
+                    "    if args.compile:\n"
+                    "        model = torch.compile(model)\n"
+                    "    return model\n\n\n"
+                    "def main():\n"
+                    "    parser = argparse.ArgumentParser()\n"
+                    "    parser.add_argument(\"--compile\", action=\"store_true\")\n"
+                    "    return parser.parse_args()\n";
+  DocStore s;
+  doc_store_init(&s);
+  Document *d = doc_open(&s, "file:///w/train.py", "python", 1, src, strlen(src));
+  doc_analyze(&s, d, &opt, NULL, 0);
+  const Finding *f = inc_t__code_at(d, "ASC701", "torch.compile(model)");
+  ASSERT(f != NULL && f->severity == SEV_HINT);
+  inc_t__replace(d, "\"--compile\"", "\"--fast\"");
+  doc_analyze(&s, d, &opt, NULL, 0);
+  ASSERT(inc_t__matches_fresh(d, &opt));
+  f = inc_t__code_at(d, "ASC701", "torch.compile(model)");
+  ASSERT(f != NULL && f->severity == SEV_INFO);
+  inc_t__replace(d, "\"--fast\"", "\"--compile\"");
+  doc_analyze(&s, d, &opt, NULL, 0);
+  ASSERT(inc_t__matches_fresh(d, &opt));
+  f = inc_t__code_at(d, "ASC701", "torch.compile(model)");
+  ASSERT(f != NULL && f->severity == SEV_HINT);
+  doc_store_free(&s);
+}
