@@ -725,8 +725,13 @@ static bool analyze__fallback_bound(const PyFile *py, const Finding *f) {
 
 /* A finding in the default of a parameter that the function's body sets
  * again, in its leading statements, before any of them reads it: the line
- * (1-based) of that assignment, or 0. The parameter's name goes to *name. */
-static uint32_t analyze__dead_default(const PyFile *py, const Finding *f, char **name) {
+ * (1-based) of that assignment, or 0. The parameter's name goes to *name.
+ * When no statement of the body mentions the parameter at all, *unread is
+ * set instead (with the name): the default never reaches anything. A
+ * decorated function may hand its parameters on (`@register_to_config`
+ * keeps them), and `locals()` or `vars()` read every name: neither is
+ * unread. */
+static uint32_t analyze__dead_default(const PyFile *py, const Finding *f, char **name, bool *unread) {
   ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
   TSNode param = {0}, def = {0};
   const char *field;
@@ -760,6 +765,10 @@ static uint32_t analyze__dead_default(const PyFile *py, const Finding *f, char *
     }
     if (pysyntax_mentions(py, ts_node_start_byte(st), ts_node_end_byte(st), nm, n)) return 0; /* read first */
   }
+  uint32_t bs = ts_node_start_byte(body), be = ts_node_end_byte(body);
+  *unread = pysym_of(ts_node_parent(def)) != PYSYM_DECORATED_DEFINITION && !pysyntax_mentions(py, bs, be, "locals", 6) &&
+            !pysyntax_mentions(py, bs, be, "vars", 4);
+  if (*unread) *name = xstrndup(nm, n);
   return 0;
 }
 
@@ -1089,6 +1098,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
   const KbEntry *gates = kb_lookup(KB_DETECTOR, "fast-path-gate", NULL, 0);
   const KbEntry *workaround = kb_lookup(KB_DETECTOR, "cuda-workaround-branch", NULL, 0);
   const KbEntry *dead_defaults = kb_lookup(KB_DETECTOR, "dead-default", NULL, 0);
+  const KbEntry *unread_default = kb_lookup(KB_DETECTOR, "unread-default", NULL, 0);
   const KbEntry *unused = kb_lookup(KB_DETECTOR, "unused-local", NULL, 0);
   const KbEntry *overridden = kb_lookup(KB_DETECTOR, "overridden-default", NULL, 0);
   const KbEntry *unentered = kb_lookup(KB_DETECTOR, "with-and-unentered", NULL, 0);
@@ -1126,16 +1136,22 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
       kb_append_note(f, switches.row, sw, NULL);
     }
     char *param = NULL;
-    uint32_t set_at = dead_defaults && kb_pattern_match_memo(&codes, dead_defaults->arg, f->rule->code) ? analyze__dead_default(py, f, &param) : 0;
+    bool unread = false;
+    uint32_t set_at = dead_defaults && kb_pattern_match_memo(&codes, dead_defaults->arg, f->rule->code)
+                          ? analyze__dead_default(py, f, &param, &unread)
+                          : 0;
     if (set_at) {
       char line[16];
       snprintf(line, sizeof line, "%u", set_at);
       f->severity = SEV_HINT;
       kb_append_note(f, dead_defaults, param, line);
+    } else if (unread && unread_default) {
+      f->severity = SEV_HINT;
+      kb_append_note(f, unread_default, param, NULL);
     }
     free(param);
     param = NULL;
-    size_t passed = !set_at && overridden && kb_pattern_match_memo(&codes, overridden->arg, f->rule->code) ? analyze__nested_default(py, f, &param) : 0;
+    size_t passed = !set_at && !unread && overridden && kb_pattern_match_memo(&codes, overridden->arg, f->rule->code) ? analyze__nested_default(py, f, &param) : 0;
     if (passed) {
       char calls[32];
       snprintf(calls, sizeof calls, passed == 1 ? "%zu call" : "%zu calls", passed);

@@ -1322,6 +1322,14 @@ static int32_t model__resolve_in(const Model *m, int32_t mi, const char *name, b
   return d;
 }
 
+/* The project class (global) a class's base expression names (PyDef.bases:
+ * a local name, or spelled through the file's imports like an imported
+ * callee), or -1. */
+static int32_t model__base(const Model *m, int32_t mi, const char *spelled) {
+  int32_t d = model__resolve_in(m, mi, spelled, true);
+  return d >= 0 ? d : model__resolve_in(m, mi, spelled, false);
+}
+
 /* Method `name` of class definition cls (global) or of its project bases,
  * breadth-first; `skip_self` starts at the bases (super()). */
 static int32_t model__method(const Model *m, int32_t cls, const char *name, bool skip_self) {
@@ -1338,7 +1346,7 @@ static int32_t model__method(const Model *m, int32_t cls, const char *name, bool
     }
     const PyDef *pd = &f->defs.items[cd->idx];
     for (size_t b = 0; b < pd->bases.len && tail < MODEL__MAX_HOPS; b++) {
-      int32_t base = model__resolve_in(m, cd->mod, pd->bases.items[b], true);
+      int32_t base = model__base(m, cd->mod, pd->bases.items[b]);
       if (base >= 0 && m->mods.items[m->defs.items[base].mod].facts->defs.items[m->defs.items[base].idx].kind == PYDEF_CLASS)
         queue[tail++] = base;
     }
@@ -1686,7 +1694,7 @@ static void model__class_pairs(Model *m) {
   for (size_t g = 0; g < m->defs.len; g++) {
     const PyDef *d = model__pydef(m, (int32_t)g);
     for (size_t b = 0; d->kind == PYDEF_CLASS && b < d->bases.len; b++) {
-      int32_t base = model__resolve_in(m, m->defs.items[g].mod, d->bases.items[b], true);
+      int32_t base = model__base(m, m->defs.items[g].mod, d->bases.items[b]);
       if (base < 0 || base == (int32_t)g || model__pydef(m, base)->kind != PYDEF_CLASS) continue;
       array_push(&m->class_pairs, base);
       array_push(&m->class_pairs, (int32_t)g);
@@ -2425,7 +2433,7 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
  * class of the project: a library's (torch's DataLoader, nn.Module). */
 static bool model__external_base(const Model *m, int32_t mi, const PyDef *pd) {
   for (size_t b = 0; b < pd->bases.len; b++)
-    if (model__resolve_in(m, mi, pd->bases.items[b], true) < 0) return true;
+    if (model__base(m, mi, pd->bases.items[b]) < 0) return true;
   return false;
 }
 
@@ -2998,15 +3006,28 @@ static bool model__calls_in(const Model *m, int32_t g, int32_t cls, uint32_t mod
   return false;
 }
 
+/* Whether `owner` (a definition of mm) is a class with an `__init__` of its
+ * own: naming a class among its bases constructs nothing through the base's
+ * `__init__`; its own calls it through `super().__init__(...)`, a call. */
+static bool model__subclass_with_init(const MModule *mm, int32_t owner) {
+  const PyFacts *f = mm->facts;
+  if (owner < 0 || (size_t)owner >= f->defs.len || f->defs.items[owner].kind != PYDEF_CLASS) return false;
+  for (size_t k = (size_t)owner + 1; k < f->defs.len && f->defs.items[k].cls == owner; k++)
+    if (strcmp(f->defs.items[k].name, "__init__") == 0) return true;
+  return false;
+}
+
 /* Whether a mention of the name (id `name`) of g by `owner` of module mod
  * is none of a caller's: g's own class naming itself (`super(Net,
- * self).__init__()`), or a module with a definition of that name of its
- * own, which its mentions mean. */
+ * self).__init__()`), a subclass that has an `__init__` of its own naming
+ * its base, or a module with a definition of that name of its own, which
+ * its mentions mean. */
 static bool model__own_mention(const Model *m, int32_t g, int32_t cls, uint32_t mod, int32_t owner, uint32_t name) {
   const MModule *mm = &m->mods.items[mod];
   int32_t o = model__global(m, (int32_t)mod, owner);
   if (o >= 0 && (o == g || o == cls || (cls >= 0 && model__global(m, (int32_t)mod, model__pydef(m, o)->cls) == cls)))
     return true;
+  if (cls >= 0 && model__subclass_with_init(mm, owner)) return true;
   if ((int32_t)mod == m->defs.items[g].mod) return false;
   for (size_t k = 0; k < mm->def_ids.len; k++)
     if (mm->def_ids.items[k] == name && mm->facts->defs.items[k].kind != PYDEF_METHOD) return true;

@@ -404,18 +404,45 @@ static bool pyfacts__is_none_test(const PyfBuild *b, TSNode st, const char *name
   return is && pysyntax_is_name(b->py, l, name, len) && strcmp(ts_node_type(r), "none") == 0;
 }
 
-/* The branches of parameter p that only some callers run, from the if
+/* The fallback of a conditional expression that picks parameter `name`
+ * unless it is None (`name if name is not None else <fallback>`, `<fallback>
+ * if name is None else name`), or a null node. */
+static TSNode pyfacts__none_fallback(const PyfBuild *b, TSNode e, const char *name, size_t len) {
+  if (pysym_of(e) != PYSYM_CONDITIONAL_EXPRESSION || ts_node_named_child_count(e) != 3) return (TSNode){0};
+  TSNode then = ts_node_named_child(e, 0), c = ts_node_named_child(e, 1), other = ts_node_named_child(e, 2);
+  if (pysym_of(c) != PYSYM_COMPARISON_OPERATOR || ts_node_named_child_count(c) != 2) return (TSNode){0};
+  TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
+  if (!pysyntax_is_name(b->py, l, name, len) || strcmp(ts_node_type(r), "none") != 0) return (TSNode){0};
+  uint32_t ops = ts_node_child_count(c);
+  bool is = ops == 3 && strcmp(ts_node_type(ts_node_child(c, 1)), "is") == 0;
+  bool is_not = ops == 3 && strcmp(ts_node_type(ts_node_child(c, 1)), "is not") == 0;
+  if (is_not && pysyntax_is_name(b->py, then, name, len)) return other;
+  if (is && pysyntax_is_name(b->py, other, name, len)) return then;
+  return (TSNode){0};
+}
+
+/* The branches of parameter p that only some callers run, from the
  * statements directly in the body of function fn: for a None default, the
- * first `if <name> is None:` without elif or else (what runs only when the
- * caller left the default: p's none range); for a False default, the body
- * of the first `if <name>:` (what runs only when a caller turned it on: its
- * on range; the else is what runs otherwise). */
+ * first `if <name> is None:` without elif or else, or the fallback of the
+ * first assignment whose value picks the parameter unless it is None
+ * (`self.device = device if device is not None else "cuda"`): what runs
+ * only when the caller left the default, p's none range; for a False
+ * default, the body of the first `if <name>:` (what runs only when a caller
+ * turned it on: its on range; the else is what runs otherwise). */
 static void pyfacts__param_blocks(const PyfBuild *b, TSNode fn, PyParam *p, bool none_default) {
   TSNode body = pysym_child(fn, PYFIELD_BODY);
   size_t len = strlen(p->name);
   uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
   for (uint32_t i = 0; i < n; i++) {
     TSNode st = ts_node_named_child(body, i);
+    TSNode asg = none_default && pysym_of(st) == PYSYM_EXPRESSION_STATEMENT ? ts_node_named_child(st, 0) : (TSNode){0};
+    TSNode fb = pysym_of(asg) == PYSYM_ASSIGNMENT ? pyfacts__none_fallback(b, pysym_child(asg, PYFIELD_RIGHT), p->name, len)
+                                                  : (TSNode){0};
+    if (!ts_node_is_null(fb)) {
+      p->none_start = ts_node_start_byte(fb);
+      p->none_end = ts_node_end_byte(fb);
+      return;
+    }
     if (pysym_of(st) != PYSYM_IF_STATEMENT) continue;
     if (none_default && ts_node_is_null(pysym_child(st, PYFIELD_ALTERNATIVE)) && pyfacts__is_none_test(b, st, p->name, len)) {
       p->none_start = ts_node_start_byte(st);

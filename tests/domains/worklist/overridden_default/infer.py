@@ -6,6 +6,8 @@ from talker.detector import FaceDetector
 from talker.handlers import predict, warmup
 from talker.finetune import restore
 from talker.pipeline import make_pipeline
+from talker.session import start
+from talker.stream import ConfiguredPipeline, StreamPipeline, snapshot
 from talker.weights import load_state_dict
 
 
@@ -18,6 +20,8 @@ def main():
     preview = FaceDetector(device=torch.device("npu"))
     warmup(pipeline)
     restore(load_state_dict(pipeline, "talker.safetensors", "cpu"), "head.pt")
+    stream = StreamPipeline(pipeline, pipeline), ConfiguredPipeline(pipeline), snapshot(pipeline)
+    print(start(pipeline), stream)
     print(predict(pipeline, {"frames": None, "audio": None}), preview, args)
 
 
