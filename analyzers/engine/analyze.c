@@ -11,6 +11,7 @@
 #include "analyzers/engine/reach_facts.h"
 #include "analyzers/engine/suppress.h"
 #include "analyzers/engine/texthits.h"
+#include "analyzers/python/offflags.h"
 #include "analyzers/python/pymatch.h"
 #include "analyzers/python/pysyntax.h"
 #include "analyzers/python/resolver.h"
@@ -1109,6 +1110,8 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
   const KbEntry *caught = kb_lookup(KB_DETECTOR, "caught-cuda-error", NULL, 0);
   const KbEntry *reported = kb_lookup(KB_DETECTOR, "reported-only", NULL, 0);
   const KbEntry *required = kb_lookup(KB_DETECTOR, "required-import", NULL, 0);
+  const KbEntry *off_flag = kb_lookup(KB_DETECTOR, "off-flag", NULL, 0);
+  PyOffFlags off_flags = {0}; /* attributes asked about, with their verdicts */
   const char *reports = kb_template("report-calls"), *passes = kb_template("report-pass-through");
   if (!reports || !passes) reported = NULL;
   if (ort && (!ort->value || !ort->replacement)) ort = NULL;
@@ -1130,6 +1133,15 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
      * optimization, a hint (blind reviews: 2 of 18 opt-in findings real, then 1 of 7 guarded ones) */
     if (f->guarded && kb_domain(f->rule->code) >= 2) f->severity = SEV_HINT;
     if (!f->gate && kb_domain(f->rule->code) >= 2 && py->option_gates.len) f->gate = pyfile_option_at(py, f->start_byte);
+    /* the innermost branch of a flag the file turns off for good decides: whether another file
+     * turns it on is the project's to say (fold.c) */
+    const char *flag = off_flag && off_flag->arg && f->severity != SEV_HINT && kb_pattern_match_memo(&codes, off_flag->arg, f->rule->code)
+                           ? pyoffflags_branch(py, &off_flags, f->start_byte, f->end_byte)
+                           : NULL;
+    if (flag) {
+      free(f->gate);
+      f->gate = xasprintf("self.%s", flag);
+    }
     const char *sw = analyze__switch(py, hits, &switches, &codes, f);
     if (sw) {
       f->severity = SEV_HINT;
@@ -1204,6 +1216,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
     }
   }
   pyswitches_free(&switches.sw);
+  pyoffflags_free(&off_flags);
 }
 
 /* Drops findings of unselected codes and rows that do not apply to the chip. */

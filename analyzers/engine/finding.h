@@ -84,7 +84,10 @@ typedef struct {
   char *detail;      /* owned, may be NULL: layout, kernel description, package status */
   char *gate;        /* owned, may be NULL: the option the innermost enclosing branch requires on (`x`
                         of `if args.x:`, `args.x > 0`, the else of `if not args.x:`), whose
-                        default only the project knows (fold.c, the "cli-switch-elsewhere" row) */
+                        default only the project knows (fold.c, the "cli-switch-elsewhere" row); or
+                        `self.<attr>` for the branch of an attribute its file sets only from a
+                        hard-coded False (offflags.h), whether nothing else sets it being the
+                        project's to say too (the "off-flag" row) */
   char *scope;       /* owned, may be NULL: the project definition the finding is in ("Block.__init__"),
                         where the project model made it (its call sites: the report's blast radius) */
   bool guarded;          /* a fallback exists (try/except ImportError, availability flag) */

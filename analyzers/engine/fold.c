@@ -3553,6 +3553,45 @@ static void fold__switches_elsewhere(FoldProject *p) {
   fold__switches_free(&sw);
 }
 
+/* Whether a Python file or shell launcher of the project other than file
+ * `self` names `word` as a whole word (a text a file cannot read names
+ * nothing). */
+static bool fold__word_elsewhere(FoldProject *p, size_t self, const char *word) {
+  size_t n = strlen(word);
+  for (size_t i = 0; i < p->n; i++) {
+    if (i == self || (p->files[i].kind != FILE_PYTHON && p->files[i].kind != FILE_SHELL)) continue;
+    const char *t = fold__text_of(p, i), *end = t ? t + p->len[i] : NULL;
+    for (const char *q = t; q && (q = memmem(q, (size_t)(end - q), word, n)) != NULL; q++) {
+      bool left = q == t || !(isalnum((unsigned char)q[-1]) || q[-1] == '_');
+      bool right = q + n == end || !(isalnum((unsigned char)q[n]) || q[n] == '_');
+      if (left && right) return true;
+    }
+  }
+  return false;
+}
+
+/* A finding in the branch of `if self.<attr>:` whose file sets the
+ * attribute only from a hard-coded False (Finding.gate "self.<attr>",
+ * offflags.h) is a hint marked unreachable by the "off-flag" row when no
+ * other Python file or shell launcher of the project names the attribute:
+ * nothing turns it on. Each attribute is looked up once per file. */
+static void fold__off_flags(FoldProject *p) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "off-flag", p->opt->user_entries, p->opt->n_user_entries);
+  for (size_t i = 0; row && row->arg && i < p->n; i++) {
+    FindingList *l = p->files[i].kind == FILE_PYTHON ? p->files[i].findings : NULL;
+    const char *asked = NULL;
+    bool elsewhere = true;
+    for (size_t j = 0; l && j < l->len; j++) {
+      Finding *f = &l->items[j];
+      if (!f->gate || strncmp(f->gate, "self.", 5) != 0 || !fold_live(f) || !kb_pattern_match(row->arg, f->rule->code))
+        continue;
+      if (!asked || strcmp(asked, f->gate) != 0) elsewhere = fold__word_elsewhere(p, i, f->gate + 5);
+      asked = f->gate;
+      if (!elsewhere) fold_mark_unreachable(f, row, f->gate);
+    }
+  }
+}
+
 /* ---- optional packages nothing installs ---- */
 
 /* Whether `subject` starts with package `pkg` (n bytes), '-' and '_' being
@@ -3850,6 +3889,7 @@ void fold_project(FoldFile *files, size_t n, const AnalyzeOptions *opt) {
   fold__device_backends(&p);
   fold__overridden_setup(&p);
   fold__switches_elsewhere(&p);
+  fold__off_flags(&p);
   fold__uninstalled_optional(&p);
   fold__unimported_dependencies(&p);
   fold__cpu_onnxruntime(&p);
