@@ -1136,7 +1136,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
     /* the innermost branch of a flag the file turns off for good decides: whether another file
      * turns it on is the project's to say (fold.c) */
     const char *flag = off_flag && off_flag->arg && f->severity != SEV_HINT && kb_pattern_match_memo(&codes, off_flag->arg, f->rule->code)
-                           ? pyoffflags_branch(py, &off_flags, f->start_byte, f->end_byte)
+                           ? pyoffflags_branch(py, hits, &off_flags, f->start_byte, f->end_byte)
                            : NULL;
     if (flag) {
       free(f->gate);

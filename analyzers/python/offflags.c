@@ -1,6 +1,7 @@
 /* offflags: see offflags.h. */
 #include "analyzers/python/offflags.h"
 #include "analyzers/engine/forest.h"
+#include "analyzers/engine/texthits.h"
 #include "analyzers/python/pysyntax.h"
 
 #include <stdlib.h>
@@ -119,11 +120,36 @@ static bool offflags__off(const PyFile *py, const char *name, size_t n) {
   return false;
 }
 
+/* Whether the text has a statement `<local> = False` (a line of only
+ * that, and a comment): without one no attribute is off, and no finding's
+ * branches need a look. The places of " = False" are kept between versions
+ * (texthits.h). */
+static bool offflags__any(const PyFile *py, TextHits *hits) {
+  static const char needle[] = " = False";
+  const size_t nl = sizeof needle - 1;
+  size_t count;
+  const uint32_t *at = texthits_find(hits, py->text, py->len, needle, nl, &count);
+  const char *end = py->text + py->len;
+  for (size_t k = 0; k < count; k++) {
+    const char *p = py->text + at[k], *e = p + nl, *b = p;
+    while (e < end && (*e == ' ' || *e == '\t')) e++;
+    if (e < end && *e != '\n' && *e != '\r' && *e != '#') continue;
+    while (b > py->text && offflags__ident(b[-1])) b--;
+    if (b == p) continue;
+    while (b > py->text && (b[-1] == ' ' || b[-1] == '\t')) b--;
+    if (b == py->text || b[-1] == '\n' || b[-1] == '\r') return true;
+  }
+  return false;
+}
+
 #define OFFFLAGS__MAX_IFS 8 /* `self.<attr>` tests of enclosing branches looked at, innermost first */
 
-const char *pyoffflags_branch(const PyFile *py, PyOffFlags *memo, uint32_t start, uint32_t end) {
+const char *pyoffflags_branch(const PyFile *py, TextHits *hits, PyOffFlags *memo, uint32_t start, uint32_t end) {
   /* the tests first: judging an attribute walks up from its write, which
    * would replace the kept path this walk reads */
+  if (!memo->scanned) memo->any = offflags__any(py, hits);
+  memo->scanned = true;
+  if (!memo->any) return NULL;
   TSNode attrs[OFFFLAGS__MAX_IFS];
   size_t n_attrs = 0;
   ForestUp up = forest_paths_up(py->paths, start, end);
@@ -137,17 +163,18 @@ const char *pyoffflags_branch(const PyFile *py, PyOffFlags *memo, uint32_t start
   for (size_t a = 0; a < n_attrs; a++) {
     uint32_t s = ts_node_start_byte(attrs[a]), n = ts_node_end_byte(attrs[a]) - s;
     size_t i = 0;
-    while (i < memo->len && (strlen(memo->items[i].name) != n || memcmp(memo->items[i].name, py->text + s, n) != 0)) i++;
-    if (i == memo->len) {
+    const PyOffFlag *it = memo->asked.items;
+    while (i < memo->asked.len && (strlen(it[i].name) != n || memcmp(it[i].name, py->text + s, n) != 0)) i++;
+    if (i == memo->asked.len) {
       PyOffFlag f = {xstrndup(py->text + s, n), offflags__off(py, py->text + s, n)};
-      array_push(memo, f);
+      array_push(&memo->asked, f);
     }
-    if (memo->items[i].off) return memo->items[i].name;
+    if (memo->asked.items[i].off) return memo->asked.items[i].name;
   }
   return NULL;
 }
 
 void pyoffflags_free(PyOffFlags *memo) {
-  for (size_t i = 0; i < memo->len; i++) free(memo->items[i].name);
-  array_free(memo);
+  for (size_t i = 0; i < memo->asked.len; i++) free(memo->asked.items[i].name);
+  array_free(&memo->asked);
 }

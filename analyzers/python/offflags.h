@@ -26,13 +26,19 @@ typedef struct {
   bool off;
 } PyOffFlag;
 
-typedef Array(PyOffFlag) PyOffFlags;
+typedef struct {
+  Array(PyOffFlag) asked; /* every attribute asked about, with its verdict */
+  bool scanned, any;      /* whether the text was scanned for a `<local> = False` statement, and found one */
+} PyOffFlags;
+
+typedef struct TextHits TextHits;
 
 /* The attribute of the innermost `if self.<attr>:` branch (`elif` too;
  * `self.<attr>` may be one operand of an `and` chain) holding [start, end)
  * when the attribute is hard-coded off in the file; else NULL. The name is
- * borrowed from memo. */
-const char *pyoffflags_branch(const PyFile *py, PyOffFlags *memo, uint32_t start, uint32_t end);
+ * borrowed from memo. `hits` (the file's kept word hits, texthits.h)
+ * answers whether the file has a `<local> = False` statement at all. */
+const char *pyoffflags_branch(const PyFile *py, TextHits *hits, PyOffFlags *memo, uint32_t start, uint32_t end);
 
 void pyoffflags_free(PyOffFlags *memo);
 
