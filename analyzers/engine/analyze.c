@@ -918,6 +918,32 @@ static bool analyze__names_keyword(const PyFile *py, const Finding *f, const cha
   return memmem(py->text + f->start_byte, e - f->start_byte, keyword, strlen(keyword)) != NULL;
 }
 
+/* Whether text[from, to) holds marker m; one that starts with a letter
+ * (`del `) only where no name or attribute runs into it (`model = ...` is no
+ * `del `). */
+static bool analyze__mentions_marker(const PyFile *py, uint32_t from, uint32_t to, const char *m) {
+  size_t n = strlen(m);
+  bool word = isalpha((unsigned char)m[0]);
+  for (const char *p = py->text + from, *end = py->text + to; (p = memmem(p, (size_t)(end - p), m, n)) != NULL; p++)
+    if (!word || p == py->text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.')) return true;
+  return false;
+}
+
+/* Whether f sits in a class's constructor (`__init__`, not nested deeper)
+ * before any statement that could release device memory (the
+ * "cache-releases" template's markers: `del `, `.cpu()`, `= None`, ...):
+ * a cache release there returns nothing, on any device. */
+static bool analyze__fresh_constructor(const PyFile *py, const Finding *f, const char *releases) {
+  const PyFunction *fn = pyfile_function_at(py, f->start_byte);
+  if (!fn || !fn->class_name || strcmp(fn->name, "__init__") != 0 || fn->body_start > f->start_byte) return false;
+  char *alts = xstrdup(releases), *save = NULL;
+  bool released = false;
+  for (char *m = strtok_r(alts, "|", &save); m && !released; m = strtok_r(NULL, "|", &save))
+    released = analyze__mentions_marker(py, fn->body_start, f->start_byte, m);
+  free(alts);
+  return !released;
+}
+
 /* f becomes a hint with the row's note: the NPU does not run it as it stands. */
 static void analyze__hint(Finding *f, const KbEntry *row) {
   f->severity = SEV_HINT;
@@ -1111,6 +1137,9 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
   const KbEntry *reported = kb_lookup(KB_DETECTOR, "reported-only", NULL, 0);
   const KbEntry *required = kb_lookup(KB_DETECTOR, "required-import", NULL, 0);
   const KbEntry *off_flag = kb_lookup(KB_DETECTOR, "off-flag", NULL, 0);
+  const KbEntry *fresh = kb_lookup(KB_DETECTOR, "constructor-cache-release", NULL, 0);
+  const char *releases = kb_template("cache-releases");
+  if (!releases || (fresh && !fresh->value)) fresh = NULL;
   PyOffFlags off_flags = {0}; /* attributes asked about, with their verdicts */
   const char *reports = kb_template("report-calls"), *passes = kb_template("report-pass-through");
   if (!reports || !passes) reported = NULL;
@@ -1195,6 +1224,9 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
     if (caught && caught->value && f->subject && kb_pattern_match_memo(&codes, caught->arg, f->rule->code) &&
         kb_pattern_match(caught->value, f->subject) && analyze__caught_type(py, f))
       analyze__hint(f, caught);
+    if (fresh && f->subject && kb_pattern_match_memo(&codes, fresh->arg, f->rule->code) &&
+        kb_pattern_match(fresh->value, f->subject) && analyze__fresh_constructor(py, f, releases))
+      analyze__hint(f, fresh);
     if (reported && reported->value && f->subject && kb_pattern_match_memo(&codes, reported->arg, f->rule->code) &&
         kb_pattern_match(reported->value, f->subject) && analyze__reported_only(py, f, reports, passes))
       analyze__hint(f, reported);
