@@ -635,7 +635,7 @@ TEST(model_configuration_targets_narrow_dynamic_loaders) {
       {"app/models/heads/proj.py", "import torch\n\nSTREAM = torch.cuda.Stream()\n"},
       {"app/models/nets.py",
        "import torch\n\n\nclass Used:\n    def __init__(self):\n        torch.cuda.synchronize()\n\n\n"
-       "class Old:\n    def __init__(self):\n        torch.cuda.empty_cache()\n"},
+       "class Old:\n    def reset(self):\n        torch.cuda.empty_cache()\n"},
   };
   Model *m = mt_model(files, 5);
   char *targets = targets_scan("model:\n  _target_: app.models.nets.Used   # the net\n  depth: 1.5\n", 65);
