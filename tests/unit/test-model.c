@@ -99,6 +99,29 @@ static const MT mt_wrapped[] = {
     {"pkg/build.py", "from .model import Block\n\n\ndef make():\n    return Block()\n"},
 };
 
+/* A base class imported from another module: the subclass's super().__init__()
+ * and its inherited methods link to it, and building the subclass reaches
+ * what the base's constructor needs (the import of the base carries its
+ * chain; the call of the inherited method has its own). */
+TEST(model_imported_base_links) {
+  static const MT files[] = {
+      {"pkg/__init__.py", ""},
+      {"pkg/base.py", "import torch\n\n\nclass Base:\n    def __init__(self):\n        torch.cuda.synchronize()\n\n"
+                      "    def warm(self):\n        torch.cuda.empty_cache()\n"},
+      {"pkg/sub.py", "from pkg.base import Base\n\n\nclass Sub(Base):\n    def __init__(self):\n        super().__init__()\n\n"
+                     "    def run(self):\n        return self.warm()\n"},
+      {"app.py", "from pkg.sub import Sub\n\n\nif __name__ == \"__main__\":\n    Sub().run()\n"},
+  };
+  Model *m = mt_model(files, 4);
+  char *got = mt_render(m, files + 2, 2, false);
+  ASSERT_STR_EQ(got, "pkg/sub.py:1:22 hint ASC803 Base → Base.__init__() → torch.cuda.synchronize (pkg/base.py:6)\n"
+                     "pkg/sub.py:9:16 hint ASC801 Base.warm() → torch.cuda.empty_cache (pkg/base.py:9)\n"
+                     "app.py:1:21 hint ASC803 Sub → Sub.__init__() → Base.__init__() → torch.cuda.synchronize (pkg/base.py:6)\n"
+                     "app.py:5:5 hint ASC802 Sub → Sub.__init__() → Base.__init__() → torch.cuda.synchronize (pkg/base.py:6)\n");
+  free(got);
+  model_free(m);
+}
+
 TEST(model_call_sites_follow_wrappers) {
   Model *m = mt_model(mt_wrapped, 4);
   char *got = mt_render(m, mt_wrapped, 4, true);
@@ -404,6 +427,11 @@ static const char *const mt_variants[][6] = {
     {"app.py", "from pkg.top import Top\n\n\nif __name__ == \"__main__\":\n    Top()\n",
      "import pkg.mid\n\n\ndef main():\n    pkg.mid.mid()\n", "from pkg.top import Top\n\n\nif __name__ == \"__main__\":\n    pass\n",
      "import pkg.mid\n\n\ndef main():\n    return pkg.mid._mid()\n", NULL},
+    /* a subclass of an imported class: super() and inherited methods link across modules */
+    {"pkg/sub.py", "from .top import Top\n\n\nclass Sub(Top):\n    def __init__(self):\n        super().__init__()\n",
+     "from .top import Top\n\n\nclass Sub(Top):\n    pass\n\n\nSUB = Sub()\n",
+     "from pkg.top import Top\n\n\nclass Sub(Top):\n    def again(self):\n        return self.__init__()\n",
+     "from .mid import mid\n\n\nclass Sub:\n    def __init__(self):\n        self.v = mid()\n", NULL},
     {"tools/run.py", "from pkg.mid import mid\n\n\ndef _helper():\n    return mid()\n",
      "from pkg.mid import mid\n\n\ndef _helper():\n    return mid()\n\n\n_helper()\n",
      "from pkg.mid import mid\n\n\ndef _helper():\n    return 0\n\n\nprint(mid())\n",
