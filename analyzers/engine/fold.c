@@ -3557,15 +3557,10 @@ static void fold__switches_elsewhere(FoldProject *p) {
  * `self` names `word` as a whole word (a text a file cannot read names
  * nothing). */
 static bool fold__word_elsewhere(FoldProject *p, size_t self, const char *word) {
-  size_t n = strlen(word);
   for (size_t i = 0; i < p->n; i++) {
     if (i == self || (p->files[i].kind != FILE_PYTHON && p->files[i].kind != FILE_SHELL)) continue;
-    const char *t = fold__text_of(p, i), *end = t ? t + p->len[i] : NULL;
-    for (const char *q = t; q && (q = memmem(q, (size_t)(end - q), word, n)) != NULL; q++) {
-      bool left = q == t || !(isalnum((unsigned char)q[-1]) || q[-1] == '_');
-      bool right = q + n == end || !(isalnum((unsigned char)q[n]) || q[n] == '_');
-      if (left && right) return true;
-    }
+    const char *t = fold__text_of(p, i);
+    if (t && fold__has_word(t, p->len[i], word, 0, (uint32_t)p->len[i])) return true;
   }
   return false;
 }

@@ -10,14 +10,9 @@ static bool offflags__ident(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || (unsigned char)c >= 0x80;
 }
 
-static TSNode offflags__unparen(TSNode n) {
-  while (pysyntax_is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1) n = ts_node_named_child(n, 0);
-  return n;
-}
-
 /* The attribute node of `self.<attr>`, or a null node. */
 static TSNode offflags__self_attr(const PyFile *py, TSNode n) {
-  n = offflags__unparen(n);
+  n = pysyntax_unparen(n);
   if (pysym_of(n) != PYSYM_ATTRIBUTE) return (TSNode){0};
   TSNode obj = pysym_child(n, PYFIELD_OBJECT), attr = pysym_child(n, PYFIELD_ATTRIBUTE);
   return pysyntax_is_name(py, obj, "self", 4) && pysym_of(attr) == PYSYM_IDENTIFIER ? attr : (TSNode){0};
@@ -28,7 +23,7 @@ static TSNode offflags__self_attr(const PyFile *py, TSNode n) {
  * `and` chain (nested to the left), right to left. */
 static void offflags__required(const PyFile *py, TSNode cond, TSNode *attrs, size_t *n, size_t max) {
   for (; *n < max;) {
-    cond = offflags__unparen(cond);
+    cond = pysyntax_unparen(cond);
     TSNode op = pysyntax_is(cond, "boolean_operator") ? pysym_child(cond, PYFIELD_OPERATOR) : (TSNode){0};
     bool and_op = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
     TSNode hit = offflags__self_attr(py, and_op ? pysym_child(cond, PYFIELD_RIGHT) : cond);

@@ -395,13 +395,21 @@ static bool pyfacts__registers(const PyfBuild *b, TSNode decorated) {
   return any;
 }
 
+/* The operator of a comparison `<name> is None` ("is") or `<name> is not
+ * None` ("is not"), else NULL. */
+static const char *pyfacts__none_compare(const PyfBuild *b, TSNode c, const char *name, size_t len) {
+  if (pysym_of(c) != PYSYM_COMPARISON_OPERATOR || ts_node_named_child_count(c) != 2 || ts_node_child_count(c) != 3)
+    return NULL;
+  TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
+  if (!pysyntax_is_name(b->py, l, name, len) || strcmp(ts_node_type(r), "none") != 0) return NULL;
+  const char *op = ts_node_type(ts_node_child(c, 1));
+  return strcmp(op, "is") == 0 || strcmp(op, "is not") == 0 ? op : NULL;
+}
+
 /* Whether if statement st tests `<name> is None` (not `is not`). */
 static bool pyfacts__is_none_test(const PyfBuild *b, TSNode st, const char *name, size_t len) {
-  TSNode c = pysym_child(st, PYFIELD_CONDITION);
-  if (pysym_of(c) != PYSYM_COMPARISON_OPERATOR || ts_node_named_child_count(c) != 2) return false;
-  TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
-  bool is = ts_node_child_count(c) == 3 && strcmp(ts_node_type(ts_node_child(c, 1)), "is") == 0;
-  return is && pysyntax_is_name(b->py, l, name, len) && strcmp(ts_node_type(r), "none") == 0;
+  const char *op = pyfacts__none_compare(b, pysym_child(st, PYFIELD_CONDITION), name, len);
+  return op && strcmp(op, "is") == 0;
 }
 
 /* The fallback of a conditional expression that picks parameter `name`
@@ -409,15 +417,10 @@ static bool pyfacts__is_none_test(const PyfBuild *b, TSNode st, const char *name
  * if name is None else name`), or a null node. */
 static TSNode pyfacts__none_fallback(const PyfBuild *b, TSNode e, const char *name, size_t len) {
   if (pysym_of(e) != PYSYM_CONDITIONAL_EXPRESSION || ts_node_named_child_count(e) != 3) return (TSNode){0};
-  TSNode then = ts_node_named_child(e, 0), c = ts_node_named_child(e, 1), other = ts_node_named_child(e, 2);
-  if (pysym_of(c) != PYSYM_COMPARISON_OPERATOR || ts_node_named_child_count(c) != 2) return (TSNode){0};
-  TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
-  if (!pysyntax_is_name(b->py, l, name, len) || strcmp(ts_node_type(r), "none") != 0) return (TSNode){0};
-  uint32_t ops = ts_node_child_count(c);
-  bool is = ops == 3 && strcmp(ts_node_type(ts_node_child(c, 1)), "is") == 0;
-  bool is_not = ops == 3 && strcmp(ts_node_type(ts_node_child(c, 1)), "is not") == 0;
-  if (is_not && pysyntax_is_name(b->py, then, name, len)) return other;
-  if (is && pysyntax_is_name(b->py, other, name, len)) return then;
+  TSNode then = ts_node_named_child(e, 0), other = ts_node_named_child(e, 2);
+  const char *op = pyfacts__none_compare(b, ts_node_named_child(e, 1), name, len);
+  if (op && strcmp(op, "is not") == 0 && pysyntax_is_name(b->py, then, name, len)) return other;
+  if (op && strcmp(op, "is") == 0 && pysyntax_is_name(b->py, other, name, len)) return then;
   return (TSNode){0};
 }
 

@@ -126,6 +126,12 @@ TSNode pysyntax_argument(const PyFile *py, TSNode args, const char *spec) {
   return (TSNode){0};
 }
 
+TSNode pysyntax_unparen(TSNode n) {
+  while (!ts_node_is_null(n) && pysym_of(n) == PYSYM_PARENTHESIZED_EXPRESSION && ts_node_named_child_count(n) == 1)
+    n = ts_node_named_child(n, 0);
+  return n;
+}
+
 bool pysyntax_is_name(const PyFile *py, TSNode n, const char *name, size_t len) {
   return pysym_of(n) == PYSYM_IDENTIFIER && ts_node_end_byte(n) - ts_node_start_byte(n) == len &&
          memcmp(py->text + ts_node_start_byte(n), name, len) == 0;

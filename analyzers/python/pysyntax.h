@@ -39,6 +39,9 @@ TSNode pysyntax_argument(const PyFile *py, TSNode argument_list, const char *spe
  * value of a string key; NULL otherwise or when longer than 128 bytes. */
 char *pysyntax_name_text(const PyFile *py, TSNode n);
 
+/* n without the parentheses around it (`((x))` is x); a null node stays null. */
+TSNode pysyntax_unparen(TSNode n);
+
 /* Whether n is the identifier spelled name[0, len). */
 bool pysyntax_is_name(const PyFile *py, TSNode n, const char *name, size_t len);
 /* Whether the text [s, e) holds name[0, len) as a whole word (in code,

@@ -437,18 +437,12 @@ static bool resolver__guarded_is_none(PyFile *py, TSNode cond) {
   return resolver__is_guarded_name(py, ts_node_named_child(cond, 0));
 }
 
-static TSNode resolver__unparen(TSNode n) {
-  while (!ts_node_is_null(n) && pysym_of(n) == PYSYM_PARENTHESIZED_EXPRESSION && ts_node_named_child_count(n) == 1)
-    n = ts_node_named_child(n, 0);
-  return n;
-}
-
 /* Whether cond is `f is None`, or an `or` of tests one of which is (`if
  * offset == 0 or flash_attn_with_kvcache is None: <fallback> else: <use>`):
  * the else runs only where the package loaded. The chain `a or b or c`
  * nests to the left: one loop down its left operands. */
 static bool resolver__falls_back_when_none(PyFile *py, TSNode cond) {
-  for (cond = resolver__unparen(cond); !ts_node_is_null(cond); cond = resolver__unparen(pysym_child(cond, PYFIELD_LEFT))) {
+  for (cond = pysyntax_unparen(cond); !ts_node_is_null(cond); cond = pysyntax_unparen(pysym_child(cond, PYFIELD_LEFT))) {
     if (!resolver__is(cond, "boolean_operator")) return resolver__guarded_is_none(py, cond);
     TSNode op = pysym_child(cond, PYFIELD_OPERATOR), right = pysym_child(cond, PYFIELD_RIGHT);
     if (ts_node_is_null(op) || strcmp(ts_node_type(op), "or") != 0) return false;
@@ -542,7 +536,7 @@ static void resolver__flag_conditional(PyFile *py, TSNode stmt) {
 /* The attribute name of an option test: `obj.x`, or `obj.x > 0` / `obj.x != 0`, where obj is a
  * name other than self or `self.<name>`; a null node for anything else. */
 static TSNode resolver__option_leaf(const PyFile *py, TSNode leaf) {
-  leaf = resolver__unparen(leaf);
+  leaf = pysyntax_unparen(leaf);
   if (pysym_of(leaf) == PYSYM_COMPARISON_OPERATOR && ts_node_named_child_count(leaf) == 2 && ts_node_child_count(leaf) == 3) {
     const char *op = ts_node_type(ts_node_child(leaf, 1));
     TSNode right = ts_node_named_child(leaf, 1);
@@ -550,7 +544,7 @@ static TSNode resolver__option_leaf(const PyFile *py, TSNode leaf) {
     bool zero = (resolver__is(right, "integer") || resolver__is(right, "float")) && re > rs &&
                 strspn(py->text + rs, "0.") == re - rs;
     if (!zero || (strcmp(op, ">") != 0 && strcmp(op, "!=") != 0)) return (TSNode){0};
-    leaf = resolver__unparen(ts_node_named_child(leaf, 0));
+    leaf = pysyntax_unparen(ts_node_named_child(leaf, 0));
   }
   if (pysym_of(leaf) != PYSYM_ATTRIBUTE) return (TSNode){0};
   TSNode obj = pysym_child(leaf, PYFIELD_OBJECT), name = pysym_child(leaf, PYFIELD_ATTRIBUTE);
@@ -566,7 +560,7 @@ static TSNode resolver__option_leaf(const PyFile *py, TSNode leaf) {
  * `and` chain (nested to the left: each right operand, then the last
  * left); with `negated`, `not <option test>`. */
 static TSNode resolver__option_required(const PyFile *py, TSNode cond, bool negated) {
-  cond = resolver__unparen(cond);
+  cond = pysyntax_unparen(cond);
   if (negated) {
     if (ts_node_is_null(cond) || !resolver__is(cond, "not_operator")) return (TSNode){0};
     return resolver__option_leaf(py, ts_node_named_child(cond, 0));
@@ -577,7 +571,7 @@ static TSNode resolver__option_required(const PyFile *py, TSNode cond, bool nega
     bool and_op = !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0;
     TSNode hit = resolver__option_leaf(py, and_op ? pysym_child(cond, PYFIELD_RIGHT) : cond);
     if (!ts_node_is_null(hit) || !and_op) return hit;
-    cond = resolver__unparen(pysym_child(cond, PYFIELD_LEFT));
+    cond = pysyntax_unparen(pysym_child(cond, PYFIELD_LEFT));
   }
 }
 

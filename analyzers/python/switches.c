@@ -87,24 +87,19 @@ static const char *switches__find(const PyFile *py, const PySwitches *sw, TSNode
   return NULL;
 }
 
-static TSNode switches__unparen(TSNode n) {
-  while (pysym_of(n) == PYSYM_PARENTHESIZED_EXPRESSION) n = ts_node_named_child(n, 0);
-  return n;
-}
-
 /* The switch that `cond` requires on: `args.x`, one operand of an `and`
  * chain, or the same in parentheses; with `negated`, `not args.x`. */
 static const char *switches__requires(const PyFile *py, const PySwitches *sw, TSNode cond, bool negated) {
-  cond = switches__unparen(cond);
+  cond = pysyntax_unparen(cond);
   if (negated) {
     if (!pysyntax_is(cond, "not_operator")) return NULL;
-    cond = switches__unparen(ts_node_named_child(cond, 0));
+    cond = pysyntax_unparen(ts_node_named_child(cond, 0));
   }
   /* `a and b and c` nests to the left: each right operand, then the last left */
   for (;;) {
     TSNode op = pysyntax_is(cond, "boolean_operator") && !negated ? pysym_child(cond, PYFIELD_OPERATOR) : (TSNode){0};
     bool and_op = !ts_node_is_null(op) && pysyntax_is(op, "and");
-    TSNode leaf = and_op ? switches__unparen(pysym_child(cond, PYFIELD_RIGHT)) : cond;
+    TSNode leaf = and_op ? pysyntax_unparen(pysym_child(cond, PYFIELD_RIGHT)) : cond;
     TSNode obj = pysym_of(leaf) == PYSYM_ATTRIBUTE ? pysym_child(leaf, PYFIELD_OBJECT) : (TSNode){0};
     /* `self.x` is the object's state, not the parsed command line */
     if (pysym_of(obj) == PYSYM_IDENTIFIER && !pysyntax_is_name(py, obj, "self", 4)) {
@@ -112,7 +107,7 @@ static const char *switches__requires(const PyFile *py, const PySwitches *sw, TS
       if (hit) return hit;
     }
     if (!and_op) return NULL;
-    cond = switches__unparen(pysym_child(cond, PYFIELD_LEFT));
+    cond = pysyntax_unparen(pysym_child(cond, PYFIELD_LEFT));
   }
 }
 
