@@ -149,6 +149,11 @@ struct Model {
   Array(MTarget) targets;      /* the configurations' targets that name project code, per link */
   Array(int32_t) class_pairs;  /* (callee, caller) edges of the classes' structure (model__class_pairs):
                                   what the shapes decide, kept between body-only links */
+  /* per definition + sentinel, the first of its bases in `bases`: each the project class (global)
+   * the base expression names, or -1 (model__resolve_bases; shapes decide them, so they are made
+   * by whole links and kept between body-only ones) */
+  MOffsets bases_first;
+  Array(int32_t) bases;
   bool shapes_relinked;        /* this link is whole (or the first): what only shapes decide (the
                                   class pairs, which imports may name project code) is made again */
   /* made by each link (model__index_uses): per definition + sentinel, the first of its calls in
@@ -392,6 +397,8 @@ void model_free(Model *m) {
   model__strs_free(m->ns_roots.items, m->ns_roots.len);
   array_free(&m->ns_roots);
   array_free(&m->class_pairs);
+  array_free(&m->bases_first);
+  array_free(&m->bases);
   array_free(&m->calls_first);
   array_free(&m->mentions_first);
   array_free(&m->calls_of);
@@ -1330,6 +1337,21 @@ static int32_t model__base(const Model *m, int32_t mi, const char *spelled) {
   return d >= 0 ? d : model__resolve_in(m, mi, spelled, false);
 }
 
+/* The bases of every class definition resolved once per whole link (a
+ * method lookup walks them for every `self.m()` and `super().m()` call). */
+static void model__resolve_bases(Model *m) {
+  array_reserve(&m->bases_first, m->defs.len + 1);
+  m->bases_first.len = 0;
+  m->bases.len = 0;
+  for (size_t g = 0; g < m->defs.len; g++) {
+    array_push(&m->bases_first, (uint32_t)m->bases.len);
+    const PyDef *d = &m->mods.items[m->defs.items[g].mod].facts->defs.items[m->defs.items[g].idx];
+    for (size_t b = 0; d->kind == PYDEF_CLASS && b < d->bases.len; b++)
+      array_push(&m->bases, model__base(m, m->defs.items[g].mod, d->bases.items[b]));
+  }
+  array_push(&m->bases_first, (uint32_t)m->bases.len);
+}
+
 /* Method `name` of class definition cls (global) or of its project bases,
  * breadth-first; `skip_self` starts at the bases (super()). */
 static int32_t model__method(const Model *m, int32_t cls, const char *name, bool skip_self) {
@@ -1339,14 +1361,12 @@ static int32_t model__method(const Model *m, int32_t cls, const char *name, bool
   while (head < tail) {
     int32_t c = queue[head++];
     const MDef *cd = &m->defs.items[c];
-    const PyFacts *f = m->mods.items[cd->mod].facts;
     if (!(skip_self && c == cls)) {
       int32_t meth = model__local_def(m, cd->mod, name, strlen(name), cd->idx);
       if (meth >= 0) return model__global(m, cd->mod, meth);
     }
-    const PyDef *pd = &f->defs.items[cd->idx];
-    for (size_t b = 0; b < pd->bases.len && tail < MODEL__MAX_HOPS; b++) {
-      int32_t base = model__base(m, cd->mod, pd->bases.items[b]);
+    for (uint32_t b = m->bases_first.items[c]; b < m->bases_first.items[c + 1] && tail < MODEL__MAX_HOPS; b++) {
+      int32_t base = m->bases.items[b];
       if (base >= 0 && m->mods.items[m->defs.items[base].mod].facts->defs.items[m->defs.items[base].idx].kind == PYDEF_CLASS)
         queue[tail++] = base;
     }
@@ -1692,9 +1712,8 @@ static void model__class_pairs(Model *m) {
     array_push(&m->class_pairs, model__global(m, m->defs.items[g].mod, d->cls));
   }
   for (size_t g = 0; g < m->defs.len; g++) {
-    const PyDef *d = model__pydef(m, (int32_t)g);
-    for (size_t b = 0; d->kind == PYDEF_CLASS && b < d->bases.len; b++) {
-      int32_t base = model__base(m, m->defs.items[g].mod, d->bases.items[b]);
+    for (uint32_t b = m->bases_first.items[g]; b < m->bases_first.items[g + 1]; b++) {
+      int32_t base = m->bases.items[b];
       if (base < 0 || base == (int32_t)g || model__pydef(m, base)->kind != PYDEF_CLASS) continue;
       array_push(&m->class_pairs, base);
       array_push(&m->class_pairs, (int32_t)g);
@@ -2429,11 +2448,11 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
   }
 }
 
-/* Whether class definition pd (local, of module mi) has a base that is no
- * class of the project: a library's (torch's DataLoader, nn.Module). */
-static bool model__external_base(const Model *m, int32_t mi, const PyDef *pd) {
-  for (size_t b = 0; b < pd->bases.len; b++)
-    if (model__base(m, mi, pd->bases.items[b]) < 0) return true;
+/* Whether class definition g (global) has a base that is no class of the
+ * project: a library's (torch's DataLoader, nn.Module). */
+static bool model__external_base(const Model *m, int32_t g) {
+  for (uint32_t b = m->bases_first.items[g]; b < m->bases_first.items[g + 1]; b++)
+    if (m->bases.items[b] < 0) return true;
   return false;
 }
 
@@ -2452,7 +2471,7 @@ static void model__reach_all(MReach *r, size_t *at) {
      * class off the library's surface runs only where the project names it */
     const MModule *mm = &m->mods.items[d->mod];
     const PyFacts *f = mm->facts;
-    bool external = model__external_base(m, d->mod, pd);
+    bool external = model__external_base(m, g);
     for (size_t k = (size_t)d->idx + 1; k < f->defs.len && f->defs.items[k].kind == PYDEF_METHOD; k++) {
       const PyDef *md = &f->defs.items[k];
       if (md->cls != d->idx) continue;
@@ -2701,6 +2720,7 @@ static bool model__link_whole(Model *m, const atomic_int *cancel) {
   m->top_names.len = 0;
   model__names(m);
   model__defs(m);
+  model__resolve_bases(m);
   for (size_t i = 0; i < m->mods.len; i++) {
     if (i % 64 == 0 && model__cancelled(cancel)) return false;
     model__link_module_calls(m, (int32_t)i);
