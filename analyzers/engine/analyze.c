@@ -918,30 +918,40 @@ static bool analyze__names_keyword(const PyFile *py, const Finding *f, const cha
   return memmem(py->text + f->start_byte, e - f->start_byte, keyword, strlen(keyword)) != NULL;
 }
 
-/* Whether text[from, to) holds marker m; one that starts with a letter
- * (`del `) only where no name or attribute runs into it (`model = ...` is no
- * `del `). */
-static bool analyze__mentions_marker(const PyFile *py, uint32_t from, uint32_t to, const char *m) {
-  size_t n = strlen(m);
-  bool word = isalpha((unsigned char)m[0]);
-  for (const char *p = py->text + from, *end = py->text + to; (p = memmem(p, (size_t)(end - p), m, n)) != NULL; p++)
-    if (!word || p == py->text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.')) return true;
-  return false;
+/* The first byte in text[from, to) where one of `markers` ('|'
+ * alternatives) occurs, or UINT32_MAX; a marker that starts with a letter
+ * (`del `) counts only where no name or attribute runs into it (`model =
+ * ...` is no `del `). */
+static uint32_t analyze__first_marker(const PyFile *py, uint32_t from, uint32_t to, const char *markers) {
+  uint32_t first = UINT32_MAX;
+  const char *m;
+  size_t n;
+  for (const char *alts = markers; util_alt_next(&alts, &m, &n);) {
+    bool word = isalpha((unsigned char)m[0]);
+    for (const char *p = py->text + from, *end = py->text + (first < to ? first : to);
+         (p = memmem(p, (size_t)(end - p), m, n)) != NULL; p++)
+      if (!word || p == py->text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.')) {
+        first = (uint32_t)(p - py->text);
+        break;
+      }
+  }
+  return first;
 }
 
 /* Whether f sits in a class's constructor (`__init__`, not nested deeper)
- * before any statement that could release device memory (the
- * "cache-releases" template's markers: `del `, `.cpu()`, `= None`, ...):
- * a cache release there returns nothing, on any device. */
-static bool analyze__fresh_constructor(const PyFile *py, const Finding *f, const char *releases) {
+ * before anything there could leave freed device memory in the cache: a
+ * release (the "cache-releases" template's markers: `del `, `.cpu()`, `=
+ * None`, ...), or a conversion after a move to the device (`.cuda().half()`
+ * frees the copy it converted; the "cache-device-moves" and
+ * "cache-conversions" templates). A cache release there returns nothing,
+ * on any device. */
+static bool analyze__fresh_constructor(const PyFile *py, const Finding *f, const char *releases, const char *moves,
+                                       const char *conversions) {
   const PyFunction *fn = pyfile_function_at(py, f->start_byte);
   if (!fn || !fn->class_name || strcmp(fn->name, "__init__") != 0 || fn->body_start > f->start_byte) return false;
-  char *alts = xstrdup(releases), *save = NULL;
-  bool released = false;
-  for (char *m = strtok_r(alts, "|", &save); m && !released; m = strtok_r(NULL, "|", &save))
-    released = analyze__mentions_marker(py, fn->body_start, f->start_byte, m);
-  free(alts);
-  return !released;
+  if (analyze__first_marker(py, fn->body_start, f->start_byte, releases) != UINT32_MAX) return false;
+  uint32_t moved = analyze__first_marker(py, fn->body_start, f->start_byte, moves);
+  return moved == UINT32_MAX || analyze__first_marker(py, moved, f->start_byte, conversions) == UINT32_MAX;
 }
 
 /* f becomes a hint with the row's note: the NPU does not run it as it stands. */
@@ -1138,8 +1148,9 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
   const KbEntry *required = kb_lookup(KB_DETECTOR, "required-import", NULL, 0);
   const KbEntry *off_flag = kb_lookup(KB_DETECTOR, "off-flag", NULL, 0);
   const KbEntry *fresh = kb_lookup(KB_DETECTOR, "constructor-cache-release", NULL, 0);
-  const char *releases = kb_template("cache-releases");
-  if (!releases || (fresh && !fresh->value)) fresh = NULL;
+  const char *releases = kb_template("cache-releases"), *moves = kb_template("cache-device-moves"),
+             *conversions = kb_template("cache-conversions");
+  if (!releases || !moves || !conversions || (fresh && !fresh->value)) fresh = NULL;
   PyOffFlags off_flags = {0}; /* attributes asked about, with their verdicts */
   const char *reports = kb_template("report-calls"), *passes = kb_template("report-pass-through");
   if (!reports || !passes) reported = NULL;
@@ -1225,7 +1236,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
         kb_pattern_match(caught->value, f->subject) && analyze__caught_type(py, f))
       analyze__hint(f, caught);
     if (fresh && f->subject && kb_pattern_match_memo(&codes, fresh->arg, f->rule->code) &&
-        kb_pattern_match(fresh->value, f->subject) && analyze__fresh_constructor(py, f, releases))
+        kb_pattern_match(fresh->value, f->subject) && analyze__fresh_constructor(py, f, releases, moves, conversions))
       analyze__hint(f, fresh);
     if (reported && reported->value && f->subject && kb_pattern_match_memo(&codes, reported->arg, f->rule->code) &&
         kb_pattern_match(reported->value, f->subject) && analyze__reported_only(py, f, reports, passes))

@@ -1,6 +1,6 @@
 import sys
 
-from wrappers import Captioner, Deleter, Reloader
+from wrappers import Captioner, Deleter, HalfCaptioner, Reloader
 
 
 def main(path):
@@ -8,7 +8,7 @@ def main(path):
     print(first.answer(None, "Describe the image."))
     second = Reloader(path, first)
     third = Deleter(path, {path: second})
-    print(second, third)
+    print(second, third, HalfCaptioner(path))
 
 
 if __name__ == "__main__":

@@ -33,3 +33,10 @@ class Deleter:
         del cache[path]
         torch.cuda.empty_cache()
         self.model = AutoModel.from_pretrained(path).cuda()
+
+
+class HalfCaptioner:
+    def __init__(self, path):
+        self.model = AutoModel.from_pretrained(path).cuda().half()
+        # the float32 copy converted on the device was just freed: this returns it
+        torch.cuda.empty_cache()
