@@ -933,8 +933,6 @@ static bool attention__folds_by_shape(const Attn *a, const char *methods, uint32
   return false;
 }
 
-/* A BMHK call in a function that folds heads into the batch (the
- * "attention-folded-heads" row): 3-D inputs, advice without a rewrite. */
 /* Whether [from, to) calls a name row r lists, scanned once per range. */
 static bool attention__range_folds(Attn *a, const KbEntry *r, uint32_t from, uint32_t to) {
   size_t k = 0;
@@ -943,6 +941,8 @@ static bool attention__range_folds(Attn *a, const KbEntry *r, uint32_t from, uin
   return a->folded.items[k].folded;
 }
 
+/* A BMHK call in a function that folds heads into the batch (the
+ * "attention-folded-heads" row): 3-D inputs, advice without a rewrite. */
 static bool attention__folded_heads(Attn *a, const AttnSite *s, Finding *f) {
   const KbEntry *r = attention__row(a, KB_DETECTOR, "attention-folded-heads");
   if (!r || !s->row->value || strcmp(s->row->value, "BMHK") != 0) return false;

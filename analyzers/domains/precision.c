@@ -63,12 +63,10 @@ static bool precision__may_match(const Prec *p, TSNode n, const char *glob) {
   if (ts_node_is_null(a)) return true;
   const char *name = p->py->text + ts_node_start_byte(a);
   size_t k = ts_node_end_byte(a) - ts_node_start_byte(a);
-  for (const char *alt = glob; alt;) {
-    const char *bar = strchr(alt, '|');
-    size_t len = bar ? (size_t)(bar - alt) : strlen(alt);
+  const char *alt;
+  size_t len;
+  for (const char *alts = glob; util_alt_next(&alts, &alt, &len);)
     if (*alt != '!' && len > k && alt[len - k - 1] == '.' && memcmp(alt + len - k, name, k) == 0) return true;
-    alt = bar ? bar + 1 : NULL;
-  }
   return false;
 }
 

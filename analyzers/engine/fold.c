@@ -3673,56 +3673,32 @@ static void fold__uninstalled_optional(FoldProject *p) {
 
 /* ---- dependencies nothing imports ---- */
 
-/* The literal starts of a '|' list of globs: a name can match only when it
- * begins with one of them. `all`: some alternative starts with a wildcard or
- * a negation (or there are too many): every name may match. */
-typedef struct {
-  const char *at[8];
-  size_t len[8], n;
-  bool all;
-} FoldStarts;
-
-static FoldStarts fold__starts(const char *globs) {
-  FoldStarts st = {.n = 0, .all = globs == NULL};
-  const char *w;
-  size_t wn;
-  for (const char *alts = globs; !st.all && util_alt_next(&alts, &w, &wn);) {
-    size_t lit = 0;
-    while (lit < wn && !strchr("*?[!", w[lit])) lit++;
-    if (lit == 0 || st.n == sizeof st.at / sizeof st.at[0]) st.all = true;
-    else st.at[st.n] = w, st.len[st.n++] = lit;
-  }
-  return st;
-}
-
 /* kb_pattern_match(globs, name), asked only when name begins with one of
  * the globs' literal starts (most names of a project begin with none). */
-static bool fold__matches(const FoldStarts *st, const char *globs, const char *name) {
-  bool may = st->all;
-  for (size_t i = 0; !may && i < st->n; i++) may = name[0] == st->at[i][0] && strncmp(name, st->at[i], st->len[i]) == 0;
-  return may && kb_pattern_match(globs, name);
+static bool fold__matches(const KbStarts *st, const char *globs, const char *name) {
+  return kb_starts_admit(st->items, st->len, name) && kb_pattern_match(globs, name);
 }
 
 /* Whether facts f import module `mod` (n bytes) at any level, or name one
- * of `users` (a reference, a keyword argument or a callee: `torch.compile`). */
-static bool fold__uses_module(const PyFacts *f, const char *mod, size_t n, const char *users) {
-  FoldStarts st = fold__starts(users);
+ * of `users` (a reference, a keyword argument or a callee: `torch.compile`;
+ * `st` holds their literal starts). */
+static bool fold__uses_module(const PyFacts *f, const char *mod, size_t n, const char *users, const KbStarts *st) {
   for (size_t k = 0; k < f->imports.len; k++)
     if (fold__names_package(f->imports.items[k].module, mod, n) || fold__names_package(f->imports.items[k].qualname, mod, n))
       return true;
   for (size_t k = 0; k < f->dynamic_imports.len; k++)
     if (fold__names_package(f->dynamic_imports.items[k], mod, n)) return true;
   for (size_t k = 0; users && k < f->refs.len; k++)
-    if (fold__matches(&st, users, f->refs.items[k].name)) return true;
+    if (fold__matches(st, users, f->refs.items[k].name)) return true;
   for (size_t k = 0; users && k < f->calls.len; k++) {
-    if (fold__matches(&st, users, f->calls.items[k].callee)) return true;
+    if (fold__matches(st, users, f->calls.items[k].callee)) return true;
     for (const char *kw = f->calls.items[k].keywords; kw && *kw;) { /* "name name " */
       size_t wn = strcspn(kw, " ");
       char name[128];
       if (wn && wn < sizeof name) {
         memcpy(name, kw, wn);
         name[wn] = '\0';
-        if (fold__matches(&st, users, name)) return true;
+        if (fold__matches(st, users, name)) return true;
       }
       kw += wn;
       while (*kw == ' ') kw++;
@@ -3737,15 +3713,18 @@ static bool fold__uses_module(const PyFacts *f, const char *mod, size_t n, const
  * with no Python code besides setup.py (its packaging alone) says nothing
  * either way. */
 static bool fold__project_uses(const FoldProject *p, const char *mod, size_t n, const char *users, const char *scope) {
-  bool python = false;
-  for (size_t i = 0; i < p->n; i++) {
+  bool python = false, used = false;
+  KbStarts st = {0};
+  kb_starts_add(users, &st);
+  for (size_t i = 0; i < p->n && !used; i++) {
     if (p->files[i].kind != FILE_PYTHON || strcmp(fold__base(p->files[i].path), "setup.py") == 0) continue;
     if (scope && !(p->files[i].rel && util_starts_with(p->files[i].rel, scope))) continue;
     python = true;
     const PyFacts *pf = p->files[i].facts ? p->files[i].facts->py : NULL;
-    if (!pf || fold__uses_module(pf, mod, n, users)) return true;
+    used = !pf || fold__uses_module(pf, mod, n, users, &st);
   }
-  return !python;
+  array_free(&st);
+  return used || !python;
 }
 
 /* The sub-project a dependency file installs for, as "name/": a top

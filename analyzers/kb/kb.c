@@ -122,15 +122,11 @@ static KbIndexItem *kb__index;
 static size_t kb__index_len;
 static size_t *kb__globs;
 static size_t kb__globs_len;
-/* Per glob row (kb__globs order): the literal start of each positive
- * alternative, up to its first '*' or '?'. A name that starts with none of
- * them cannot match the row (kb__may_match), so most lookups, which match
- * nothing, skip each row after a few byte comparisons. Built once. */
-typedef struct {
-  const char *at;
-  size_t len;
-} KbPrefix;
-static KbPrefix *kb__prefixes;
+/* Per glob row (kb__globs order): its literal starts (kb_starts_add). A
+ * name that starts with none of them cannot match the row, so most lookups,
+ * which match nothing, skip each row after a few byte comparisons. Built
+ * once. */
+static KbStart *kb__prefixes;
 static size_t *kb__prefix_from; /* kb__globs_len + 1 offsets into kb__prefixes */
 static pthread_once_t kb__once = PTHREAD_ONCE_INIT;
 
@@ -169,27 +165,34 @@ static void kb__index_build(void) {
   kb__index_len = idx.len;
   kb__globs = globs.items;
   kb__globs_len = globs.len;
-  Array(KbPrefix) pre = {0};
+  KbStarts pre = {0};
   kb__prefix_from = xmalloc((globs.len + 1) * sizeof *kb__prefix_from);
   for (size_t g = 0; g < globs.len; g++) {
     kb__prefix_from[g] = pre.len;
-    for (const char *p = e[globs.items[g]].pattern; p && *p;) {
-      const char *bar = strchr(p, '|');
-      size_t len = bar ? (size_t)(bar - p) : strlen(p);
-      if (*p != '!') array_push(&pre, ((KbPrefix){p, strcspn(p, "*?|")}));
-      p = bar ? bar + 1 : p + len;
-    }
+    kb_starts_add(e[globs.items[g]].pattern, &pre);
   }
   kb__prefix_from[globs.len] = pre.len;
   kb__prefixes = pre.items;
 }
 
-/* Whether glob row g can match s: some positive alternative's literal
- * start begins s (util_glob_n matches literals one by one from the start). */
-static bool kb__may_match(size_t g, const char *s) {
-  for (size_t i = kb__prefix_from[g]; i < kb__prefix_from[g + 1]; i++)
-    if (strncmp(s, kb__prefixes[i].at, kb__prefixes[i].len) == 0) return true;
+void kb_starts_add(const char *pattern, KbStarts *out) {
+  for (const char *p = pattern; p && *p;) {
+    const char *bar = strchr(p, '|');
+    size_t len = bar ? (size_t)(bar - p) : strlen(p);
+    if (*p != '!') array_push(out, ((KbStart){p, strcspn(p, "*?|")}));
+    p = bar ? bar + 1 : p + len;
+  }
+}
+
+bool kb_starts_admit(const KbStart *starts, size_t n, const char *s) {
+  for (size_t i = 0; i < n; i++)
+    if (starts[i].len == 0 || (s[0] == starts[i].at[0] && strncmp(s, starts[i].at, starts[i].len) == 0)) return true;
   return false;
+}
+
+/* Whether glob row g can match s. */
+static bool kb__may_match(size_t g, const char *s) {
+  return kb_starts_admit(kb__prefixes + kb__prefix_from[g], kb__prefix_from[g + 1] - kb__prefix_from[g], s);
 }
 
 static const KbEntry *kb__exact(KbMatch m, const char *s) {

@@ -134,6 +134,23 @@ bool kb_entry_is_library(const KbEntry *e);
  * starting with '!' excludes what it matches ("*norm*|!*normaliz*"). */
 bool kb_pattern_match(const char *pattern, const char *s);
 
+/* The literal start of each positive alternative of a glob list, up to its
+ * first '*' or '?': a name that begins with none of them cannot match
+ * (globs match literals from the start), so a caller asking one list about
+ * many names skips most of them after a byte comparison. An alternative
+ * that starts with a wildcard has an empty start, which admits every name.
+ * The starts borrow the pattern's bytes. */
+typedef struct {
+  const char *at;
+  size_t len;
+} KbStart;
+typedef Array(KbStart) KbStarts;
+
+/* Appends the starts of pattern's positive alternatives to *out. */
+void kb_starts_add(const char *pattern, KbStarts *out);
+/* Whether s begins with one of starts[0, n). */
+bool kb_starts_admit(const KbStart *starts, size_t n, const char *s);
+
 /* kb_pattern_match's answers for one pass that asks the same few rows about
  * the same few rule codes again and again (the refinement: a dozen rows per
  * finding). Keyed by the two pointers, so both strings must stay unchanged

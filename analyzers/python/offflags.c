@@ -140,11 +140,11 @@ static bool offflags__any(const PyFile *py, TextHits *hits) {
 #define OFFFLAGS__MAX_IFS 8 /* `self.<attr>` tests of enclosing branches looked at, innermost first */
 
 const char *pyoffflags_branch(const PyFile *py, TextHits *hits, PyOffFlags *memo, uint32_t start, uint32_t end) {
-  /* the tests first: judging an attribute walks up from its write, which
-   * would replace the kept path this walk reads */
   if (!memo->scanned) memo->any = offflags__any(py, hits);
   memo->scanned = true;
   if (!memo->any) return NULL;
+  /* the tests first: judging an attribute walks up from its write, which
+   * would replace the kept path this walk reads */
   TSNode attrs[OFFFLAGS__MAX_IFS];
   size_t n_attrs = 0;
   ForestUp up = forest_paths_up(py->paths, start, end);
