@@ -1765,7 +1765,8 @@ static char *analyze__key(const AnalyzeFile *file, const AnalyzeOptions *o, cons
 
 /* Moves a kept unit's findings and ranges to where the unit is now: offsets
  * inside the unit move with it (those outside, like the import point, stay);
- * tree-sitter rows move by the unit's row delta. */
+ * tree-sitter rows move by the unit's row delta, and so do the lines its
+ * messages name (UNIT_READS_ROWS: always lines of the unit itself). */
 static void analyze__memo_shift(MemoUnit *m, uint32_t new_row) {
   int64_t d = (int64_t)m->u.start - (int64_t)m->orig_start;
   int64_t dr = (int64_t)new_row - (int64_t)m->start_row;
@@ -1779,6 +1780,7 @@ static void analyze__memo_shift(MemoUnit *m, uint32_t new_row) {
       ANALYZE__MOVE(f->end_byte);
       f->start_row = (uint32_t)(f->start_row + dr);
       f->end_row = (uint32_t)(f->end_row + dr);
+      if (m->u.flags & UNIT_READS_ROWS) finding_shift_line_refs(f, dr);
       for (size_t k = 0; k < f->edits.len; k++) {
         ANALYZE__MOVE(f->edits.items[k].start);
         ANALYZE__MOVE(f->edits.items[k].end);
@@ -1803,9 +1805,8 @@ static void analyze__memo_shift(MemoUnit *m, uint32_t new_row) {
   m->start_row = new_row;
 }
 
-/* The kept unit that is exactly this span, clean and free of outside reads
- * (and of absolute rows when it moved across lines), whose questions of the
- * text still get their answers, or NULL. `from` advances over the memo's
+/* The kept unit that is exactly this span, clean and free of outside reads,
+ * whose questions of the text still get their answers, or NULL. `from` advances over the memo's
  * units (both lists are in document order). */
 static MemoUnit *analyze__memo_find(AnalyzeMemo *m, size_t *from, const AnalyzeSpan *sp, const char *text,
                                     size_t len) {
@@ -1814,7 +1815,6 @@ static MemoUnit *analyze__memo_find(AnalyzeMemo *m, size_t *from, const AnalyzeS
   MemoUnit *mu = &m->units.items[*from];
   if (mu->u.start != sp->u.start || mu->u.end != sp->u.end || mu->dirty) return NULL;
   if (mu->u.flags & UNIT_READS_FILE) return NULL;
-  if ((mu->u.flags & UNIT_READS_ROWS) && mu->start_row != sp->start_row) return NULL;
   if (!context_queries_hold(&mu->u, m->hits, text, len)) return NULL;
   return mu;
 }

@@ -55,7 +55,8 @@ typedef struct {
  * context_depends, and the server then re-runs the unit on every version. */
 enum {
   UNIT_READS_FILE = 1u << 0, /* read the text or tree outside the unit */
-  UNIT_READS_ROWS = 1u << 1, /* a message names an absolute line number */
+  UNIT_READS_ROWS = 1u << 1, /* a subject names a line of the unit as "(line N)": a kept
+                                unit's moves with it (finding_shift_line_refs) */
   UNIT_COMPILES = 1u << 2,   /* calls torch.compile (the compile detector's file fact) */
   UNIT_ATTN_LINKS = 1u << 3, /* attention sites or hand-written attention: the
                                 attention detector needs the whole file's calls */

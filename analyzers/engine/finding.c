@@ -200,6 +200,45 @@ void finding_append_note(Finding *f, const char *en, const char *zh) {
   f->message_zh = m;
 }
 
+/* `s` with each "(line N)" moved by `rows`; NULL when it names none. */
+static char *finding__shifted_lines(const char *s, int64_t rows) {
+  static const char open[] = "(line ";
+  if (!s || !strstr(s, open)) return NULL;
+  StrBuf sb;
+  sb_init(&sb);
+  const char *from = s;
+  for (const char *at; (at = strstr(from, open));) {
+    const char *d = at + sizeof open - 1, *e = d;
+    while (*e >= '0' && *e <= '9') e++;
+    sb_append(&sb, from, (size_t)(d - from));
+    from = d;
+    if (e == d || *e != ')') continue; /* not a line number: copied as it is */
+    sb_printf(&sb, "%lld", strtoll(d, NULL, 10) + (long long)rows);
+    from = e;
+  }
+  sb_puts(&sb, from);
+  return sb_steal(&sb);
+}
+
+/* Shared text `*t` with its first `old` replaced by `now`. */
+static void finding__requote(char **t, const char *old, const char *now) {
+  const char *at = *t ? strstr(*t, old) : NULL;
+  if (!at) return;
+  size_t pre = (size_t)(at - *t);
+  char *m = finding_text_take(xasprintf("%.*s%s%s", (int)pre, *t, now, at + strlen(old)));
+  finding_text_unref(*t);
+  *t = m;
+}
+
+void finding_shift_line_refs(Finding *f, int64_t rows) {
+  char *now = rows ? finding__shifted_lines(f->subject, rows) : NULL;
+  if (!now) return;
+  finding__requote(&f->message, f->subject, now);
+  finding__requote(&f->message_zh, f->subject, now);
+  free(f->subject);
+  f->subject = now;
+}
+
 bool finding_mark_transfer(Finding *f, const char *by) {
   if (!f->entry || !f->entry->transfer_covered || f->transfer_covered || f->severity >= SEV_HINT) return false;
   const KbEntry *row = kb_lookup(KB_DETECTOR, by ? "transfer-covered-project" : "transfer-covered", NULL, 0);

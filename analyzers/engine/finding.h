@@ -141,6 +141,10 @@ void finding_drop_related_if(Finding *f, bool (*drop)(void *data, const Related 
 /* Appends a note to both messages: " <en>" to the English one, <zh> as given
  * to the Chinese one (which carries its own full-width punctuation). */
 void finding_append_note(Finding *f, const char *en, const char *zh);
+/* Moves the lines a finding's subject names as "(line N)" by `rows`, in the
+ * subject and in both messages that quote it: a finding kept while its
+ * unit moved across lines names the lines where they are now. */
+void finding_shift_line_refs(Finding *f, int64_t rows);
 /* Lowers a finding that transfer_to_npu handles at run time (its row's
  * transfer_covered) from error, warning or info to a hint marked
  * transfer_covered, with the "transfer-covered" note; `by` names the project

@@ -616,10 +616,50 @@ static bool fold__edits_within(const Finding *into, const Finding *from) {
  * is that test's branch too. A test whose branch sets TF32/cuDNN flags alone is
  * right to skip on the NPU (another branch, or none, runs there): it and
  * its branch are no finding. */
+typedef Array(size_t) FoldIndexes;
+
+/* The live device and distributed findings by start byte: a branch asks
+ * only those inside its test and its body. */
+typedef struct {
+  uint32_t start;
+  size_t i;
+} FoldAt;
+
+static int fold__at_cmp(const void *x, const void *y) {
+  const FoldAt *a = x, *b = y;
+  if (a->start != b->start) return a->start < b->start ? -1 : 1;
+  return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int fold__index_cmp(const void *x, const void *y) {
+  size_t a = *(const size_t *)x, b = *(const size_t *)y;
+  return a < b ? -1 : a > b;
+}
+
+/* Appends to `in` the indices of the candidates not yet gone lying wholly
+ * in [s, e]. */
+static void fold__within(const Fold *fo, const FoldAt *at, size_t n, uint32_t s, uint32_t e, FoldIndexes *in) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (at[mid].start < s) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t k = lo; k < n && at[k].start <= e; k++)
+    if (!fo->sites[at[k].i].gone && fo->l->items[at[k].i].end_byte <= e) array_push(in, at[k].i);
+}
+
 static void fold__device_branch(Fold *fo) {
   const AnalyzeCtx *ctx = fo->ctx;
   FindingList *l = fo->l;
   if (!ctx->forest || !ctx->text) return;
+  /* liveness and domain do not change here: absorbing only raises a carrier's severity */
+  FoldAt *at = xcalloc(l->len + 1, sizeof *at);
+  size_t n = 0;
+  for (size_t j = 0; j < l->len; j++)
+    if (fold_live(&l->items[j]) && fold__branch_domain(&l->items[j])) at[n++] = (FoldAt){l->items[j].start_byte, j};
+  qsort(at, n, sizeof *at, fold__at_cmp);
+  FoldIndexes test = {0}, both = {0};
   for (size_t j = 0; j < l->len; j++) {
     const Finding *f = &l->items[j];
     if (fo->sites[j].gone || !fold_live(f) || !fold__branch_domain(f)) continue;
@@ -634,24 +674,24 @@ static void fold__device_branch(Fold *fo) {
     }
     if (ts_node_is_null(cond)) continue;
     uint32_t cs = ts_node_start_byte(cond), ce = ts_node_end_byte(cond);
-    size_t carrier = SIZE_MAX;
-    for (size_t k = 0; k < l->len && carrier == SIZE_MAX; k++)
-      if (!fo->sites[k].gone && fold_live(&l->items[k]) && fold__branch_domain(&l->items[k]) &&
-          l->items[k].start_byte >= cs && l->items[k].end_byte <= ce)
-        carrier = k;
+    test.len = both.len = 0;
+    fold__within(fo, at, n, cs, ce, &test);
+    qsort(test.items, test.len, sizeof *test.items, fold__index_cmp);
+    size_t carrier = test.len ? test.items[0] : SIZE_MAX; /* the test's first finding in list order */
     bool tested = carrier != SIZE_MAX;
     if (!tested && !fold__mentions_cuda(ctx, cond)) continue;
     bool skip = tested && !ts_node_is_null(block) && fold__flags_only(ctx, block); /* whatever other branches do */
     /* the most severe finding carries the item (its message is the headline), the test's on a tie */
-    for (size_t k = 0; k < l->len; k++) {
+    fold__within(fo, at, n, bs, be, &both);
+    qsort(both.items, both.len, sizeof *both.items, fold__index_cmp);
+    for (size_t q = 0; q < both.len; q++)
+      if (carrier == SIZE_MAX || l->items[both.items[q]].severity < l->items[carrier].severity) carrier = both.items[q];
+    for (size_t q = 0; q < test.len; q++) array_push(&both, test.items[q]);
+    qsort(both.items, both.len, sizeof *both.items, fold__index_cmp);
+    for (size_t q = 0; q < both.len && carrier != SIZE_MAX; q++) {
+      size_t k = both.items[q];
+      if (k == carrier || (q && both.items[q - 1] == k)) continue; /* a test inside its own body: once */
       const Finding *g = &l->items[k];
-      if (fo->sites[k].gone || !fold_live(g) || !fold__branch_domain(g) || g->start_byte < bs || g->end_byte > be) continue;
-      if (carrier == SIZE_MAX || g->severity < l->items[carrier].severity) carrier = k;
-    }
-    for (size_t k = 0; k < l->len && carrier != SIZE_MAX; k++) {
-      const Finding *g = &l->items[k];
-      bool in_test = g->start_byte >= cs && g->end_byte <= ce, in_body = g->start_byte >= bs && g->end_byte <= be;
-      if (k == carrier || fo->sites[k].gone || !fold_live(g) || !fold__branch_domain(g) || !(in_test || in_body)) continue;
       /* edits the carrier makes already bring no fix safety of their own */
       FixSafety own = l->items[k].fix;
       if (fold__edits_within(&l->items[carrier], g)) l->items[k].fix = FIX_NONE;
@@ -660,6 +700,9 @@ static void fold__device_branch(Fold *fo) {
     }
     if (skip && carrier != SIZE_MAX) fo->sites[carrier].gone = true;
   }
+  array_free(&test);
+  array_free(&both);
+  free(at);
 }
 
 /* The API families of the "fold-api-family" row (`arg`: `name=globs`
@@ -911,7 +954,6 @@ static void fold__engine_file(Fold *fo) {
 /* The import findings that finding i stands for: itself, and those an
  * earlier fold merged into it (`from torch.cuda.amp import custom_bwd,
  * custom_fwd` is one finding by then, and one edit serves both names). */
-typedef Array(size_t) FoldIndexes;
 
 static void fold__import_members_of(const Fold *fo, size_t i, FoldIndexes *out) {
   out->len = 0;

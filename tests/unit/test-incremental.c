@@ -436,3 +436,35 @@ TEST(incremental_text_question_follows_other_units) {
   ASSERT(f != NULL && f->severity == SEV_HINT);
   doc_store_free(&s);
 }
+
+/* A unit whose message names one of its own lines ("on float64 (line N)")
+ * is kept when a line is inserted above it: the kept finding names the
+ * line where it is now, exactly as a fresh analysis does, without running
+ * the unit again. */
+TEST(incremental_named_line_moves_with_its_unit) {
+  AnalyzeOptions opt;
+  analyze_options_default(&opt);
+  const char *src = "import torch\n\n\n"
+                    "def warmup():\n"
+                    "    torch.cuda.synchronize()\n\n\n"
+                    "def rope(dim, pos):\n"
+                    "    freqs = torch.arange(0, dim, 2, dtype=torch.float64) / dim\n"
+                    "    angles = torch.outer(pos, freqs)\n"
+                    "    return torch.polar(torch.ones_like(angles), angles)\n";
+  DocStore s;
+  doc_store_init(&s);
+  Document *d = doc_open(&s, "file:///w/rope.py", "python", 1, src, strlen(src));
+  doc_analyze(&s, d, &opt, NULL, 0);
+  const Finding *f = inc_t__code_at(d, "ASC602", "torch.polar(");
+  ASSERT(f != NULL && strstr(f->subject, "(line 9)") != NULL);
+  inc_t__replace(d, "    torch.cuda.synchronize()\n", "    torch.cuda.synchronize()\n    torch.cuda.synchronize()\n");
+  doc_analyze(&s, d, &opt, NULL, 0);
+  size_t reused = 0, ran = 0;
+  analyze_memo_stats(d->memo, &reused, &ran);
+  ASSERT_EQ(ran, 1); /* warmup only */
+  ASSERT(inc_t__matches_fresh(d, &opt));
+  f = inc_t__code_at(d, "ASC602", "torch.polar(");
+  ASSERT(f != NULL && strstr(f->subject, "(line 10)") != NULL && strstr(f->message, "(line 10)") != NULL &&
+         strstr(f->message_zh, "(line 10)") != NULL);
+  doc_store_free(&s);
+}
