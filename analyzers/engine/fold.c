@@ -2736,17 +2736,70 @@ static int fold__use_cmp(const void *a, const void *b) {
   return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/* A folder's uses are one group with those of its subfolders: the group
+ * is the outermost folder below the project's root holding a use (a
+ * TensorRT workflow's runner at its top, its model repository and
+ * conversion scripts below). */
+static void fold__widen_folders(FoldUse *uses, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    FoldUse *u = &uses[i];
+    for (size_t k = 0; k < n; k++) {
+      const FoldUse *o = &uses[k];
+      if (o->dir_len && o->dir_len < u->dir_len && memcmp(o->dir, u->dir, o->dir_len) == 0 && u->dir[o->dir_len] == '/')
+        u->dir_len = o->dir_len; /* the same prefix of another path: the bytes agree */
+    }
+  }
+}
+
+/* The "fold-deployment-folder" row: a group's folder named as a deployment
+ * of the runtime its item replaces (`runtime/triton_trtllm/`: a TensorRT-LLM
+ * serving recipe) goes with it as a whole, so every other live finding in
+ * the folder is a site of that item (blind review of CosyVoice: 26 of 41
+ * not-real findings were such sites). Marks what it takes in `take`. */
+static void fold__deployment_folder(FoldProject *p, const KbEntry *row, Finding *into, const FoldUse *first,
+                                    bool **take) {
+  const char *slash = first->dir_len ? memchr(first->dir, '/', first->dir_len) : NULL, *base = first->dir;
+  for (; slash; slash = memchr(slash + 1, '/', first->dir_len - (size_t)(slash + 1 - first->dir))) base = slash + 1;
+  char *folder = xstrndup(first->dir, first->dir_len), *name = xstrndup(base, first->dir_len - (size_t)(base - first->dir));
+  size_t taken = 0;
+  for (size_t i = 0; first->dir_len && kb_pattern_match(row->arg, name) && i < p->n; i++) {
+    const char *path = p->files[i].path;
+    if (strncmp(path, folder, first->dir_len) != 0 || path[first->dir_len] != '/') continue;
+    FindingList *l = p->files[i].findings;
+    for (size_t j = 0; j < l->len; j++) {
+      Finding *f = &l->items[j];
+      if (f == into || !fold_live(f) || (take[i] && take[i][j])) continue;
+      fold__absorb_across(into, f, i == first->file ? NULL : path);
+      if (!take[i]) take[i] = xcalloc(l->len + 1, sizeof **take);
+      take[i][j] = true;
+      taken++;
+    }
+  }
+  if (taken) {
+    char count[24];
+    snprintf(count, sizeof count, "%zu", taken);
+    kb_append_note(into, row, folder, count);
+  }
+  free(folder);
+  free(name);
+}
+
 /* Rules whose construct is one work item wherever it is used (the
  * "fold-per-project" row: a custom op gets its NPU implementation once,
  * however many places call it; the "fold-test-suite" row, in test code
  * only: the suite's backend selection is changed once, in its conftest or
- * helper), or, `by_folder`, whose uses in one folder are one work item
- * whatever they name (the "fold-per-folder" row: the scripts of one
- * TensorRT workflow are replaced together): the first live finding of a
- * group, in file order, takes every other one as a related site. */
+ * helper), or, `by_folder`, whose uses in one folder and its subfolders are
+ * one work item whatever they name (the "fold-per-folder" row: the scripts
+ * of one TensorRT workflow are replaced together, and with a deployment
+ * folder everything in it): the first live finding of a group, in file
+ * order, takes every other one as a related site. */
 static void fold__per_project(FoldProject *p, const char *name, bool tests, bool by_folder) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, name, p->opt->user_entries, p->opt->n_user_entries);
   if (!row || !row->arg) return;
+  const KbEntry *deploy = by_folder ? kb_lookup(KB_DETECTOR, "fold-deployment-folder", p->opt->user_entries,
+                                                p->opt->n_user_entries)
+                                    : NULL;
+  if (deploy && !deploy->arg) deploy = NULL;
   Array(FoldUse) uses = {0};
   for (size_t i = 0; i < p->n; i++) {
     const FindingList *l = p->files[i].findings;
@@ -2758,6 +2811,7 @@ static void fold__per_project(FoldProject *p, const char *name, bool tests, bool
         array_push(&uses, ((FoldUse){f->rule->code, by_folder ? "" : f->subject, i, j, p->files[i].path, dn}));
     }
   }
+  if (by_folder) fold__widen_folders(uses.items, uses.len);
   if (uses.len > 1) qsort(uses.items, uses.len, sizeof *uses.items, fold__use_cmp);
   bool **take = xcalloc(p->n, sizeof *take);
   for (size_t a = 0, b; a < uses.len; a = b) {
@@ -2769,10 +2823,12 @@ static void fold__per_project(FoldProject *p, const char *name, bool tests, bool
       if (!take[u->file]) take[u->file] = xcalloc(p->files[u->file].findings->len + 1, sizeof **take);
       take[u->file][u->idx] = true;
     }
-    if (b - a <= 1) continue;
-    char *folder = by_folder ? xstrndup(first->dir, first->dir_len) : NULL;
-    kb_append_note(into, row, by_folder ? (first->dir_len ? folder : ".") : into->subject, NULL);
-    free(folder);
+    if (b - a > 1) {
+      char *folder = by_folder ? xstrndup(first->dir, first->dir_len) : NULL;
+      kb_append_note(into, row, by_folder ? (first->dir_len ? folder : ".") : into->subject, NULL);
+      free(folder);
+    }
+    if (deploy) fold__deployment_folder(p, deploy, into, first, take);
   }
   for (size_t i = 0; i < p->n; i++) {
     if (take[i]) findings_drop(p->files[i].findings, take[i]);

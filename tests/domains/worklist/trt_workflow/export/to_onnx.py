@@ -4,7 +4,7 @@ from polygraphy.backend.onnx.loader import fold_constants
 
 
 def export(model, path):
-    x = torch.randn(1, 4, 64, 64)
+    x = torch.randn(1, 4, 64, 64).cuda()
     torch.onnx.export(model, (x,), path, opset_version=17)
     fold_constants(path)
 

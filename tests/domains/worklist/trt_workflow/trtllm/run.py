@@ -2,13 +2,16 @@
 import argparse
 
 import tensorrt_llm
+import torch
 from tensorrt_llm.runtime import ModelRunner
 
 
 def caption(engine_dir, prompt):
     tensorrt_llm.logger.set_level("error")
     runner = ModelRunner.from_dir(engine_dir)
-    return runner.generate([prompt])
+    out = runner.generate([prompt])
+    torch.cuda.synchronize()
+    return out
 
 
 if __name__ == "__main__":
