@@ -146,6 +146,7 @@ struct Model {
   Array(char *) entry_modules; /* dotted names launched as scripts or modules */
   Array(char *) entry_paths;   /* script paths launched */
   Array(char *) entry_funcs;   /* "pkg.mod:func" console scripts */
+  Array(char *) doc_paths;     /* `.py` paths the READMEs name (model__documented_config) */
   Array(MTarget) targets;      /* the configurations' targets that name project code, per link */
   Array(int32_t) class_pairs;  /* (callee, caller) edges of the classes' structure (model__class_pairs):
                                   what the shapes decide, kept between body-only links */
@@ -369,8 +370,9 @@ static void model__strs_free(char **s, size_t n) {
 static void model__entries_clear(Model *m) {
   model__strs_free(m->entry_modules.items, m->entry_modules.len);
   model__strs_free(m->entry_paths.items, m->entry_paths.len);
+  model__strs_free(m->doc_paths.items, m->doc_paths.len);
   model__strs_free(m->entry_funcs.items, m->entry_funcs.len);
-  m->entry_modules.len = m->entry_paths.len = m->entry_funcs.len = 0;
+  m->entry_modules.len = m->entry_paths.len = m->entry_funcs.len = m->doc_paths.len = 0;
 }
 
 void model_free(Model *m) {
@@ -406,6 +408,7 @@ void model_free(Model *m) {
   model__entries_clear(m);
   array_free(&m->entry_modules);
   array_free(&m->entry_paths);
+  array_free(&m->doc_paths);
   array_free(&m->entry_funcs);
   array_free(&m->targets);
   free(m);
@@ -1577,8 +1580,38 @@ static void model__note_namespace(Model *m, const char *abs, const MModule *to) 
   array_push(&m->ns_roots, xstrndup(abs, n));
 }
 
-/* One import of module mi: a dependency edge, or the module is broken. */
-static void model__import(Model *m, int32_t mi, const char *spelled, bool required) {
+/* A missing name whose top package the project may only import through a
+ * namespace folder: decided once every import has noted its namespaces. */
+typedef struct {
+  int32_t mod;
+  char *abs;
+} MMissing;
+typedef Array(MMissing) MMissings;
+
+/* Whether the project's package named like abs's first component is one it
+ * imports through a namespace folder (`projects.llava_sam2.datasets`, whose
+ * folder also makes a top-level `datasets`): a bare `from datasets import
+ * Dataset` that the package does not bind is then the library of that name
+ * (Hugging Face's), unknown rather than missing. */
+static bool model__shadow_top(const Model *m, const char *abs) {
+  char *top = xstrndup(abs, model__first_len(abs));
+  int32_t t = model__module_named(m, top);
+  free(top);
+  if (t < 0) return false;
+  const MModule *pkg = &m->mods.items[t];
+  return pkg->alt && strcmp(pkg->alt, pkg->name) != 0 && model__is_ns_root(m, pkg->alt, model__first_len(pkg->alt));
+}
+
+static void model__mark_missing(Model *m, int32_t mi, const char *what) {
+  MModule *mm = &m->mods.items[mi];
+  if (mm->broken) return; /* the first missing import is the reason */
+  mm->broken = true;
+  mm->broken_reason = xasprintf("%s imports %s, which is not in the project", mm->rel, what);
+}
+
+/* One import of module mi: a dependency edge, or the module is broken (a
+ * name of a package that may be a namespace's goes to `later`). */
+static void model__import(Model *m, int32_t mi, const char *spelled, bool required, MMissings *later) {
   MModule *mm = &m->mods.items[mi];
   char *abs = model__absolute(m, mi, spelled);
   int32_t to = -1;
@@ -1609,9 +1642,11 @@ static void model__import(Model *m, int32_t mi, const char *spelled, bool requir
       missing = !bound && model__local_def(m, to, last, strlen(last), -1) < 0;
     }
     if (missing && abs && (model__maybe_built(m, abs) || model__namespace(m, abs))) missing = false;
-    if (missing && !mm->broken) { /* the first missing import is the reason */
-      mm->broken = true;
-      mm->broken_reason = xasprintf("%s imports %s, which is not in the project", mm->rel, abs ? abs : spelled);
+    if (missing && abs && !mm->broken && to >= 0) { /* the namespaces are known once every import is linked */
+      array_push(later, ((MMissing){mi, abs}));
+      abs = NULL;
+    } else if (missing) {
+      model__mark_missing(m, mi, abs ? abs : spelled);
     }
   }
   free(abs);
@@ -1649,6 +1684,7 @@ static void model__lazy_dep(Model *m, int32_t mi, const char *spelled) {
 }
 
 static void model__link_imports(Model *m) {
+  MMissings later = {0};
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
     if (!mm->facts || mm->stub) continue;
@@ -1656,14 +1692,19 @@ static void model__link_imports(Model *m) {
       const PyFactImport *im = &mm->facts->imports.items[k];
       if (im->lazy && mm->vendored) continue; /* a library copy's lazy binding: loaded where it is imported */
       bool required = im->top && !im->guarded && !im->lazy;
-      model__import(m, (int32_t)i, im->from_import ? im->qualname : im->module, required);
-      if (im->from_import) model__import(m, (int32_t)i, im->module, required);
+      model__import(m, (int32_t)i, im->from_import ? im->qualname : im->module, required, &later);
+      if (im->from_import) model__import(m, (int32_t)i, im->module, required, &later);
       if (im->from_import && !im->lazy) model__lazy_dep(m, (int32_t)i, im->qualname);
     }
-    for (size_t k = 0; k < mm->facts->star_imports.len; k++) model__import(m, (int32_t)i, mm->facts->star_imports.items[k], false);
+    for (size_t k = 0; k < mm->facts->star_imports.len; k++) model__import(m, (int32_t)i, mm->facts->star_imports.items[k], false, &later);
     for (size_t k = 0; k < mm->facts->dynamic_imports.len; k++)
-      model__import(m, (int32_t)i, mm->facts->dynamic_imports.items[k], false);
+      model__import(m, (int32_t)i, mm->facts->dynamic_imports.items[k], false, &later);
   }
+  for (size_t k = 0; k < later.len; k++) {
+    if (!model__shadow_top(m, later.items[k].abs)) model__mark_missing(m, later.items[k].mod, later.items[k].abs);
+    free(later.items[k].abs);
+  }
+  array_free(&later);
   /* a module importing an unimportable one cannot be imported either */
   Array(int32_t) work = {0};
   for (size_t i = 0; i < m->mods.len; i++)
@@ -1849,6 +1890,19 @@ static void model__next(const Model *m, const MModule *mm, MQueue *out) {
 /* ---- entry points and reachability ----------------------------------------------- */
 
 
+/* Scans a README for the `.py` paths it names (`bash tools/dist.sh train
+ * projects/llava_sam2/configs/sa2va_4b.py 8`): they launch nothing, but
+ * one that is a configuration is executed by the tool it is passed to. */
+static void model__scan_doc_paths(Model *m, const char *t, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    if (!model__word(t[i]) || (i > 0 && (model__word(t[i - 1]) || t[i - 1] == '.' || t[i - 1] == '/'))) continue;
+    size_t e = i;
+    while (e < len && (model__word(t[e]) || t[e] == '.' || t[e] == '/')) e++;
+    if (e - i > 3 && memcmp(t + e - 3, ".py", 3) == 0 && memchr(t + i, '/', e - i)) array_push(&m->doc_paths, xstrndup(t + i, e - i));
+    i = e;
+  }
+}
+
 /* Scans a launcher: `-m pkg.mod`, `something.py`, `pkg.mod:func`. */
 static void model__scan_launcher(Model *m, const char *t, size_t len) {
   for (size_t i = 0; i < len; i++) {
@@ -1972,6 +2026,17 @@ static void model__reach_namespace(MReach *r, int32_t mi, int32_t via) {
   }
 }
 
+static size_t model__depth(const Model *m, const MModule *mm);
+
+/* Whether reference k of mm is only a re-export by a package below the
+ * surface (`from .text2video import WanT2V` in
+ * causvid/models/wan/wan_base/__init__.py): it keeps nothing alive, since a
+ * module that uses the name names it itself (blind review of CausVid: 11
+ * findings in classes only such an `__init__` named). */
+static bool model__reexport_only(const Model *m, const MModule *mm, size_t k) {
+  return mm->facts->refs.items[k].via <= -2 && mm->is_init && !mm->evals && model__depth(m, mm) > 1;
+}
+
 static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
   MModule *mm = &r->m->mods.items[mi];
   for (uint32_t k = mm->ref_first.items[owner + 2]; k < mm->ref_first.items[owner + 3]; k++) {
@@ -1982,6 +2047,7 @@ static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
      * class (model__reach_all) or is a call the links resolve: naming it keeps
      * no other class's alive (ConsisID's unbuilt VGGPerceptualLoss) */
     const PyRef *rf = &mm->facts->refs.items[ref];
+    if (model__reexport_only(r->m, mm, ref)) continue;
     if (!rf->plain && strcmp(rf->name, "__dict__") == 0) model__reach_namespace(r, mi, rf->via);
     if (!rf->plain && model__dunder(rf->name)) continue;
     model__reach_name(r, mm->ref_ids.items[ref]);
@@ -2092,8 +2158,23 @@ static bool model__unlaunched_sibling(const Model *m, const MModule *mm) {
  * script names, and modules that parse a command line. A deeper module
  * nothing imports whose `__main__` block is all it has to run is a
  * self-test, not a script. */
+/* Whether mm is a configuration a README passes to a tool by its path: a
+ * module that nothing imports and that has no `__main__` block does
+ * nothing when run, so a documented command naming it hands it to a tool
+ * that executes it (an mmengine or xtuner config: `type=SAM2TrainRunner`
+ * in its module code builds the project's classes). Its module code runs. */
+static bool model__documented_config(const Model *m, const MModule *mm) {
+  if (mm->facts->has_main || mm->importer >= 0 || mm->computed_by >= 0) return false;
+  for (size_t i = 0; i < m->doc_paths.len; i++)
+    if (util_ends_with(m->doc_paths.items[i], mm->rel)) {
+      size_t n = strlen(m->doc_paths.items[i]) - strlen(mm->rel);
+      if (n == 0 || m->doc_paths.items[i][n - 1] == '/') return true;
+    }
+  return false;
+}
+
 static bool model__seed(const Model *m, const MModule *mm) {
-  if (mm->test || model__launched(m, mm)) return true;
+  if (mm->test || model__launched(m, mm) || model__documented_config(m, mm)) return true;
   if (mm->vendored) return false; /* a copy of a library runs where the project imports it */
   /* a command line parsed under `__main__`, or by the module code itself (a
    * script in a package's folder, run with `python -m`, that no import runs) */
@@ -2665,7 +2746,8 @@ static void model__link_graph(Model *m) {
     const MModule *mm = &m->mods.items[i];
     /* a bare name read where the module defines it is that definition, no other's */
     for (size_t k = 0; k < mm->ref_ids.len; k++)
-      if (model__ref_ours(mm, k) && !(mm->facts->refs.items[k].plain && model__local_name(mm, mm->ref_ids.items[k])))
+      if (model__ref_ours(mm, k) && !model__reexport_only(m, mm, k) &&
+          !(mm->facts->refs.items[k].plain && model__local_name(mm, mm->ref_ids.items[k])))
         m->mentioned.items[mm->ref_ids.items[k]] = 1;
   }
   for (size_t g = 0; g < m->defs.len; g++) {
@@ -2688,6 +2770,8 @@ static void model__link_graph(Model *m) {
   for (size_t i = 0; i < m->launchers.len; i++)
     if (m->launchers.items[i].kind == MINPUT_LAUNCHER && !model__in_copy(&roots, m->launchers.items[i].rel))
       model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
+    else if (m->launchers.items[i].kind == MINPUT_README && !model__in_copy(&roots, m->launchers.items[i].rel))
+      model__scan_doc_paths(m, m->launchers.items[i].text, m->launchers.items[i].len);
   for (size_t i = 0; i < m->mods.len; i++) { /* before anything asks model__seed */
     MModule *mm = &m->mods.items[i];
     mm->unlaunched = mm->facts && model__cli(mm) && model__unlaunched_sibling(m, mm);

@@ -1,0 +1,1 @@
+from .captions import CaptionSet
