@@ -3046,12 +3046,41 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
   return NULL;
 }
 
+/* Whether f sits on one of the module's top-level import statements. */
+static bool model__on_import(const MModule *mm, const Finding *f) {
+  for (size_t k = 0; k < mm->facts->imports.len; k++) {
+    const PyFactImport *im = &mm->facts->imports.items[k];
+    if (im->top && im->start.row == f->start_row) return true;
+  }
+  return false;
+}
+
+/* An import carrying its uses in the file (`import torch.cuda.amp as amp`
+ * with each `amp.autocast(...)` a related site) when every use is in code
+ * that never runs: importing works on any device, so nothing runs that
+ * needs changing (blind review of CausVid: three such imports, their uses
+ * in classes nothing builds). */
+static const char *model__uses_never_run(const Model *m, const MModule *mm, const Finding *f, char **own) {
+  if (!f->related.len || !model__on_import(mm, f)) return NULL;
+  for (size_t r = 0; r < f->related.len; r++) {
+    char *why = NULL;
+    if (f->related.items[r].path || !model__unreachable_reason(m, mm, f->related.items[r].start, &why)) {
+      free(why);
+      return NULL;
+    }
+    free(why);
+  }
+  *own = xasprintf("every use of this import in %s is in code that never runs", mm->rel);
+  return *own;
+}
+
 static void model__mark_unreachable(const Model *m, const MModule *mm, FindingList *out) {
   for (size_t i = 0; i < out->len; i++) {
     Finding *f = &out->items[i];
     if (!f->rule || kb_domain(f->rule->code) < 2 || f->unreachable) continue;
     char *own = NULL;
     const char *why = model__unreachable_reason(m, mm, f->start_byte, &own);
+    if (!why) why = model__uses_never_run(m, mm, f, &own);
     if (!why) continue;
     f->unreachable = true;
     f->severity = SEV_HINT;
