@@ -587,6 +587,131 @@ static bool analyze__cuda_speedup(const PyFile *py, const Finding *f, const char
   return hit;
 }
 
+/* The first string of n (itself, or a list's or tuple's first item) when
+ * it matches `values`: its content (caller frees), or NULL. */
+static char *analyze__string_of(const PyFile *py, TSNode n, const char *values) {
+  PySym k = pysym_of(n);
+  if ((k == PYSYM_LIST || k == PYSYM_TUPLE) && ts_node_named_child_count(n)) n = ts_node_named_child(n, 0);
+  char *v = pysym_of(n) == PYSYM_STRING ? pysyntax_string_value(py, n) : NULL;
+  if (v && kb_pattern_match(values, v)) return v;
+  free(v);
+  return NULL;
+}
+
+/* Whether the condition text tests CUDA's availability, negated or not,
+ * with nothing `or` could make true without it. */
+static bool analyze__tests_cuda(const char *ct, bool negated) {
+  const char *avail = kb_template("cuda-availability-call"), *at = ct && avail ? strstr(ct, avail) : NULL;
+  if (!at || strstr(ct, " or ")) return false;
+  bool neg = strstr(ct, "not ") || strstr(at, "is False") || strstr(at, "== False");
+  return neg == negated;
+}
+
+/* Whether cond holds only where CUDA is absent: a negated availability
+ * test, alone or an operand of `and` (`torch.cuda.is_available() is False
+ * and (load_jit or load_trt)`). */
+static bool analyze__without_cuda(const PyFile *py, TSNode cond) {
+  const char *avail = kb_template("cuda-availability-call");
+  for (int hop = 0; hop < 8 && !ts_node_is_null(cond) && strcmp(ts_node_type(cond), "boolean_operator") == 0; hop++) {
+    TSNode op = pysym_child(cond, PYFIELD_OPERATOR), left = pysym_child(cond, PYFIELD_LEFT);
+    if (ts_node_is_null(op) || strcmp(ts_node_type(op), "and") != 0 || ts_node_is_null(left)) return false;
+    char *lt = pyfile_node_text(py, left);
+    bool in_left = lt && avail && strstr(lt, avail);
+    free(lt);
+    cond = in_left ? left : pysym_child(cond, PYFIELD_RIGHT);
+  }
+  char *ct = ts_node_is_null(cond) ? NULL : pyfile_node_text(py, cond);
+  bool hit = analyze__tests_cuda(ct, true);
+  free(ct);
+  return hit;
+}
+
+/* When f is the test of `A if torch.cuda.is_available() else B` (or of
+ * an if statement without else whose body assigns such an A), the A it
+ * picks if A is a string `values` matches (`"CUDAExecutionProvider"`, or a
+ * list starting with it): its content (caller frees), else NULL. */
+static char *analyze__cuda_only_selection(const PyFile *py, const Finding *f, const char *values) {
+  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
+  TSNode prev = {0};
+  char *hit = NULL;
+  const char *field;
+  for (TSNode c; forest_up_next(&up, &c, &field); prev = c) {
+    PySym k = pysym_of(c);
+    if (k == PYSYM_CONDITIONAL_EXPRESSION && ts_node_named_child_count(c) == 3) {
+      if (ts_node_is_null(prev) || !ts_node_eq(prev, ts_node_named_child(c, 1))) break;
+      char *ct = pyfile_node_text(py, prev);
+      if (analyze__tests_cuda(ct, false)) hit = analyze__string_of(py, ts_node_named_child(c, 0), values);
+      free(ct);
+      break;
+    }
+    if (k == PYSYM_IF_STATEMENT) {
+      TSNode cond = pysym_child(c, PYFIELD_CONDITION), body = pysym_child(c, PYFIELD_CONSEQUENCE);
+      char *ct = !ts_node_is_null(prev) && ts_node_eq(prev, cond) ? pyfile_node_text(py, cond) : NULL;
+      uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+      for (uint32_t i = 0; analyze__tests_cuda(ct, false) && i < n && !hit; i++) {
+        TSNode s = ts_node_named_child(body, i), a = ts_node_named_child_count(s) ? ts_node_named_child(s, 0) : s;
+        TSNode right = pysym_of(a) == PYSYM_ASSIGNMENT ? pysym_child(a, PYFIELD_RIGHT) : (TSNode){0};
+        if (!ts_node_is_null(right)) hit = analyze__string_of(py, right, values);
+      }
+      free(ct);
+      break;
+    }
+    if (k == PYSYM_BLOCK || k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_MODULE || k == PYSYM_EXPRESSION_STATEMENT)
+      break;
+  }
+  forest_up_end(&up);
+  return hit;
+}
+
+/* Whether statement s only sets names to False or None (`a, b = False,
+ * False`), or is a call spelled like one of `calls` (logging), or a
+ * comment. */
+static bool analyze__switches_off(const PyFile *py, TSNode s, const char *calls) {
+  if (pysym_of(s) == PYSYM_COMMENT) return true;
+  if (pysym_of(s) != PYSYM_EXPRESSION_STATEMENT || ts_node_named_child_count(s) != 1) return false;
+  TSNode e = ts_node_named_child(s, 0);
+  if (pysym_of(e) == PYSYM_CALL) {
+    char *q = pyfile_node_text(py, pysym_child(e, PYFIELD_FUNCTION)); /* as spelled: a project may re-export logging */
+    bool log = q && kb_pattern_match(calls, q);
+    free(q);
+    return log;
+  }
+  TSNode right = pysym_of(e) == PYSYM_ASSIGNMENT ? pysym_child(e, PYFIELD_RIGHT) : (TSNode){0};
+  if (ts_node_is_null(right)) return false;
+  uint32_t n = ts_node_named_child_count(right);
+  bool list = strcmp(ts_node_type(right), "expression_list") == 0 || pysym_of(right) == PYSYM_TUPLE;
+  for (uint32_t i = 0; i < (list ? n : 1); i++) {
+    const char *t = ts_node_type(list ? ts_node_named_child(right, i) : right);
+    if (strcmp(t, "false") != 0 && strcmp(t, "none") != 0) return false;
+  }
+  return !list || n > 0;
+}
+
+/* Whether f is in the test of `if not torch.cuda.is_available():` (or
+ * `... is False`, with `and` conditions) without elif or else whose body
+ * only turns options off (analyze__switches_off): the "cuda-off-switch"
+ * row. */
+static bool analyze__cuda_off_switch(const PyFile *py, const Finding *f, const char *calls) {
+  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
+  bool hit = false, cond = false;
+  const char *field;
+  for (TSNode c; forest_up_next(&up, &c, &field);) {
+    PySym k = pysym_of(c);
+    if (k == PYSYM_IF_STATEMENT) {
+      TSNode body = pysym_child(c, PYFIELD_CONSEQUENCE);
+      uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body), parts = 0;
+      for (uint32_t i = 0; i < ts_node_named_child_count(c); i++) parts += pysym_of(ts_node_named_child(c, i)) != PYSYM_COMMENT;
+      hit = cond && parts == 2 && n > 0 && analyze__without_cuda(py, pysym_child(c, PYFIELD_CONDITION));
+      for (uint32_t i = 0; hit && i < n; i++) hit = analyze__switches_off(py, ts_node_named_child(body, i), calls);
+      break;
+    }
+    if (k == PYSYM_BLOCK || k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_MODULE) break;
+    cond = field && strcmp(field, "condition") == 0;
+  }
+  forest_up_end(&up);
+  return hit;
+}
+
 /* Whether the function holding f (or, outside functions, the file) names
  * `needle` in its text: a device string there picks what the needle names
  * (an ONNX Runtime execution provider), not a torch device. */
@@ -1140,6 +1265,8 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
   const KbEntry *overridden = kb_lookup(KB_DETECTOR, "overridden-default", NULL, 0);
   const KbEntry *unentered = kb_lookup(KB_DETECTOR, "with-and-unentered", NULL, 0);
   const KbEntry *speedup = kb_lookup(KB_DETECTOR, "cuda-only-speedup", NULL, 0);
+  const KbEntry *selection = kb_lookup(KB_DETECTOR, "cuda-only-selection", NULL, 0);
+  const KbEntry *off_switch = kb_lookup(KB_DETECTOR, "cuda-off-switch", NULL, 0);
   const KbEntry *amp = kb_lookup(KB_DETECTOR, "amp-decorator-unchanged", NULL, 0);
   const KbEntry *ort = kb_lookup(KB_DETECTOR, "ort-provider-device", NULL, 0);
   const KbEntry *paired = kb_lookup(KB_DETECTOR, "npu-paired-call", NULL, 0);
@@ -1226,6 +1353,17 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
     if (speedup && speedup->value && kb_pattern_match_memo(&codes, speedup->arg, f->rule->code) &&
         analyze__cuda_speedup(py, f, speedup->value))
       analyze__hint(f, speedup);
+    char *picked = selection && selection->value && kb_pattern_match_memo(&codes, selection->arg, f->rule->code)
+                       ? analyze__cuda_only_selection(py, f, selection->value)
+                       : NULL;
+    if (picked) {
+      f->severity = SEV_HINT;
+      kb_append_note(f, selection, picked, NULL);
+      free(picked);
+    }
+    if (off_switch && off_switch->value && kb_pattern_match_memo(&codes, off_switch->arg, f->rule->code) &&
+        analyze__cuda_off_switch(py, f, off_switch->value))
+      analyze__hint(f, off_switch);
     if (amp && amp->arg && amp->value && f->subject && strcmp(f->rule->code, amp->code) == 0 &&
         kb_pattern_match(amp->arg, f->subject) &&
         !analyze__names_keyword(py, f, amp->value))
