@@ -663,6 +663,33 @@ static char *analyze__cuda_only_selection(const PyFile *py, const Finding *f, co
   return hit;
 }
 
+/* Whether f is in the CUDA branch or the test of `A if
+ * torch.cuda.is_available() else B()` where B is a no-op `values` names
+ * (`nullcontext()`): the "cuda-optional-fallback" row. */
+static bool analyze__cuda_optional(const PyFile *py, const Finding *f, const char *values) {
+  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
+  TSNode prev = {0};
+  bool hit = false;
+  const char *field;
+  for (TSNode c; forest_up_next(&up, &c, &field); prev = c) {
+    PySym k = pysym_of(c);
+    if (k == PYSYM_CONDITIONAL_EXPRESSION && ts_node_named_child_count(c) == 3) {
+      TSNode cond = ts_node_named_child(c, 1), alt = ts_node_named_child(c, 2);
+      bool inside = !ts_node_is_null(prev) && (ts_node_eq(prev, cond) || ts_node_eq(prev, ts_node_named_child(c, 0)));
+      char *ct = inside ? pyfile_node_text(py, cond) : NULL;
+      char *callee = pysym_of(alt) == PYSYM_CALL ? pyfile_node_text(py, pysym_child(alt, PYFIELD_FUNCTION)) : NULL;
+      hit = analyze__tests_cuda(ct, false) && callee && kb_pattern_match(values, callee);
+      free(ct);
+      free(callee);
+      break;
+    }
+    if (k == PYSYM_BLOCK || k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_MODULE || k == PYSYM_EXPRESSION_STATEMENT)
+      break;
+  }
+  forest_up_end(&up);
+  return hit;
+}
+
 /* Whether statement s only sets names to False or None (`a, b = False,
  * False`), or is a call spelled like one of `calls` (logging), or a
  * comment. */
@@ -1267,6 +1294,7 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
   const KbEntry *speedup = kb_lookup(KB_DETECTOR, "cuda-only-speedup", NULL, 0);
   const KbEntry *selection = kb_lookup(KB_DETECTOR, "cuda-only-selection", NULL, 0);
   const KbEntry *off_switch = kb_lookup(KB_DETECTOR, "cuda-off-switch", NULL, 0);
+  const KbEntry *optional = kb_lookup(KB_DETECTOR, "cuda-optional-fallback", NULL, 0);
   const KbEntry *amp = kb_lookup(KB_DETECTOR, "amp-decorator-unchanged", NULL, 0);
   const KbEntry *ort = kb_lookup(KB_DETECTOR, "ort-provider-device", NULL, 0);
   const KbEntry *paired = kb_lookup(KB_DETECTOR, "npu-paired-call", NULL, 0);
@@ -1361,6 +1389,9 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
       kb_append_note(f, selection, picked, NULL);
       free(picked);
     }
+    if (optional && optional->value && kb_pattern_match_memo(&codes, optional->arg, f->rule->code) &&
+        analyze__cuda_optional(py, f, optional->value))
+      analyze__hint(f, optional);
     if (off_switch && off_switch->value && kb_pattern_match_memo(&codes, off_switch->arg, f->rule->code) &&
         analyze__cuda_off_switch(py, f, off_switch->value))
       analyze__hint(f, off_switch);

@@ -1,5 +1,6 @@
 """Speech tokenizer session: ONNX Runtime picks its provider from CUDA's availability."""
 import logging
+from contextlib import nullcontext
 
 import onnxruntime
 import torch
@@ -20,9 +21,12 @@ class SpeechTokenizer:
         self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         if not torch.cuda.is_available():
             self.device = torch.device("cpu")
+        # overlap the session with the next request's features where CUDA can
+        self.context = torch.cuda.stream(torch.cuda.Stream()) if torch.cuda.is_available() else nullcontext()
 
     def __call__(self, feats):
-        return self.session.run(None, {"feats": feats.cpu().numpy()})[0]
+        with self.context:
+            return self.session.run(None, {"feats": feats.cpu().numpy()})[0]
 
 
 def build(path):
