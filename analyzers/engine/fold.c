@@ -658,7 +658,7 @@ static void fold__device_branch(Fold *fo) {
   size_t n = 0;
   for (size_t j = 0; j < l->len; j++)
     if (fold_live(&l->items[j]) && fold__branch_domain(&l->items[j])) at[n++] = (FoldAt){l->items[j].start_byte, j};
-  qsort(at, n, sizeof *at, fold__at_cmp);
+  if (n > 1) qsort(at, n, sizeof *at, fold__at_cmp);
   FoldIndexes test = {0}, both = {0};
   for (size_t j = 0; j < l->len; j++) {
     const Finding *f = &l->items[j];
@@ -676,18 +676,18 @@ static void fold__device_branch(Fold *fo) {
     uint32_t cs = ts_node_start_byte(cond), ce = ts_node_end_byte(cond);
     test.len = both.len = 0;
     fold__within(fo, at, n, cs, ce, &test);
-    qsort(test.items, test.len, sizeof *test.items, fold__index_cmp);
+    if (test.len > 1) qsort(test.items, test.len, sizeof *test.items, fold__index_cmp);
     size_t carrier = test.len ? test.items[0] : SIZE_MAX; /* the test's first finding in list order */
     bool tested = carrier != SIZE_MAX;
     if (!tested && !fold__mentions_cuda(ctx, cond)) continue;
     bool skip = tested && !ts_node_is_null(block) && fold__flags_only(ctx, block); /* whatever other branches do */
     /* the most severe finding carries the item (its message is the headline), the test's on a tie */
     fold__within(fo, at, n, bs, be, &both);
-    qsort(both.items, both.len, sizeof *both.items, fold__index_cmp);
+    if (both.len > 1) qsort(both.items, both.len, sizeof *both.items, fold__index_cmp);
     for (size_t q = 0; q < both.len; q++)
       if (carrier == SIZE_MAX || l->items[both.items[q]].severity < l->items[carrier].severity) carrier = both.items[q];
     for (size_t q = 0; q < test.len; q++) array_push(&both, test.items[q]);
-    qsort(both.items, both.len, sizeof *both.items, fold__index_cmp);
+    if (both.len > 1) qsort(both.items, both.len, sizeof *both.items, fold__index_cmp);
     for (size_t q = 0; q < both.len && carrier != SIZE_MAX; q++) {
       size_t k = both.items[q];
       if (k == carrier || (q && both.items[q - 1] == k)) continue; /* a test inside its own body: once */

@@ -1588,18 +1588,30 @@ typedef struct {
 } MMissing;
 typedef Array(MMissing) MMissings;
 
+/* The length of the folder part of a path (0: none). */
+static size_t model__dir_len(const char *rel, size_t n) {
+  while (n > 0 && rel[n - 1] != '/') n--;
+  return n ? n - 1 : 0;
+}
+
 /* Whether the project's package named like abs's first component is one it
  * imports through a namespace folder (`projects.llava_sam2.datasets`, whose
- * folder also makes a top-level `datasets`): a bare `from datasets import
- * Dataset` that the package does not bind is then the library of that name
- * (Hugging Face's), unknown rather than missing. */
-static bool model__shadow_top(const Model *m, const char *abs) {
+ * folder also makes a top-level `datasets`) and module mi does not sit beside
+ * it (a script's own folder comes first in its imports, so there the name
+ * is that package): a bare `from datasets import Dataset` that the package
+ * does not bind is then the library of that name (Hugging Face's), unknown
+ * rather than missing. */
+static bool model__shadow_top(const Model *m, int32_t mi, const char *abs) {
   char *top = xstrndup(abs, model__first_len(abs));
   int32_t t = model__module_named(m, top);
   free(top);
   if (t < 0) return false;
-  const MModule *pkg = &m->mods.items[t];
-  return pkg->alt && strcmp(pkg->alt, pkg->name) != 0 && model__is_ns_root(m, pkg->alt, model__first_len(pkg->alt));
+  const MModule *pkg = &m->mods.items[t], *mm = &m->mods.items[mi];
+  if (!pkg->alt || strcmp(pkg->alt, pkg->name) == 0 || !model__is_ns_root(m, pkg->alt, model__first_len(pkg->alt)))
+    return false;
+  size_t pkg_dir = model__dir_len(pkg->rel, strlen(pkg->rel)); /* .../datasets */
+  size_t above = model__dir_len(pkg->rel, pkg_dir), own = model__dir_len(mm->rel, strlen(mm->rel));
+  return !(own == above && strncmp(mm->rel, pkg->rel, own) == 0);
 }
 
 static void model__mark_missing(Model *m, int32_t mi, const char *what) {
@@ -1701,7 +1713,7 @@ static void model__link_imports(Model *m) {
       model__import(m, (int32_t)i, mm->facts->dynamic_imports.items[k], false, &later);
   }
   for (size_t k = 0; k < later.len; k++) {
-    if (!model__shadow_top(m, later.items[k].abs)) model__mark_missing(m, later.items[k].mod, later.items[k].abs);
+    if (!model__shadow_top(m, later.items[k].mod, later.items[k].abs)) model__mark_missing(m, later.items[k].mod, later.items[k].abs);
     free(later.items[k].abs);
   }
   array_free(&later);
