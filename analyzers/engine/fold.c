@@ -2714,6 +2714,8 @@ typedef struct {
   size_t file, idx;
   const char *dir;            /* the file's folder, dir_len bytes of its path ("" with 0: by subject) */
   size_t dir_len;
+  bool module;                /* by folder: its file is no script (no `__main__` block), so a script's
+                                 use carries the group: the group runs when any of its scripts does */
 } FoldUse;
 
 static int fold__use_dir_cmp(const FoldUse *x, const FoldUse *y) {
@@ -2726,21 +2728,44 @@ static bool fold__use_same(const FoldUse *x, const FoldUse *y) {
   return strcmp(x->code, y->code) == 0 && strcmp(x->subject, y->subject) == 0 && fold__use_dir_cmp(x, y) == 0;
 }
 
-/* By construct, then file order, then place in the file. */
+/* By construct, then scripts first (by folder), then file order, then
+ * place in the file. */
 static int fold__use_cmp(const void *a, const void *b) {
   const FoldUse *x = a, *y = b;
   int c = strcmp(x->code, y->code);
   if (!c) c = strcmp(x->subject, y->subject);
   if (!c) c = fold__use_dir_cmp(x, y);
+  if (!c) c = (int)x->module - (int)y->module;
   if (!c) c = (x->file > y->file) - (x->file < y->file);
   return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/* Whether a Python file has a `__main__` block (the facts say). */
+static bool fold__script(const FoldFile *f) {
+  return f->facts && f->facts->py && f->facts->py->has_main;
+}
+
 /* A folder's uses are one group with those of its subfolders: the group
- * is the outermost folder below the project's root holding a use (a
+ * is the outermost folder below the project's root named as a deployment
+ * (`deploy`: the "fold-deployment-folder" row's globs; F5-TTS's
+ * `runtime/triton_trtllm/`, whose uses sit only in its model repository,
+ * patch and scripts subfolders), else the outermost one holding a use (a
  * TensorRT workflow's runner at its top, its model repository and
  * conversion scripts below). */
-static void fold__widen_folders(FoldUse *uses, size_t n) {
+static void fold__widen_folders(FoldUse *uses, size_t n, const char *deploy) {
+  char name[256];
+  for (size_t i = 0; deploy && i < n; i++) {
+    FoldUse *u = &uses[i];
+    for (size_t s = 0, e; s < u->dir_len; s = e + 1) {
+      for (e = s; e < u->dir_len && u->dir[e] != '/'; e++) continue;
+      if (e - s >= sizeof name) continue;
+      memcpy(name, u->dir + s, e - s);
+      name[e - s] = '\0';
+      if (!kb_pattern_match(deploy, name)) continue;
+      u->dir_len = e;
+      break;
+    }
+  }
   for (size_t i = 0; i < n; i++) {
     FoldUse *u = &uses[i];
     for (size_t k = 0; k < n; k++) {
@@ -2808,10 +2833,11 @@ static void fold__per_project(FoldProject *p, const char *name, bool tests, bool
     for (size_t j = 0; p->files[i].test == tests && j < l->len; j++) {
       const Finding *f = &l->items[j];
       if (fold_live(f) && f->subject && kb_pattern_match(row->arg, f->rule->code))
-        array_push(&uses, ((FoldUse){f->rule->code, by_folder ? "" : f->subject, i, j, p->files[i].path, dn}));
+        array_push(&uses, ((FoldUse){f->rule->code, by_folder ? "" : f->subject, i, j, p->files[i].path, dn,
+                                     by_folder && !fold__script(&p->files[i])}));
     }
   }
-  if (by_folder) fold__widen_folders(uses.items, uses.len);
+  if (by_folder) fold__widen_folders(uses.items, uses.len, deploy ? deploy->arg : NULL);
   if (uses.len > 1) qsort(uses.items, uses.len, sizeof *uses.items, fold__use_cmp);
   bool **take = xcalloc(p->n, sizeof *take);
   for (size_t a = 0, b; a < uses.len; a = b) {
