@@ -50,6 +50,8 @@ typedef struct {
   bool cli_top;          /* ... in its module code (`args = parser.parse_args()` at the top level) */
   bool imports_transfer; /* it imports transfer_to_npu at module level (model__patches), from its facts */
   bool script_dir;       /* under a folder of scripts (the "script-folders" row) */
+  bool run_beside;       /* a script of its own folder imports it by its bare name, or it is that
+                            script (model__script_sibling): the folder runs as scripts, no API */
   bool surface;          /* its public names are API: the package's surface, a one-file library (model__roots) */
   bool vendored;         /* in a project's copy of a third-party package (the "vendored-packages" row) */
   bool unlaunched;       /* a command-line module launchers leave out among launched siblings (model__unlaunched_sibling) */
@@ -1070,13 +1072,31 @@ static int32_t model__module_named(const Model *m, const char *name) {
   return k < m->mod_suffixes.len ? m->mod_suffixes.items[k].val : -1;
 }
 
+/* A module `name` in the folder of script mi (one with a `__main__`
+ * block) inside a package: run as a file, its folder is first on sys.path,
+ * so `from calculate_lpips import f` in eval/common_metrics/eval.py is
+ * eval/common_metrics/calculate_lpips.py, whatever package holds both;
+ * -1 when there is none or mi is no script. */
+static int32_t model__script_sibling(const Model *m, const char *name, int32_t mi) {
+  const MModule *mm = &m->mods.items[mi];
+  const char *dot = mm->alt ? strrchr(mm->alt, '.') : NULL;
+  if (!dot || !mm->facts || !mm->facts->has_main || mm->is_init) return -1;
+  char *q = xasprintf("%.*s.%s", (int)(dot - mm->alt), mm->alt, name);
+  size_t k = model__index_find(&m->mod_names, q);
+  free(q);
+  return k < m->mod_names.len ? m->mod_names.items[k].val : -1;
+}
+
 /* A module named `name` as module `mi` imports it: one in mi's own folder
  * first (a script's folder is first on sys.path, so `from parallel import f`
  * in lumina_t2i/train.py is lumina_t2i/parallel.py, not another folder's
  * parallel.py), else the first of that name. */
 static int32_t model__module_near(const Model *m, const char *name, int32_t mi) {
   size_t k = model__index_find(&m->mod_names, name);
-  if (k == m->mod_names.len) return model__module_named(m, name);
+  if (k == m->mod_names.len) {
+    int32_t t = model__module_named(m, name);
+    return t >= 0 ? t : model__script_sibling(m, name, mi);
+  }
   const char *rel = m->mods.items[mi].rel, *slash = strrchr(rel, '/');
   size_t dn = slash ? (size_t)(slash - rel) : 0;
   for (size_t j = k; dn && j < m->mod_names.len && strcmp(m->mod_names.items[j].key, name) == 0; j++) {
@@ -1460,6 +1480,7 @@ static void model__defs(Model *m) {
     mm->importer = -1;
     mm->computed_by = -1;
     mm->imported_by_code = false;
+    mm->run_beside = false;
     for (size_t k = 0; mm->facts && k < mm->facts->defs.len; k++) {
       MDef d = {(int32_t)i, (int32_t)k, -1, -1, -1, 0, false, false, -1};
       array_push(&m->defs, d);
@@ -1634,6 +1655,11 @@ static void model__import(Model *m, int32_t mi, const char *spelled, bool requir
     if (to >= 0 && m->mods.items[to].importer < 0 && to != mi) m->mods.items[to].importer = mi;
     if (to >= 0 && to != mi && !mm->test) m->mods.items[to].imported_by_code = true;
     if (to >= 0 && to != mi) model__note_namespace(m, abs, &m->mods.items[to]);
+    if (to >= 0 && to != mi && spelled[0] != '.' && mm->facts->has_main) {
+      char *first = xstrndup(abs, model__first_len(abs));
+      if (model__script_sibling(m, first, mi) == to) mm->run_beside = m->mods.items[to].run_beside = true;
+      free(first);
+    }
     if (whole || !required || mm->broken) {
       free(abs);
       return;
@@ -2512,7 +2538,7 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
    * code imports it (VAR's dist.py beside train.py: the scripts' helper);
    * deeper modules, loose modules in folders and packages among scripts
    * are their users' business: what runs mentions what they need */
-  bool public_mod = mm->in_package ? model__depth(m, mm) <= 1 && !mm->script_dir
+  bool public_mod = mm->in_package ? model__depth(m, mm) <= 1 && !mm->script_dir && !mm->run_beside
                                    : !mm->facts->has_main && !strchr(mm->rel, '/') && !mm->imported_by_code;
   /* a module only a computed import loads is used by names the code does
    * not spell (`getattr(importlib.import_module(m), cls)`): its public
