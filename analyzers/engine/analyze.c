@@ -626,40 +626,55 @@ static bool analyze__without_cuda(const PyFile *py, TSNode cond) {
   return hit;
 }
 
-/* When f is the test of `A if torch.cuda.is_available() else B` (or of
- * an if statement without else whose body assigns such an A), the A it
- * picks if A is a string `values` matches (`"CUDAExecutionProvider"`, or a
- * list starting with it): its content (caller frees), else NULL. */
-static char *analyze__cuda_only_selection(const PyFile *py, const Finding *f, const char *values) {
+/* The nearest of what f is part of, within its statement: a conditional
+ * expression `A if T else B` (*arm: 0 in A, 1 in T, 2 in B), else an if
+ * statement whose condition holds f (*arm 1). A null node when neither. */
+static TSNode analyze__choice_of(const PyFile *py, const Finding *f, int *arm) {
   ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
-  TSNode prev = {0};
-  char *hit = NULL;
+  TSNode prev = {0}, found = {0};
   const char *field;
   for (TSNode c; forest_up_next(&up, &c, &field); prev = c) {
     PySym k = pysym_of(c);
-    if (k == PYSYM_CONDITIONAL_EXPRESSION && ts_node_named_child_count(c) == 3) {
-      if (ts_node_is_null(prev) || !ts_node_eq(prev, ts_node_named_child(c, 1))) break;
-      char *ct = pyfile_node_text(py, prev);
-      if (analyze__tests_cuda(ct, false)) hit = analyze__string_of(py, ts_node_named_child(c, 0), values);
-      free(ct);
+    if (k == PYSYM_CONDITIONAL_EXPRESSION && ts_node_named_child_count(c) == 3 && !ts_node_is_null(prev)) {
+      for (int i = 0; i < 3 && ts_node_is_null(found); i++)
+        if (ts_node_eq(prev, ts_node_named_child(c, (uint32_t)i))) found = c, *arm = i;
       break;
     }
     if (k == PYSYM_IF_STATEMENT) {
-      TSNode cond = pysym_child(c, PYFIELD_CONDITION), body = pysym_child(c, PYFIELD_CONSEQUENCE);
-      char *ct = !ts_node_is_null(prev) && ts_node_eq(prev, cond) ? pyfile_node_text(py, cond) : NULL;
-      uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
-      for (uint32_t i = 0; analyze__tests_cuda(ct, false) && i < n && !hit; i++) {
-        TSNode s = ts_node_named_child(body, i), a = ts_node_named_child_count(s) ? ts_node_named_child(s, 0) : s;
-        TSNode right = pysym_of(a) == PYSYM_ASSIGNMENT ? pysym_child(a, PYFIELD_RIGHT) : (TSNode){0};
-        if (!ts_node_is_null(right)) hit = analyze__string_of(py, right, values);
-      }
-      free(ct);
+      if (!ts_node_is_null(prev) && ts_node_eq(prev, pysym_child(c, PYFIELD_CONDITION))) found = c, *arm = 1;
       break;
     }
     if (k == PYSYM_BLOCK || k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_MODULE || k == PYSYM_EXPRESSION_STATEMENT)
       break;
   }
   forest_up_end(&up);
+  return found;
+}
+
+/* The test of choice c (analyze__choice_of), as text (caller frees). */
+static char *analyze__choice_test(const PyFile *py, TSNode c) {
+  return pyfile_node_text(py, pysym_of(c) == PYSYM_IF_STATEMENT ? pysym_child(c, PYFIELD_CONDITION) : ts_node_named_child(c, 1));
+}
+
+/* When f is the test of `A if torch.cuda.is_available() else B` (or of
+ * an if statement without else whose body assigns such an A), the A it
+ * picks if A is a string `values` matches (`"CUDAExecutionProvider"`, or a
+ * list starting with it): its content (caller frees), else NULL. */
+static char *analyze__cuda_only_selection(const PyFile *py, const Finding *f, const char *values) {
+  int arm = -1;
+  TSNode c = analyze__choice_of(py, f, &arm);
+  if (ts_node_is_null(c) || arm != 1) return NULL;
+  char *ct = analyze__choice_test(py, c), *hit = NULL;
+  bool cuda = analyze__tests_cuda(ct, false);
+  free(ct);
+  if (cuda && pysym_of(c) == PYSYM_CONDITIONAL_EXPRESSION) return analyze__string_of(py, ts_node_named_child(c, 0), values);
+  TSNode body = cuda ? pysym_child(c, PYFIELD_CONSEQUENCE) : (TSNode){0};
+  uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < n && !hit; i++) {
+    TSNode s = ts_node_named_child(body, i), a = ts_node_named_child_count(s) ? ts_node_named_child(s, 0) : s;
+    TSNode right = pysym_of(a) == PYSYM_ASSIGNMENT ? pysym_child(a, PYFIELD_RIGHT) : (TSNode){0};
+    if (!ts_node_is_null(right)) hit = analyze__string_of(py, right, values);
+  }
   return hit;
 }
 
@@ -667,26 +682,15 @@ static char *analyze__cuda_only_selection(const PyFile *py, const Finding *f, co
  * torch.cuda.is_available() else B()` where B is a no-op `values` names
  * (`nullcontext()`): the "cuda-optional-fallback" row. */
 static bool analyze__cuda_optional(const PyFile *py, const Finding *f, const char *values) {
-  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
-  TSNode prev = {0};
-  bool hit = false;
-  const char *field;
-  for (TSNode c; forest_up_next(&up, &c, &field); prev = c) {
-    PySym k = pysym_of(c);
-    if (k == PYSYM_CONDITIONAL_EXPRESSION && ts_node_named_child_count(c) == 3) {
-      TSNode cond = ts_node_named_child(c, 1), alt = ts_node_named_child(c, 2);
-      bool inside = !ts_node_is_null(prev) && (ts_node_eq(prev, cond) || ts_node_eq(prev, ts_node_named_child(c, 0)));
-      char *ct = inside ? pyfile_node_text(py, cond) : NULL;
-      char *callee = pysym_of(alt) == PYSYM_CALL ? pyfile_node_text(py, pysym_child(alt, PYFIELD_FUNCTION)) : NULL;
-      hit = analyze__tests_cuda(ct, false) && callee && kb_pattern_match(values, callee);
-      free(ct);
-      free(callee);
-      break;
-    }
-    if (k == PYSYM_BLOCK || k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_MODULE || k == PYSYM_EXPRESSION_STATEMENT)
-      break;
-  }
-  forest_up_end(&up);
+  int arm = -1;
+  TSNode c = analyze__choice_of(py, f, &arm);
+  if (ts_node_is_null(c) || pysym_of(c) != PYSYM_CONDITIONAL_EXPRESSION || arm > 1) return false;
+  TSNode alt = ts_node_named_child(c, 2);
+  char *ct = analyze__choice_test(py, c);
+  char *callee = pysym_of(alt) == PYSYM_CALL ? pyfile_node_text(py, pysym_child(alt, PYFIELD_FUNCTION)) : NULL;
+  bool hit = analyze__tests_cuda(ct, false) && callee && kb_pattern_match(values, callee);
+  free(ct);
+  free(callee);
   return hit;
 }
 
@@ -719,23 +723,14 @@ static bool analyze__switches_off(const PyFile *py, TSNode s, const char *calls)
  * only turns options off (analyze__switches_off): the "cuda-off-switch"
  * row. */
 static bool analyze__cuda_off_switch(const PyFile *py, const Finding *f, const char *calls) {
-  ForestUp up = forest_paths_up(py->paths, f->start_byte, f->end_byte);
-  bool hit = false, cond = false;
-  const char *field;
-  for (TSNode c; forest_up_next(&up, &c, &field);) {
-    PySym k = pysym_of(c);
-    if (k == PYSYM_IF_STATEMENT) {
-      TSNode body = pysym_child(c, PYFIELD_CONSEQUENCE);
-      uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body), parts = 0;
-      for (uint32_t i = 0; i < ts_node_named_child_count(c); i++) parts += pysym_of(ts_node_named_child(c, i)) != PYSYM_COMMENT;
-      hit = cond && parts == 2 && n > 0 && analyze__without_cuda(py, pysym_child(c, PYFIELD_CONDITION));
-      for (uint32_t i = 0; hit && i < n; i++) hit = analyze__switches_off(py, ts_node_named_child(body, i), calls);
-      break;
-    }
-    if (k == PYSYM_BLOCK || k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_MODULE) break;
-    cond = field && strcmp(field, "condition") == 0;
-  }
-  forest_up_end(&up);
+  int arm = -1;
+  TSNode c = analyze__choice_of(py, f, &arm);
+  if (ts_node_is_null(c) || pysym_of(c) != PYSYM_IF_STATEMENT) return false;
+  TSNode body = pysym_child(c, PYFIELD_CONSEQUENCE);
+  uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body), parts = 0;
+  for (uint32_t i = 0; i < ts_node_named_child_count(c); i++) parts += pysym_of(ts_node_named_child(c, i)) != PYSYM_COMMENT;
+  bool hit = parts == 2 && n > 0 && analyze__without_cuda(py, pysym_child(c, PYFIELD_CONDITION)); /* no elif, no else */
+  for (uint32_t i = 0; hit && i < n; i++) hit = analyze__switches_off(py, ts_node_named_child(body, i), calls);
   return hit;
 }
 

@@ -179,16 +179,17 @@ static size_t fold__carrier(const Fold *fo, size_t i) {
  * range; in Python one expression (the outer finding on one line, as
  * `.cuda(torch.cuda.current_device())`), since a Python range spanning
  * lines is a definition or block whose body holds items of their own. */
-/* A finding's start row with its index: sorted, the findings of one row
- * are a run in list order (fold__nested looks only there for Python). */
+/* A finding's index with a key of it (its start row, its start byte):
+ * sorted by key then index, the findings of one key are a run in list
+ * order (fold__nested looks only at a row's run for Python). */
 typedef struct {
-  uint32_t row;
+  uint32_t key;
   size_t index;
-} FoldRow;
+} FoldKeyed;
 
-static int fold__row_cmp(const void *x, const void *y) {
-  const FoldRow *a = x, *b = y;
-  if (a->row != b->row) return a->row < b->row ? -1 : 1;
+static int fold__keyed_cmp(const void *x, const void *y) {
+  const FoldKeyed *a = x, *b = y;
+  if (a->key != b->key) return a->key < b->key ? -1 : 1;
   return a->index < b->index ? -1 : a->index > b->index;
 }
 
@@ -223,9 +224,9 @@ static void fold__nested(Fold *fo) {
   bool python = fo->ctx->kind == FILE_PYTHON;
   /* a Python outer finding lies on one line, the line `in` starts on: only
    * that row's findings can hold it */
-  FoldRow *rows = xmalloc((l->len + 1) * sizeof *rows);
-  for (size_t i = 0; i < l->len; i++) rows[i] = (FoldRow){l->items[i].start_row, i};
-  if (python) qsort(rows, l->len, sizeof *rows, fold__row_cmp);
+  FoldKeyed *rows = xmalloc((l->len + 1) * sizeof *rows);
+  for (size_t i = 0; i < l->len; i++) rows[i] = (FoldKeyed){l->items[i].start_row, i};
+  if (python) qsort(rows, l->len, sizeof *rows, fold__keyed_cmp);
   size_t *order = xmalloc((l->len + 1) * sizeof *order);
   for (size_t k = 0; k < l->len; k++) order[k] = rows[k].index;
   free(rows);
@@ -605,6 +606,27 @@ static bool fold__edits_within(const Finding *into, const Finding *from) {
   return true;
 }
 
+/* Indexes into a fold's finding list. */
+typedef Array(size_t) FoldIndexes;
+
+static int fold__index_cmp(const void *x, const void *y) {
+  size_t a = *(const size_t *)x, b = *(const size_t *)y;
+  return a < b ? -1 : a > b;
+}
+
+/* Appends to `in` the indices of the candidates `at` (the live device and
+ * distributed findings keyed by start byte: a branch asks only those
+ * inside its test and its body) not yet gone lying wholly in [s, e]. */
+static void fold__within(const Fold *fo, const FoldKeyed *at, size_t n, uint32_t s, uint32_t e, FoldIndexes *in) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (at[mid].key < s) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t k = lo; k < n && at[k].key <= e; k++)
+    if (!fo->sites[at[k].index].gone && fo->l->items[at[k].index].end_byte <= e) array_push(in, at[k].index);
+}
 
 /* The device-layer and distributed findings in the branch of one CUDA test
  * are one change: `if torch.cuda.is_available(): device = torch.device("cuda")`
@@ -616,49 +638,16 @@ static bool fold__edits_within(const Finding *into, const Finding *from) {
  * is that test's branch too. A test whose branch sets TF32/cuDNN flags alone is
  * right to skip on the NPU (another branch, or none, runs there): it and
  * its branch are no finding. */
-typedef Array(size_t) FoldIndexes;
-
-/* The live device and distributed findings by start byte: a branch asks
- * only those inside its test and its body. */
-typedef struct {
-  uint32_t start;
-  size_t i;
-} FoldAt;
-
-static int fold__at_cmp(const void *x, const void *y) {
-  const FoldAt *a = x, *b = y;
-  if (a->start != b->start) return a->start < b->start ? -1 : 1;
-  return a->i < b->i ? -1 : a->i > b->i;
-}
-
-static int fold__index_cmp(const void *x, const void *y) {
-  size_t a = *(const size_t *)x, b = *(const size_t *)y;
-  return a < b ? -1 : a > b;
-}
-
-/* Appends to `in` the indices of the candidates not yet gone lying wholly
- * in [s, e]. */
-static void fold__within(const Fold *fo, const FoldAt *at, size_t n, uint32_t s, uint32_t e, FoldIndexes *in) {
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (at[mid].start < s) lo = mid + 1;
-    else hi = mid;
-  }
-  for (size_t k = lo; k < n && at[k].start <= e; k++)
-    if (!fo->sites[at[k].i].gone && fo->l->items[at[k].i].end_byte <= e) array_push(in, at[k].i);
-}
-
 static void fold__device_branch(Fold *fo) {
   const AnalyzeCtx *ctx = fo->ctx;
   FindingList *l = fo->l;
   if (!ctx->forest || !ctx->text) return;
   /* liveness and domain do not change here: absorbing only raises a carrier's severity */
-  FoldAt *at = xcalloc(l->len + 1, sizeof *at);
+  FoldKeyed *at = xcalloc(l->len + 1, sizeof *at);
   size_t n = 0;
   for (size_t j = 0; j < l->len; j++)
-    if (fold_live(&l->items[j]) && fold__branch_domain(&l->items[j])) at[n++] = (FoldAt){l->items[j].start_byte, j};
-  if (n > 1) qsort(at, n, sizeof *at, fold__at_cmp);
+    if (fold_live(&l->items[j]) && fold__branch_domain(&l->items[j])) at[n++] = (FoldKeyed){l->items[j].start_byte, j};
+  if (n > 1) qsort(at, n, sizeof *at, fold__keyed_cmp);
   FoldIndexes test = {0}, both = {0};
   for (size_t j = 0; j < l->len; j++) {
     const Finding *f = &l->items[j];
