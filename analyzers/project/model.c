@@ -2068,11 +2068,13 @@ static size_t model__depth(const Model *m, const MModule *mm);
 
 /* Whether reference k of mm is only a re-export by a package below the
  * surface (`from .text2video import WanT2V` in
- * causvid/models/wan/wan_base/__init__.py): it keeps nothing alive, since a
- * module that uses the name names it itself (blind review of CausVid: 11
- * findings in classes only such an `__init__` named). */
+ * causvid/models/wan/wan_base/__init__.py) or by an application's package
+ * (one beside its scripts that nothing packages: MultiTalk's wan/): it
+ * keeps nothing alive, since a module that uses the name names it itself
+ * (blind reviews of CausVid and MultiTalk: 11 and 20 findings in classes
+ * only such an `__init__` named). */
 static bool model__reexport_only(const Model *m, const MModule *mm, size_t k) {
-  return mm->facts->refs.items[k].via <= -2 && mm->is_init && !mm->evals && model__depth(m, mm) > 1;
+  return mm->facts->refs.items[k].via <= -2 && mm->is_init && !mm->evals && (model__depth(m, mm) > 1 || mm->script_dir);
 }
 
 static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
@@ -2492,7 +2494,11 @@ static void model__load_unknown(Model *m, const MQueue *unknown, size_t *done, M
     for (size_t i = 0; i < m->mods.len; i++) {
       MModule *mi = &m->mods.items[i];
       if (!model__in_top(mi, rel, n)) continue;
-      if (!mi->loaded) mi->computed_by = unknown->items[*done];
+      /* one loaded already but imported by nothing (a surface module of an
+       * application's package: Matrix-Game's GameWorld/3d_consistency.py,
+       * which only `import_module(f"GameWorld.{dimension}")` names) is
+       * used by names the code does not spell too; a script stays one */
+      if (!mi->loaded || (mi->importer < 0 && mi->facts && !mi->facts->has_main)) mi->computed_by = unknown->items[*done];
       model__load(m, (int32_t)i, queue);
     }
   }

@@ -859,10 +859,12 @@ static bool pyfacts__same_context(const PyfPart *p, const PyfContext *ctx) {
   return p->context.len == ctx->len && memcmp(p->context.items, ctx->items, ctx->len * sizeof *ctx->items) == 0;
 }
 
-/* Whether a ref's name matches one of the '|' alternatives of `words`. */
-static bool pyfacts__refs_name(const PyFacts *f, const char *words) {
+/* Whether a ref's name matches one of the '|' alternatives of `words`;
+ * `bare`: not a ref whose every mention is an attribute of an object (the
+ * builtin `eval(...)`, not a module's `model.eval()`). */
+static bool pyfacts__refs_name(const PyFacts *f, const char *words, bool bare) {
   for (size_t k = 0; words && k < f->refs.len; k++)
-    if (kb_pattern_match(words, f->refs.items[k].name)) return true;
+    if (!(bare && f->refs.items[k].attr) && kb_pattern_match(words, f->refs.items[k].name)) return true;
   return false;
 }
 
@@ -873,8 +875,8 @@ static void pyfacts__part_build(const PyFile *py, const PyFacts *file, const Pyf
   pyfacts__walk(&b, root);
   pyfacts__drop_shadowed(&b);
   /* read by every project link: decided here, once per statement's text */
-  out->names_cli = pyfacts__refs_name(out, kb_template("cli-parser-names"));
-  out->names_eval = pyfacts__refs_name(out, kb_template("names-by-string"));
+  out->names_cli = pyfacts__refs_name(out, kb_template("cli-parser-names"), false);
+  out->names_eval = pyfacts__refs_name(out, kb_template("names-by-string"), true);
   for (size_t i = 0; i < b.bound.len; i++) free(b.bound.items[i].name);
   array_free(&b.bound);
   array_free(&b.frames);

@@ -1,0 +1,5 @@
+from .tracker import Tracker
+
+
+def compute_consistency():
+    return Tracker().track()

@@ -1,0 +1,6 @@
+from .tracker import OldTracker, Tracker
+
+
+def warm_up(net):
+    net.eval()
+    return Tracker
