@@ -287,6 +287,29 @@ static char *pyfacts__callee(const PyfBuild *b, TSNode fn, PyCallKind *kind) {
   return pysyntax_name_text(py, fn);
 }
 
+/* Whether `call` sits in the body of a try statement one of whose except
+ * clauses catches ImportError (or ModuleNotFoundError): a probe for an
+ * installed package, as in `for p in REQUIRED: try: import_module(p)`. */
+static bool pyfacts__import_probe(const PyfBuild *b, TSNode call) {
+  TSNode prev = call;
+  for (TSNode n = ts_node_parent(call); !ts_node_is_null(n); prev = n, n = ts_node_parent(n)) {
+    PySym k = pysym_of(n);
+    if (k == PYSYM_FUNCTION_DEFINITION || k == PYSYM_CLASS_DEFINITION || k == PYSYM_MODULE) return false;
+    if (k == PYSYM_EXCEPT_CLAUSE || k == PYSYM_FINALLY_CLAUSE || k == PYSYM_ELSE_CLAUSE) return false;
+    if (k != PYSYM_TRY_STATEMENT || !ts_node_eq(prev, pysym_child(n, PYFIELD_BODY))) continue;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+      TSNode c = ts_node_named_child(n, i);
+      if (pysym_of(c) != PYSYM_EXCEPT_CLAUSE || !ts_node_named_child_count(c)) continue;
+      char *t = pyfile_node_text(b->py, ts_node_named_child(c, 0));
+      bool hit = t && (strstr(t, "ImportError") || strstr(t, "ModuleNotFoundError"));
+      free(t);
+      if (hit) return true;
+    }
+    return false;
+  }
+  return false;
+}
+
 static void pyfacts__dynamic(PyfBuild *b, TSNode call) {
   TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
   TSNode first = ts_node_is_null(args) ? args : pysyntax_argument(b->py, args, "0|name");
@@ -297,6 +320,9 @@ static void pyfacts__dynamic(PyfBuild *b, TSNode call) {
   if (!ts_node_is_null(first) && pysym_of(first) == PYSYM_ATTRIBUTE &&
       pysyntax_is_name(b->py, pysym_child(first, PYFIELD_ATTRIBUTE), "__module__", 10))
     return;
+  /* a bare name probed under `except ImportError` is whether a package is
+   * installed: project modules are named with their package */
+  if (!ts_node_is_null(first) && pysym_of(first) == PYSYM_IDENTIFIER && pyfacts__import_probe(b, call)) return;
   char *v = ts_node_is_null(first) || pysym_of(first) != PYSYM_STRING ? NULL : pysyntax_string_value(b->py, first);
   if (v && !strchr(v, '{')) array_push(&b->out->dynamic_imports, v);
   else {
