@@ -1970,8 +1970,8 @@ static void analyze__memo_shift(MemoUnit *m, uint32_t new_row) {
 }
 
 /* The kept unit that is exactly this span, clean and free of outside reads,
- * whose questions of the text still get their answers, or NULL. `from` advances over the memo's
- * units (both lists are in document order). */
+ * whose questions of the text still get their answers, or NULL. `from`
+ * advances over the memo's units (both lists are in document order). */
 static MemoUnit *analyze__memo_find(AnalyzeMemo *m, size_t *from, const AnalyzeSpan *sp, const char *text,
                                     size_t len) {
   while (*from < m->units.len && m->units.items[*from].u.start < sp->u.start) (*from)++;

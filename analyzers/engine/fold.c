@@ -670,11 +670,16 @@ static void fold__device_branch(Fold *fo) {
     bool tested = carrier != SIZE_MAX;
     if (!tested && !fold__mentions_cuda(ctx, cond)) continue;
     bool skip = tested && !ts_node_is_null(block) && fold__flags_only(ctx, block); /* whatever other branches do */
-    /* the most severe finding carries the item (its message is the headline), the test's on a tie */
     fold__within(fo, at, n, bs, be, &both);
-    if (both.len > 1) qsort(both.items, both.len, sizeof *both.items, fold__index_cmp);
-    for (size_t q = 0; q < both.len; q++)
-      if (carrier == SIZE_MAX || l->items[both.items[q]].severity < l->items[carrier].severity) carrier = both.items[q];
+    /* the most severe finding carries the item (its message is the headline): the first in list
+     * order among the most severe, the test's on a tie with it */
+    for (size_t q = 0, test_first = carrier; q < both.len; q++) {
+      size_t k = both.items[q];
+      Severity c = carrier == SIZE_MAX ? SEV_HINT : l->items[carrier].severity;
+      if (carrier == SIZE_MAX || l->items[k].severity < c ||
+          (l->items[k].severity == c && k < carrier && carrier != test_first))
+        carrier = k;
+    }
     for (size_t q = 0; q < test.len; q++) array_push(&both, test.items[q]);
     if (both.len > 1) qsort(both.items, both.len, sizeof *both.items, fold__index_cmp);
     for (size_t q = 0; q < both.len && carrier != SIZE_MAX; q++) {
@@ -943,7 +948,6 @@ static void fold__engine_file(Fold *fo) {
 /* The import findings that finding i stands for: itself, and those an
  * earlier fold merged into it (`from torch.cuda.amp import custom_bwd,
  * custom_fwd` is one finding by then, and one edit serves both names). */
-
 static void fold__import_members_of(const Fold *fo, size_t i, FoldIndexes *out) {
   out->len = 0;
   array_push(out, i);
@@ -2772,11 +2776,15 @@ static void fold__widen_folders(FoldUse *uses, size_t n, const char *deploy) {
  * not-real findings were such sites). Marks what it takes in `take`. */
 static void fold__deployment_folder(FoldProject *p, const KbEntry *row, Finding *into, const FoldUse *first,
                                     bool **take) {
-  const char *slash = first->dir_len ? memchr(first->dir, '/', first->dir_len) : NULL, *base = first->dir;
-  for (; slash; slash = memchr(slash + 1, '/', first->dir_len - (size_t)(slash + 1 - first->dir))) base = slash + 1;
-  char *folder = xstrndup(first->dir, first->dir_len), *name = xstrndup(base, first->dir_len - (size_t)(base - first->dir));
+  size_t base = first->dir_len;
+  while (base > 0 && first->dir[base - 1] != '/') base--;
+  char *name = xstrndup(first->dir + base, first->dir_len - base);
+  bool deployment = first->dir_len && kb_pattern_match(row->arg, name);
+  free(name);
+  if (!deployment) return;
+  char *folder = xstrndup(first->dir, first->dir_len);
   size_t taken = 0;
-  for (size_t i = 0; first->dir_len && kb_pattern_match(row->arg, name) && i < p->n; i++) {
+  for (size_t i = 0; i < p->n; i++) {
     const char *path = p->files[i].path;
     if (strncmp(path, folder, first->dir_len) != 0 || path[first->dir_len] != '/') continue;
     FindingList *l = p->files[i].findings;
@@ -2795,7 +2803,6 @@ static void fold__deployment_folder(FoldProject *p, const KbEntry *row, Finding 
     kb_append_note(into, row, folder, count);
   }
   free(folder);
-  free(name);
 }
 
 /* Rules whose construct is one work item wherever it is used (the

@@ -1928,15 +1928,27 @@ static void model__next(const Model *m, const MModule *mm, MQueue *out) {
 /* ---- entry points and reachability ----------------------------------------------- */
 
 
+/* The end of the path-like token (name characters, dots, slashes) that
+ * starts at t[i], or i when none starts there (one does only after a
+ * character that could not be part of it). */
+static size_t model__token_end(const char *t, size_t len, size_t i) {
+  if (!model__word(t[i]) || (i > 0 && (model__word(t[i - 1]) || t[i - 1] == '.' || t[i - 1] == '/'))) return i;
+  size_t e = i;
+  while (e < len && (model__word(t[e]) || t[e] == '.' || t[e] == '/')) e++;
+  return e;
+}
+
+/* Whether token t[i, e) is a `.py` path. */
+static bool model__py_path(const char *t, size_t i, size_t e) { return e - i > 3 && memcmp(t + e - 3, ".py", 3) == 0; }
+
 /* Scans a README for the `.py` paths it names (`bash tools/dist.sh train
  * projects/llava_sam2/configs/sa2va_4b.py 8`): they launch nothing, but
  * one that is a configuration is executed by the tool it is passed to. */
 static void model__scan_doc_paths(Model *m, const char *t, size_t len) {
   for (size_t i = 0; i < len; i++) {
-    if (!model__word(t[i]) || (i > 0 && (model__word(t[i - 1]) || t[i - 1] == '.' || t[i - 1] == '/'))) continue;
-    size_t e = i;
-    while (e < len && (model__word(t[e]) || t[e] == '.' || t[e] == '/')) e++;
-    if (e - i > 3 && memcmp(t + e - 3, ".py", 3) == 0 && memchr(t + i, '/', e - i)) array_push(&m->doc_paths, xstrndup(t + i, e - i));
+    size_t e = model__token_end(t, len, i);
+    if (e == i) continue;
+    if (model__py_path(t, i, e) && memchr(t + i, '/', e - i)) array_push(&m->doc_paths, xstrndup(t + i, e - i));
     i = e;
   }
 }
@@ -1953,10 +1965,9 @@ static void model__scan_launcher(Model *m, const char *t, size_t len) {
       i = e;
       continue;
     }
-    if (!model__word(t[i]) || (i > 0 && (model__word(t[i - 1]) || t[i - 1] == '.' || t[i - 1] == '/'))) continue;
-    size_t e = i;
-    while (e < len && (model__word(t[e]) || t[e] == '.' || t[e] == '/')) e++;
-    if (e - i > 3 && memcmp(t + e - 3, ".py", 3) == 0) {
+    size_t e = model__token_end(t, len, i);
+    if (e == i) continue;
+    if (model__py_path(t, i, e)) {
       array_push(&m->entry_paths, xstrndup(t + i, e - i));
     } else if (e < len && t[e] == ':' && e + 1 < len && model__word(t[e + 1]) && memchr(t + i, '.', e - i)) {
       size_t f = e + 1;
@@ -2191,13 +2202,6 @@ static bool model__unlaunched_sibling(const Model *m, const MModule *mm) {
   return true;
 }
 
-/* Whether a module runs without being imported: tests, modules outside
- * packages (scripts, top-level modules; not an idle one in a folder, see
- * model__idle_loose), a package's surface (its `__init__` and the modules
- * one level below: what users import), modules a launcher or console
- * script names, and modules that parse a command line. A deeper module
- * nothing imports whose `__main__` block is all it has to run is a
- * self-test, not a script. */
 /* Whether mm is a configuration a README passes to a tool by its path: a
  * module that nothing imports and that has no `__main__` block does
  * nothing when run, so a documented command naming it hands it to a tool
@@ -2213,6 +2217,14 @@ static bool model__documented_config(const Model *m, const MModule *mm) {
   return false;
 }
 
+/* Whether a module runs without being imported: tests, modules outside
+ * packages (scripts, top-level modules; not an idle one in a folder, see
+ * model__idle_loose), a package's surface (its `__init__` and the modules
+ * one level below: what users import), modules a launcher or console
+ * script names, configurations a README hands to a tool
+ * (model__documented_config), and modules that parse a command line. A deeper module
+ * nothing imports whose `__main__` block is all it has to run is a
+ * self-test, not a script. */
 static bool model__seed(const Model *m, const MModule *mm) {
   if (mm->test || model__launched(m, mm) || model__documented_config(m, mm)) return true;
   if (mm->vendored) return false; /* a copy of a library runs where the project imports it */
