@@ -52,6 +52,8 @@ typedef struct {
   bool script_dir;       /* under a folder of scripts (the "script-folders" row) */
   bool run_beside;       /* a script of its own folder imports it by its bare name, or it is that
                             script (model__script_sibling): the folder runs as scripts, no API */
+  bool documented_pkg;   /* in a package a script that a README's command runs imports
+                            (model__documented_packages): the script's helper, no API */
   bool surface;          /* its public names are API: the package's surface, a one-file library (model__roots) */
   bool vendored;         /* in a project's copy of a third-party package (the "vendored-packages" row) */
   bool unlaunched;       /* a command-line module launchers leave out among launched siblings (model__unlaunched_sibling) */
@@ -99,8 +101,8 @@ typedef Array(MIndexRow) MIndex;
 
 /* What a launcher-like input is: a launcher or packaging file (its text
  * names entry points), a configuration file (its text is its targets, one
- * per line: targets_scan), or a README (read for the modules it names,
- * launching none). */
+ * per line: targets_scan), or a README (read for the modules its commands
+ * run and the paths it names; it launches none). */
 typedef enum { MINPUT_LAUNCHER, MINPUT_CONFIG, MINPUT_README } MInputKind;
 
 typedef struct {
@@ -108,6 +110,12 @@ typedef struct {
   size_t len;
   MInputKind kind;
 } MLauncher;
+
+/* What a text runs (model__scan_runs): modules (`-m pkg.mod`), script paths
+ * (`scripts/train.py`) and console-script functions (`pkg.mod:func`). */
+typedef struct {
+  Array(char *) modules, paths, funcs;
+} MRuns;
 
 /* A configuration's target resolved: the module a computed import of its
  * name loads and the definition it names (-1: the name is the module). */
@@ -145,9 +153,8 @@ struct Model {
   Array(char *) top_names;
   Array(char *) ns_roots; /* folders without __init__.py the project imports through (`from ldm.util
                              import x` for ldm/util.py): namespace packages, rebuilt per link */
-  Array(char *) entry_modules; /* dotted names launched as scripts or modules */
-  Array(char *) entry_paths;   /* script paths launched */
-  Array(char *) entry_funcs;   /* "pkg.mod:func" console scripts */
+  MRuns entries;               /* what the launchers and packaging files run */
+  MRuns doc_runs;              /* what the READMEs' commands run (model__documented_packages) */
   Array(char *) doc_paths;     /* `.py` paths the READMEs name (model__documented_config) */
   Array(MTarget) targets;      /* the configurations' targets that name project code, per link */
   Array(int32_t) class_pairs;  /* (callee, caller) edges of the classes' structure (model__class_pairs):
@@ -369,12 +376,25 @@ static void model__strs_free(char **s, size_t n) {
   for (size_t i = 0; i < n; i++) free(s[i]);
 }
 
+static void model__runs_clear(MRuns *r) {
+  model__strs_free(r->modules.items, r->modules.len);
+  model__strs_free(r->paths.items, r->paths.len);
+  model__strs_free(r->funcs.items, r->funcs.len);
+  r->modules.len = r->paths.len = r->funcs.len = 0;
+}
+
+static void model__runs_free(MRuns *r) {
+  model__runs_clear(r);
+  array_free(&r->modules);
+  array_free(&r->paths);
+  array_free(&r->funcs);
+}
+
 static void model__entries_clear(Model *m) {
-  model__strs_free(m->entry_modules.items, m->entry_modules.len);
-  model__strs_free(m->entry_paths.items, m->entry_paths.len);
+  model__runs_clear(&m->entries);
+  model__runs_clear(&m->doc_runs);
   model__strs_free(m->doc_paths.items, m->doc_paths.len);
-  model__strs_free(m->entry_funcs.items, m->entry_funcs.len);
-  m->entry_modules.len = m->entry_paths.len = m->entry_funcs.len = m->doc_paths.len = 0;
+  m->doc_paths.len = 0;
 }
 
 void model_free(Model *m) {
@@ -408,10 +428,9 @@ void model_free(Model *m) {
   array_free(&m->calls_of);
   array_free(&m->mentions_of);
   model__entries_clear(m);
-  array_free(&m->entry_modules);
-  array_free(&m->entry_paths);
+  model__runs_free(&m->entries);
+  model__runs_free(&m->doc_runs);
   array_free(&m->doc_paths);
-  array_free(&m->entry_funcs);
   array_free(&m->targets);
   free(m);
 }
@@ -1953,26 +1972,27 @@ static void model__scan_doc_paths(Model *m, const char *t, size_t len) {
   }
 }
 
-/* Scans a launcher: `-m pkg.mod`, `something.py`, `pkg.mod:func`. */
-static void model__scan_launcher(Model *m, const char *t, size_t len) {
+/* Scans a launcher or a README's text for what it runs: `-m pkg.mod`,
+ * `something.py`, `pkg.mod:func`, into *r. */
+static void model__scan_runs(MRuns *r, const char *t, size_t len) {
   for (size_t i = 0; i < len; i++) {
     if (t[i] == '-' && i + 2 < len && t[i + 1] == 'm' && (t[i + 2] == ' ' || t[i + 2] == '\t') && (i == 0 || !model__word(t[i - 1]))) {
       size_t s = i + 2;
       while (s < len && (t[s] == ' ' || t[s] == '\t')) s++;
       size_t e = s;
       while (e < len && (model__word(t[e]) || t[e] == '.')) e++;
-      if (e > s) array_push(&m->entry_modules, xstrndup(t + s, e - s));
+      if (e > s) array_push(&r->modules, xstrndup(t + s, e - s));
       i = e;
       continue;
     }
     size_t e = model__token_end(t, len, i);
     if (e == i) continue;
     if (model__py_path(t, i, e)) {
-      array_push(&m->entry_paths, xstrndup(t + i, e - i));
+      array_push(&r->paths, xstrndup(t + i, e - i));
     } else if (e < len && t[e] == ':' && e + 1 < len && model__word(t[e + 1]) && memchr(t + i, '.', e - i)) {
       size_t f = e + 1;
       while (f < len && model__word(t[f])) f++;
-      array_push(&m->entry_funcs, xstrndup(t + i, f - i));
+      array_push(&r->funcs, xstrndup(t + i, f - i));
       e = f;
     }
     i = e;
@@ -2077,6 +2097,11 @@ static void model__reach_namespace(MReach *r, int32_t mi, int32_t via) {
 
 static size_t model__depth(const Model *m, const MModule *mm);
 
+/* Whether mm belongs to a package that runs only as its scripts' helper:
+ * one beside them (script_dir) or one documented runs use
+ * (documented_pkg). Its public names are no API. */
+static bool model__helper_pkg(const MModule *mm) { return mm->script_dir || mm->documented_pkg; }
+
 /* Whether reference k of mm is only a re-export by a package below the
  * surface (`from .text2video import WanT2V` in
  * causvid/models/wan/wan_base/__init__.py) or by an application's package
@@ -2085,7 +2110,7 @@ static size_t model__depth(const Model *m, const MModule *mm);
  * (blind reviews of CausVid and MultiTalk: 11 and 20 findings in classes
  * only such an `__init__` named). */
 static bool model__reexport_only(const Model *m, const MModule *mm, size_t k) {
-  return mm->facts->refs.items[k].via <= -2 && mm->is_init && !mm->evals && (model__depth(m, mm) > 1 || mm->script_dir);
+  return mm->facts->refs.items[k].via <= -2 && mm->is_init && !mm->evals && (model__depth(m, mm) > 1 || model__helper_pkg(mm));
 }
 
 static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
@@ -2109,20 +2134,30 @@ static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
   }
 }
 
-static bool model__launched(const Model *m, const MModule *mm) {
-  for (size_t i = 0; i < m->entry_modules.len; i++)
-    if (strcmp(m->entry_modules.items[i], mm->name) == 0 || strcmp(m->entry_modules.items[i], mm->alt) == 0) return true;
-  for (size_t i = 0; i < m->entry_paths.len; i++) {
-    const char *p = m->entry_paths.items[i];
-    if (util_ends_with(mm->rel, p) || util_ends_with(p, mm->rel)) return true;
+/* Whether path `tail` ends path `path` at a folder boundary
+ * ("serve/api.py" ends "pkg/serve/api.py", not "pkg/serve/openai_api.py"). */
+static bool model__path_tail(const char *path, const char *tail) {
+  size_t n = strlen(path), t = strlen(tail);
+  return t <= n && strcmp(path + n - t, tail) == 0 && (t == n || path[n - t - 1] == '/');
+}
+
+/* Whether the runs r name module mm. */
+static bool model__runs_name(const MRuns *r, const MModule *mm) {
+  for (size_t i = 0; i < r->modules.len; i++)
+    if (strcmp(r->modules.items[i], mm->name) == 0 || strcmp(r->modules.items[i], mm->alt) == 0) return true;
+  for (size_t i = 0; i < r->paths.len; i++) {
+    const char *p = r->paths.items[i];
+    if (model__path_tail(mm->rel, p) || model__path_tail(p, mm->rel)) return true;
   }
-  for (size_t i = 0; i < m->entry_funcs.len; i++) {
-    const char *e = m->entry_funcs.items[i];
+  for (size_t i = 0; i < r->funcs.len; i++) {
+    const char *e = r->funcs.items[i];
     size_t n = strcspn(e, ":");
     if (strlen(mm->name) == n && memcmp(e, mm->name, n) == 0) return true;
   }
   return false;
 }
+
+static bool model__launched(const Model *m, const MModule *mm) { return model__runs_name(&m->entries, mm); }
 
 /* Who imports a module: a module naming it, else one whose computed import
  * loads it; -1: nothing does. */
@@ -2179,15 +2214,15 @@ static bool model__names_stem(const char *text, size_t len, const char *stem, si
 static bool model__unlaunched_sibling(const Model *m, const MModule *mm) {
   if (!mm->in_package || mm->is_init || mm->facts->usage_doc) return false; /* it documents its own run */
   bool covered = false;
-  for (size_t i = 0; i < m->entry_modules.len && !covered; i++) {
-    const char *e = m->entry_modules.items[i], *dot = strrchr(e, '.');
+  for (size_t i = 0; i < m->entries.modules.len && !covered; i++) {
+    const char *e = m->entries.modules.items[i], *dot = strrchr(e, '.');
     size_t pkg = dot ? (size_t)(dot - e) : 0;
     covered = pkg && memchr(e, '.', pkg) && strncmp(mm->name, e, pkg) == 0 && mm->name[pkg] == '.' &&
               strcmp(mm->name, e) != 0;
   }
   /* `torchrun llava/eval/egoschema.py`: a launched file two folders deep or more */
-  for (size_t i = 0; i < m->entry_paths.len && !covered; i++) {
-    const char *e = m->entry_paths.items[i], *slash = strrchr(e, '/');
+  for (size_t i = 0; i < m->entries.paths.len && !covered; i++) {
+    const char *e = m->entries.paths.items[i], *slash = strrchr(e, '/');
     size_t dir = slash ? (size_t)(slash - e) : 0;
     covered = dir && memchr(e, '/', dir) && strncmp(mm->rel, e, dir + 1) == 0 && strcmp(mm->rel, e) != 0;
   }
@@ -2233,7 +2268,13 @@ static bool model__seed(const Model *m, const MModule *mm) {
   if ((mm->facts->has_main || mm->cli_top) && model__cli(mm) && !mm->unlaunched) return true;
   if (!mm->in_package) return !model__idle_loose(mm);
   /* in a folder of scripts a package is a helper; its scripts are those with a __main__ block */
-  return mm->script_dir ? mm->facts->has_main && mm->importer < 0 : model__depth(m, mm) <= 1;
+  if (mm->script_dir) return mm->facts->has_main && mm->importer < 0;
+  /* a package documented runs use keeps the library's rule for the
+   * `__main__` blocks of its deeper modules (self-tests, unless a README
+   * runs them) but has no API to seed its surface */
+  if (mm->documented_pkg)
+    return mm->facts->has_main && mm->importer < 0 && (model__depth(m, mm) <= 1 || model__runs_name(&m->doc_runs, mm));
+  return model__depth(m, mm) <= 1;
 }
 
 /* The folders of the library copies the project carries (model__copy_root
@@ -2255,6 +2296,70 @@ static bool model__in_copy(const StrList *roots, const char *rel) {
   }
   return false;
 }
+
+/* Whether a README's code imports the package `top` (`from fastvideo import
+ * VideoGenerator`, `>>> import pkg.sub`): then users import it from their
+ * own code, and it is a library whatever else the README runs. */
+static bool model__readme_imports(const Model *m, const StrList *copies, const char *top) {
+  size_t n = strlen(top);
+  for (size_t i = 0; i < m->launchers.len; i++) {
+    const MLauncher *l = &m->launchers.items[i];
+    if (l->kind != MINPUT_README || model__in_copy(copies, l->rel)) continue;
+    for (const char *p = l->text, *end = l->text + l->len; p < end;) {
+      const char *eol = memchr(p, '\n', (size_t)(end - p));
+      eol = eol ? eol : end;
+      while (p < eol && (*p == ' ' || *p == '\t' || *p == '>')) p++;
+      size_t kw = util_starts_with(p, "from ") ? 5 : util_starts_with(p, "import ") ? 7 : 0;
+      if (kw && (size_t)(eol - p) > kw + n && memcmp(p + kw, top, n) == 0 && !model__word(p[kw + n]))
+        return true;
+      p = eol + 1;
+    }
+  }
+  return false;
+}
+
+/* The packages that documented runs use: a README command that runs a
+ * project script (`python generate.py`, `python
+ * examples/unianimate_wan/inference_unianimate_wan_480p.py`: one with a
+ * `__main__` block or a command line, or one nothing imports) shows how the
+ * project is used, so a package such a script imports is its helper even
+ * where a setup.py packages it (UniAnimate-DiT's `diffsynth`: 41 of 50
+ * findings of a blind review sat in models, pipelines and GUIs the
+ * documented runs never reach). Its public names are then no API, as for a
+ * package beside its scripts (model__application_packages). A command that
+ * runs a module of the package itself (`python -m pkg.serve.cli`) or a
+ * test (`python3 test_cli.py` in tests/README.md) leaves the package as it
+ * is: a library documents its own tools and tests too; so does a README
+ * whose code imports the package (model__readme_imports). */
+static void model__documented_packages(Model *m, const StrList *copies) {
+  MSet tops = {0};
+  StrList owned = {0};
+  for (size_t i = 0; i < m->mods.len; i++) {
+    const MModule *s = &m->mods.items[i];
+    if (!s->facts || s->vendored || s->test || !(s->facts->has_main || s->cli || s->importer < 0) || !model__runs_name(&m->doc_runs, s))
+      continue;
+    size_t own = s->in_package ? strcspn(s->name, ".") : 0;
+    for (size_t k = 0; k < s->deps.len; k++) {
+      const MModule *d = &m->mods.items[s->deps.items[k]];
+      size_t n = strcspn(d->name, ".");
+      if (!d->in_package || d->vendored || d->test || (own == n && strncmp(s->name, d->name, n) == 0)) continue;
+      char *top = xstrndup(d->name, n);
+      if (!model__set_has(&tops, top) && !model__readme_imports(m, copies, top) && model__set_add(&tops, top))
+        array_push(&owned, top);
+      else free(top);
+    }
+  }
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    char *top = xstrndup(mm->name, strcspn(mm->name, "."));
+    mm->documented_pkg = tops.len && mm->in_package && !mm->test && !mm->vendored && model__set_has(&tops, top);
+    free(top);
+  }
+  model__set_free(&tops);
+  strlist_free(&owned);
+}
+
+
 
 /* The targets of the configurations outside library copies that name
  * project code (model__maybe_ours), each once: the module a computed import
@@ -2556,7 +2661,7 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
    * code imports it (VAR's dist.py beside train.py: the scripts' helper);
    * deeper modules, loose modules in folders and packages among scripts
    * are their users' business: what runs mentions what they need */
-  bool public_mod = mm->in_package ? model__depth(m, mm) <= 1 && !mm->script_dir && !mm->run_beside
+  bool public_mod = mm->in_package ? model__depth(m, mm) <= 1 && !model__helper_pkg(mm) && !mm->run_beside
                                    : !mm->facts->has_main && !strchr(mm->rel, '/') && !mm->imported_by_code;
   /* a module only a computed import loads is used by names the code does
    * not spell (`getattr(importlib.import_module(m), cls)`): its public
@@ -2576,8 +2681,8 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
     bool root = mm->test || (d->decorated && !mm->vendored) ||
                 (public_mod && d->kind != PYDEF_METHOD && !model__private(d->name));
     for (size_t a = 0; a < mm->facts->all.len && !root; a++) root = strcmp(mm->facts->all.items[a], d->name) == 0;
-    for (size_t e = 0; e < m->entry_funcs.len && !root; e++) {
-      const char *ef = m->entry_funcs.items[e], *colon = strchr(ef, ':');
+    for (size_t e = 0; e < m->entries.funcs.len && !root; e++) {
+      const char *ef = m->entries.funcs.items[e], *colon = strchr(ef, ':');
       root = colon && strcmp(colon + 1, d->name) == 0 && strlen(mm->name) == (size_t)(colon - ef) &&
              memcmp(ef, mm->name, (size_t)(colon - ef)) == 0;
     }
@@ -2795,6 +2900,16 @@ static void model__index_uses(Model *m) {
 static void model__link_graph(Model *m) {
   model__imports_ours(m);
   model__index_uses(m);
+  model__entries_clear(m);
+  StrList roots = {0};
+  model__copy_roots(m, &roots);
+  for (size_t i = 0; i < m->launchers.len; i++) {
+    const MLauncher *l = &m->launchers.items[i];
+    if (l->kind == MINPUT_CONFIG || model__in_copy(&roots, l->rel)) continue;
+    model__scan_runs(l->kind == MINPUT_README ? &m->doc_runs : &m->entries, l->text, l->len);
+    if (l->kind == MINPUT_README) model__scan_doc_paths(m, l->text, l->len);
+  }
+  model__documented_packages(m, &roots); /* before model__reexport_only is asked */
   array_reserve(&m->mentioned, m->names.strs.len + 1);
   m->mentioned.len = m->names.strs.len;
   memset(m->mentioned.items, 0, m->mentioned.len);
@@ -2820,14 +2935,6 @@ static void model__link_graph(Model *m) {
     for (size_t k = 0; k < mm->call_target.len; k++) m->st.resolved_calls += mm->call_target.items[k] >= 0;
     m->st.broken_modules += mm->broken;
   }
-  model__entries_clear(m);
-  StrList roots = {0};
-  model__copy_roots(m, &roots);
-  for (size_t i = 0; i < m->launchers.len; i++)
-    if (m->launchers.items[i].kind == MINPUT_LAUNCHER && !model__in_copy(&roots, m->launchers.items[i].rel))
-      model__scan_launcher(m, m->launchers.items[i].text, m->launchers.items[i].len);
-    else if (m->launchers.items[i].kind == MINPUT_README && !model__in_copy(&roots, m->launchers.items[i].rel))
-      model__scan_doc_paths(m, m->launchers.items[i].text, m->launchers.items[i].len);
   for (size_t i = 0; i < m->mods.len; i++) { /* before anything asks model__seed */
     MModule *mm = &m->mods.items[i];
     mm->unlaunched = mm->facts && model__cli(mm) && model__unlaunched_sibling(m, mm);

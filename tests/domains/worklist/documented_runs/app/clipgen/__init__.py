@@ -1,0 +1,4 @@
+from .pipeline import ClipPipeline
+from .legacy import LegacyPipeline
+
+__all__ = ["ClipPipeline"]

@@ -1,0 +1,2 @@
+from .sampler import Sampler
+from .legacy import LegacySampler
