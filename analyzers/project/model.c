@@ -1012,6 +1012,9 @@ static void model__names(Model *m) {
     }
   }
   model__index_sort(&pkgs);
+  bool top_packaged = false;
+  for (size_t i = 0; i < m->launchers.len && !top_packaged; i++)
+    top_packaged = model__packaging(&m->launchers.items[i]) && !strchr(m->launchers.items[i].rel, '/');
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
     mm->test = model__is_test_path(mm->rel);
@@ -1044,9 +1047,13 @@ static void model__names(Model *m) {
       char *above = model__dir(top);
       size_t cut = *above ? strlen(above) + 1 : 0;
       mm->name = model__dotted(mm->rel + cut);
-      /* a known library's package below the project's top: a copy the project carries */
+      /* a known library's package below the project's top, or at its top
+       * where nothing packages the project (Step-Audio's `funasr_detach/`
+       * beside its scripts; a library's own repository packages it): a
+       * copy the project carries */
       const char *base = strrchr(top, '/');
-      mm->vendored = (vendored && *above && strcmp(above, "src") != 0 && kb_pattern_match(vendored, base ? base + 1 : top)) ||
+      bool copy_dir = *above ? strcmp(above, "src") != 0 : !top_packaged;
+      mm->vendored = (vendored && copy_dir && kb_pattern_match(vendored, base ? base + 1 : top)) ||
                      model__nested_copy(mm->rel + cut, nested);
       free(above);
     } else {
