@@ -59,8 +59,8 @@ TEST(device_guard_conditional_expression_alias) {
  * selection), carried by the branch's call, whose safe fix rewrites the
  * test too. */
 TEST(device_guard_with_else_is_rewritten_with_its_branch) {
-  ASSERT_FIXED("import torch as th\nif th.cuda.is_available():\n    th.cuda.empty_cache()\nelse:\n    pass\n",
-               "import torch as th\nimport torch_npu\nif th.npu.is_available():\n    th.npu.empty_cache()\nelse:\n"
+  ASSERT_FIXED("import torch as th\nif th.cuda.is_available():\n    th.cuda.utilization()\nelse:\n    pass\n",
+               "import torch as th\nimport torch_npu\nif th.npu.is_available():\n    th.npu.utilization()\nelse:\n"
                "    pass\n", 1);
 }
 
@@ -118,9 +118,9 @@ TEST(device_guard_negated_with_else) {
  * both edits */
 TEST(device_guard_early_exit) {
   ASSERT_FIXED("import torch as th\ndef f():\n    if not th.cuda.is_available():\n        return\n"
-               "    th.cuda.empty_cache()\n",
+               "    th.cuda.utilization()\n",
                "import torch as th\nimport torch_npu\ndef f():\n    if not th.npu.is_available():\n        return\n"
-               "    th.npu.empty_cache()\n", 1);
+               "    th.npu.utilization()\n", 1);
 }
 
 /* the flags keep their hint (ASC207); the guard is no finding */

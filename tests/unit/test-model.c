@@ -107,7 +107,7 @@ TEST(model_imported_base_links) {
   static const MT files[] = {
       {"pkg/__init__.py", ""},
       {"pkg/base.py", "import torch\n\n\nclass Base:\n    def __init__(self):\n        torch.cuda.synchronize()\n\n"
-                      "    def warm(self):\n        torch.cuda.empty_cache()\n"},
+                      "    def warm(self):\n        torch.cuda.utilization()\n"},
       {"pkg/sub.py", "from pkg.base import Base\n\n\nclass Sub(Base):\n    def __init__(self):\n        super().__init__()\n\n"
                      "    def run(self):\n        return self.warm()\n"},
       {"app.py", "from pkg.sub import Sub\n\n\nif __name__ == \"__main__\":\n    Sub().run()\n"},
@@ -115,7 +115,7 @@ TEST(model_imported_base_links) {
   Model *m = mt_model(files, 4);
   char *got = mt_render(m, files + 2, 2, false);
   ASSERT_STR_EQ(got, "pkg/sub.py:1:22 hint ASC803 Base → Base.__init__() → torch.cuda.synchronize (pkg/base.py:6)\n"
-                     "pkg/sub.py:9:16 hint ASC801 Base.warm() → torch.cuda.empty_cache (pkg/base.py:9)\n"
+                     "pkg/sub.py:9:16 hint ASC801 Base.warm() → torch.cuda.utilization (pkg/base.py:9)\n"
                      "app.py:1:21 hint ASC803 Sub → Sub.__init__() → Base.__init__() → torch.cuda.synchronize (pkg/base.py:6)\n"
                      "app.py:5:5 hint ASC802 Sub → Sub.__init__() → Base.__init__() → torch.cuda.synchronize (pkg/base.py:6)\n");
   free(got);
@@ -225,10 +225,10 @@ TEST(model_reachability_reasons) {
       {"lib/__init__.py", ""},
       {"lib/util.py",
        "import torch\n\n\ndef _dead():\n    torch.cuda.synchronize()\n\n\ndef live():\n    return _helper()\n\n\n"
-       "def _helper():\n    return torch.cuda.device_count()\n\n\nif __name__ == \"__main__\":\n    torch.cuda.empty_cache()\n"},
+       "def _helper():\n    return torch.cuda.device_count()\n\n\nif __name__ == \"__main__\":\n    torch.cuda.utilization()\n"},
       {"lib/use.py", "from . import util\n"},
       {"demo.py", "import torch\nfrom lib.gone import thing\ntorch.cuda.synchronize()\n"},
-      {"run.py", "import torch\n\n\ndef main():\n    torch.cuda.synchronize()\n\n\ndef unused():\n    torch.cuda.empty_cache()\n\n\n"
+      {"run.py", "import torch\n\n\ndef main():\n    torch.cuda.synchronize()\n\n\ndef unused():\n    torch.cuda.utilization()\n\n\n"
                  "if __name__ == \"__main__\":\n    main()\n"},
   };
   Model *m = mt_model(files, 5);
@@ -238,10 +238,10 @@ TEST(model_reachability_reasons) {
   MT_EXPECT(m, files, 5,
              "lib/util.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n"
              "lib/util.py:13:12 warning ASC201 torch.cuda.device_count\n"
-             "lib/util.py:17:5 hint ASC201 torch.cuda.empty_cache unreachable\n"
+             "lib/util.py:17:5 hint ASC201 torch.cuda.utilization unreachable\n"
              "demo.py:3:1 hint ASC201 torch.cuda.synchronize unreachable\n"
              "run.py:5:5 warning ASC201 torch.cuda.synchronize\n"
-             "run.py:9:5 hint ASC201 torch.cuda.empty_cache unreachable\n");
+             "run.py:9:5 hint ASC201 torch.cuda.utilization unreachable\n");
   ModelStats st;
   model_stats(m, &st);
   ASSERT_EQ(st.modules, 5);
@@ -253,10 +253,10 @@ TEST(model_reachability_reasons) {
   MT_EXPECT(m, files, 5,
              "lib/util.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n"
              "lib/util.py:13:12 hint ASC201 torch.cuda.device_count unreachable\n"
-             "lib/util.py:17:5 hint ASC201 torch.cuda.empty_cache unreachable\n"
+             "lib/util.py:17:5 hint ASC201 torch.cuda.utilization unreachable\n"
              "demo.py:3:1 hint ASC201 torch.cuda.synchronize unreachable\n"
              "run.py:5:5 warning ASC201 torch.cuda.synchronize\n"
-             "run.py:9:5 hint ASC201 torch.cuda.empty_cache unreachable\n");
+             "run.py:9:5 hint ASC201 torch.cuda.utilization unreachable\n");
   model_free(m);
 }
 
@@ -270,7 +270,7 @@ TEST(model_redefinitions) {
       {"ops/lse.py",
        "import torch\n\n\ndef flatten_lse(x):\n    torch.cuda.synchronize()\n    return x\n\n\n"
        "def flatten_lse(x):\n    return x.flatten()\n\n\n"
-       "@torch.library.custom_op(\"ops::pick\", mutates_args=())\ndef pick(x):\n    torch.cuda.empty_cache()\n    return x\n\n\n"
+       "@torch.library.custom_op(\"ops::pick\", mutates_args=())\ndef pick(x):\n    torch.cuda.utilization()\n    return x\n\n\n"
        "def pick(x):\n    return x\n\n\n"
        "@torch.jit.script\ndef clamp(x):\n    torch.cuda.synchronize()\n    return x\n\n\n"
        "def clamp(x):\n    return x\n\n\n"
@@ -281,7 +281,7 @@ TEST(model_redefinitions) {
   MT_EXPECT(m, files, 2,
              "ops/lse.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n"
              "ops/lse.py:13:2 hint ASC223 torch.library.custom_op\n"
-             "ops/lse.py:15:5 warning ASC201 torch.cuda.empty_cache\n"
+             "ops/lse.py:15:5 warning ASC201 torch.cuda.utilization\n"
              "ops/lse.py:23:2 hint ASC702 torch.jit.script unreachable\n"
              "ops/lse.py:25:5 hint ASC201 torch.cuda.synchronize unreachable\n"
              "ops/lse.py:33:4 info ASC211 torch.cuda.is_available\n"
@@ -617,7 +617,7 @@ TEST(model_loaded_modules_and_surface) {
        "if __name__ == \"__main__\":\n    argparse.ArgumentParser().parse_args()\n    main()\n"},
       {"srv/router/infer/__init__.py", ""},
       {"srv/router/infer/rpc.py",
-       "import torch\n\n\ndef serve():\n    torch.cuda.empty_cache()\n\n\ndef unused():\n    torch.cuda.synchronize()\n"},
+       "import torch\n\n\ndef serve():\n    torch.cuda.utilization()\n\n\ndef unused():\n    torch.cuda.synchronize()\n"},
       {"srv/router/infer/old_kernel.py",
        "import torch\n\n\ndef old():\n    torch.cuda.synchronize()\n\n\nif __name__ == \"__main__\":\n    old()\n"},
   };
@@ -626,8 +626,8 @@ TEST(model_loaded_modules_and_surface) {
              "srv/api.py:5:5 warning ASC201 torch.cuda.synchronize\n"
              "srv/router/__init__.py:1:22 hint ASC803 start_workers() → torch.cuda.set_device (srv/router/workers.py:5)\n"
              "srv/router/workers.py:5:5 warning ASC201 torch.cuda.set_device\n"
-             "srv/router/manager.py:6:5 hint ASC801 serve() → torch.cuda.empty_cache (srv/router/infer/rpc.py:5)\n"
-             "srv/router/infer/rpc.py:5:5 warning ASC201 torch.cuda.empty_cache\n"
+             "srv/router/manager.py:6:5 hint ASC801 serve() → torch.cuda.utilization (srv/router/infer/rpc.py:5)\n"
+             "srv/router/infer/rpc.py:5:5 warning ASC201 torch.cuda.utilization\n"
              "srv/router/infer/rpc.py:9:5 hint ASC201 torch.cuda.synchronize unreachable\n"
              "srv/router/infer/old_kernel.py:5:5 hint ASC201 torch.cuda.synchronize unreachable\n");
   model_free(m);
@@ -663,7 +663,7 @@ TEST(model_configuration_targets_narrow_dynamic_loaders) {
       {"app/models/heads/proj.py", "import torch\n\nSTREAM = torch.cuda.Stream()\n"},
       {"app/models/nets.py",
        "import torch\n\n\nclass Used:\n    def __init__(self):\n        torch.cuda.synchronize()\n\n\n"
-       "class Old:\n    def reset(self):\n        torch.cuda.empty_cache()\n"},
+       "class Old:\n    def reset(self):\n        torch.cuda.utilization()\n"},
   };
   Model *m = mt_model(files, 5);
   char *targets = targets_scan("model:\n  _target_: app.models.nets.Used   # the net\n  depth: 1.5\n", 65);
@@ -672,7 +672,7 @@ TEST(model_configuration_targets_narrow_dynamic_loaders) {
   char *got = mt_render(m, files + 3, 2, false);
   ASSERT_STR_EQ(got, "app/models/heads/proj.py:3:10 hint ASC208 torch.cuda.Stream unreachable\n"
                      "app/models/nets.py:6:9 warning ASC201 torch.cuda.synchronize\n"
-                     "app/models/nets.py:11:9 hint ASC201 torch.cuda.empty_cache unreachable\n");
+                     "app/models/nets.py:11:9 hint ASC201 torch.cuda.utilization unreachable\n");
   free(got);
   ASSERT(mt_first_says(m, &files[3], "no configuration names it (the computed import in app/build.py"));
   model_set_config(m, "conf/model.yaml", NULL, targets);
@@ -681,7 +681,7 @@ TEST(model_configuration_targets_narrow_dynamic_loaders) {
   got = mt_render(m, files + 3, 2, false);
   ASSERT_STR_EQ(got, "app/models/heads/proj.py:3:10 warning ASC208 torch.cuda.Stream\n"
                      "app/models/nets.py:6:9 warning ASC201 torch.cuda.synchronize\n"
-                     "app/models/nets.py:11:9 warning ASC201 torch.cuda.empty_cache\n");
+                     "app/models/nets.py:11:9 warning ASC201 torch.cuda.utilization\n");
   free(got);
   free(targets);
   model_free(m);
@@ -722,14 +722,14 @@ TEST(model_nested_library_copy) {
        "import torch\n\n\ndef init_dist():\n    torch.cuda.set_device(0)\n\n\ndef get_rank():\n    return torch.cuda.current_device()\n"},
       {"annotator/seg/mmcv/runner/hooks.py",
        "import torch\n\nHOOKS = {}\n\n\n@HOOKS.register_module()\nclass EmptyCacheHook:\n    def after_epoch(self):\n"
-       "        torch.cuda.empty_cache()\n"},
+       "        torch.cuda.utilization()\n"},
       {"run.py", "from annotator.seg import detect\n\nif __name__ == '__main__':\n    detect(1)\n"},
   };
   Model *m = mt_model(files, 6);
   char *got = mt_render(m, files + 3, 2, false);
   ASSERT_STR_EQ(got, "annotator/seg/mmcv/runner/dist.py:5:5 hint ASC201 torch.cuda.set_device unreachable\n"
                      "annotator/seg/mmcv/runner/dist.py:9:12 warning ASC201 torch.cuda.current_device\n"
-                     "annotator/seg/mmcv/runner/hooks.py:9:9 hint ASC201 torch.cuda.empty_cache unreachable\n");
+                     "annotator/seg/mmcv/runner/hooks.py:9:9 hint ASC201 torch.cuda.utilization unreachable\n");
   free(got);
   model_free(m);
 }

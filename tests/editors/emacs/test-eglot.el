@@ -113,7 +113,7 @@ idle timers never fire in batch mode, so do both as the timers would."
              '("7:26-7:34 eglot-warning ascend-lsp [ASC204]: CUDA device string \"cuda:0\"; on Ascend use \"npu:0\""
                "8:18-8:24 eglot-warning ascend-lsp [ASC203]: CUDA-only call .cuda(); on Ascend use .npu()"
                "12:4-12:23 eglot-warning ascend-lsp [ASC201]: CUDA-only API torch.cuda.synchronize; on Ascend use torch.npu.synchronize"
-               "13:4-13:20 eglot-warning ascend-lsp [ASC201]: CUDA-only API torch.cuda.empty_cache; on Ascend use torch.npu.empty_cache")
+               "13:4-13:20 eglot-warning ascend-lsp [ASC201]: CUDA-only API torch.cuda.utilization; on Ascend use torch.npu.utilization")
              "diagnostics"))
 
           (ascend-test-check "the preferred quick fix from eglot-code-actions, applied"
@@ -132,14 +132,14 @@ idle timers never fire in batch mode, so do both as the timers would."
                                          "def step(model, batch):" "    device = torch.device(\"cuda:0\")"
                                          "    model = model.cuda()" "    batch = batch.to(device)"
                                          "    loss = model(batch).sum()" "    loss.backward()"
-                                         "    th.npu.synchronize()" "    cuda.empty_cache()" "    return loss" ""))
+                                         "    th.npu.synchronize()" "    cuda.utilization()" "    return loss" ""))
                                "buffer after the quick fix")))
 
           (ascend-test-check "diagnostics follow the edit"
             (ascend-test--wait-diags
              '("8:26-8:34 eglot-warning ascend-lsp [ASC204]: CUDA device string \"cuda:0\"; on Ascend use \"npu:0\""
                "9:18-9:24 eglot-warning ascend-lsp [ASC203]: CUDA-only call .cuda(); on Ascend use .npu()"
-               "14:4-14:20 eglot-warning ascend-lsp [ASC201]: CUDA-only API torch.cuda.empty_cache; on Ascend use torch.npu.empty_cache")
+               "14:4-14:20 eglot-warning ascend-lsp [ASC201]: CUDA-only API torch.cuda.utilization; on Ascend use torch.npu.utilization")
              "diagnostics after the edit"))
 
           (ascend-test-check "ascend-lsp-fix-all applies the remaining safe fixes"
@@ -151,7 +151,7 @@ idle timers never fire in batch mode, so do both as the timers would."
                                        "def step(model, batch):" "    device = torch.device(\"npu:0\")"
                                        "    model = model.npu()" "    batch = batch.to(device)"
                                        "    loss = model(batch).sum()" "    loss.backward()"
-                                       "    th.npu.synchronize()" "    cuda.empty_cache()" "    return loss" ""))
+                                       "    th.npu.synchronize()" "    cuda.utilization()" "    return loss" ""))
                              "buffer after ascend-lsp-fix-all")
             (ascend-test--wait-diags nil "no diagnostics left"))
 

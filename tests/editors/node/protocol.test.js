@@ -187,7 +187,7 @@ test('VS Code-like session: sync, diagnostics, quick fix, settings, report, shut
       '    loss = model(batch).sum()',
       '    loss.backward()',
       '    th.npu.synchronize()',
-      '    cuda.empty_cache()',
+      '    cuda.utilization()',
       '    return loss',
       '',
     ].join('\n'));

@@ -159,7 +159,7 @@ H.run(function()
       "    loss = model(batch).sum()",
       "    loss.backward()",
       "    th.npu.synchronize()",
-      "    cuda.empty_cache()",
+      "    cuda.utilization()",
       "    return loss",
     }), "buffer after the quick fix")
   end)
@@ -185,7 +185,7 @@ H.run(function()
       "    loss = model(batch).sum()",
       "    loss.backward()",
       "    th.npu.synchronize()",
-      "    cuda.empty_cache()",
+      "    cuda.utilization()",
       "    return loss",
     })
     local ok = vim.wait(WAIT, function()
