@@ -2085,6 +2085,29 @@ static bool model__reach_local(MReach *r, int32_t mi, uint32_t id) {
   return found;
 }
 
+/* A bare name the module binds with an import that resolves to a project
+ * definition (`from humo.models.wan_modules.model_humo import
+ * sinusoidal_embedding_1d`) is that definition (and its conditional
+ * redefinitions in its module), not another module's of that name (HuMo's
+ * unused wan_modules/model.py beside model_humo.py: 8 of 29 sampled
+ * findings judged not real). Every mention by the owner goes through the
+ * import (PyRef.via). Module code keeps the name's every definition alive
+ * as before. Returns whether it named one. */
+static bool model__reach_imported(MReach *r, int32_t mi, const PyRef *rf) {
+  const MModule *mm = &r->m->mods.items[mi];
+  int32_t via = rf->via;
+  /* module code's mentions include the import statement itself, so only a
+   * definition's or the `__main__` block's mention is a use */
+  if (rf->owner == PYREF_MODULE || via < 0 || (size_t)via >= mm->import_target.len || !mm->facts->imports.items[via].from_import ||
+      strcmp(mm->facts->imports.items[via].local, rf->name) != 0)
+    return false; /* not the name the import binds: an attribute of it (`f.x`), or no import */
+  int32_t t = mm->import_target.items[via];
+  if (t < 0) return false;
+  const MDef *d = &r->m->defs.items[t];
+  if (!model__reach_local(r, d->mod, r->m->mods.items[d->mod].def_ids.items[d->idx])) model__reach_def(r, t);
+  return true;
+}
+
 static int32_t model__resolve(const Model *m, const char *qual, int32_t *module, int32_t from);
 
 /* `mar.__dict__[args.model](...)`: a module's namespace indexed by a string
@@ -2126,6 +2149,7 @@ static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
     uint32_t ref = mm->ref_order.items[k];
     if (!model__ref_ours(mm, ref)) continue;
     if (mm->facts->refs.items[ref].plain && model__reach_local(r, mi, mm->ref_ids.items[ref])) continue;
+    if (model__reach_imported(r, mi, &mm->facts->refs.items[ref])) continue;
     /* `super(Net, self).__init__` names a protocol method, which runs with its
      * class (model__reach_all) or is a call the links resolve: naming it keeps
      * no other class's alive (ConsisID's unbuilt VGGPerceptualLoss) */
@@ -2687,7 +2711,10 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
      * registering decorator there makes no entry point */
     bool root = mm->test || (d->decorated && !mm->vendored) ||
                 (public_mod && d->kind != PYDEF_METHOD && !model__private(d->name));
-    for (size_t a = 0; a < mm->facts->all.len && !root; a++) root = strcmp(mm->facts->all.items[a], d->name) == 0;
+    /* `__all__` lists what `import *` takes; it makes API only on the
+     * surface (HuMo's wan_modules/model.py: `__all__ = ['WanModel']` in an
+     * unused module three packages down) */
+    for (size_t a = 0; public_mod && a < mm->facts->all.len && !root; a++) root = strcmp(mm->facts->all.items[a], d->name) == 0;
     for (size_t e = 0; e < m->entries.funcs.len && !root; e++) {
       const char *ef = m->entries.funcs.items[e], *colon = strchr(ef, ':');
       root = colon && strcmp(colon + 1, d->name) == 0 && strlen(mm->name) == (size_t)(colon - ef) &&
