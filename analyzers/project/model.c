@@ -3336,6 +3336,25 @@ static bool model__calls_in(const Model *m, int32_t g, int32_t cls, uint32_t mod
   return false;
 }
 
+/* Whether `owner` of module mod calls a method of class cls (global, -1:
+ * none) through the class (`WanVideoPipeline.from_model_manager(...)`): a
+ * mention of the class that builds nothing itself and hands it to no one. */
+static bool model__calls_member(const Model *m, int32_t cls, uint32_t mod, int32_t owner) {
+  if (cls < 0) return false;
+  const MModule *mm = &m->mods.items[mod];
+  const PyDef *cd = model__pydef(m, cls);
+  for (size_t k = 0; k < mm->facts->calls.len; k++) {
+    const PyCall *c = &mm->facts->calls.items[k];
+    int32_t t = mm->call_target.items[k];
+    if (t < 0 || !(owner >= 0 ? c->owner == owner : c->owner == -1 && c->in_main == (owner == PYREF_MAIN))) continue;
+    const PyDef *td = model__pydef(m, t);
+    if (td->kind == PYDEF_METHOD && m->defs.items[t].mod == m->defs.items[cls].mod &&
+        model__global(m, m->defs.items[t].mod, td->cls) == cls && strstr(c->callee, cd->name))
+      return true;
+  }
+  return false;
+}
+
 /* Whether `owner` (a definition of mm) is a class with an `__init__` of its
  * own: naming a class among its bases constructs nothing through the base's
  * `__init__`; its own calls it through `super().__init__(...)`, a call. */
@@ -3372,23 +3391,52 @@ static bool model__names_method(const PyCall *c, const char *name) {
   return cn > n && c->callee[cn - n - 1] == '.' && memcmp(c->callee + cn - n, name, n) == 0;
 }
 
-/* The calls of a method by its name by `owner` of module mod (receivers are
- * not typed: every `<x>.name(...)` counts, whichever class x is): added to
+/* Whether call c of `owner` (a definition of module mod) names another
+ * method `name` than g: a library's (`torch.load(...)` through an import of
+ * no project package), or the owner's own class's (`self.encode_prompt(...)`
+ * in a pipeline class with an encode_prompt of its own, beside its
+ * prompter's). */
+static bool model__other_method(const Model *m, uint32_t mod, int32_t owner, const PyCall *c, const char *name,
+                                int32_t g) {
+  if (c->kind == PYCALL_IMPORTED) {
+    char *top = xstrndup(c->callee, strcspn(c->callee, "."));
+    bool ours = model__set_has(&m->tops, top);
+    free(top);
+    return !ours;
+  }
+  const PyFacts *f = m->mods.items[mod].facts;
+  if (c->kind != PYCALL_SELF || owner < 0 || f->defs.items[owner].kind != PYDEF_METHOD) return false;
+  int32_t cls = f->defs.items[owner].cls;
+  const PyDef *gd = model__pydef(m, g);
+  if (model__global(m, (int32_t)mod, cls) == model__global(m, m->defs.items[g].mod, gd->cls)) return false;
+  for (size_t k = (size_t)cls + 1; k < f->defs.len && f->defs.items[k].kind == PYDEF_METHOD; k++)
+    if (f->defs.items[k].cls == cls && strcmp(f->defs.items[k].name, name) == 0) return true;
+  return false;
+}
+
+/* The calls of method g by its name by `owner` of module mod (receivers are
+ * not typed: every `<x>.name(...)` counts, whichever class x is, but a
+ * library's and the owner's own class's, model__other_method): added to
  * *calls when each passes p, as bound calls; false when one does not or
  * when the owner mentions the name without calling it. */
-static bool model__method_calls_in(const Model *m, uint32_t mod, int32_t owner, const char *name, const PyParam *p,
+static bool model__method_calls_in(const Model *m, uint32_t mod, int32_t owner, int32_t g, const PyParam *p,
                                    bool passing, size_t *calls) {
   const PyFacts *f = m->mods.items[mod].facts;
-  size_t found = 0;
+  const char *name = model__pydef(m, g)->name;
+  size_t found = 0, others = 0;
   for (size_t k = 0; k < f->calls.len; k++) {
     const PyCall *c = &f->calls.items[k];
     if (!(owner >= 0 ? c->owner == owner : c->owner == -1 && c->in_main == (owner == PYREF_MAIN))) continue;
     if (!model__names_method(c, name)) continue;
+    if (model__other_method(m, mod, owner, c, name, g)) {
+      others++;
+      continue;
+    }
     if (!model__agrees(c, p, 1, passing)) return false;
     found++;
   }
   *calls += found;
-  return found > 0;
+  return found > 0 || others > 0;
 }
 
 /* How many calls in the project of method g (not __init__) pass p (or, not
@@ -3407,7 +3455,7 @@ static size_t model__method_all_pass(const Model *m, int32_t g, const PyParam *p
     uint32_t mod = (uint32_t)(id >> 32);
     const PyRef *ref = &m->mods.items[mod].facts->refs.items[(uint32_t)id];
     if (ref->via <= -2) continue;
-    if (!model__method_calls_in(m, mod, ref->owner, d->name, p, passing, &calls)) return 0;
+    if (!model__method_calls_in(m, mod, ref->owner, g, p, passing, &calls)) return 0;
   }
   return calls;
 }
@@ -3468,7 +3516,7 @@ static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p, bool 
     const MModule *rm = &m->mods.items[mod];
     int32_t t = ref->via >= 0 && (size_t)ref->via < rm->import_target.len ? rm->import_target.items[ref->via] : -1;
     if (t >= 0 && t != g && t != cls) continue;
-    if (!model__calls_in(m, g, cls, mod, ref->owner)) return 0;
+    if (!model__calls_in(m, g, cls, mod, ref->owner) && !model__calls_member(m, cls, mod, ref->owner)) return 0;
   }
   return calls;
 }
