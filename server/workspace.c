@@ -101,6 +101,16 @@ static bool ws__is_venv(const char *abs) {
   return r;
 }
 
+/* Whether the folder at abs is a Python package (holds `__init__.py`):
+ * then a conventional exclude's name is the package's (StableAvatar's
+ * `wan/dist/`, which its models import), not a build's output. */
+static bool ws__is_package(const char *abs) {
+  char *init = xasprintf("%s/__init__.py", abs);
+  bool r = access(init, F_OK) == 0;
+  free(init);
+  return r;
+}
+
 /* Iterative walk: a stack of (relative, absolute) directory paths. */
 static void ws__walk(Walker *w, const char *root_abs) {
   Array(char *) stack = {0};
@@ -128,7 +138,7 @@ static void ws__walk(Walker *w, const char *root_abs) {
       } else if (ws__excluded(w->opt, crel, name)) {
         /* excluded by configuration: silent, as the user asked for it */
       } else if (S_ISDIR(st.st_mode)) {
-        if (kb_pattern_match(ws__skip_dirs, name) || ws__is_venv(cabs)) {
+        if ((kb_pattern_match(ws__skip_dirs, name) && !ws__is_package(cabs)) || ws__is_venv(cabs)) {
           /* conventional excludes */
         } else if (ws__seen(w, &st)) {
           ws__note(w->ws, crel, "skipped, symbolic link loop (directory already visited)");

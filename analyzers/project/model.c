@@ -1703,6 +1703,10 @@ static void model__import(Model *m, int32_t mi, const char *spelled, bool requir
       bool bound = pkg->facts && pkg->facts->star_imports.len > 0; /* `from .x import *` may bind it */
       for (size_t r = 0; pkg->facts && r < pkg->facts->refs.len && !bound; r++)
         bound = pkg->facts->refs.items[r].owner == PYREF_MODULE && strcmp(pkg->facts->refs.items[r].name, last) == 0;
+      /* an import binds it too, a guarded one included (`try: from xfuser... import
+       * get_sp_group` with `get_sp_group = None` in the handler: StableAvatar's wan/dist) */
+      for (size_t r = 0; pkg->facts && r < pkg->facts->imports.len && !bound; r++)
+        bound = strcmp(pkg->facts->imports.items[r].local, last) == 0;
       missing = !bound && model__local_def(m, to, last, strlen(last), -1) < 0;
     }
     if (missing && abs && (model__maybe_built(m, abs) || model__namespace(m, abs))) missing = false;
