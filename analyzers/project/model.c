@@ -146,7 +146,7 @@ struct Model {
   Names names;         /* every name a module defines or refers to, numbered once when the module is set */
   Array(uint32_t) byname_first; /* per name id + sentinel: first of its definitions in byname_defs */
   Array(int32_t) byname_defs;   /* definitions grouped by name */
-  Array(uint8_t) mentioned;     /* per name id: some module refers to it */
+  Array(uint8_t) mentioned;     /* per name id: some module but a test refers to it */
   MIndex mod_suffixes; /* tails of whole-path names ("pkg.sub.mod" of "src.pkg.sub.mod"): src layouts,
                           namespace subpackages; used when no name matches exactly */
   MSet tops;      /* first components of module names: other names are no project's */
@@ -2700,8 +2700,10 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
                                    : !mm->facts->has_main && !strchr(mm->rel, '/') && !mm->imported_by_code;
   /* a module only a computed import loads is used by names the code does
    * not spell (`getattr(importlib.import_module(m), cls)`): its public
-   * names stay reachable, unknown rather than guessed dead */
-  public_mod = public_mod || (mm->importer < 0 && mm->computed_by >= 0 && !mm->by_targets);
+   * names stay reachable, unknown rather than guessed dead; not in a
+   * library copy, whose own loaders (diffusers' community pipelines) load
+   * what the project asks of it by names the project spells */
+  public_mod = public_mod || (mm->importer < 0 && mm->computed_by >= 0 && !mm->by_targets && !mm->vendored);
   for (const char *p = mm->name; public_mod && *p; p++)
     if (*p == '_' && (p == mm->name || p[-1] == '.') && !mm->is_init) public_mod = false;
   mm->surface = public_mod;
@@ -2953,6 +2955,10 @@ static void model__link_graph(Model *m) {
   memset(m->mentioned.items, 0, m->mentioned.len);
   for (size_t i = 0; i < m->mods.len; i++) {
     const MModule *mm = &m->mods.items[i];
+    /* what only the tests name is the tests' business: their mentions reach it
+     * when they run, and keep no opt-in toggle alive for the code (a diffusers
+     * copy's tests call every pipeline's enable_sequential_cpu_offload) */
+    if (mm->test) continue;
     /* a bare name read where the module defines it is that definition, no other's */
     for (size_t k = 0; k < mm->ref_ids.len; k++)
       if (model__ref_ours(mm, k) && !model__reexport_only(m, mm, k) &&
