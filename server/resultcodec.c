@@ -119,7 +119,8 @@ static size_t rc__pyfacts_text(const PyFacts *f) {
     t += rc__text(f->imports.items[i].local) + rc__text(f->imports.items[i].qualname) + rc__text(f->imports.items[i].module);
   for (size_t i = 0; i < f->refs.len; i++) t += rc__text(f->refs.items[i].name);
   return t + rc__texts(f->star_imports.items, f->star_imports.len) +
-         rc__texts(f->dynamic_imports.items, f->dynamic_imports.len) + rc__texts(f->all.items, f->all.len);
+         rc__texts(f->dynamic_imports.items, f->dynamic_imports.len) + rc__texts(f->all.items, f->all.len) +
+         rc__texts(f->keyed.items, f->keyed.len);
 }
 
 /* The project model's facts of a Python file (pyfacts.h); a leading 0 for
@@ -173,11 +174,13 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
     rc__str(out, f->refs.items[i].name);
     rc__u32(out, rc__zig(f->refs.items[i].owner));
     rc__u32(out, rc__zig(f->refs.items[i].via));
-    rc__u32(out, (uint32_t)f->refs.items[i].plain | (uint32_t)f->refs.items[i].attr << 1);
+    rc__u32(out, (uint32_t)f->refs.items[i].plain | (uint32_t)f->refs.items[i].attr << 1 |
+                     (uint32_t)f->refs.items[i].keyed << 2);
   }
   rc__strs(out, f->star_imports.items, f->star_imports.len);
   rc__strs(out, f->dynamic_imports.items, f->dynamic_imports.len);
   rc__strs(out, f->all.items, f->all.len);
+  rc__strs(out, f->keyed.items, f->keyed.len);
   const uint32_t flags[] = {f->dynamic_unknown, f->has_all,    f->has_main,   f->main_start, f->main_end,
                             f->runs_calls,      f->names_cli,  f->names_eval, f->usage_doc};
   for (size_t k = 0; k < 9; k++) rc__u32(out, flags[k]);
@@ -479,6 +482,7 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     uint32_t bits = rc__get_u32(r);
     ref.plain = bits & 1;
     ref.attr = (bits >> 1) & 1;
+    ref.keyed = (bits >> 2) & 1;
     int32_t via_at = ref.via <= -2 ? -2 - ref.via : ref.via;
     if (!ref.name || ref.owner < PYREF_MAIN || ref.owner >= (int32_t)f->defs.len || via_at >= (int32_t)f->imports.len)
       r->bad = true;
@@ -487,6 +491,7 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
   RC__GET_STRS(r, &f->star_imports);
   RC__GET_STRS(r, &f->dynamic_imports);
   RC__GET_STRS(r, &f->all);
+  RC__GET_STRS(r, &f->keyed);
   uint32_t flags[9];
   for (size_t k = 0; k < 9; k++) flags[k] = rc__get_u32(r);
   f->dynamic_unknown = flags[0];

@@ -6,6 +6,7 @@
 #include "analyzers/kb/kb.h"
 #include "analyzers/python/pyfacts.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,8 @@ typedef struct {
   Array(uint32_t) call_order;   /* calls by owner (same layout as refs) */
   Array(uint32_t) call_first;
   Array(uint32_t) ref_first;    /* per owner + 2: first position in ref_order, with a sentinel */
+  Array(uint8_t) ref_unnamed;   /* per ref: an entry of a registry table no documented run names
+                                   (model__registry_entries): it keeps nothing alive */
 } MModule;
 
 typedef struct {
@@ -339,6 +342,7 @@ static void model__module_clear_link(MModule *mm) {
   mm->name = mm->alt = mm->broken_reason = NULL;
   model__links_free(mm);
   array_free(&mm->deps);
+  array_free(&mm->ref_unnamed);
 }
 
 /* Frees a module's facts, whose reference and callee names are the
@@ -2158,7 +2162,7 @@ static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
      * class (model__reach_all) or is a call the links resolve: naming it keeps
      * no other class's alive (ConsisID's unbuilt VGGPerceptualLoss) */
     const PyRef *rf = &mm->facts->refs.items[ref];
-    if (model__reexport_only(r->m, mm, ref)) continue;
+    if (model__reexport_only(r->m, mm, ref) || mm->ref_unnamed.items[ref]) continue;
     if (!rf->plain && strcmp(rf->name, "__dict__") == 0) model__reach_namespace(r, mi, rf->via);
     if (!rf->plain && model__dunder(rf->name)) continue;
     model__reach_name(r, mm->ref_ids.items[ref]);
@@ -2937,6 +2941,73 @@ static void model__index_uses(Model *m) {
   array_free(&ids);
 }
 
+/* The option values the READMEs' and launchers' commands pass, into
+ * *tokens (borrowing from *store, which owns them): `--model Lumina_DiMOO`,
+ * `--task=t2v-14B`; a word elsewhere (prose, a code sample's
+ * `quant_method="gguf"`) names no run's choice. */
+static void model__doc_tokens(const Model *m, MSet *tokens, StrList *store) {
+  for (size_t i = 0; i < m->launchers.len; i++) {
+    const MLauncher *l = &m->launchers.items[i];
+    const char *t = l->text;
+    if (l->kind == MINPUT_CONFIG) continue;
+    for (size_t a = 0; a + 2 < l->len; a++) {
+      if (t[a] != '-' || t[a + 1] != '-' || (a > 0 && !isspace((unsigned char)t[a - 1]))) continue;
+      size_t e = a + 2;
+      while (e < l->len && (model__word(t[e]) || t[e] == '-')) e++;
+      if (e == a + 2 || e >= l->len || (t[e] != ' ' && t[e] != '=')) continue;
+      size_t v = e + 1;
+      while (t[e] == ' ' && v < l->len && t[v] == ' ') v++;
+      size_t w = v;
+      while (w < l->len && (model__word(t[w]) || strchr(".-/:+", t[w]))) w++;
+      if (w == v || w - v > 128 || t[v] == '-') continue;
+      char *tok = xstrndup(t + v, w - v);
+      if (model__set_add(tokens, tok)) array_push(store, tok);
+      else free(tok);
+      a = w - 1;
+    }
+  }
+}
+
+/* Registry tables: module code's mentions inside the values of a
+ * module-level dict with string keys (PyRef.keyed: VLMEvalKit's
+ * `supported_VLM` parts, `"Lumina_DiMOO": partial(Lumina_DiMOO, ...)`)
+ * name what a run may pick by key. When the documented runs pass some key
+ * of a module's tables as an option's value, an entry none of whose keys
+ * they pass keeps nothing
+ * alive (the other model wrappers: 37 of 50 sampled findings in
+ * Lumina-DiMOO judged not real); where they name none, which entry runs is
+ * unknown and every entry stays. */
+static void model__registry_entries(Model *m) {
+  MSet tokens = {0};
+  StrList store = {0};
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    size_t n = mm->facts ? mm->facts->refs.len : 0;
+    array_reserve(&mm->ref_unnamed, n + 1);
+    mm->ref_unnamed.len = n;
+    if (n) memset(mm->ref_unnamed.items, 0, n);
+    if (!mm->facts || !mm->facts->keyed.len) continue;
+    if (!store.len && !tokens.len) model__doc_tokens(m, &tokens, &store);
+    MSet named = {0};
+    StrList names = {0};
+    for (size_t k = 0; k < mm->facts->keyed.len; k++) {
+      const char *e = mm->facts->keyed.items[k], *tab = strchr(e, '\t');
+      if (!tab || !model__set_has(&tokens, tab + 1)) continue;
+      char *name = xstrndup(e, (size_t)(tab - e));
+      if (model__set_add(&named, name)) array_push(&names, name);
+      else free(name);
+    }
+    for (size_t k = 0; named.len && k < n; k++) {
+      const PyRef *rf = &mm->facts->refs.items[k];
+      mm->ref_unnamed.items[k] = rf->owner == PYREF_MODULE && rf->keyed && !model__set_has(&named, rf->name);
+    }
+    model__set_free(&named);
+    strlist_free(&names);
+  }
+  model__set_free(&tokens);
+  strlist_free(&store);
+}
+
 static void model__link_graph(Model *m) {
   model__imports_ours(m);
   model__index_uses(m);
@@ -2950,6 +3021,7 @@ static void model__link_graph(Model *m) {
     if (l->kind == MINPUT_README) model__scan_doc_paths(m, l->text, l->len);
   }
   model__documented_packages(m, &roots); /* before model__reexport_only is asked */
+  model__registry_entries(m);
   array_reserve(&m->mentioned, m->names.strs.len + 1);
   m->mentioned.len = m->names.strs.len;
   memset(m->mentioned.items, 0, m->mentioned.len);
@@ -2961,7 +3033,7 @@ static void model__link_graph(Model *m) {
     if (mm->test) continue;
     /* a bare name read where the module defines it is that definition, no other's */
     for (size_t k = 0; k < mm->ref_ids.len; k++)
-      if (model__ref_ours(mm, k) && !model__reexport_only(m, mm, k) &&
+      if (model__ref_ours(mm, k) && !model__reexport_only(m, mm, k) && !mm->ref_unnamed.items[k] &&
           !(mm->facts->refs.items[k].plain && model__local_name(mm, mm->ref_ids.items[k])))
         m->mentioned.items[mm->ref_ids.items[k]] = 1;
   }

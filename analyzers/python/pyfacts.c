@@ -132,12 +132,13 @@ static size_t *pyfacts__ref_slot(const PyFacts *out, PyfRefSet *set, int32_t own
 
 /* A name already in the set (its slot taken) takes the new mention's `via`;
  * returns whether it was there. */
-static bool pyfacts__ref_merged(PyFacts *out, const size_t *slot, int32_t via, bool plain, bool attr) {
+static bool pyfacts__ref_merged(PyFacts *out, const size_t *slot, int32_t via, bool plain, bool attr, bool keyed) {
   if (!*slot) return false;
   PyRef *r = &out->refs.items[*slot - 1];
   r->via = pyfacts__merge_via(r->via, via);
   r->plain = r->plain && plain;
   r->attr = r->attr && attr;
+  r->keyed = r->keyed && keyed;
   return true;
 }
 
@@ -149,17 +150,21 @@ static void pyfacts__ref_push(PyFacts *out, PyfRefSet *set, size_t *slot, PyRef 
 }
 
 static void pyfacts__ref_add(PyFacts *out, PyfRefSet *set, int32_t owner, const char *name, size_t n, int32_t via,
-                             bool plain, bool attr) {
+                             bool plain, bool attr, bool keyed) {
   size_t *slot = pyfacts__ref_slot(out, set, owner, name, n);
-  if (!pyfacts__ref_merged(out, slot, via, plain, attr))
-    pyfacts__ref_push(out, set, slot, (PyRef){xstrndup(name, n), owner, via, plain, attr});
+  if (!pyfacts__ref_merged(out, slot, via, plain, attr, keyed))
+    pyfacts__ref_push(out, set, slot, (PyRef){xstrndup(name, n), owner, via, plain, attr, keyed});
 }
 
-/* Records that `owner` mentions the name text[s, e), once. */
-static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e, int32_t via, bool plain, bool attr) {
+/* Records that `owner` mentions the name text[s, e), once; `key`: the
+ * registry table entry whose value holds the mention (PyRef.keyed), or
+ * NULL; `neutral`: the mention leaves PyRef.keyed as the others make it. */
+static void pyfacts__ref(PyfBuild *b, int32_t owner, uint32_t s, uint32_t e, int32_t via, bool plain, bool attr,
+                         const char *key, bool neutral) {
   size_t n = e - s;
   if (n == 0 || n > 128) return;
-  pyfacts__ref_add(b->out, &b->seen, owner, b->py->text + s, n, via, plain, attr);
+  pyfacts__ref_add(b->out, &b->seen, owner, b->py->text + s, n, via, plain, attr, key != NULL || neutral);
+  if (key) array_push(&b->out->keyed, xasprintf("%.*s\t%s", (int)n, b->py->text + s, key));
 }
 
 /* A function's own import statement: its names are no mention (its uses
@@ -199,7 +204,7 @@ static void pyfacts__alias_use(PyfBuild *b, const PyBinding *bd, int32_t owner, 
   if (!bd || !bd->qualname || !bd->local) return;
   const char *last = strrchr(bd->qualname, '.');
   last = last ? last + 1 : bd->qualname;
-  if (strcmp(last, bd->local) != 0) pyfacts__ref_add(b->out, &b->seen, owner, last, strlen(last), via, plain, false);
+  if (strcmp(last, bd->local) != 0) pyfacts__ref_add(b->out, &b->seen, owner, last, strlen(last), via, plain, false, false);
 }
 
 /* A name a function's own import binds (`from transformers import
@@ -649,13 +654,36 @@ static bool pyfacts__type_tested(const PyfBuild *b, TSNode n, const TSNode *up, 
   return pysyntax_is_name(b->py, fn, "isinstance", 10) || pysyntax_is_name(b->py, fn, "issubclass", 10);
 }
 
+/* The key of the registry table entry whose value holds n, a name module
+ * code mentions: a module-level `NAME = {"key": value, ...}` (the pair
+ * directly in the dict, the dict the assignment's right side), with a
+ * string key; NULL elsewhere, in a nested pair (an inner table's keys
+ * would be what a command names) or under a computed key. `up`: n's
+ * ancestors, outermost first (the file's module or the top-level
+ * statement the walk started at). Caller frees. */
+static char *pyfacts__registry_key(const PyfBuild *b, TSNode n, const TSNode *up, size_t depth) {
+  size_t k = pysym_of(up[0]) == PYSYM_MODULE ? 1 : 0;
+  if (depth < k + 4 || pysym_of(up[k]) != PYSYM_EXPRESSION_STATEMENT || pysym_of(up[k + 1]) != PYSYM_ASSIGNMENT ||
+      pysym_of(up[k + 2]) != PYSYM_DICTIONARY || pysym_of(up[k + 3]) != PYSYM_PAIR)
+    return NULL;
+  TSNode right = pysym_child(up[k + 1], PYFIELD_RIGHT), value = pysym_child(up[k + 3], PYFIELD_VALUE);
+  TSNode key = pysym_child(up[k + 3], PYFIELD_KEY);
+  TSNode below = depth > k + 4 ? up[k + 4] : n;
+  if (ts_node_is_null(right) || ts_node_start_byte(right) != ts_node_start_byte(up[k + 2]) || ts_node_is_null(value) ||
+      ts_node_start_byte(below) != ts_node_start_byte(value) || ts_node_is_null(key) || pysym_of(key) != PYSYM_STRING)
+    return NULL;
+  for (size_t i = k + 4; i < depth; i++)
+    if (pysym_of(up[i]) == PYSYM_PAIR) return NULL;
+  return pysyntax_string_value(b->py, key);
+}
+
 static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym sym, const TSNode *up, size_t depth) {
   TSFieldId field = ts_tree_cursor_current_field_id(cur);
   TSNode parent = up[depth - 1];
   PySym ps = pysym_of(parent);
   if (sym == PYSYM_IDENTIFIER && pyfacts__type_tested(b, n, up, depth)) return;
   if (sym == PYSYM_IDENTIFIER && b->frames.len && pyfacts__binds(field, parent)) {
-    PyRef r = {pyfile_node_text(b->py, n), pyfacts__owner(b), -1, false, false};
+    PyRef r = {pyfile_node_text(b->py, n), pyfacts__owner(b), -1, false, false, false};
     array_push(&b->bound, r);
   }
   if (sym == PYSYM_IDENTIFIER && field == pysym_field_id(PYFIELD_NAME) &&
@@ -688,7 +716,11 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
   uint32_t at = ts_node_start_byte(n);
   int32_t owner = pyfacts__owner(b);
   if (owner < 0 && pyfacts__in_main(b, at)) owner = PYREF_MAIN;
-  pyfacts__ref(b, owner, at, ts_node_end_byte(n), via, plain, attr);
+  /* an import statement's mention neither keys nor unkeys the name: the
+   * table's `from .models.beta import BetaVLM` binds what its entries use */
+  char *key = owner == PYREF_MODULE && ps != PYSYM_DOTTED_NAME ? pyfacts__registry_key(b, n, up, depth) : NULL;
+  pyfacts__ref(b, owner, at, ts_node_end_byte(n), via, plain, attr, key, ps == PYSYM_DOTTED_NAME);
+  free(key);
   /* (the alias in its own import statement binds it: no use) */
   if (via >= 0 && bound && strcmp(ts_node_type(parent), "aliased_import") != 0)
     pyfacts__alias_use(b, bound, owner, via, plain);
@@ -972,19 +1004,20 @@ static void pyfacts__join(PyFacts *f, PyfRefSet *seen, PyFacts *part, bool own) 
       continue;
     }
     size_t *slot = pyfacts__ref_slot(f, seen, r.owner, r.name, strlen(r.name));
-    if (!pyfacts__ref_merged(f, slot, r.via, r.plain, r.attr)) pyfacts__ref_push(f, seen, slot, r);
+    if (!pyfacts__ref_merged(f, slot, r.via, r.plain, r.attr, r.keyed)) pyfacts__ref_push(f, seen, slot, r);
     else if (own) free(r.name); /* named by an earlier part too */
   }
   for (size_t i = 0; i < part->star_imports.len; i++) array_push(&f->star_imports, part->star_imports.items[i]);
   for (size_t i = 0; i < part->dynamic_imports.len; i++) array_push(&f->dynamic_imports, part->dynamic_imports.items[i]);
   for (size_t i = 0; i < part->all.len; i++) array_push(&f->all, part->all.items[i]);
+  for (size_t i = 0; i < part->keyed.len; i++) array_push(&f->keyed, part->keyed.items[i]);
   f->has_all = f->has_all || part->has_all;
   f->dynamic_unknown = f->dynamic_unknown || part->dynamic_unknown;
   f->names_cli = f->names_cli || part->names_cli;
   f->names_eval = f->names_eval || part->names_eval;
   if (own) { /* every string is the file's now: the part frees its arrays alone */
     part->defs.len = part->calls.len = part->refs.len = 0;
-    part->star_imports.len = part->dynamic_imports.len = part->all.len = 0;
+    part->star_imports.len = part->dynamic_imports.len = part->all.len = part->keyed.len = 0;
   }
 }
 
@@ -1109,6 +1142,7 @@ static void pyfacts__release_arena(PyFacts *f) {
   array_free(&f->star_imports);
   array_free(&f->dynamic_imports);
   array_free(&f->all);
+  array_free(&f->keyed);
   free(f->arena);
   f->arena = NULL;
 }
@@ -1126,7 +1160,7 @@ static void pyfacts__release(PyFacts *f) {
   array_free(&f->imports);
   if (f->borrowed) { /* the rest's strings are a cache's */
     f->defs.len = f->calls.len = f->refs.len = 0;
-    f->star_imports.len = f->all.len = 0;
+    f->star_imports.len = f->all.len = f->keyed.len = 0;
     size_t own = f->dynamic_imports.len - f->borrowed_dynamic;
     if (own) memmove(f->dynamic_imports.items, f->dynamic_imports.items + f->borrowed_dynamic, own * sizeof(char *));
     f->dynamic_imports.len = own;
@@ -1148,12 +1182,14 @@ static void pyfacts__release(PyFacts *f) {
   pyfacts__strs_free(f->star_imports.items, f->star_imports.len);
   pyfacts__strs_free(f->dynamic_imports.items, f->dynamic_imports.len);
   pyfacts__strs_free(f->all.items, f->all.len);
+  pyfacts__strs_free(f->keyed.items, f->keyed.len);
   array_free(&f->defs);
   array_free(&f->calls);
   array_free(&f->refs);
   array_free(&f->star_imports);
   array_free(&f->dynamic_imports);
   array_free(&f->all);
+  array_free(&f->keyed);
 }
 
 void pyfacts_free(PyFacts *f) {
@@ -1200,7 +1236,7 @@ static size_t pyfacts__copy_bytes(const PyFacts *f) {
   for (size_t i = 0; i < f->refs.len; i++) b += pyfacts__bytes(f->refs.items[i].name);
   return b + pyfacts__strs_bytes(f->star_imports.items, f->star_imports.len) +
          pyfacts__strs_bytes(f->dynamic_imports.items, f->dynamic_imports.len) +
-         pyfacts__strs_bytes(f->all.items, f->all.len);
+         pyfacts__strs_bytes(f->all.items, f->all.len) + pyfacts__strs_bytes(f->keyed.items, f->keyed.len);
 }
 
 #define PYFACTS__PUT_STRS(dst, src, at)                                                \
@@ -1255,6 +1291,7 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
   PYFACTS__PUT_STRS(c->star_imports, f->star_imports, &at);
   PYFACTS__PUT_STRS(c->dynamic_imports, f->dynamic_imports, &at);
   PYFACTS__PUT_STRS(c->all, f->all, &at);
+  PYFACTS__PUT_STRS(c->keyed, f->keyed, &at);
   c->dynamic_unknown = f->dynamic_unknown;
   c->has_all = f->has_all;
   c->has_main = f->has_main;

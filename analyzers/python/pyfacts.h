@@ -134,6 +134,9 @@ typedef struct {
                  Python finds it in this file's globals, so a definition of the file by that name is it */
   bool attr;  /* every mention is an attribute of an object no import binds (`model.name`, `self.name`):
                  no module-level definition of the project (PyFacts codec: bit 1 beside plain) */
+  bool keyed; /* module code's every mention lies in the value of an entry of a module-level dict
+                 literal with string keys, a registry table (`MODELS = {"wan-t2v": partial(WanT2V,
+                 ...)}`); PyFacts.keyed says which keys (codec: bit 2) */
 } PyRef;
 
 #define PYREF_MODULE (-1)
@@ -148,6 +151,7 @@ typedef struct PyFacts {
                                     literal importlib.import_module("m") / __import__("m") */
   bool dynamic_unknown;   /* an import_module call with a computed name */
   Array(char *) all;      /* __all__ entries */
+  Array(char *) keyed;    /* "name\tkey" per mention in a registry table's entry (PyRef.keyed) */
   bool has_all;
   bool has_main;
   uint32_t main_start, main_end; /* the `if __name__ == "__main__":` statement */

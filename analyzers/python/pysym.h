@@ -15,7 +15,7 @@
   X(CLASS_DEFINITION, "class_definition") X(COMMENT, "comment")                                  \
   X(COMPARISON_OPERATOR, "comparison_operator") X(CONCATENATED_STRING, "concatenated_string")     \
   X(CONDITIONAL_EXPRESSION, "conditional_expression") X(DECORATED_DEFINITION, "decorated_definition") \
-  X(DECORATOR, "decorator") X(DEFAULT_PARAMETER, "default_parameter")                            \
+  X(DECORATOR, "decorator") X(DEFAULT_PARAMETER, "default_parameter") X(DICTIONARY, "dictionary") \
   X(DOTTED_NAME, "dotted_name") X(ELIF_CLAUSE, "elif_clause") X(ELSE_CLAUSE, "else_clause")       \
   X(EXCEPT_CLAUSE, "except_clause") X(EXPRESSION_STATEMENT, "expression_statement")               \
   X(FINALLY_CLAUSE, "finally_clause") X(FOR_STATEMENT, "for_statement")                          \
