@@ -150,6 +150,8 @@ struct Model {
   Array(uint32_t) byname_first; /* per name id + sentinel: first of its definitions in byname_defs */
   Array(int32_t) byname_defs;   /* definitions grouped by name */
   Array(uint8_t) mentioned;     /* per name id: some module but a test refers to it */
+  Array(uint8_t) keyed_only;    /* per name id: registry entries no documented run passes refer to
+                                   it (MModule.ref_unnamed) */
   MIndex mod_suffixes; /* tails of whole-path names ("pkg.sub.mod" of "src.pkg.sub.mod"): src layouts,
                           namespace subpackages; used when no name matches exactly */
   MSet tops;      /* first components of module names: other names are no project's */
@@ -295,6 +297,13 @@ static bool model__mentioned(const Model *m, const char *name) {
   return id >= 0 && (size_t)id < m->mentioned.len && m->mentioned.items[id];
 }
 
+/* Whether only registry entries no documented run passes mention `name`
+ * (an unmentioned name: model__mentioned is false). */
+static bool model__keyed_only(const Model *m, const char *name) {
+  int64_t id = names_find(&m->names, name, strlen(name));
+  return id >= 0 && (size_t)id < m->keyed_only.len && m->keyed_only.items[id];
+}
+
 static bool model__is_test_path(const char *path) {
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
@@ -419,6 +428,7 @@ void model_free(Model *m) {
   array_free(&m->byname_first);
   array_free(&m->byname_defs);
   array_free(&m->mentioned);
+  array_free(&m->keyed_only);
   model__set_free(&m->tops);
   model__strs_free(m->top_names.items, m->top_names.len);
   array_free(&m->top_names);
@@ -2980,6 +2990,9 @@ static void model__doc_tokens(const Model *m, MSet *tokens, StrList *store) {
 static void model__registry_entries(Model *m) {
   MSet tokens = {0};
   StrList store = {0};
+  array_reserve(&m->keyed_only, m->names.strs.len + 1);
+  m->keyed_only.len = m->names.strs.len;
+  memset(m->keyed_only.items, 0, m->keyed_only.len);
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
     size_t n = mm->facts ? mm->facts->refs.len : 0;
@@ -3000,6 +3013,7 @@ static void model__registry_entries(Model *m) {
     for (size_t k = 0; named.len && k < n; k++) {
       const PyRef *rf = &mm->facts->refs.items[k];
       mm->ref_unnamed.items[k] = rf->owner == PYREF_MODULE && rf->keyed && !model__set_has(&named, rf->name);
+      if (mm->ref_unnamed.items[k] && mm->ref_ids.items[k] < m->keyed_only.len) m->keyed_only.items[mm->ref_ids.items[k]] = 1;
     }
     model__set_free(&named);
     strlist_free(&names);
@@ -3308,10 +3322,14 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
       return *own;
     }
     bool used = model__mentioned(m, name) || model__reads_own(mm, mm->def_ids.items[l]);
+    bool keyed = !used && model__keyed_only(m, name);
     StrBuf sb;
     sb_init(&sb);
     model__def_label(m, g, &sb);
-    *own = xasprintf(used ? "%s is used only by code that never runs" : "nothing in the project calls %s", sb.data);
+    *own = xasprintf(used    ? "%s is used only by code that never runs"
+                     : keyed ? "only registry entries that no documented command selects name %s"
+                             : "nothing in the project calls %s",
+                     sb.data);
     sb_free(&sb);
     return *own;
   }
@@ -3830,7 +3848,8 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
     const MDef *d = &m->defs.items[mm->def_base + k];
     bool used = !d->reachable && (model__mentioned(m, mm->facts->defs.items[k].name) ||
                                   model__reads_own(mm, mm->def_ids.items[k]));
-    unsigned bits = d->reachable | used << 1;
+    bool keyed = !d->reachable && model__keyed_only(m, mm->facts->defs.items[k].name);
+    unsigned bits = d->reachable | used << 1 | keyed << 2;
     h = model__mix(h, &bits, sizeof bits);
     /* which of its defaults every call passes (other modules' calls decide) */
     const PyDef *pd = &mm->facts->defs.items[k];
