@@ -677,11 +677,25 @@ static char *pyfacts__registry_key(const PyfBuild *b, TSNode n, const TSNode *up
   return pysyntax_string_value(b->py, key);
 }
 
+/* Whether a name lies in a type annotation (`manager: ModelManager`,
+ * `-> Optional[Stream]`): it names a type and builds nothing, so it is no
+ * use of the project's definition of that name. `up`: the name's
+ * ancestors, outermost first. */
+static bool pyfacts__in_annotation(const TSNode *up, size_t depth) {
+  for (size_t i = depth; i-- > 0;) {
+    PySym s = pysym_of(up[i]);
+    if (s == PYSYM_TYPE) return true;
+    if (pysym_is_statement(up[i]) || s == PYSYM_CALL || s == PYSYM_ARGUMENT_LIST) return false;
+  }
+  return false;
+}
+
 static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym sym, const TSNode *up, size_t depth) {
   TSFieldId field = ts_tree_cursor_current_field_id(cur);
   TSNode parent = up[depth - 1];
   PySym ps = pysym_of(parent);
   if (sym == PYSYM_IDENTIFIER && pyfacts__type_tested(b, n, up, depth)) return;
+  if (pyfacts__in_annotation(up, depth)) return;
   if (sym == PYSYM_IDENTIFIER && b->frames.len && pyfacts__binds(field, parent)) {
     PyRef r = {pyfile_node_text(b->py, n), pyfacts__owner(b), -1, false, false, false};
     array_push(&b->bound, r);
