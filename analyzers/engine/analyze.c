@@ -656,13 +656,12 @@ static char *analyze__choice_test(const PyFile *py, TSNode c) {
   return pyfile_node_text(py, pysym_of(c) == PYSYM_IF_STATEMENT ? pysym_child(c, PYFIELD_CONDITION) : ts_node_named_child(c, 1));
 }
 
-/* When f is the test of `A if torch.cuda.is_available() else B` (or of
- * an if statement without else whose body assigns such an A), the A it
- * picks if A is a string `values` matches (`"CUDAExecutionProvider"`, or a
- * list starting with it): its content (caller frees), else NULL. */
-static char *analyze__cuda_only_selection(const PyFile *py, const Finding *f, const char *values) {
-  int arm = -1;
-  TSNode c = analyze__choice_of(py, f, &arm);
+/* When the finding is the test of choice c (arm 1: analyze__choice_of) of
+ * `A if torch.cuda.is_available() else B` (or of an if statement without
+ * else whose body assigns such an A), the A it picks if A is a string
+ * `values` matches (`"CUDAExecutionProvider"`, or a list starting with it):
+ * its content (caller frees), else NULL. */
+static char *analyze__cuda_only_selection(const PyFile *py, TSNode c, int arm, const char *values) {
   if (ts_node_is_null(c) || arm != 1) return NULL;
   char *ct = analyze__choice_test(py, c), *hit = NULL;
   bool cuda = analyze__tests_cuda(ct, false);
@@ -678,12 +677,11 @@ static char *analyze__cuda_only_selection(const PyFile *py, const Finding *f, co
   return hit;
 }
 
-/* Whether f is in the CUDA branch or the test of `A if
- * torch.cuda.is_available() else B()` where B is a no-op `values` names
- * (`nullcontext()`): the "cuda-optional-fallback" row. */
-static bool analyze__cuda_optional(const PyFile *py, const Finding *f, const char *values) {
-  int arm = -1;
-  TSNode c = analyze__choice_of(py, f, &arm);
+/* Whether the finding, in arm `arm` of choice c (analyze__choice_of), is
+ * in the CUDA branch or the test of `A if torch.cuda.is_available() else
+ * B()` where B is a no-op `values` names (`nullcontext()`): the
+ * "cuda-optional-fallback" row. */
+static bool analyze__cuda_optional(const PyFile *py, TSNode c, int arm, const char *values) {
   if (ts_node_is_null(c) || pysym_of(c) != PYSYM_CONDITIONAL_EXPRESSION || arm > 1) return false;
   TSNode alt = ts_node_named_child(c, 2);
   char *ct = analyze__choice_test(py, c);
@@ -718,13 +716,11 @@ static bool analyze__switches_off(const PyFile *py, TSNode s, const char *calls)
   return !list || n > 0;
 }
 
-/* Whether f is in the test of `if not torch.cuda.is_available():` (or
- * `... is False`, with `and` conditions) without elif or else whose body
- * only turns options off (analyze__switches_off): the "cuda-off-switch"
- * row. */
-static bool analyze__cuda_off_switch(const PyFile *py, const Finding *f, const char *calls) {
-  int arm = -1;
-  TSNode c = analyze__choice_of(py, f, &arm);
+/* Whether the finding is in the test of choice c (analyze__choice_of), an
+ * `if not torch.cuda.is_available():` (or `... is False`, with `and`
+ * conditions) without elif or else whose body only turns options off
+ * (analyze__switches_off): the "cuda-off-switch" row. */
+static bool analyze__cuda_off_switch(const PyFile *py, TSNode c, const char *calls) {
   if (ts_node_is_null(c) || pysym_of(c) != PYSYM_IF_STATEMENT) return false;
   TSNode body = pysym_child(c, PYFIELD_CONSEQUENCE);
   uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body), parts = 0;
@@ -1376,20 +1372,20 @@ static void analyze__mark_python(const char *path, const PyFile *py, TextHits *h
     if (speedup && speedup->value && kb_pattern_match_memo(&codes, speedup->arg, f->rule->code) &&
         analyze__cuda_speedup(py, f, speedup->value))
       analyze__hint(f, speedup);
-    char *picked = selection && selection->value && kb_pattern_match_memo(&codes, selection->arg, f->rule->code)
-                       ? analyze__cuda_only_selection(py, f, selection->value)
-                       : NULL;
+    /* the three availability rows ask of the same choice: found once */
+    bool asks_selection = selection && selection->value && kb_pattern_match_memo(&codes, selection->arg, f->rule->code);
+    bool asks_optional = optional && optional->value && kb_pattern_match_memo(&codes, optional->arg, f->rule->code);
+    bool asks_off = off_switch && off_switch->value && kb_pattern_match_memo(&codes, off_switch->arg, f->rule->code);
+    int arm = -1;
+    TSNode choice = asks_selection || asks_optional || asks_off ? analyze__choice_of(py, f, &arm) : (TSNode){0};
+    char *picked = asks_selection ? analyze__cuda_only_selection(py, choice, arm, selection->value) : NULL;
     if (picked) {
       f->severity = SEV_HINT;
       kb_append_note(f, selection, picked, NULL);
       free(picked);
     }
-    if (optional && optional->value && kb_pattern_match_memo(&codes, optional->arg, f->rule->code) &&
-        analyze__cuda_optional(py, f, optional->value))
-      analyze__hint(f, optional);
-    if (off_switch && off_switch->value && kb_pattern_match_memo(&codes, off_switch->arg, f->rule->code) &&
-        analyze__cuda_off_switch(py, f, off_switch->value))
-      analyze__hint(f, off_switch);
+    if (asks_optional && analyze__cuda_optional(py, choice, arm, optional->value)) analyze__hint(f, optional);
+    if (asks_off && analyze__cuda_off_switch(py, choice, off_switch->value)) analyze__hint(f, off_switch);
     if (amp && amp->arg && amp->value && f->subject && strcmp(f->rule->code, amp->code) == 0 &&
         kb_pattern_match(amp->arg, f->subject) &&
         !analyze__names_keyword(py, f, amp->value))

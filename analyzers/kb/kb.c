@@ -176,11 +176,12 @@ static void kb__index_build(void) {
 }
 
 void kb_starts_add(const char *pattern, KbStarts *out) {
-  for (const char *p = pattern; p && *p;) {
-    const char *bar = strchr(p, '|');
-    size_t len = bar ? (size_t)(bar - p) : strlen(p);
-    if (*p != '!') array_push(out, ((KbStart){p, strcspn(p, "*?|")}));
-    p = bar ? bar + 1 : p + len;
+  const char *w;
+  size_t n;
+  for (const char *alts = pattern; util_alt_next(&alts, &w, &n);) {
+    size_t lit = 0;
+    while (lit < n && w[lit] != '*' && w[lit] != '?') lit++;
+    if (*w != '!') array_push(out, ((KbStart){w, lit}));
   }
 }
 

@@ -1293,10 +1293,8 @@ static int32_t model__in_module(const Model *m, int32_t mi, const char *rest, ch
   return -1;
 }
 
-/* An absolute dotted name to a definition: the longest module prefix, then
- * definitions, bindings and star imports, for a bounded number of hops
- * (re-export cycles end). -1 when it is no project definition; *module
- * gets the module when the name is one. */
+/* Whether a dotted name's first component is a project module's: else it
+ * names no project code. */
 static bool model__maybe_ours(const Model *m, const char *qual) {
   char top[128];
   size_t n = strcspn(qual, ".");
@@ -1340,6 +1338,10 @@ static void model__imports_ours(Model *m) {
   }
 }
 
+/* An absolute dotted name to a definition: the longest module prefix, then
+ * definitions, bindings and star imports, for a bounded number of hops
+ * (re-export cycles end). -1 when it is no project definition; *module
+ * gets the module when the name is one. */
 static int32_t model__resolve(const Model *m, const char *qual, int32_t *module, int32_t from) {
   if (module) *module = -1;
   if (!model__maybe_ours(m, qual)) return -1; /* torch.*, os.*: most names */
@@ -2165,14 +2167,14 @@ static void model__reach_owner(MReach *r, int32_t mi, int32_t owner) {
   MModule *mm = &r->m->mods.items[mi];
   for (uint32_t k = mm->ref_first.items[owner + 2]; k < mm->ref_first.items[owner + 3]; k++) {
     uint32_t ref = mm->ref_order.items[k];
+    const PyRef *rf = &mm->facts->refs.items[ref];
     if (!model__ref_ours(mm, ref)) continue;
-    if (mm->facts->refs.items[ref].plain && model__reach_local(r, mi, mm->ref_ids.items[ref])) continue;
-    if (model__reach_imported(r, mi, &mm->facts->refs.items[ref])) continue;
+    if (rf->plain && model__reach_local(r, mi, mm->ref_ids.items[ref])) continue;
+    if (model__reach_imported(r, mi, rf)) continue;
+    if (model__reexport_only(r->m, mm, ref) || mm->ref_unnamed.items[ref]) continue;
     /* `super(Net, self).__init__` names a protocol method, which runs with its
      * class (model__reach_all) or is a call the links resolve: naming it keeps
      * no other class's alive (ConsisID's unbuilt VGGPerceptualLoss) */
-    const PyRef *rf = &mm->facts->refs.items[ref];
-    if (model__reexport_only(r->m, mm, ref) || mm->ref_unnamed.items[ref]) continue;
     if (!rf->plain && strcmp(rf->name, "__dict__") == 0) model__reach_namespace(r, mi, rf->via);
     if (!rf->plain && model__dunder(rf->name)) continue;
     model__reach_name(r, mm->ref_ids.items[ref]);
@@ -2294,10 +2296,7 @@ static bool model__unlaunched_sibling(const Model *m, const MModule *mm) {
 static bool model__documented_config(const Model *m, const MModule *mm) {
   if (mm->facts->has_main || mm->importer >= 0 || mm->computed_by >= 0) return false;
   for (size_t i = 0; i < m->doc_paths.len; i++)
-    if (util_ends_with(m->doc_paths.items[i], mm->rel)) {
-      size_t n = strlen(m->doc_paths.items[i]) - strlen(mm->rel);
-      if (n == 0 || m->doc_paths.items[i][n - 1] == '/') return true;
-    }
+    if (model__path_tail(m->doc_paths.items[i], mm->rel)) return true;
   return false;
 }
 
@@ -2387,10 +2386,10 @@ static void model__documented_packages(Model *m, const StrList *copies) {
     const MModule *s = &m->mods.items[i];
     if (!s->facts || s->vendored || s->test || !(s->facts->has_main || s->cli || s->importer < 0) || !model__runs_name(&m->doc_runs, s))
       continue;
-    size_t own = s->in_package ? strcspn(s->name, ".") : 0;
+    size_t own = s->in_package ? model__first_len(s->name) : 0;
     for (size_t k = 0; k < s->deps.len; k++) {
       const MModule *d = &m->mods.items[s->deps.items[k]];
-      size_t n = strcspn(d->name, ".");
+      size_t n = model__first_len(d->name);
       if (!d->in_package || d->vendored || d->test || (own == n && strncmp(s->name, d->name, n) == 0)) continue;
       char *top = xstrndup(d->name, n);
       if (!model__set_has(&tops, top) && !model__readme_imports(m, copies, top) && model__set_add(&tops, top))
@@ -2400,15 +2399,15 @@ static void model__documented_packages(Model *m, const StrList *copies) {
   }
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
-    char *top = xstrndup(mm->name, strcspn(mm->name, "."));
-    mm->documented_pkg = tops.len && mm->in_package && !mm->test && !mm->vendored && model__set_has(&tops, top);
+    mm->documented_pkg = false;
+    if (!tops.len || !mm->in_package || mm->test || mm->vendored) continue;
+    char *top = xstrndup(mm->name, model__first_len(mm->name));
+    mm->documented_pkg = model__set_has(&tops, top);
     free(top);
   }
   model__set_free(&tops);
   strlist_free(&owned);
 }
-
-
 
 /* The targets of the configurations outside library copies that name
  * project code (model__maybe_ours), each once: the module a computed import
@@ -2983,10 +2982,9 @@ static void model__doc_tokens(const Model *m, MSet *tokens, StrList *store) {
  * `supported_VLM` parts, `"Lumina_DiMOO": partial(Lumina_DiMOO, ...)`)
  * name what a run may pick by key. When the documented runs pass some key
  * of a module's tables as an option's value, an entry none of whose keys
- * they pass keeps nothing
- * alive (the other model wrappers: 37 of 50 sampled findings in
- * Lumina-DiMOO judged not real); where they name none, which entry runs is
- * unknown and every entry stays. */
+ * they pass keeps nothing alive (the other model wrappers: 37 of 50
+ * sampled findings in Lumina-DiMOO judged not real); where they name none,
+ * which entry runs is unknown and every entry stays. */
 static void model__registry_entries(Model *m) {
   MSet tokens = {0};
   StrList store = {0};
@@ -3419,6 +3417,12 @@ static void model__calls_of(const Model *m, int32_t t, uint32_t *from, uint32_t 
   if (t >= 0) *from = m->calls_first.items[t], *to = m->calls_first.items[t + 1];
 }
 
+/* Whether call c is by `owner`, a PyRef owner: a definition, module code
+ * (-1) or the `__main__` block (-2, which a call marks with in_main). */
+static bool model__call_by(const PyCall *c, int32_t owner) {
+  return owner >= 0 ? c->owner == owner : c->owner == -1 && c->in_main == (owner == PYREF_MAIN);
+}
+
 /* Whether a call of g (or of class cls, -1: none) is in `owner` (a PyRef
  * owner) of module mod. */
 static bool model__calls_in(const Model *m, int32_t g, int32_t cls, uint32_t mod, int32_t owner) {
@@ -3428,9 +3432,7 @@ static bool model__calls_in(const Model *m, int32_t g, int32_t cls, uint32_t mod
     for (model__calls_of(m, targets[w], &j, &end); j < end; j++) {
       uint64_t id = m->calls_of.items[j];
       if ((uint32_t)(id >> 32) != mod) continue;
-      const PyCall *c = &m->mods.items[mod].facts->calls.items[(uint32_t)id];
-      /* a reference's owner -2 is the `__main__` block, a call's is -1 with in_main */
-      if (owner >= 0 ? c->owner == owner : c->owner == -1 && c->in_main == (owner == PYREF_MAIN)) return true;
+      if (model__call_by(&m->mods.items[mod].facts->calls.items[(uint32_t)id], owner)) return true;
     }
   }
   return false;
@@ -3446,7 +3448,7 @@ static bool model__calls_member(const Model *m, int32_t cls, uint32_t mod, int32
   for (size_t k = 0; k < mm->facts->calls.len; k++) {
     const PyCall *c = &mm->facts->calls.items[k];
     int32_t t = mm->call_target.items[k];
-    if (t < 0 || !(owner >= 0 ? c->owner == owner : c->owner == -1 && c->in_main == (owner == PYREF_MAIN))) continue;
+    if (t < 0 || !model__call_by(c, owner)) continue;
     const PyDef *td = model__pydef(m, t);
     if (td->kind == PYDEF_METHOD && m->defs.items[t].mod == m->defs.items[cls].mod &&
         model__global(m, m->defs.items[t].mod, td->cls) == cls && strstr(c->callee, cd->name))
@@ -3498,12 +3500,7 @@ static bool model__names_method(const PyCall *c, const char *name) {
  * prompter's). */
 static bool model__other_method(const Model *m, uint32_t mod, int32_t owner, const PyCall *c, const char *name,
                                 int32_t g) {
-  if (c->kind == PYCALL_IMPORTED) {
-    char *top = xstrndup(c->callee, strcspn(c->callee, "."));
-    bool ours = model__set_has(&m->tops, top);
-    free(top);
-    return !ours;
-  }
+  if (c->kind == PYCALL_IMPORTED) return !model__maybe_ours(m, c->callee);
   const PyFacts *f = m->mods.items[mod].facts;
   if (c->kind != PYCALL_SELF || owner < 0 || f->defs.items[owner].kind != PYDEF_METHOD) return false;
   int32_t cls = f->defs.items[owner].cls;
@@ -3526,8 +3523,7 @@ static bool model__method_calls_in(const Model *m, uint32_t mod, int32_t owner, 
   size_t found = 0, others = 0;
   for (size_t k = 0; k < f->calls.len; k++) {
     const PyCall *c = &f->calls.items[k];
-    if (!(owner >= 0 ? c->owner == owner : c->owner == -1 && c->in_main == (owner == PYREF_MAIN))) continue;
-    if (!model__names_method(c, name)) continue;
+    if (!model__call_by(c, owner) || !model__names_method(c, name)) continue;
     if (model__other_method(m, mod, owner, c, name, g)) {
       others++;
       continue;
