@@ -2315,8 +2315,10 @@ static bool model__seed(const Model *m, const MModule *mm) {
    * script in a package's folder, run with `python -m`, that no import runs) */
   if ((mm->facts->has_main || mm->cli_top) && model__cli(mm) && !mm->unlaunched) return true;
   if (!mm->in_package) return !model__idle_loose(mm);
-  /* in a folder of scripts a package is a helper; its scripts are those with a __main__ block */
-  if (mm->script_dir) return mm->facts->has_main && mm->importer < 0;
+  /* in a folder of scripts a package is a helper; its scripts are those
+   * with a __main__ block, less those launchers leave out among launched
+   * siblings (InspireMusic's inspiremusic/bin/flow_only_infer.py) */
+  if (mm->script_dir) return mm->facts->has_main && mm->importer < 0 && !mm->unlaunched;
   /* a package documented runs use keeps the library's rule for the
    * `__main__` blocks of its deeper modules (self-tests, unless a README
    * runs them) but has no API to seed its surface */
@@ -2715,8 +2717,10 @@ static void model__roots(MReach *r, int32_t mi, bool tests) {
    * not spell (`getattr(importlib.import_module(m), cls)`): its public
    * names stay reachable, unknown rather than guessed dead; not in a
    * library copy, whose own loaders (diffusers' community pipelines) load
-   * what the project asks of it by names the project spells */
-  public_mod = public_mod || (mm->importer < 0 && mm->computed_by >= 0 && !mm->by_targets && !mm->vendored);
+   * what the project asks of it by names the project spells; nor in a
+   * command line the launchers leave out among launched siblings, run by
+   * its `__main__` block if at all */
+  public_mod = public_mod || (mm->importer < 0 && mm->computed_by >= 0 && !mm->by_targets && !mm->vendored && !mm->unlaunched);
   for (const char *p = mm->name; public_mod && *p; p++)
     if (*p == '_' && (p == mm->name || p[-1] == '.') && !mm->is_init) public_mod = false;
   mm->surface = public_mod;

@@ -1,0 +1,3 @@
+#!/bin/bash
+# inference on the test prompts
+python musicgen/bin/infer.py --prompts data/prompts.txt --out outputs/
