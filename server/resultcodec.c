@@ -110,11 +110,13 @@ static size_t rc__pyfacts_text(const PyFacts *f) {
   for (size_t i = 0; i < f->defs.len; i++) {
     const PyDef *d = &f->defs.items[i];
     t += rc__text(d->name) + rc__texts(d->bases.items, d->bases.len);
-    for (size_t k = 0; k < d->params.len; k++) t += rc__text(d->params.items[k].name);
+    for (size_t k = 0; k < d->params.len; k++) t += rc__text(d->params.items[k].name) + rc__text(d->params.items[k].attr);
+    for (size_t k = 0; k < d->gates.len; k++) t += rc__text(d->gates.items[k].name);
   }
   for (size_t i = 0; i < f->calls.len; i++)
     t += rc__text(f->calls.items[i].callee) + rc__text(f->calls.items[i].self_attr) + rc__text(f->calls.items[i].keywords) +
-         rc__text(f->calls.items[i].gate);
+         rc__text(f->calls.items[i].gate) + rc__text(f->calls.items[i].fwd);
+  for (size_t i = 0; i < f->gated.len; i++) t += rc__text(f->gated.items[i].module);
   for (size_t i = 0; i < f->imports.len; i++)
     t += rc__text(f->imports.items[i].local) + rc__text(f->imports.items[i].qualname) + rc__text(f->imports.items[i].module);
   for (size_t i = 0; i < f->refs.len; i++) t += rc__text(f->refs.items[i].name);
@@ -141,8 +143,17 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
     for (size_t k = 0; k < d->params.len; k++) {
       const PyParam *q = &d->params.items[k];
       rc__str(out, q->name);
-      const uint32_t pn[] = {q->index, q->dflt_start, q->dflt_end, q->none_start, q->none_end, q->on_start, q->on_end};
-      for (size_t j = 0; j < 7; j++) rc__u32(out, pn[j]);
+      const uint32_t pn[] = {q->index, q->dflt_start, q->dflt_end, q->none_start, q->none_end, q->on_start, q->on_end,
+                             q->off_default};
+      for (size_t j = 0; j < 8; j++) rc__u32(out, pn[j]);
+      rc__str(out, q->attr);
+    }
+    rc__u32(out, (uint32_t)d->gates.len);
+    for (size_t k = 0; k < d->gates.len; k++) {
+      rc__str(out, d->gates.items[k].name);
+      rc__u32(out, (uint32_t)d->gates.items[k].attr | (uint32_t)d->gates.items[k].self << 1);
+      rc__u32(out, d->gates.items[k].start);
+      rc__u32(out, d->gates.items[k].end);
     }
   }
   rc__u32(out, (uint32_t)f->calls.len);
@@ -157,6 +168,7 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
     rc__u32(out, c->n_pos);
     rc__str(out, c->keywords);
     rc__str(out, c->gate);
+    rc__str(out, c->fwd);
   }
   rc__u32(out, (uint32_t)f->imports.len);
   for (size_t i = 0; i < f->imports.len; i++) {
@@ -181,6 +193,11 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
   rc__strs(out, f->dynamic_imports.items, f->dynamic_imports.len);
   rc__strs(out, f->all.items, f->all.len);
   rc__strs(out, f->keyed.items, f->keyed.len);
+  rc__u32(out, (uint32_t)f->gated.len);
+  for (size_t i = 0; i < f->gated.len; i++) {
+    rc__str(out, f->gated.items[i].module);
+    rc__u32(out, f->gated.items[i].at);
+  }
   const uint32_t flags[] = {f->dynamic_unknown, f->has_all,    f->has_main,   f->main_start, f->main_end,
                             f->runs_calls,      f->names_cli,  f->names_eval, f->usage_doc};
   for (size_t k = 0; k < 9; k++) rc__u32(out, flags[k]);
@@ -420,8 +437,8 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     for (uint32_t k = 0; !r->bad && k < np; k++) {
       PyParam q = {0};
       q.name = rc__get_str(r);
-      uint32_t pn[7];
-      for (size_t j = 0; j < 7; j++) pn[j] = rc__get_u32(r);
+      uint32_t pn[8];
+      for (size_t j = 0; j < 8; j++) pn[j] = rc__get_u32(r);
       q.index = pn[0];
       q.dflt_start = pn[1];
       q.dflt_end = pn[2];
@@ -429,8 +446,22 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
       q.none_end = pn[4];
       q.on_start = pn[5];
       q.on_end = pn[6];
+      q.off_default = pn[7] != 0;
+      q.attr = rc__get_str(r);
       if (!q.name) r->bad = true;
       array_push(&d.params, q);
+    }
+    uint32_t ng = rc__get_count(r, 4);
+    for (uint32_t k = 0; !r->bad && k < ng; k++) {
+      PyGate g = {0};
+      g.name = rc__get_str(r);
+      uint32_t bits = rc__get_u32(r);
+      g.attr = bits & 1;
+      g.self = (bits >> 1) & 1;
+      g.start = rc__get_u32(r);
+      g.end = rc__get_u32(r);
+      if (!g.name) r->bad = true;
+      array_push(&d.gates, g);
     }
     if (!d.name || nums[0] > PYDEF_METHOD || d.cls < -1 || d.cls >= (int32_t)i) r->bad = true;
     array_push(&f->defs, d);
@@ -452,6 +483,7 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     c.n_pos = rc__get_u32(r);
     c.keywords = rc__get_str(r);
     c.gate = rc__get_str(r);
+    c.fwd = rc__get_str(r);
     if (!c.callee || nums[0] > PYCALL_MEMBER || c.owner < -1 || c.owner >= (int32_t)f->defs.len) r->bad = true;
     array_push(&f->calls, c);
   }
@@ -492,6 +524,14 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
   RC__GET_STRS(r, &f->dynamic_imports);
   RC__GET_STRS(r, &f->all);
   RC__GET_STRS(r, &f->keyed);
+  n = rc__get_count(r, 2);
+  array_reserve(&f->gated, n);
+  for (uint32_t i = 0; !r->bad && i < n; i++) {
+    PyGatedImport g = {rc__get_str(r), 0};
+    g.at = rc__get_u32(r);
+    if (!g.module) r->bad = true;
+    array_push(&f->gated, g);
+  }
   uint32_t flags[9];
   for (size_t k = 0; k < 9; k++) flags[k] = rc__get_u32(r);
   f->dynamic_unknown = flags[0];

@@ -23,6 +23,21 @@ typedef struct {
   bool transferable; /* transfer_to_npu would handle it at run time (its row's transfer_covered) */
 } MConstruct;
 
+/* A module a module's gated imports load (PyGatedImport), and where one of
+ * them binds: loaded only while that gate's switch can be on. */
+typedef struct {
+  int32_t to;
+  uint32_t at;
+} MGatedDep;
+
+/* A switch an `__init__` stores for its other methods (PyParam.attr): its
+ * attribute, its `__init__` and class (global), and the parameter's index. */
+typedef struct {
+  const char *attr; /* borrowed from the facts */
+  int32_t init, cls;
+  uint32_t param;
+} MSwitchAttr;
+
 /* A definition by its interned name: a module's definitions sorted by
  * (name, index) find a name by binary search. */
 typedef struct {
@@ -78,6 +93,7 @@ typedef struct {
   Array(int32_t) import_target; /* per import: definition, -1 */
   Array(uint8_t) import_ours;   /* per import: it may name project code (model__ref_ours) */
   Array(int32_t) deps;          /* modules it imports */
+  Array(MGatedDep) gated_deps;  /* modules only its gated imports load (model__gated_deps) */
   Array(uint32_t) ref_order;    /* refs by owner */
   Array(uint32_t) call_order;   /* calls by owner (same layout as refs) */
   Array(uint32_t) call_first;
@@ -150,6 +166,7 @@ struct Model {
   Array(uint32_t) byname_first; /* per name id + sentinel: first of its definitions in byname_defs */
   Array(int32_t) byname_defs;   /* definitions grouped by name */
   Array(uint8_t) mentioned;     /* per name id: some module but a test refers to it */
+  Array(MSwitchAttr) switch_attrs; /* every `__init__`'s stored switches, rebuilt per link */
   Array(uint8_t) keyed_only;    /* per name id: registry entries no documented run passes refer to
                                    it (MModule.ref_unnamed) */
   MIndex mod_suffixes; /* tails of whole-path names ("pkg.sub.mod" of "src.pkg.sub.mod"): src layouts,
@@ -351,6 +368,7 @@ static void model__module_clear_link(MModule *mm) {
   mm->name = mm->alt = mm->broken_reason = NULL;
   model__links_free(mm);
   array_free(&mm->deps);
+  array_free(&mm->gated_deps);
   array_free(&mm->ref_unnamed);
 }
 
@@ -428,6 +446,7 @@ void model_free(Model *m) {
   array_free(&m->byname_first);
   array_free(&m->byname_defs);
   array_free(&m->mentioned);
+  array_free(&m->switch_attrs);
   array_free(&m->keyed_only);
   model__set_free(&m->tops);
   model__strs_free(m->top_names.items, m->top_names.len);
@@ -530,8 +549,14 @@ static uint64_t model__digest(const MModule *mm) {
     for (size_t b = 0; b < d->bases.len; b++) h = model__mix_str(h, d->bases.items[b]);
     for (size_t k = 0; k < d->params.len; k++) {
       const PyParam *q = &d->params.items[k];
-      const uint32_t at[] = {q->index, q->dflt_start, q->dflt_end, q->none_start, q->none_end, q->on_start, q->on_end};
-      h = model__mix(model__mix_str(h, q->name), at, sizeof at);
+      const uint32_t at[] = {q->index,    q->dflt_start, q->dflt_end, q->none_start, q->none_end,
+                             q->on_start, q->on_end,     q->off_default};
+      h = model__mix(model__mix_str(model__mix_str(h, q->name), q->attr), at, sizeof at);
+    }
+    for (size_t k = 0; k < d->gates.len; k++) {
+      const PyGate *g = &d->gates.items[k];
+      const uint32_t at[] = {g->attr, g->self, g->start, g->end};
+      h = model__mix(model__mix_str(h, g->name), at, sizeof at);
     }
   }
   for (size_t i = 0; f && i < f->calls.len; i++) {
@@ -547,7 +572,10 @@ static uint64_t model__digest(const MModule *mm) {
     h = model__mix(h, &c->n_pos, sizeof c->n_pos);
     h = model__mix_str(h, c->keywords);
     h = model__mix_str(h, c->gate);
+    h = model__mix_str(h, c->fwd);
   }
+  for (size_t i = 0; f && i < f->gated.len; i++)
+    h = model__mix(model__mix_str(h, f->gated.items[i].module), &f->gated.items[i].at, sizeof f->gated.items[i].at);
   for (size_t i = 0; f && i < f->imports.len; i++) {
     const PyFactImport *im = &f->imports.items[i];
     h = model__mix_import(h, im);
@@ -634,8 +662,10 @@ static bool model__facts_transfer(const PyFacts *f) {
 
 /* Whether the module code (outside every definition) refers to one of `words`. */
 static bool model__module_code_names(const PyFacts *f, const char *words) {
+  /* a name only its import statement mentions (via <= -2) is not used there */
   for (size_t k = 0; words && k < f->refs.len; k++)
-    if (f->refs.items[k].owner == PYREF_MODULE && kb_pattern_match(words, f->refs.items[k].name)) return true;
+    if (f->refs.items[k].owner == PYREF_MODULE && f->refs.items[k].via > -2 && kb_pattern_match(words, f->refs.items[k].name))
+      return true;
   return false;
 }
 
@@ -1686,6 +1716,45 @@ static void model__mark_missing(Model *m, int32_t mi, const char *what) {
 
 /* One import of module mi: a dependency edge, or the module is broken (a
  * name of a package that may be a namespace's goes to `later`). */
+/* The module an import of module mi spelled so loads (the longest prefix
+ * of its absolute name that is a module), or -1. */
+static int32_t model__resolve_quiet(const Model *m, int32_t mi, const char *spelled) {
+  char *abs = model__absolute(m, mi, spelled);
+  bool whole;
+  int32_t to = abs ? model__longest_module(m, abs, mi, &whole) : -1;
+  free(abs);
+  return to;
+}
+
+/* How many of n strings equal s. */
+static size_t model__count_str(char *const *strs, size_t n, const char *s) {
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) c += strcmp(strs[i], s) == 0;
+  return c;
+}
+
+/* Whether module mi imports module `to` outside every gate: at its top, by
+ * a star, or in a function where no gate holds the import (a dynamic
+ * import spelled as often as gated ones are all gated). */
+static bool model__imports_ungated(const Model *m, int32_t mi, int32_t to) {
+  const PyFacts *f = m->mods.items[mi].facts;
+  for (size_t k = 0; k < f->imports.len; k++) {
+    const PyFactImport *im = &f->imports.items[k];
+    if (model__resolve_quiet(m, mi, im->from_import ? im->qualname : im->module) == to) return true;
+    if (im->from_import && model__resolve_quiet(m, mi, im->module) == to) return true;
+  }
+  for (size_t k = 0; k < f->star_imports.len; k++)
+    if (model__resolve_quiet(m, mi, f->star_imports.items[k]) == to) return true;
+  for (size_t k = 0; k < f->dynamic_imports.len; k++) {
+    const char *d = f->dynamic_imports.items[k];
+    size_t gated = 0;
+    for (size_t g = 0; g < f->gated.len; g++) gated += strcmp(f->gated.items[g].module, d) == 0;
+    if (model__count_str(f->dynamic_imports.items, f->dynamic_imports.len, d) > gated && model__resolve_quiet(m, mi, d) == to)
+      return true;
+  }
+  return false;
+}
+
 static void model__import(Model *m, int32_t mi, const char *spelled, bool required, MMissings *later) {
   MModule *mm = &m->mods.items[mi];
   char *abs = model__absolute(m, mi, spelled);
@@ -1960,6 +2029,11 @@ typedef Array(int32_t) MQueue;
 
 /* What loading mm loads first, appended to out: the packages above it
  * (importing `a.b.c` runs `a` and `a.b`) and the modules it imports. */
+/* Switches and gates (defined with the defaults callers pass, which decide them). */
+static bool model__gated_off(const Model *m, const MModule *mm, int32_t to);
+static void model__switch_attrs(Model *m);
+static void model__gated_deps(Model *m);
+
 static void model__next(const Model *m, const MModule *mm, MQueue *out) {
   char *up = xstrdup(mm->name);
   for (char *dot; (dot = strrchr(up, '.')) != NULL;) {
@@ -1968,7 +2042,8 @@ static void model__next(const Model *m, const MModule *mm, MQueue *out) {
     if (p >= 0 && m->mods.items[p].is_init) array_push(out, p);
   }
   free(up);
-  for (size_t k = 0; k < mm->deps.len; k++) array_push(out, mm->deps.items[k]);
+  for (size_t k = 0; k < mm->deps.len; k++)
+    if (!model__gated_off(m, mm, mm->deps.items[k])) array_push(out, mm->deps.items[k]);
 }
 
 /* ---- entry points and reachability ----------------------------------------------- */
@@ -3073,6 +3148,9 @@ static void model__link_graph(Model *m) {
   }
   model__targets(m, &roots);
   strlist_free(&roots);
+  model__switch_attrs(m);
+  model__gated_deps(m); /* before anything loads */
+
   model__transfer(m);
   model__summaries(m);
   model__reachability(m);
@@ -3397,7 +3475,7 @@ static void model__mark_unreachable(const Model *m, const MModule *mm, FindingLi
  * too), or positionally (`shift` = 1 when the call leaves out self: a class
  * built, super().__init__) when it spreads nothing: after a spread the
  * positions are unknown. */
-static bool model__passes(const PyCall *c, const PyParam *p, uint32_t shift) {
+static bool model__passes_keyword(const PyCall *c, const PyParam *p) {
   size_t n = strlen(p->name);
   for (const char *k = c->keywords; k && *k;) {
     const char *sp = strchr(k, ' ');
@@ -3405,14 +3483,67 @@ static bool model__passes(const PyCall *c, const PyParam *p, uint32_t shift) {
     if (len == n && memcmp(k, p->name, n) == 0) return true;
     k = sp ? sp + 1 : k + len;
   }
+  return false;
+}
+
+static bool model__passes(const PyCall *c, const PyParam *p, uint32_t shift) {
+  if (model__passes_keyword(c, p)) return true;
   if (c->flags & PYCALL_SPREAD) return false;
   return p->index != PYPARAM_KEYWORD_ONLY && p->index >= shift && c->n_pos > p->index - shift;
 }
 
-/* Whether call c does what `passing` asks of parameter p: passes it, or
- * surely leaves it out (no spread that could pass it). */
-static bool model__agrees(const PyCall *c, const PyParam *p, uint32_t shift, bool passing) {
-  return passing ? model__passes(c, p, shift) : !model__passes(c, p, shift) && !(c->flags & PYCALL_SPREAD);
+/* The chains of switches passed on that a question of the defaults
+ * follows (model__forwards_off): how deep, and how many callers' switches in
+ * all before it answers "not off" (the answer on a budget cut short is the
+ * safe one). A public method passing its switch to a helper that builds a
+ * class is 3 deep. */
+typedef struct {
+  int depth;
+  size_t *budget;
+} MForward;
+
+#define MODEL_FORWARD_DEPTH 4
+#define MODEL_FORWARD_BUDGET 64
+#define MODEL_NO_FORWARD ((MForward){0, NULL})
+
+static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p, bool passing, MForward fw);
+
+/* Whether call c (of module mod) passes parameter p a switch of its own
+ * definition, by keyword (`use_vllm=use_vllm`), that is off itself: a False
+ * default no call turns on (Chat.load(use_vllm=False) -> self._load(...,
+ * use_vllm=use_vllm) -> GPT(..., use_vllm=use_vllm)). Then p stays off too. */
+static bool model__forwards_off(const Model *m, uint32_t mod, const PyCall *c, const PyParam *p, MForward fw) {
+  if (!c->fwd || c->owner < 0 || !fw.budget || fw.depth >= MODEL_FORWARD_DEPTH || !*fw.budget) return false;
+  size_t n = strlen(p->name);
+  for (const char *k = c->fwd; *k;) {
+    const char *eq = strchr(k, '='), *sp = eq ? strchr(eq, ' ') : NULL;
+    if (!eq || !sp) return false;
+    if ((size_t)(eq - k) == n && memcmp(k, p->name, n) == 0) {
+      const PyDef *od = &m->mods.items[mod].facts->defs.items[c->owner];
+      for (size_t q = 0; q < od->params.len; q++) {
+        const PyParam *op = &od->params.items[q];
+        if (!op->off_default || strlen(op->name) != (size_t)(sp - eq - 1) || memcmp(op->name, eq + 1, (size_t)(sp - eq - 1)) != 0)
+          continue;
+        (*fw.budget)--;
+        MForward up = {fw.depth + 1, fw.budget};
+        return model__all_pass(m, model__global(m, (int32_t)mod, c->owner), op, false, up) > 0;
+      }
+      return false;
+    }
+    k = sp + 1;
+  }
+  return false;
+}
+
+/* Whether call c of module mod does what `passing` asks of parameter p:
+ * passes it, or surely leaves it out (no spread that could pass it; a
+ * switch passed on that is off counts as left out). */
+static bool model__agrees(const Model *m, uint32_t mod, const PyCall *c, const PyParam *p, uint32_t shift, bool passing,
+                          MForward fw) {
+  if (passing) return model__passes(c, p, shift);
+  /* passed by name, a spread cannot pass it again */
+  if (model__passes_keyword(c, p)) return p->off_default && model__forwards_off(m, mod, c, p, fw);
+  return !(c->flags & PYCALL_SPREAD) && !model__passes(c, p, shift);
 }
 
 /* The calls of definition t (in calls_of) as [*from, *to); empty for t < 0. */
@@ -3521,7 +3652,7 @@ static bool model__other_method(const Model *m, uint32_t mod, int32_t owner, con
  * *calls when each passes p, as bound calls; false when one does not or
  * when the owner mentions the name without calling it. */
 static bool model__method_calls_in(const Model *m, uint32_t mod, int32_t owner, int32_t g, const PyParam *p,
-                                   bool passing, size_t *calls) {
+                                   bool passing, MForward fw, size_t *calls) {
   const PyFacts *f = m->mods.items[mod].facts;
   const char *name = model__pydef(m, g)->name;
   size_t found = 0, others = 0;
@@ -3532,7 +3663,7 @@ static bool model__method_calls_in(const Model *m, uint32_t mod, int32_t owner, 
       others++;
       continue;
     }
-    if (!model__agrees(c, p, 1, passing)) return false;
+    if (!model__agrees(m, mod, c, p, 1, passing, fw)) return false;
     found++;
   }
   *calls += found;
@@ -3543,7 +3674,7 @@ static bool model__method_calls_in(const Model *m, uint32_t mod, int32_t owner, 
  * `passing`, surely leave it out), when every call by its name does and
  * every mention of the name is such a call; 0 otherwise. Methods the framework calls by itself (`forward` through
  * `module(x)`, dunders: the row's `value`) have callers no name shows. */
-static size_t model__method_all_pass(const Model *m, int32_t g, const PyParam *p, bool passing) {
+static size_t model__method_all_pass(const Model *m, int32_t g, const PyParam *p, bool passing, MForward fw) {
   const PyDef *d = model__pydef(m, g);
   const KbEntry *row = kb_lookup(KB_DETECTOR, "overridden-default", NULL, 0);
   if (d->decorated || !row || (row->value && kb_pattern_match(row->value, d->name))) return 0;
@@ -3555,7 +3686,7 @@ static size_t model__method_all_pass(const Model *m, int32_t g, const PyParam *p
     uint32_t mod = (uint32_t)(id >> 32);
     const PyRef *ref = &m->mods.items[mod].facts->refs.items[(uint32_t)id];
     if (ref->via <= -2) continue;
-    if (!model__method_calls_in(m, mod, ref->owner, g, p, passing, &calls)) return 0;
+    if (!model__method_calls_in(m, mod, ref->owner, g, p, passing, fw, &calls)) return 0;
   }
   return calls;
 }
@@ -3585,11 +3716,11 @@ static bool model__may_name(const Model *m, int32_t g, uint32_t mod, const PyRef
  * `passing`, surely leave it out), when every call does and every mention
  * of the name is such a call (a callback could call it otherwise); 0
  * otherwise. */
-static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p, bool passing) {
+static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p, bool passing, MForward fw) {
   const PyDef *d = model__pydef(m, g);
   bool init = d->kind == PYDEF_METHOD && strcmp(d->name, "__init__") == 0;
   if ((size_t)g + 1 >= m->calls_first.len) return 0;
-  if (d->kind == PYDEF_METHOD && !init) return model__method_all_pass(m, g, p, passing);
+  if (d->kind == PYDEF_METHOD && !init) return model__method_all_pass(m, g, p, passing, fw);
   if (d->kind != PYDEF_FUNCTION && !init) return 0;
   const MModule *home = &m->mods.items[m->defs.items[g].mod];
   int32_t cls = init ? model__global(m, m->defs.items[g].mod, d->cls) : -1;
@@ -3600,7 +3731,9 @@ static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p, bool 
     uint32_t j, end;
     for (model__calls_of(m, targets[w], &j, &end); j < end; j++) {
       uint64_t id = m->calls_of.items[j];
-      if (!model__agrees(&m->mods.items[id >> 32].facts->calls.items[(uint32_t)id], p, init, passing)) return 0;
+      if (!model__agrees(m, (uint32_t)(id >> 32), &m->mods.items[id >> 32].facts->calls.items[(uint32_t)id], p, init, passing,
+                         fw))
+        return 0;
       calls++;
     }
   }
@@ -3619,6 +3752,129 @@ static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p, bool 
     if (!model__calls_in(m, g, cls, mod, ref->owner) && !model__calls_member(m, cls, mod, ref->owner)) return 0;
   }
   return calls;
+}
+
+/* How many calls leave switch p of definition g (global) off, when every
+ * call does (following switches passed on: model__forwards_off); 0 otherwise. */
+static size_t model__off_calls(const Model *m, int32_t g, const PyParam *p) {
+  size_t budget = MODEL_FORWARD_BUDGET;
+  MForward fw = {0, &budget};
+  return model__all_pass(m, g, p, false, fw);
+}
+
+/* ---- switches kept in attributes and the branches they open ---------------------- */
+
+/* Every `__init__` parameter with a False default that its `__init__`
+ * stores in an attribute, for the gates that test the attribute. */
+static void model__switch_attrs(Model *m) {
+  m->switch_attrs.len = 0;
+  for (size_t i = 0; i < m->mods.len; i++) {
+    const MModule *mm = &m->mods.items[i];
+    for (size_t k = 0; mm->facts && k < mm->facts->defs.len; k++) {
+      const PyDef *d = &mm->facts->defs.items[k];
+      if (d->kind != PYDEF_METHOD || strcmp(d->name, "__init__") != 0) continue;
+      for (size_t q = 0; q < d->params.len; q++) {
+        if (!d->params.items[q].attr || !d->params.items[q].off_default) continue;
+        MSwitchAttr a = {d->params.items[q].attr, model__global(m, (int32_t)i, (int32_t)k),
+                         model__global(m, (int32_t)i, d->cls), (uint32_t)q};
+        array_push(&m->switch_attrs, a);
+      }
+    }
+  }
+}
+
+/* Whether a variable's name names class `cls` (`gpt` for GPT, `vae` for
+ * VAE): case and underscores aside. */
+static bool model__names_class(const char *var, size_t n, const char *cls) {
+  size_t i = 0, j = 0;
+  for (; i < n || cls[j]; i++, j++) {
+    while (i < n && var[i] == '_') i++;
+    while (cls[j] == '_') j++;
+    if (i >= n || !cls[j]) return i >= n && !cls[j];
+    if (tolower((unsigned char)var[i]) != tolower((unsigned char)cls[j])) return false;
+  }
+  return true;
+}
+
+/* The switch gate gt of definition k (local, of mm) tests: k's own
+ * parameter; for `self.<attr>`, the parameter k's class's `__init__`
+ * stores there; for `<var>.<attr>`, the one so stored by a class `var`
+ * names (several: unknown). Its definition (global) goes to *g; NULL: none. */
+static const PyParam *model__gate_param(const Model *m, const MModule *mm, int32_t k, const PyGate *gt, int32_t *g) {
+  const PyDef *d = &mm->facts->defs.items[k];
+  int32_t mi = (int32_t)(mm - m->mods.items);
+  if (!gt->attr) {
+    for (size_t q = 0; q < d->params.len; q++)
+      if (d->params.items[q].off_default && strcmp(d->params.items[q].name, gt->name) == 0) {
+        *g = model__global(m, mi, k);
+        return &d->params.items[q];
+      }
+    return NULL;
+  }
+  const char *dot = gt->self ? NULL : strchr(gt->name, '.'), *attr = dot ? dot + 1 : gt->name;
+  int32_t cls = gt->self ? model__global(m, mi, d->cls) : -1;
+  const MSwitchAttr *found = NULL;
+  for (size_t i = 0; i < m->switch_attrs.len; i++) {
+    const MSwitchAttr *a = &m->switch_attrs.items[i];
+    if (strcmp(a->attr, attr) != 0) continue;
+    if (gt->self ? a->cls != cls : !dot || !model__names_class(gt->name, (size_t)(dot - gt->name), model__pydef(m, a->cls)->name))
+      continue;
+    if (found) return NULL;
+    found = a;
+  }
+  if (!found) return NULL;
+  *g = found->init;
+  return &model__pydef(m, found->init)->params.items[found->param];
+}
+
+/* The gate of mm holding byte `at` whose switch every call of the project
+ * leaves off, with that switch (*param) and how many calls (*calls); NULL:
+ * none. */
+static const PyGate *model__off_gate(const Model *m, const MModule *mm, uint32_t at, const PyParam **param, size_t *calls) {
+  int32_t k = mm->facts ? pyfacts_def_at(mm->facts, at) : -1;
+  for (size_t i = 0; k >= 0 && i < mm->facts->defs.items[k].gates.len; i++) {
+    const PyGate *gt = &mm->facts->defs.items[k].gates.items[i];
+    if (at < gt->start || at >= gt->end) continue;
+    int32_t g;
+    const PyParam *p = model__gate_param(m, mm, k, gt, &g);
+    size_t n = p ? model__off_calls(m, g, p) : 0;
+    if (!n) continue;
+    *param = p;
+    *calls = n;
+    return gt;
+  }
+  return NULL;
+}
+
+/* Each module's gated imports (PyFacts.gated) that load a module nothing
+ * else of it imports: at its top, by a star, or in a function outside
+ * every gate (a gated import is in dynamic_imports too). */
+static void model__gated_deps(Model *m) {
+  for (size_t i = 0; i < m->mods.len; i++) {
+    MModule *mm = &m->mods.items[i];
+    mm->gated_deps.len = 0;
+    const PyFacts *f = mm->facts;
+    for (size_t k = 0; f && k < f->gated.len; k++) {
+      int32_t to = model__resolve_quiet(m, (int32_t)i, f->gated.items[k].module);
+      if (to < 0 || to == (int32_t)i || model__imports_ungated(m, (int32_t)i, to)) continue;
+      MGatedDep d = {to, f->gated.items[k].at};
+      array_push(&mm->gated_deps, d);
+    }
+  }
+}
+
+/* Whether mm loads module `to` only through gated imports, each in a gate
+ * whose switch no call turns on. */
+static bool model__gated_off(const Model *m, const MModule *mm, int32_t to) {
+  bool any = false;
+  for (size_t k = 0; k < mm->gated_deps.len; k++) {
+    if (mm->gated_deps.items[k].to != to) continue;
+    const PyParam *p;
+    size_t n;
+    if (!model__off_gate(m, mm, mm->gated_deps.items[k].at, &p, &n)) return false;
+    any = true;
+  }
+  return any;
 }
 
 /* The parameter of a definition of mm whose default, or whose None branch,
@@ -3644,7 +3900,7 @@ static size_t model__overridden(const Model *m, const MModule *mm, uint32_t at, 
   int32_t k;
   const PyParam *p = mm->facts ? model__param_at(mm->facts, at, &k) : NULL;
   if (param) *param = p;
-  return p ? model__all_pass(m, model__global(m, (int32_t)(mm - m->mods.items), k), p, true) : 0;
+  return p ? model__all_pass(m, model__global(m, (int32_t)(mm - m->mods.items), k), p, true, MODEL_NO_FORWARD) : 0;
 }
 
 /* A finding of mm in the `if <param>:` branch of a False default that no call
@@ -3656,19 +3912,21 @@ static void model__off_parameters(const Model *m, const MModule *mm, FindingList
   for (size_t i = 0; row && i < own; i++) {
     Finding *f = &out->items[i];
     if (!f->rule || f->severity == SEV_HINT || !kb_pattern_match(row->arg, f->rule->code)) continue;
+    /* the switch's branch: `if <param>:` in its own definition, or a gate
+     * on it (`if self.<attr> and ...:` in another method) */
+    const PyParam *p = NULL;
+    size_t n = 0;
     int32_t k = pyfacts_def_at(mm->facts, f->start_byte);
     const PyDef *d = k >= 0 ? &mm->facts->defs.items[k] : NULL;
-    for (size_t q = 0; d && q < d->params.len; q++) {
-      const PyParam *p = &d->params.items[q];
-      if (f->start_byte < p->on_start || f->start_byte >= p->on_end) continue;
-      size_t n = model__all_pass(m, model__global(m, (int32_t)(mm - m->mods.items), k), p, false);
-      if (!n) break;
-      char calls[32];
-      snprintf(calls, sizeof calls, n == 1 ? "%zu call" : "%zu calls", n);
-      f->severity = SEV_HINT;
-      kb_append_note(f, row, p->name, calls);
-      break;
-    }
+    for (size_t q = 0; d && q < d->params.len && !p; q++)
+      if (f->start_byte >= d->params.items[q].on_start && f->start_byte < d->params.items[q].on_end) p = &d->params.items[q];
+    if (p) n = model__off_calls(m, model__global(m, (int32_t)(mm - m->mods.items), k), p);
+    if (!n) model__off_gate(m, mm, f->start_byte, &p, &n);
+    if (!n) continue;
+    char calls[32];
+    snprintf(calls, sizeof calls, n == 1 ? "%zu call" : "%zu calls", n);
+    f->severity = SEV_HINT;
+    kb_append_note(f, row, p->name, calls);
   }
 }
 
@@ -3854,13 +4112,19 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
     /* which of its defaults every call passes (other modules' calls decide) */
     const PyDef *pd = &mm->facts->defs.items[k];
     for (size_t q = 0; q < pd->params.len; q++) {
-      size_t n = model__all_pass(m, (int32_t)(mm->def_base + k), &pd->params.items[q], true);
-      size_t off = pd->params.items[q].on_end ? model__all_pass(m, (int32_t)(mm->def_base + k), &pd->params.items[q], false) : 0;
+      size_t n = model__all_pass(m, (int32_t)(mm->def_base + k), &pd->params.items[q], true, MODEL_NO_FORWARD);
+      size_t off = pd->params.items[q].off_default ? model__off_calls(m, (int32_t)(mm->def_base + k), &pd->params.items[q]) : 0;
       h = model__mix(h, &n, sizeof n);
       h = model__mix(h, &off, sizeof off);
     }
     bool guarded = model__guarded_only(m, (int32_t)(mm->def_base + k)); /* other modules' calls decide */
     h = model__mix(h, &guarded, sizeof guarded);
+    for (size_t q = 0; q < pd->gates.len; q++) { /* and whether its switches' branches run */
+      const PyParam *p;
+      size_t n = 0;
+      model__off_gate(m, mm, pd->gates.items[q].start, &p, &n);
+      h = model__mix(h, &n, sizeof n);
+    }
   }
   return h;
 }

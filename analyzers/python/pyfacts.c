@@ -336,6 +336,14 @@ static void pyfacts__dynamic(PyfBuild *b, TSNode call) {
   }
 }
 
+/* The attribute of `self.<attr>`, or NULL for any other expression. Caller frees. */
+static char *pyfacts__self_attr_of(const PyfBuild *b, TSNode e) {
+  if (ts_node_is_null(e) || pysym_of(e) != PYSYM_ATTRIBUTE) return NULL;
+  TSNode obj = pysym_child(e, PYFIELD_OBJECT), attr = pysym_child(e, PYFIELD_ATTRIBUTE);
+  if (ts_node_is_null(obj) || ts_node_is_null(attr) || !pysyntax_is_name(b->py, obj, "self", 4)) return NULL;
+  return pyfile_node_text(b->py, attr);
+}
+
 /* `self.<attr> = <call>` directly in a method `__init__`: the attribute. */
 static char *pyfacts__self_attr(const PyfBuild *b, TSNode call, int32_t owner) {
   if (owner < 0 || b->out->defs.items[owner].kind != PYDEF_METHOD || strcmp(b->out->defs.items[owner].name, "__init__") != 0)
@@ -343,13 +351,8 @@ static char *pyfacts__self_attr(const PyfBuild *b, TSNode call, int32_t owner) {
   TSNode asg = ts_node_parent(call);
   if (ts_node_is_null(asg) || pysym_of(asg) != PYSYM_ASSIGNMENT) return NULL;
   TSNode left = pysym_child(asg, PYFIELD_LEFT), right = pysym_child(asg, PYFIELD_RIGHT);
-  if (ts_node_is_null(left) || ts_node_is_null(right) || !ts_node_eq(right, call) || pysym_of(left) != PYSYM_ATTRIBUTE)
-    return NULL;
-  TSNode obj = pysym_child(left, PYFIELD_OBJECT), attr = pysym_child(left, PYFIELD_ATTRIBUTE);
-  if (ts_node_is_null(obj) || ts_node_is_null(attr) || pysym_of(obj) != PYSYM_IDENTIFIER ||
-      ts_node_end_byte(obj) - ts_node_start_byte(obj) != 4 || memcmp(b->py->text + ts_node_start_byte(obj), "self", 4) != 0)
-    return NULL;
-  return pyfile_node_text(b->py, attr);
+  if (ts_node_is_null(right) || !ts_node_eq(right, call)) return NULL;
+  return pyfacts__self_attr_of(b, left);
 }
 
 /* What a call passes: how many positional arguments, the keywords not set
@@ -357,8 +360,9 @@ static char *pyfacts__self_attr(const PyfBuild *b, TSNode call, int32_t owner) {
 static void pyfacts__arguments(const PyfBuild *b, TSNode call, PyCall *c) {
   TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
   if (ts_node_is_null(args) || pysym_of(args) != PYSYM_ARGUMENT_LIST) return; /* a generator argument: one */
-  StrBuf kw;
+  StrBuf kw, fwd;
   sb_init(&kw);
+  sb_init(&fwd);
   uint32_t n = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
@@ -371,12 +375,20 @@ static void pyfacts__arguments(const PyfBuild *b, TSNode call, PyCall *c) {
       if (ts_node_is_null(name) || (!ts_node_is_null(value) && strcmp(ts_node_type(value), "none") == 0)) continue;
       sb_append(&kw, b->py->text + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name));
       sb_putc(&kw, ' ');
+      if (pysym_of(value) == PYSYM_IDENTIFIER) {
+        sb_append(&fwd, b->py->text + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name));
+        sb_putc(&fwd, '=');
+        sb_append(&fwd, b->py->text + ts_node_start_byte(value), ts_node_end_byte(value) - ts_node_start_byte(value));
+        sb_putc(&fwd, ' ');
+      }
     } else {
       c->n_pos++;
     }
   }
   if (kw.len) c->keywords = sb_steal(&kw);
   else sb_free(&kw);
+  if (fwd.len) c->fwd = sb_steal(&fwd);
+  else sb_free(&fwd);
 }
 
 static void pyfacts__call(PyfBuild *b, TSNode call) {
@@ -391,7 +403,7 @@ static void pyfacts__call(PyfBuild *b, TSNode call) {
   const PyFile *py = b->py;
   uint32_t at = ts_node_start_byte(fn);
   PyCall c = {callee, kind, pyfacts__owner(b), pyfacts__in_main(b, at), 0,
-              pyfacts__pos(b, at), pyfacts__pos(b, ts_node_end_byte(fn)), NULL, 0, NULL, NULL};
+              pyfacts__pos(b, at), pyfacts__pos(b, ts_node_end_byte(fn)), NULL, 0, NULL, NULL, NULL};
   if (pyfile_in_ranges(py->guarded.items, py->guarded.len, at)) c.flags |= PYCALL_GUARDED;
   if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at)) c.flags |= PYCALL_NPU_AWARE;
   if (pyfile_in_ranges(py->cuda_gated.items, py->cuda_gated.len, at)) c.flags |= PYCALL_CUDA_GATED;
@@ -510,10 +522,33 @@ static void pyfacts__params(const PyfBuild *b, TSNode fn, PyDef *d) {
     if (k != PYSYM_DEFAULT_PARAMETER && k != PYSYM_TYPED_DEFAULT_PARAMETER) continue;
     TSNode name = pysym_child(c, PYFIELD_NAME), value = pysym_child(c, PYFIELD_VALUE);
     if (ts_node_is_null(name) || ts_node_is_null(value) || pysym_of(name) != PYSYM_IDENTIFIER) continue;
-    PyParam p = {pyfile_node_text(b->py, name), at, ts_node_start_byte(value), ts_node_end_byte(value), 0, 0, 0, 0};
+    PyParam p = {pyfile_node_text(b->py, name), at, ts_node_start_byte(value), ts_node_end_byte(value), 0, 0, 0, 0,
+                 false, NULL};
     const char *vt = ts_node_type(value);
     if (strcmp(vt, "none") == 0 || strcmp(vt, "false") == 0) pyfacts__param_blocks(b, fn, &p, strcmp(vt, "none") == 0);
+    p.off_default = strcmp(vt, "false") == 0;
     array_push(&d->params, p);
+  }
+}
+
+/* The attributes `__init__` sets from its parameters: `self.<attr> = <name>`
+ * statements directly in its body (the last one of a parameter counts). */
+static void pyfacts__param_attrs(const PyfBuild *b, TSNode fn, PyDef *d) {
+  TSNode body = pysym_child(fn, PYFIELD_BODY);
+  uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < n && d->params.len; i++) {
+    TSNode st = ts_node_named_child(body, i);
+    TSNode asg = pysym_of(st) == PYSYM_EXPRESSION_STATEMENT ? ts_node_named_child(st, 0) : (TSNode){0};
+    if (pysym_of(asg) != PYSYM_ASSIGNMENT) continue;
+    TSNode left = pysym_child(asg, PYFIELD_LEFT), right = pysym_child(asg, PYFIELD_RIGHT);
+    char *attr = pyfacts__self_attr_of(b, left);
+    for (size_t k = 0; attr && k < d->params.len; k++) {
+      PyParam *p = &d->params.items[k];
+      if (!pysyntax_is_name(b->py, right, p->name, strlen(p->name))) continue;
+      free(p->attr);
+      p->attr = xstrdup(attr);
+    }
+    free(attr);
   }
 }
 
@@ -547,6 +582,7 @@ static void pyfacts__def(PyfBuild *b, TSNode n, TSNode parent, bool is_class) {
     if (base) array_push(&d.bases, base);
   }
   if (!is_class) pyfacts__params(b, n, &d);
+  if (method && strcmp(d.name, "__init__") == 0) pyfacts__param_attrs(b, n, &d);
   array_push(&b->out->defs, d);
   PyfFrame f = {end, (int32_t)b->out->defs.len - 1, is_class};
   array_push(&b->frames, f);
@@ -740,6 +776,51 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
     pyfacts__alias_use(b, bound, owner, via, plain);
 }
 
+/* The gate of one operand of a branch's condition, if it is a switch: a
+ * parameter of d with a False default, or an attribute of a name
+ * (`self.is_vllm` in a method, `gpt.is_vllm`). */
+static void pyfacts__gate_operand(const PyfBuild *b, TSNode e, TSNode then, PyDef *d) {
+  PyGate g = {NULL, false, false, ts_node_start_byte(then), ts_node_end_byte(then)};
+  if (pysym_of(e) == PYSYM_IDENTIFIER) {
+    for (size_t k = 0; k < d->params.len && !g.name; k++)
+      if (d->params.items[k].off_default && pysyntax_is_name(b->py, e, d->params.items[k].name, strlen(d->params.items[k].name)))
+        g.name = xstrdup(d->params.items[k].name);
+  } else if (pysym_of(e) == PYSYM_ATTRIBUTE && pysym_of(pysym_child(e, PYFIELD_OBJECT)) == PYSYM_IDENTIFIER) {
+    g.attr = true;
+    g.self = d->kind == PYDEF_METHOD && pysyntax_is_name(b->py, pysym_child(e, PYFIELD_OBJECT), "self", 4);
+    g.name = pyfile_node_text(b->py, g.self ? pysym_child(e, PYFIELD_ATTRIBUTE) : e);
+  }
+  if (g.name) array_push(&d->gates, g);
+}
+
+/* The gates an `if` or `elif` opens in its definition: its condition's
+ * operands, through parentheses and `and` (an `or` or `not` opens none). */
+static void pyfacts__gates(PyfBuild *b, TSNode branch) {
+  int32_t owner = pyfacts__owner(b);
+  if (owner < 0 || b->out->defs.items[owner].kind == PYDEF_CLASS) return;
+  TSNode then = pysym_child(branch, PYFIELD_CONSEQUENCE);
+  TSNode todo[16];
+  size_t n = 0;
+  todo[n++] = pysym_child(branch, PYFIELD_CONDITION);
+  while (n && !ts_node_is_null(then)) {
+    TSNode e = todo[--n];
+    if (ts_node_is_null(e)) continue;
+    if (pysym_of(e) == PYSYM_PARENTHESIZED_EXPRESSION && ts_node_named_child_count(e) == 1) {
+      todo[n++] = ts_node_named_child(e, 0);
+      continue;
+    }
+    TSNode op = pysym_child(e, PYFIELD_OPERATOR);
+    if (strcmp(ts_node_type(e), "boolean_operator") == 0 && !ts_node_is_null(op) && strcmp(ts_node_type(op), "and") == 0) {
+      if (n + 2 <= sizeof todo / sizeof todo[0]) {
+        todo[n++] = pysym_child(e, PYFIELD_RIGHT);
+        todo[n++] = pysym_child(e, PYFIELD_LEFT);
+      }
+      continue;
+    }
+    pyfacts__gate_operand(b, e, then, &b->out->defs.items[owner]);
+  }
+}
+
 /* Visits n below `up` (its ancestors, innermost last, `depth` >= 1 of them). */
 static void pyfacts__visit(PyfBuild *b, const TSTreeCursor *cur, TSNode n, const TSNode *up, size_t depth) {
   TSNode parent = up[depth - 1];
@@ -751,6 +832,8 @@ static void pyfacts__visit(PyfBuild *b, const TSTreeCursor *cur, TSNode n, const
   case PYSYM_CLASS_DEFINITION: pyfacts__def(b, n, parent, true); break;
   case PYSYM_CALL: pyfacts__call(b, n); break;
   case PYSYM_IMPORT_FROM_STATEMENT: pyfacts__star(b, n); break;
+  case PYSYM_IF_STATEMENT:
+  case PYSYM_ELIF_CLAUSE: pyfacts__gates(b, n); break;
   case PYSYM_ASSIGNMENT:
     if (!b->frames.len) pyfacts__all(b, n);
     break;
@@ -830,12 +913,21 @@ static void pyfacts__drop_shadowed(PyfBuild *b) {
       free(c->self_attr);
       free(c->keywords);
       free(c->gate);
+      free(c->fwd);
     } else {
       b->out->calls.items[w++] = *c;
     }
   }
   b->out->calls.len = w;
   free(set);
+}
+
+/* Whether byte `at` lies in a gate of its definition. */
+static bool pyfacts__gated_at(const PyFacts *f, uint32_t at) {
+  int32_t k = pyfacts_def_at(f, at);
+  for (size_t i = 0; k >= 0 && i < f->defs.items[k].gates.len; i++)
+    if (at >= f->defs.items[k].gates.items[i].start && at < f->defs.items[k].gates.items[i].end) return true;
+  return false;
 }
 
 static void pyfacts__imports(PyfBuild *b) {
@@ -847,6 +939,11 @@ static void pyfacts__imports(PyfBuild *b) {
       if (dead) continue;
       array_push(&b->out->dynamic_imports, xstrndup(py->text + bd->module_start, bd->module_end - bd->module_start));
       if (bd->from_import) array_push(&b->out->dynamic_imports, xstrdup(bd->qualname));
+      if (pyfacts__gated_at(b->out, bd->def_byte)) {
+        PyGatedImport g = {xstrndup(py->text + bd->module_start, bd->module_end - bd->module_start), bd->def_byte};
+        array_push(&b->out->gated, g);
+        if (bd->from_import) array_push(&b->out->gated, ((PyGatedImport){xstrdup(bd->qualname), bd->def_byte}));
+      }
       continue;
     }
     PyFactImport im = {0};
@@ -980,6 +1077,10 @@ static void pyfacts__part_shift(PyfPart *p, uint32_t start, uint32_t row) {
         q->on_start = (uint32_t)(q->on_start + d);
         q->on_end = (uint32_t)(q->on_end + d);
       }
+    }
+    for (size_t k = 0; k < x->gates.len; k++) {
+      x->gates.items[k].start = (uint32_t)(x->gates.items[k].start + d);
+      x->gates.items[k].end = (uint32_t)(x->gates.items[k].end + d);
     }
   }
   for (size_t i = 0; i < p->facts.calls.len; i++) {
@@ -1148,10 +1249,12 @@ static void pyfacts__release_arena(PyFacts *f) {
   for (size_t i = 0; i < f->defs.len; i++) {
     array_free(&f->defs.items[i].bases);
     array_free(&f->defs.items[i].params);
+    array_free(&f->defs.items[i].gates);
   }
   array_free(&f->defs);
   array_free(&f->calls);
   array_free(&f->imports);
+  array_free(&f->gated);
   array_free(&f->refs);
   array_free(&f->star_imports);
   array_free(&f->dynamic_imports);
@@ -1172,6 +1275,8 @@ static void pyfacts__release(PyFacts *f) {
     free(f->imports.items[i].module);
   }
   array_free(&f->imports);
+  for (size_t i = 0; i < f->gated.len; i++) free(f->gated.items[i].module);
+  array_free(&f->gated);
   if (f->borrowed) { /* the rest's strings are a cache's */
     f->defs.len = f->calls.len = f->refs.len = 0;
     f->star_imports.len = f->all.len = f->keyed.len = 0;
@@ -1183,14 +1288,20 @@ static void pyfacts__release(PyFacts *f) {
     free(f->defs.items[i].name);
     pyfacts__strs_free(f->defs.items[i].bases.items, f->defs.items[i].bases.len);
     array_free(&f->defs.items[i].bases);
-    for (size_t k = 0; k < f->defs.items[i].params.len; k++) free(f->defs.items[i].params.items[k].name);
+    for (size_t k = 0; k < f->defs.items[i].params.len; k++) {
+      free(f->defs.items[i].params.items[k].name);
+      free(f->defs.items[i].params.items[k].attr);
+    }
     array_free(&f->defs.items[i].params);
+    for (size_t k = 0; k < f->defs.items[i].gates.len; k++) free(f->defs.items[i].gates.items[k].name);
+    array_free(&f->defs.items[i].gates);
   }
   for (size_t i = 0; i < f->calls.len; i++) {
     free(f->calls.items[i].callee);
     free(f->calls.items[i].self_attr);
     free(f->calls.items[i].keywords);
     free(f->calls.items[i].gate);
+    free(f->calls.items[i].fwd);
   }
   for (size_t i = 0; i < f->refs.len; i++) free(f->refs.items[i].name);
   pyfacts__strs_free(f->star_imports.items, f->star_imports.len);
@@ -1237,12 +1348,15 @@ static size_t pyfacts__copy_bytes(const PyFacts *f) {
   for (size_t i = 0; i < f->defs.len; i++) {
     const PyDef *d = &f->defs.items[i];
     b += pyfacts__bytes(d->name) + pyfacts__strs_bytes(d->bases.items, d->bases.len);
-    for (size_t k = 0; k < d->params.len; k++) b += pyfacts__bytes(d->params.items[k].name);
+    for (size_t k = 0; k < d->params.len; k++) b += pyfacts__bytes(d->params.items[k].name) + pyfacts__bytes(d->params.items[k].attr);
+    for (size_t k = 0; k < d->gates.len; k++) b += pyfacts__bytes(d->gates.items[k].name);
   }
   for (size_t i = 0; i < f->calls.len; i++) {
     const PyCall *c = &f->calls.items[i];
-    b += pyfacts__bytes(c->callee) + pyfacts__bytes(c->self_attr) + pyfacts__bytes(c->keywords) + pyfacts__bytes(c->gate);
+    b += pyfacts__bytes(c->callee) + pyfacts__bytes(c->self_attr) + pyfacts__bytes(c->keywords) + pyfacts__bytes(c->gate) +
+         pyfacts__bytes(c->fwd);
   }
+  for (size_t i = 0; i < f->gated.len; i++) b += pyfacts__bytes(f->gated.items[i].module);
   for (size_t i = 0; i < f->imports.len; i++) {
     const PyFactImport *im = &f->imports.items[i];
     b += pyfacts__bytes(im->local) + pyfacts__bytes(im->qualname) + pyfacts__bytes(im->module);
@@ -1275,7 +1389,15 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
     for (size_t k = 0; k < f->defs.items[i].params.len; k++) {
       PyParam p = f->defs.items[i].params.items[k];
       p.name = pyfacts__put(&at, p.name);
+      p.attr = pyfacts__put(&at, p.attr);
       array_push(&d.params, p);
+    }
+    memset(&d.gates, 0, sizeof d.gates);
+    array_reserve(&d.gates, f->defs.items[i].gates.len);
+    for (size_t k = 0; k < f->defs.items[i].gates.len; k++) {
+      PyGate g = f->defs.items[i].gates.items[k];
+      g.name = pyfacts__put(&at, g.name);
+      array_push(&d.gates, g);
     }
     array_push(&c->defs, d);
   }
@@ -1286,8 +1408,12 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
     k.self_attr = pyfacts__put(&at, k.self_attr);
     k.keywords = pyfacts__put(&at, k.keywords);
     k.gate = pyfacts__put(&at, k.gate);
+    k.fwd = pyfacts__put(&at, k.fwd);
     array_push(&c->calls, k);
   }
+  array_reserve(&c->gated, f->gated.len);
+  for (size_t i = 0; i < f->gated.len; i++)
+    array_push(&c->gated, ((PyGatedImport){pyfacts__put(&at, f->gated.items[i].module), f->gated.items[i].at}));
   array_reserve(&c->imports, f->imports.len);
   for (size_t i = 0; i < f->imports.len; i++) {
     PyFactImport im = f->imports.items[i];

@@ -22,8 +22,9 @@
  * from a cache's statements (`borrowed`): the strings of its definitions,
  * calls, names and string lists (and the definitions' bases and parameter
  * arrays) are the cache's, valid until that cache builds again or is freed;
- * its imports and the dynamic imports after the first `borrowed_dynamic`
- * (a function's own imports, which the file's bindings give) are its own. A
+ * its imports, its gated imports and the dynamic imports after the first
+ * `borrowed_dynamic` (a function's own imports, which the file's bindings
+ * give) are its own. A
  * PyFacts decoded from the disk cache keeps every string in one block it
  * owns (`arena`): its strings are never freed or replaced one by one (the
  * project model's interning leaves them where they are). Free with pyfacts_free (any kind);
@@ -54,7 +55,30 @@ typedef struct {
   /* a False default's first `if <name>:` statement directly in the body: its branch, what only a
    * caller passing the parameter runs (0, 0: none) */
   uint32_t on_start, on_end;
+  bool off_default;    /* the default is a literal False: a switch callers turn on */
+  char *attr;          /* in a method `__init__`, `self.<attr> = <name>` directly in its body: the
+                          attribute that carries the parameter to the other methods; else NULL */
 } PyParam;
+
+/* A branch of a definition that runs only when a switch is on: the body of
+ * `if <name>:`, `if self.<name>:` or `if <object>.<name>:` (`elif` too; the
+ * switch may be one operand of an `and` chain: `if self.is_vllm and
+ * sys.platform == "linux":`), anywhere in the definition. Whether the
+ * switch is a parameter (or the attribute an `__init__` sets from one) is
+ * the project's to say. */
+typedef struct {
+  char *name;          /* "use_vllm"; "gpt.is_vllm" for an attribute of another object than self */
+  bool attr;           /* an attribute: `self.<name>` or `<object>.<name>` */
+  bool self;           /* `self.<name>` in a method */
+  uint32_t start, end; /* the branch's body */
+} PyGate;
+
+/* A function's own import inside a gate of its definition (listed in
+ * dynamic_imports too): it loads the module only when the switch is on. */
+typedef struct {
+  char *module;        /* as dynamic_imports spells it */
+  uint32_t at;         /* where it binds */
+} PyGatedImport;
 
 #define PYPARAM_KEYWORD_ONLY UINT32_MAX
 
@@ -68,6 +92,7 @@ typedef struct {
                           @triton.jit or @staticmethod: the "plain-decorators" row) */
   Array(char *) bases; /* classes: base expressions spelled like callees (see PyCall.callee) */
   Array(PyParam) params; /* functions and methods: the parameters with a default */
+  Array(PyGate) gates;   /* functions and methods: their switch branches, in document order */
 } PyDef;
 
 typedef enum {
@@ -103,6 +128,8 @@ typedef struct {
                           followed by a blank ("device dtype "); NULL: none */
   char *gate;          /* the option the innermost enclosing branch requires on (PyFile.option_gates:
                           `x` of `if args.x:`), or NULL */
+  char *fwd;           /* its keyword arguments whose value is a bare name, as `kw=name ` each
+                          (`use_vllm=use_vllm `: a caller's own parameter passed on); NULL: none */
 } PyCall;
 
 /* A module-level import binding (`import a.b as c`, `from .m import f`). */
@@ -152,6 +179,7 @@ typedef struct PyFacts {
   bool dynamic_unknown;   /* an import_module call with a computed name */
   Array(char *) all;      /* __all__ entries */
   Array(char *) keyed;    /* "name\tkey" per mention in a registry table's entry (PyRef.keyed) */
+  Array(PyGatedImport) gated; /* function imports inside a gate (always the facts' own strings) */
   bool has_all;
   bool has_main;
   uint32_t main_start, main_end; /* the `if __name__ == "__main__":` statement */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "analyzers/engine/reach_facts.h"
+#include "analyzers/python/pyfacts.h"
 #include "server/resultcodec.h"
 
 static const char PY_TEXT[] =
@@ -25,13 +26,21 @@ static const char PY_TEXT[] =
     "\n"
     "\n"
     "class Block(torch.nn.Module):\n"
-    "    def __init__(self, dim):\n"
+    "    def __init__(self, dim, use_fast=False):\n"
     "        super().__init__()\n"
     "        self.norm = _norm(dim)\n"
+    "        self.is_fast = use_fast\n"
     "\n"
     "    def forward(self, q, k, v):\n"
     "        torch.cuda.synchronize()\n"
+    "        if self.is_fast and q.is_cuda:\n"
+    "            from .fast import kernel\n"
+    "            return kernel(q, k, v)\n"
     "        return flash_attn_func(q, k, v) if flash_attn_func else self.norm(q)\n"
+    "\n"
+    "\n"
+    "def build(dim, use_fast=False):\n"
+    "    return Block(dim, use_fast=use_fast)\n"
     "\n"
     "\n"
     "if __name__ == \"__main__\":\n"
@@ -83,6 +92,17 @@ static void rct_round_trip(int *test__failed, const char *path, const char *text
   bool same = rc == 0 && a.len == b.len && memcmp(a.data, b.data, a.len) == 0;
   bool found = l.len > 0 && facts.reach && facts.reach->words.len > 0 && facts.chains.len == 1 &&
                facts.chains.items[0].scope && strcmp(facts.chains.items[0].scope, "Block.forward") == 0;
+  /* the switches: a parameter stored in an attribute, its gate, a gated import, one passed on */
+  size_t switches = 0;
+  const PyFacts *pf = facts.py;
+  for (size_t i = 0; pf && i < pf->defs.len; i++) {
+    for (size_t k = 0; k < pf->defs.items[i].params.len; k++)
+      switches += pf->defs.items[i].params.items[k].attr && strcmp(pf->defs.items[i].params.items[k].attr, "is_fast") == 0;
+    for (size_t k = 0; k < pf->defs.items[i].gates.len; k++)
+      switches += pf->defs.items[i].gates.items[k].self && strcmp(pf->defs.items[i].gates.items[k].name, "is_fast") == 0;
+  }
+  for (size_t i = 0; pf && i < pf->calls.len; i++) switches += pf->calls.items[i].fwd && strcmp(pf->calls.items[i].fwd, "use_fast=use_fast ") == 0;
+  if (strstr(path, ".py")) found = found && switches == 3 && pf->gated.len == 2 && strcmp(pf->gated.items[0].module, ".fast") == 0;
   findings_free(&l);
   analyze_facts_free(&facts);
   sb_free(&a);

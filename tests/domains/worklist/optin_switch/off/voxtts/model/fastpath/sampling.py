@@ -1,0 +1,2 @@
+def greedy():
+    return {"temperature": 0.0}

@@ -1,0 +1,2 @@
+from .runner import FastLLM
+from . import sampling
