@@ -355,8 +355,20 @@ static char *pyfacts__self_attr(const PyfBuild *b, TSNode call, int32_t owner) {
   return pyfacts__self_attr_of(b, left);
 }
 
+/* Whether expression e is a parameter of definition `owner` with a False
+ * default: a switch of the caller that a call can pass on. */
+static bool pyfacts__own_switch(const PyfBuild *b, int32_t owner, TSNode e) {
+  if (owner < 0 || pysym_of(e) != PYSYM_IDENTIFIER) return false;
+  const PyDef *d = &b->out->defs.items[owner];
+  for (size_t k = 0; k < d->params.len; k++)
+    if (d->params.items[k].off_default && pysyntax_is_name(b->py, e, d->params.items[k].name, strlen(d->params.items[k].name)))
+      return true;
+  return false;
+}
+
 /* What a call passes: how many positional arguments, the keywords not set
- * to a literal None, whether it spreads any. */
+ * to a literal None, whether it spreads any, and which of its caller's
+ * switches it passes on by name (PyCall.fwd). */
 static void pyfacts__arguments(const PyfBuild *b, TSNode call, PyCall *c) {
   TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
   if (ts_node_is_null(args) || pysym_of(args) != PYSYM_ARGUMENT_LIST) return; /* a generator argument: one */
@@ -375,7 +387,7 @@ static void pyfacts__arguments(const PyfBuild *b, TSNode call, PyCall *c) {
       if (ts_node_is_null(name) || (!ts_node_is_null(value) && strcmp(ts_node_type(value), "none") == 0)) continue;
       sb_append(&kw, b->py->text + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name));
       sb_putc(&kw, ' ');
-      if (pysym_of(value) == PYSYM_IDENTIFIER) {
+      if (pyfacts__own_switch(b, c->owner, value)) {
         sb_append(&fwd, b->py->text + ts_node_start_byte(name), ts_node_end_byte(name) - ts_node_start_byte(name));
         sb_putc(&fwd, '=');
         sb_append(&fwd, b->py->text + ts_node_start_byte(value), ts_node_end_byte(value) - ts_node_start_byte(value));

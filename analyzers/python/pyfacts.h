@@ -128,8 +128,8 @@ typedef struct {
                           followed by a blank ("device dtype "); NULL: none */
   char *gate;          /* the option the innermost enclosing branch requires on (PyFile.option_gates:
                           `x` of `if args.x:`), or NULL */
-  char *fwd;           /* its keyword arguments whose value is a bare name, as `kw=name ` each
-                          (`use_vllm=use_vllm `: a caller's own parameter passed on); NULL: none */
+  char *fwd;           /* its keyword arguments whose value is a switch of its owner (a parameter
+                          with a False default), as `kw=name ` each (`use_vllm=use_vllm `); NULL: none */
 } PyCall;
 
 /* A module-level import binding (`import a.b as c`, `from .m import f`). */
