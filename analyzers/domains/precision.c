@@ -170,8 +170,18 @@ static void precision__autocast(Prec *p, TSNode call) {
   TSNode dt = pysyntax_argument(p->py, pysym_child(call, PYFIELD_ARGUMENTS), "dtype");
   if (ts_node_is_null(dt) || !precision__qual_matches(p, dt, row->value)) return;
   char *subj = precision__subject(p, call);
-  precision__emit(p, row, call, subj, NULL);
+  Finding *f = precision__emit(p, row, call, subj, NULL);
   free(subj);
+  /* a region whose device type follows a device (`device_type=x.device.type`)
+   * is an NPU region once the device is the NPU: nothing to change here */
+  const KbEntry *follows = precision__row(p, "autocast-follows-device");
+  TSNode dev = follows ? pysyntax_argument(p->py, pysym_child(call, PYFIELD_ARGUMENTS), follows->value) : (TSNode){0};
+  char *dname = ts_node_is_null(dev) ? NULL : pysyntax_name_text(p->py, dev);
+  if (f && dname && kb_pattern_match(follows->arg, dname)) {
+    f->severity = SEV_HINT;
+    kb_append_note(f, follows, dname, NULL);
+  }
+  free(dname);
 }
 
 /* `torch.arange(n).double()`: the table matcher takes a receiver that is a
