@@ -386,10 +386,11 @@ void analyze_options_default(AnalyzeOptions *o) {
 
 /* Findings of domain 2 and above (everything Python says about the code;
  * dependency findings stay) or of one domain: `data` points at the domain,
- * 0 for "2 and above". */
+ * 0 for "2 and above", -1 for every domain (a requirements file's
+ * dependencies are all it says). */
 static bool analyze__in_domain(void *data, const Finding *f) {
   int want = *(const int *)data, d = kb_domain(f->rule->code);
-  return want ? d == want : d >= 2;
+  return want > 0 ? d == want : d >= (want < 0 ? 1 : 2);
 }
 
 /* The first import matching a glob that is required: unguarded, and at the
@@ -1627,9 +1628,8 @@ static void analyze__cap(FindingList *l, bool truncated) {
 
 /* The file's domain findings, if it has any, give way to one ASC002 hint
  * of `row` at its start, saying `subj` (taken). */
-static void analyze__give_way(const AnalyzeOptions *opt, const KbEntry *row, char *subj, FindingList *out) {
+static void analyze__give_way(const AnalyzeOptions *opt, const KbEntry *row, char *subj, FindingList *out, int python) {
   const KbRule *rule = row ? context_rule(opt, row->code) : NULL;
-  int python = 0;
   bool any = false;
   for (size_t i = 0; rule && i < out->len && !any; i++) any = analyze__in_domain(&python, &out->items[i]);
   if (any) {
@@ -1646,7 +1646,7 @@ static void analyze__give_way(const AnalyzeOptions *opt, const KbEntry *row, cha
  * hint naming the twin, at the start of the file. */
 static void analyze__npu_sibling(const AnalyzeOptions *opt, const char *sibling, FindingList *out) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-stack", opt->user_entries, opt->n_user_entries);
-  analyze__give_way(opt, row, xasprintf("CUDA, with the NPU version beside it (%s)", sibling), out);
+  analyze__give_way(opt, row, xasprintf("CUDA, with the NPU version beside it (%s)", sibling), out, 0);
 }
 
 /* The other device a path names (the "other-device-path" row: a folder
@@ -1668,12 +1668,15 @@ static const char *analyze__device_word(const KbEntry *row, const char *path, ch
 /* Step 10 too: a file whose path names another accelerator's backend
  * (`backends/hpu/ops.py`, `ops/norm/enflame_gcu/layer_norm.py`,
  * `platform/metax_cuda.py`) is that device's code, selected where that
- * device is: its findings give way to one ASC002 hint at its start. */
-static void analyze__other_device_path(const AnalyzeOptions *opt, const char *rel, FindingList *out) {
+ * device is: its findings give way to one ASC002 hint at its start. A
+ * requirements file so named (`requirements-mac.txt`, `requirements_rocm.txt`)
+ * is that platform's install: its dependency findings give way too. */
+static void analyze__other_device_path(const AnalyzeOptions *opt, const char *rel, FileKind kind, FindingList *out) {
   const KbEntry *row = kb_lookup(KB_DETECTOR, "other-device-path", opt->user_entries, opt->n_user_entries);
   char word[32];
   const char *dev = row && row->arg ? analyze__device_word(row, rel, word, sizeof word) : NULL;
-  if (dev) analyze__give_way(opt, row, xasprintf("another device (its path names %s)", dev), out);
+  if (dev)
+    analyze__give_way(opt, row, xasprintf("another device (its path names %s)", dev), out, kind == FILE_REQUIREMENTS ? -1 : 0);
 }
 
 /* Step 9: codes the project's configuration ignores for this file. */
@@ -1804,7 +1807,7 @@ static uint32_t analyze__refine(const AnalyzeFile *file, const AnalyzeCtx *ctx, 
    * findings: place them all, once, with the same line starts */
   analyze__columns(ctx->text, ctx->len, ls, mine);
   if (file->npu_sibling) analyze__npu_sibling(opt, file->npu_sibling, mine);
-  else if (file->path) analyze__other_device_path(opt, file->path, mine);
+  else if (file->path) analyze__other_device_path(opt, file->path, ctx->kind, mine);
   if (file->n_file_ignores) findings_drop_if(mine, analyze__file_ignored, (void *)file);
   findings_sort(mine);
   analyze__cap(mine, ctx->truncated);
