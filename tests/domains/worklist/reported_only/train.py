@@ -7,11 +7,16 @@ import torch
 logger = logging.getLogger(__name__)
 
 
+def printt(fmt, *args):
+    print(fmt % args if args else fmt, flush=True)
+
+
 def describe():
     # the answers only go into messages: they read False / 0 on the NPU
     print(f"CUDA available: {torch.cuda.is_available()}")
     logger.info("visible devices: %d", torch.cuda.device_count())
     print("backend: " + ("cuda" if torch.cuda.is_available() else "cpu"))
+    printt("cuda_is_available: %s", torch.cuda.is_available())
 
 
 def pick_dtype(model):
