@@ -186,6 +186,7 @@ struct Model {
    * by whole links and kept between body-only ones) */
   MOffsets bases_first;
   Array(int32_t) bases;
+  bool trains;                 /* code that runs makes a backward pass (model__trains, per link) */
   bool shapes_relinked;        /* this link is whole (or the first): what only shapes decide (the
                                   class pairs, which imports may name project code) is made again */
   /* made by each link (model__index_uses): per definition + sentinel, the first of its calls in
@@ -2106,7 +2107,25 @@ typedef struct {
   Array(int32_t) work;
   uint8_t *reached; /* per name id: already followed */
   const char *opt_in; /* the "opt-in-methods" row's pattern, or NULL */
+  const KbEntry *training; /* the "training-only-methods" row, or NULL when the project trains */
 } MReach;
+
+/* Whether class definition d names a base of the kb pattern `bases`. */
+static bool model__has_base(const PyDef *d, const char *bases) {
+  for (size_t i = 0; bases && i < d->bases.len; i++)
+    if (kb_pattern_match(bases, d->bases.items[i])) return true;
+  return false;
+}
+
+static bool model__helper_pkg(const MModule *mm);
+
+/* Whether class cls of module mm is an autograd Function (the row's
+ * `value`) of an application's code, in a project that never trains (the
+ * caller passes the row only then): nothing runs its backward. A library's
+ * Function runs backward in its users' training. */
+static bool model__trains_nothing(const MModule *mm, const PyDef *cls, const KbEntry *training) {
+  return training && (!mm->in_package || model__helper_pkg(mm)) && model__has_base(cls, training->value);
+}
 
 static void model__reach_def(MReach *r, int32_t g) {
   MDef *d = &r->m->defs.items[g];
@@ -2846,9 +2865,12 @@ static void model__reach_all(MReach *r, size_t *at) {
     const MModule *mm = &m->mods.items[d->mod];
     const PyFacts *f = mm->facts;
     bool external = model__external_base(m, g);
+    bool autograd = r->training && model__trains_nothing(mm, pd, r->training);
     for (size_t k = (size_t)d->idx + 1; k < f->defs.len && f->defs.items[k].kind == PYDEF_METHOD; k++) {
       const PyDef *md = &f->defs.items[k];
       if (md->cls != d->idx) continue;
+      /* autograd calls an autograd Function's backward only in a backward pass */
+      if (autograd && kb_pattern_match(r->training->arg, md->name) && !m->mentioned.items[mm->def_ids.items[k]]) continue;
       /* a protected method nothing in the project names, in a class extending a
        * library's, is a hook the library calls (`_get_iterator` of a DataLoader) */
       if (model__private(md->name) && !(external && !m->mentioned.items[mm->def_ids.items[k]])) continue;
@@ -2860,6 +2882,22 @@ static void model__reach_all(MReach *r, size_t *at) {
   }
 }
 
+/* Whether code that runs makes a backward pass: a call the
+ * "training-calls" row names (`loss.backward()`, `accelerator.backward(loss)`,
+ * `torch.autograd.grad`, `trainer.fit()`) in a loaded module that is not a
+ * test (a library copy's own training loop trains nothing of the project). */
+static bool model__trains(const Model *m) {
+  const KbEntry *row = kb_lookup(KB_DETECTOR, "training-calls", NULL, 0);
+  if (!row || !row->arg) return true;
+  for (size_t i = 0; i < m->mods.len; i++) {
+    const MModule *mm = &m->mods.items[i];
+    if (!mm->facts || !mm->loaded || mm->test || mm->vendored) continue;
+    for (size_t k = 0; k < mm->facts->calls.len; k++)
+      if (kb_pattern_match(row->arg, mm->facts->calls.items[k].callee)) return true;
+  }
+  return false;
+}
+
 static void model__reachability(Model *m) {
   model__shadows(m); /* read from the bodies too (decorators, module code): every link */
   for (size_t i = 0; i < m->mods.len; i++) /* grouped once per body */
@@ -2868,7 +2906,9 @@ static void model__reachability(Model *m) {
   /* in two phases over one work list: the roots that are not tests first
    * (what they reach is code_reachable), then the tests' */
   const KbEntry *opt_in = kb_lookup(KB_DETECTOR, "opt-in-methods", NULL, 0);
-  MReach r = {m, {0}, xcalloc(m->names.strs.len + 1, 1), opt_in ? opt_in->arg : NULL};
+  m->trains = model__trains(m);
+  const KbEntry *training = m->trains ? NULL : kb_lookup(KB_DETECTOR, "training-only-methods", NULL, 0);
+  MReach r = {m, {0}, xcalloc(m->names.strs.len + 1, 1), opt_in ? opt_in->arg : NULL, training};
   size_t at = 0;
   for (size_t i = 0; i < m->mods.len; i++) m->mods.items[i].main_entry = m->mods.items[i].surface = false;
   for (int tests = 0; tests < 2; tests++) {
@@ -3393,6 +3433,17 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
       sb_init(&sb);
       model__def_label(m, g, &sb);
       *own = xasprintf("only the tests call %s: it is their helper", sb.data);
+      sb_free(&sb);
+      return *own;
+    }
+    const PyDef *gd = model__pydef(m, g);
+    const KbEntry *training = m->trains ? NULL : kb_lookup(KB_DETECTOR, "training-only-methods", NULL, 0);
+    if (gd->kind == PYDEF_METHOD && training && kb_pattern_match(training->arg, gd->name) &&
+        model__trains_nothing(mm, model__pydef(m, model__global(m, (int32_t)(mm - m->mods.items), gd->cls)), training)) {
+      StrBuf sb;
+      sb_init(&sb);
+      model__def_label(m, g, &sb);
+      *own = xasprintf("the project never trains (no backward pass in code that runs): autograd never calls %s", sb.data);
       sb_free(&sb);
       return *own;
     }
