@@ -94,11 +94,23 @@ static bool ws__seen(Walker *w, const struct stat *st) {
   return false;
 }
 
+/* Whether the folder at abs is a virtualenv: its `pyvenv.cfg` beside the
+ * interpreter's folders (`bin/` or `lib/`; `Scripts/` or `Lib/` on
+ * Windows). A `pyvenv.cfg` alone is a stray file committed with the
+ * sources (GOT-OCR2.0's source folder holds one), not an environment. */
 static bool ws__is_venv(const char *abs) {
+  static const char *const dirs[] = {"bin", "lib", "Scripts", "Lib"};
   char *cfg = xasprintf("%s/pyvenv.cfg", abs);
   bool r = access(cfg, F_OK) == 0;
   free(cfg);
-  return r;
+  bool layout = false;
+  for (size_t i = 0; r && !layout && i < sizeof dirs / sizeof dirs[0]; i++) {
+    char *d = xasprintf("%s/%s", abs, dirs[i]);
+    struct stat st;
+    layout = stat(d, &st) == 0 && S_ISDIR(st.st_mode);
+    free(d);
+  }
+  return r && layout;
 }
 
 /* Whether the folder at abs is a Python package (holds `__init__.py`):
