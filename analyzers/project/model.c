@@ -3559,6 +3559,12 @@ typedef struct {
 
 static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p, bool passing, MForward fw);
 
+/* The last dotted part of a callee. */
+static const char *model__last_part(const char *callee) {
+  const char *dot = strrchr(callee, '.');
+  return dot ? dot + 1 : callee;
+}
+
 /* Whether call c (of module mod) passes parameter p a switch of its own
  * definition, by keyword (`use_vllm=use_vllm`), that is off itself: a False
  * default no call turns on (Chat.load(use_vllm=False) -> self._load(...,
@@ -3778,13 +3784,18 @@ static size_t model__all_pass(const Model *m, int32_t g, const PyParam *p, bool 
   uint32_t name = home->def_ids.items[(init ? cls : g) - (int32_t)home->def_base];
   size_t calls = 0;
   const int32_t targets[2] = {g, cls};
+  const KbEntry *builders = init ? kb_lookup(KB_DETECTOR, "config-builders", NULL, 0) : NULL;
   for (int w = 0; w < 2; w++) {
     uint32_t j, end;
     for (model__calls_of(m, targets[w], &j, &end); j < end; j++) {
       uint64_t id = m->calls_of.items[j];
-      if (!model__agrees(m, (uint32_t)(id >> 32), &m->mods.items[id >> 32].facts->calls.items[(uint32_t)id], p, init, passing,
-                         fw))
+      const PyCall *c = &m->mods.items[id >> 32].facts->calls.items[(uint32_t)id];
+      /* `Cls.from_pretrained(...)`: a factory (the "config-builders" row) builds
+       * the class with what a configuration holds, which no call shows */
+      if (w == 1 && builders && kb_pattern_match(builders->arg, model__last_part(c->callee)) &&
+          strcmp(model__last_part(c->callee), model__pydef(m, cls)->name) != 0)
         return 0;
+      if (!model__agrees(m, (uint32_t)(id >> 32), c, p, init, passing, fw)) return 0;
       calls++;
     }
   }

@@ -1,6 +1,7 @@
 import os
 
 from .model import Engine
+from .model.decoder import Decoder
 
 
 class Chat:
@@ -18,6 +19,7 @@ class Chat:
     def _load(self, compile=False, use_fast=False, path=None):
         self.engine = Engine(path, use_fast=use_fast)
         self.engine.load_weights()
+        self.decoder = Decoder.from_pretrained(os.path.join("checkpoints", "decoder"))
         return True
 
     def infer(self, text):
