@@ -63,6 +63,7 @@ typedef struct {
   bool stub;             /* a type stub (.pyi): it never runs, and names no module that does */
   bool evals;            /* it mentions eval, exec, globals, locals or vars: names by strings */
   bool cli;              /* it parses a command line (model__cli), from its facts */
+  bool training_call;    /* it makes a call of the "training-calls" row (model__trains), from its facts */
   bool cli_top;          /* ... in its module code (`args = parser.parse_args()` at the top level) */
   bool imports_transfer; /* it imports transfer_to_npu at module level (model__patches), from its facts */
   bool script_dir;       /* under a folder of scripts (the "script-folders" row) */
@@ -685,6 +686,10 @@ static void model__set_body(Model *m, MModule *mm, PyFacts *facts, MConstruct *i
   mm->cli = facts && facts->names_cli;
   mm->cli_top = mm->cli && model__module_code_names(facts, kb_template("cli-parser-names"));
   mm->imports_transfer = model__facts_transfer(facts);
+  const KbEntry *training = kb_lookup(KB_DETECTOR, "training-calls", NULL, 0);
+  mm->training_call = false;
+  for (size_t k = 0; facts && training && training->arg && k < facts->calls.len && !mm->training_call; k++)
+    mm->training_call = kb_pattern_match(training->arg, facts->calls.items[k].callee);
 }
 
 static void model__set(Model *m, const char *id, const char *rel, const FileFacts *facts, PyFacts *owned,
@@ -2891,9 +2896,7 @@ static bool model__trains(const Model *m) {
   if (!row || !row->arg) return true;
   for (size_t i = 0; i < m->mods.len; i++) {
     const MModule *mm = &m->mods.items[i];
-    if (!mm->facts || !mm->loaded || mm->test || mm->vendored) continue;
-    for (size_t k = 0; k < mm->facts->calls.len; k++)
-      if (kb_pattern_match(row->arg, mm->facts->calls.items[k].callee)) return true;
+    if (mm->facts && mm->loaded && !mm->test && !mm->vendored && mm->training_call) return true;
   }
   return false;
 }
@@ -4175,7 +4178,8 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
     const PyDef *pd = &mm->facts->defs.items[k];
     for (size_t q = 0; q < pd->params.len; q++) {
       size_t n = model__all_pass(m, (int32_t)(mm->def_base + k), &pd->params.items[q], true, MODEL_NO_FORWARD);
-      size_t off = pd->params.items[q].off_default ? model__off_calls(m, (int32_t)(mm->def_base + k), &pd->params.items[q]) : 0;
+      /* (a switch's gates are mixed below, with the defs that test them) */
+      size_t off = pd->params.items[q].on_end ? model__off_calls(m, (int32_t)(mm->def_base + k), &pd->params.items[q]) : 0;
       h = model__mix(h, &n, sizeof n);
       h = model__mix(h, &off, sizeof off);
     }
