@@ -111,11 +111,12 @@ static size_t rc__pyfacts_text(const PyFacts *f) {
     const PyDef *d = &f->defs.items[i];
     t += rc__text(d->name) + rc__texts(d->bases.items, d->bases.len);
     for (size_t k = 0; k < d->params.len; k++) t += rc__text(d->params.items[k].name) + rc__text(d->params.items[k].attr);
-    for (size_t k = 0; k < d->gates.len; k++) t += rc__text(d->gates.items[k].name);
   }
   for (size_t i = 0; i < f->calls.len; i++)
     t += rc__text(f->calls.items[i].callee) + rc__text(f->calls.items[i].self_attr) + rc__text(f->calls.items[i].keywords) +
-         rc__text(f->calls.items[i].gate) + rc__text(f->calls.items[i].fwd);
+         rc__text(f->calls.items[i].gate);
+  for (size_t i = 0; i < f->forwards.len; i++) t += rc__text(f->forwards.items[i].pairs);
+  for (size_t i = 0; i < f->gates.len; i++) t += rc__text(f->gates.items[i].name);
   for (size_t i = 0; i < f->gated.len; i++) t += rc__text(f->gated.items[i].module);
   for (size_t i = 0; i < f->imports.len; i++)
     t += rc__text(f->imports.items[i].local) + rc__text(f->imports.items[i].qualname) + rc__text(f->imports.items[i].module);
@@ -148,13 +149,6 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
       for (size_t j = 0; j < 8; j++) rc__u32(out, pn[j]);
       rc__str(out, q->attr);
     }
-    rc__u32(out, (uint32_t)d->gates.len);
-    for (size_t k = 0; k < d->gates.len; k++) {
-      rc__str(out, d->gates.items[k].name);
-      rc__u32(out, (uint32_t)d->gates.items[k].attr | (uint32_t)d->gates.items[k].self << 1);
-      rc__u32(out, d->gates.items[k].start);
-      rc__u32(out, d->gates.items[k].end);
-    }
   }
   rc__u32(out, (uint32_t)f->calls.len);
   for (size_t i = 0; i < f->calls.len; i++) {
@@ -168,7 +162,19 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
     rc__u32(out, c->n_pos);
     rc__str(out, c->keywords);
     rc__str(out, c->gate);
-    rc__str(out, c->fwd);
+  }
+  rc__u32(out, (uint32_t)f->gates.len);
+  for (size_t i = 0; i < f->gates.len; i++) {
+    rc__str(out, f->gates.items[i].name);
+    rc__u32(out, (uint32_t)f->gates.items[i].attr | (uint32_t)f->gates.items[i].self << 1);
+    rc__u32(out, f->gates.items[i].start);
+    rc__u32(out, f->gates.items[i].end);
+  }
+  rc__u32(out, (uint32_t)f->forwards.len);
+  for (size_t i = 0; i < f->forwards.len; i++) {
+    rc__u32(out, f->forwards.items[i].start);
+    rc__u32(out, f->forwards.items[i].end);
+    rc__str(out, f->forwards.items[i].pairs);
   }
   rc__u32(out, (uint32_t)f->imports.len);
   for (size_t i = 0; i < f->imports.len; i++) {
@@ -451,18 +457,6 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
       if (!q.name) r->bad = true;
       array_push(&d.params, q);
     }
-    uint32_t ng = rc__get_count(r, 4);
-    for (uint32_t k = 0; !r->bad && k < ng; k++) {
-      PyGate g = {0};
-      g.name = rc__get_str(r);
-      uint32_t bits = rc__get_u32(r);
-      g.attr = bits & 1;
-      g.self = (bits >> 1) & 1;
-      g.start = rc__get_u32(r);
-      g.end = rc__get_u32(r);
-      if (!g.name) r->bad = true;
-      array_push(&d.gates, g);
-    }
     if (!d.name || nums[0] > PYDEF_METHOD || d.cls < -1 || d.cls >= (int32_t)i) r->bad = true;
     array_push(&f->defs, d);
   }
@@ -483,9 +477,31 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     c.n_pos = rc__get_u32(r);
     c.keywords = rc__get_str(r);
     c.gate = rc__get_str(r);
-    c.fwd = rc__get_str(r);
     if (!c.callee || nums[0] > PYCALL_MEMBER || c.owner < -1 || c.owner >= (int32_t)f->defs.len) r->bad = true;
     array_push(&f->calls, c);
+  }
+  n = rc__get_count(r, 4);
+  array_reserve(&f->gates, n);
+  for (uint32_t i = 0; !r->bad && i < n; i++) {
+    PyGate g = {0};
+    g.name = rc__get_str(r);
+    uint32_t bits = rc__get_u32(r);
+    g.attr = bits & 1;
+    g.self = (bits >> 1) & 1;
+    g.start = rc__get_u32(r);
+    g.end = rc__get_u32(r);
+    if (!g.name) r->bad = true;
+    array_push(&f->gates, g);
+  }
+  n = rc__get_count(r, 3);
+  array_reserve(&f->forwards, n);
+  for (uint32_t i = 0; !r->bad && i < n; i++) {
+    PyForward w = {0};
+    w.start = rc__get_u32(r);
+    w.end = rc__get_u32(r);
+    w.pairs = rc__get_str(r);
+    if (!w.pairs) r->bad = true;
+    array_push(&f->forwards, w);
   }
   n = rc__get_count(r, 12);
   array_reserve(&f->imports, n);

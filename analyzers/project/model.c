@@ -555,11 +555,6 @@ static uint64_t model__digest(const MModule *mm) {
                              q->on_start, q->on_end,     q->off_default};
       h = model__mix(model__mix_str(model__mix_str(h, q->name), q->attr), at, sizeof at);
     }
-    for (size_t k = 0; k < d->gates.len; k++) {
-      const PyGate *g = &d->gates.items[k];
-      const uint32_t at[] = {g->attr, g->self, g->start, g->end};
-      h = model__mix(model__mix_str(h, g->name), at, sizeof at);
-    }
   }
   for (size_t i = 0; f && i < f->calls.len; i++) {
     const PyCall *c = &f->calls.items[i];
@@ -574,7 +569,15 @@ static uint64_t model__digest(const MModule *mm) {
     h = model__mix(h, &c->n_pos, sizeof c->n_pos);
     h = model__mix_str(h, c->keywords);
     h = model__mix_str(h, c->gate);
-    h = model__mix_str(h, c->fwd);
+  }
+  for (size_t i = 0; f && i < f->gates.len; i++) {
+    const PyGate *g = &f->gates.items[i];
+    const uint32_t at[] = {g->attr, g->self, g->start, g->end};
+    h = model__mix(model__mix_str(h, g->name), at, sizeof at);
+  }
+  for (size_t i = 0; f && i < f->forwards.len; i++) {
+    const PyForward *w = &f->forwards.items[i];
+    h = model__mix(model__mix(model__mix_str(h, w->pairs), &w->start, sizeof w->start), &w->end, sizeof w->end);
   }
   for (size_t i = 0; f && i < f->gated.len; i++)
     h = model__mix(model__mix_str(h, f->gated.items[i].module), &f->gated.items[i].at, sizeof f->gated.items[i].at);
@@ -3573,9 +3576,10 @@ static const char *model__last_part(const char *callee) {
  * default no call turns on (Chat.load(use_vllm=False) -> self._load(...,
  * use_vllm=use_vllm) -> GPT(..., use_vllm=use_vllm)). Then p stays off too. */
 static bool model__forwards_off(const Model *m, uint32_t mod, const PyCall *c, const PyParam *p, MForward fw) {
-  if (!c->fwd || c->owner < 0 || !fw.budget || fw.depth >= MODEL_FORWARD_DEPTH || !*fw.budget) return false;
+  if (c->owner < 0 || !fw.budget || fw.depth >= MODEL_FORWARD_DEPTH || !*fw.budget) return false;
+  const char *pairs = pyfacts_forwards(m->mods.items[mod].facts, c);
   size_t n = strlen(p->name);
-  for (const char *k = c->fwd; *k;) {
+  for (const char *k = pairs; k && *k;) {
     const char *eq = strchr(k, '='), *sp = eq ? strchr(eq, ' ') : NULL;
     if (!eq || !sp) return false;
     if ((size_t)(eq - k) == n && memcmp(k, p->name, n) == 0) {
@@ -3897,8 +3901,8 @@ static const PyParam *model__gate_param(const Model *m, const MModule *mm, int32
  * none. */
 static const PyGate *model__off_gate(const Model *m, const MModule *mm, uint32_t at, const PyParam **param, size_t *calls) {
   int32_t k = mm->facts ? pyfacts_def_at(mm->facts, at) : -1;
-  for (size_t i = 0; k >= 0 && i < mm->facts->defs.items[k].gates.len; i++) {
-    const PyGate *gt = &mm->facts->defs.items[k].gates.items[i];
+  for (size_t i = 0; k >= 0 && i < mm->facts->gates.len; i++) {
+    const PyGate *gt = &mm->facts->gates.items[i];
     if (at < gt->start || at >= gt->end) continue;
     int32_t g;
     const PyParam *p = model__gate_param(m, mm, k, gt, &g);
@@ -4178,19 +4182,20 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
     const PyDef *pd = &mm->facts->defs.items[k];
     for (size_t q = 0; q < pd->params.len; q++) {
       size_t n = model__all_pass(m, (int32_t)(mm->def_base + k), &pd->params.items[q], true, MODEL_NO_FORWARD);
-      /* (a switch's gates are mixed below, with the defs that test them) */
+      /* (a switch's gates are mixed after the definitions) */
       size_t off = pd->params.items[q].on_end ? model__off_calls(m, (int32_t)(mm->def_base + k), &pd->params.items[q]) : 0;
       h = model__mix(h, &n, sizeof n);
       h = model__mix(h, &off, sizeof off);
     }
     bool guarded = model__guarded_only(m, (int32_t)(mm->def_base + k)); /* other modules' calls decide */
     h = model__mix(h, &guarded, sizeof guarded);
-    for (size_t q = 0; q < pd->gates.len; q++) { /* and whether its switches' branches run */
-      const PyParam *p;
-      size_t n = 0;
-      model__off_gate(m, mm, pd->gates.items[q].start, &p, &n);
-      h = model__mix(h, &n, sizeof n);
-    }
+
+  }
+  for (size_t q = 0; q < mm->facts->gates.len; q++) { /* and whether its switches' branches run */
+    const PyParam *p;
+    size_t n = 0;
+    model__off_gate(m, mm, mm->facts->gates.items[q].start, &p, &n);
+    h = model__mix(h, &n, sizeof n);
   }
   return h;
 }

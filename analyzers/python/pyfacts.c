@@ -368,7 +368,7 @@ static bool pyfacts__own_switch(const PyfBuild *b, int32_t owner, TSNode e) {
 
 /* What a call passes: how many positional arguments, the keywords not set
  * to a literal None, whether it spreads any, and which of its caller's
- * switches it passes on by name (PyCall.fwd). */
+ * switches it passes on by name (PyFacts.forwards). */
 static void pyfacts__arguments(const PyfBuild *b, TSNode call, PyCall *c) {
   TSNode args = pysym_child(call, PYFIELD_ARGUMENTS);
   if (ts_node_is_null(args) || pysym_of(args) != PYSYM_ARGUMENT_LIST) return; /* a generator argument: one */
@@ -399,8 +399,12 @@ static void pyfacts__arguments(const PyfBuild *b, TSNode call, PyCall *c) {
   }
   if (kw.len) c->keywords = sb_steal(&kw);
   else sb_free(&kw);
-  if (fwd.len) c->fwd = sb_steal(&fwd);
-  else sb_free(&fwd);
+  if (fwd.len) {
+    PyForward w = {c->start.byte, c->end.byte, sb_steal(&fwd)};
+    array_push(&b->out->forwards, w);
+  } else {
+    sb_free(&fwd);
+  }
 }
 
 static void pyfacts__call(PyfBuild *b, TSNode call) {
@@ -415,7 +419,7 @@ static void pyfacts__call(PyfBuild *b, TSNode call) {
   const PyFile *py = b->py;
   uint32_t at = ts_node_start_byte(fn);
   PyCall c = {callee, kind, pyfacts__owner(b), pyfacts__in_main(b, at), 0,
-              pyfacts__pos(b, at), pyfacts__pos(b, ts_node_end_byte(fn)), NULL, 0, NULL, NULL, NULL};
+              pyfacts__pos(b, at), pyfacts__pos(b, ts_node_end_byte(fn)), NULL, 0, NULL, NULL};
   if (pyfile_in_ranges(py->guarded.items, py->guarded.len, at)) c.flags |= PYCALL_GUARDED;
   if (pyfile_in_ranges(py->npu_aware.items, py->npu_aware.len, at)) c.flags |= PYCALL_NPU_AWARE;
   if (pyfile_in_ranges(py->cuda_gated.items, py->cuda_gated.len, at)) c.flags |= PYCALL_CUDA_GATED;
@@ -802,7 +806,7 @@ static void pyfacts__gate_operand(const PyfBuild *b, TSNode e, TSNode then, PyDe
     g.self = d->kind == PYDEF_METHOD && pysyntax_is_name(b->py, pysym_child(e, PYFIELD_OBJECT), "self", 4);
     g.name = pyfile_node_text(b->py, g.self ? pysym_child(e, PYFIELD_ATTRIBUTE) : e);
   }
-  if (g.name) array_push(&d->gates, g);
+  if (g.name) array_push(&b->out->gates, g);
 }
 
 /* The gates an `if` or `elif` opens in its definition: its condition's
@@ -925,7 +929,6 @@ static void pyfacts__drop_shadowed(PyfBuild *b) {
       free(c->self_attr);
       free(c->keywords);
       free(c->gate);
-      free(c->fwd);
     } else {
       b->out->calls.items[w++] = *c;
     }
@@ -936,9 +939,8 @@ static void pyfacts__drop_shadowed(PyfBuild *b) {
 
 /* Whether byte `at` lies in a gate of its definition. */
 static bool pyfacts__gated_at(const PyFacts *f, uint32_t at) {
-  int32_t k = pyfacts_def_at(f, at);
-  for (size_t i = 0; k >= 0 && i < f->defs.items[k].gates.len; i++)
-    if (at >= f->defs.items[k].gates.items[i].start && at < f->defs.items[k].gates.items[i].end) return true;
+  for (size_t i = 0; i < f->gates.len; i++)
+    if (at >= f->gates.items[i].start && at < f->gates.items[i].end) return true;
   return false;
 }
 
@@ -1090,14 +1092,18 @@ static void pyfacts__part_shift(PyfPart *p, uint32_t start, uint32_t row) {
         q->on_end = (uint32_t)(q->on_end + d);
       }
     }
-    for (size_t k = 0; k < x->gates.len; k++) {
-      x->gates.items[k].start = (uint32_t)(x->gates.items[k].start + d);
-      x->gates.items[k].end = (uint32_t)(x->gates.items[k].end + d);
-    }
   }
   for (size_t i = 0; i < p->facts.calls.len; i++) {
     pyfacts__shift_pos(&p->facts.calls.items[i].start, d, dr);
     pyfacts__shift_pos(&p->facts.calls.items[i].end, d, dr);
+  }
+  for (size_t i = 0; i < p->facts.gates.len; i++) {
+    p->facts.gates.items[i].start = (uint32_t)(p->facts.gates.items[i].start + d);
+    p->facts.gates.items[i].end = (uint32_t)(p->facts.gates.items[i].end + d);
+  }
+  for (size_t i = 0; i < p->facts.forwards.len; i++) {
+    p->facts.forwards.items[i].start = (uint32_t)(p->facts.forwards.items[i].start + d);
+    p->facts.forwards.items[i].end = (uint32_t)(p->facts.forwards.items[i].end + d);
   }
   p->start = start;
   p->row = row;
@@ -1134,6 +1140,8 @@ static void pyfacts__join(PyFacts *f, PyfRefSet *seen, PyFacts *part, bool own) 
     if (!pyfacts__ref_merged(f, slot, r.via, r.plain, r.attr, r.keyed)) pyfacts__ref_push(f, seen, slot, r);
     else if (own) free(r.name); /* named by an earlier part too */
   }
+  for (size_t i = 0; i < part->forwards.len; i++) array_push(&f->forwards, part->forwards.items[i]);
+  for (size_t i = 0; i < part->gates.len; i++) array_push(&f->gates, part->gates.items[i]);
   for (size_t i = 0; i < part->star_imports.len; i++) array_push(&f->star_imports, part->star_imports.items[i]);
   for (size_t i = 0; i < part->dynamic_imports.len; i++) array_push(&f->dynamic_imports, part->dynamic_imports.items[i]);
   for (size_t i = 0; i < part->all.len; i++) array_push(&f->all, part->all.items[i]);
@@ -1143,7 +1151,7 @@ static void pyfacts__join(PyFacts *f, PyfRefSet *seen, PyFacts *part, bool own) 
   f->names_cli = f->names_cli || part->names_cli;
   f->names_eval = f->names_eval || part->names_eval;
   if (own) { /* every string is the file's now: the part frees its arrays alone */
-    part->defs.len = part->calls.len = part->refs.len = 0;
+    part->defs.len = part->calls.len = part->refs.len = part->forwards.len = part->gates.len = 0;
     part->star_imports.len = part->dynamic_imports.len = part->all.len = part->keyed.len = 0;
   }
 }
@@ -1261,10 +1269,11 @@ static void pyfacts__release_arena(PyFacts *f) {
   for (size_t i = 0; i < f->defs.len; i++) {
     array_free(&f->defs.items[i].bases);
     array_free(&f->defs.items[i].params);
-    array_free(&f->defs.items[i].gates);
   }
   array_free(&f->defs);
   array_free(&f->calls);
+  array_free(&f->forwards);
+  array_free(&f->gates);
   array_free(&f->imports);
   array_free(&f->gated);
   array_free(&f->refs);
@@ -1290,7 +1299,7 @@ static void pyfacts__release(PyFacts *f) {
   for (size_t i = 0; i < f->gated.len; i++) free(f->gated.items[i].module);
   array_free(&f->gated);
   if (f->borrowed) { /* the rest's strings are a cache's */
-    f->defs.len = f->calls.len = f->refs.len = 0;
+    f->defs.len = f->calls.len = f->refs.len = f->forwards.len = f->gates.len = 0;
     f->star_imports.len = f->all.len = f->keyed.len = 0;
     size_t own = f->dynamic_imports.len - f->borrowed_dynamic;
     if (own) memmove(f->dynamic_imports.items, f->dynamic_imports.items + f->borrowed_dynamic, own * sizeof(char *));
@@ -1305,16 +1314,15 @@ static void pyfacts__release(PyFacts *f) {
       free(f->defs.items[i].params.items[k].attr);
     }
     array_free(&f->defs.items[i].params);
-    for (size_t k = 0; k < f->defs.items[i].gates.len; k++) free(f->defs.items[i].gates.items[k].name);
-    array_free(&f->defs.items[i].gates);
   }
   for (size_t i = 0; i < f->calls.len; i++) {
     free(f->calls.items[i].callee);
     free(f->calls.items[i].self_attr);
     free(f->calls.items[i].keywords);
     free(f->calls.items[i].gate);
-    free(f->calls.items[i].fwd);
   }
+  for (size_t i = 0; i < f->forwards.len; i++) free(f->forwards.items[i].pairs);
+  for (size_t i = 0; i < f->gates.len; i++) free(f->gates.items[i].name);
   for (size_t i = 0; i < f->refs.len; i++) free(f->refs.items[i].name);
   pyfacts__strs_free(f->star_imports.items, f->star_imports.len);
   pyfacts__strs_free(f->dynamic_imports.items, f->dynamic_imports.len);
@@ -1322,6 +1330,8 @@ static void pyfacts__release(PyFacts *f) {
   pyfacts__strs_free(f->keyed.items, f->keyed.len);
   array_free(&f->defs);
   array_free(&f->calls);
+  array_free(&f->forwards);
+  array_free(&f->gates);
   array_free(&f->refs);
   array_free(&f->star_imports);
   array_free(&f->dynamic_imports);
@@ -1361,13 +1371,13 @@ static size_t pyfacts__copy_bytes(const PyFacts *f) {
     const PyDef *d = &f->defs.items[i];
     b += pyfacts__bytes(d->name) + pyfacts__strs_bytes(d->bases.items, d->bases.len);
     for (size_t k = 0; k < d->params.len; k++) b += pyfacts__bytes(d->params.items[k].name) + pyfacts__bytes(d->params.items[k].attr);
-    for (size_t k = 0; k < d->gates.len; k++) b += pyfacts__bytes(d->gates.items[k].name);
   }
   for (size_t i = 0; i < f->calls.len; i++) {
     const PyCall *c = &f->calls.items[i];
-    b += pyfacts__bytes(c->callee) + pyfacts__bytes(c->self_attr) + pyfacts__bytes(c->keywords) + pyfacts__bytes(c->gate) +
-         pyfacts__bytes(c->fwd);
+    b += pyfacts__bytes(c->callee) + pyfacts__bytes(c->self_attr) + pyfacts__bytes(c->keywords) + pyfacts__bytes(c->gate);
   }
+  for (size_t i = 0; i < f->forwards.len; i++) b += pyfacts__bytes(f->forwards.items[i].pairs);
+  for (size_t i = 0; i < f->gates.len; i++) b += pyfacts__bytes(f->gates.items[i].name);
   for (size_t i = 0; i < f->gated.len; i++) b += pyfacts__bytes(f->gated.items[i].module);
   for (size_t i = 0; i < f->imports.len; i++) {
     const PyFactImport *im = &f->imports.items[i];
@@ -1404,13 +1414,6 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
       p.attr = pyfacts__put(&at, p.attr);
       array_push(&d.params, p);
     }
-    memset(&d.gates, 0, sizeof d.gates);
-    array_reserve(&d.gates, f->defs.items[i].gates.len);
-    for (size_t k = 0; k < f->defs.items[i].gates.len; k++) {
-      PyGate g = f->defs.items[i].gates.items[k];
-      g.name = pyfacts__put(&at, g.name);
-      array_push(&d.gates, g);
-    }
     array_push(&c->defs, d);
   }
   array_reserve(&c->calls, f->calls.len);
@@ -1420,8 +1423,19 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
     k.self_attr = pyfacts__put(&at, k.self_attr);
     k.keywords = pyfacts__put(&at, k.keywords);
     k.gate = pyfacts__put(&at, k.gate);
-    k.fwd = pyfacts__put(&at, k.fwd);
     array_push(&c->calls, k);
+  }
+  array_reserve(&c->gates, f->gates.len);
+  for (size_t i = 0; i < f->gates.len; i++) {
+    PyGate g = f->gates.items[i];
+    g.name = pyfacts__put(&at, g.name);
+    array_push(&c->gates, g);
+  }
+  array_reserve(&c->forwards, f->forwards.len);
+  for (size_t i = 0; i < f->forwards.len; i++) {
+    PyForward w = f->forwards.items[i];
+    w.pairs = pyfacts__put(&at, w.pairs);
+    array_push(&c->forwards, w);
   }
   array_reserve(&c->gated, f->gated.len);
   for (size_t i = 0; i < f->gated.len; i++)
@@ -1454,6 +1468,12 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
   c->main_start = f->main_start;
   c->main_end = f->main_end;
   return c;
+}
+
+const char *pyfacts_forwards(const PyFacts *f, const PyCall *c) {
+  for (size_t i = 0; i < f->forwards.len; i++)
+    if (f->forwards.items[i].start == c->start.byte && f->forwards.items[i].end == c->end.byte) return f->forwards.items[i].pairs;
+  return NULL;
 }
 
 int32_t pyfacts_def_at(const PyFacts *f, uint32_t at) {

@@ -92,7 +92,6 @@ typedef struct {
                           @triton.jit or @staticmethod: the "plain-decorators" row) */
   Array(char *) bases; /* classes: base expressions spelled like callees (see PyCall.callee) */
   Array(PyParam) params; /* functions and methods: the parameters with a default */
-  Array(PyGate) gates;   /* functions and methods: their switch branches, in document order */
 } PyDef;
 
 typedef enum {
@@ -128,9 +127,15 @@ typedef struct {
                           followed by a blank ("device dtype "); NULL: none */
   char *gate;          /* the option the innermost enclosing branch requires on (PyFile.option_gates:
                           `x` of `if args.x:`), or NULL */
-  char *fwd;           /* its keyword arguments whose value is a switch of its owner (a parameter
-                          with a False default), as `kw=name ` each (`use_vllm=use_vllm `); NULL: none */
 } PyCall;
+
+/* A call that passes on switches of its owner by name: its keyword arguments
+ * whose value is a parameter of the owner with a False default. Kept beside
+ * the calls, by the callee's range, since few calls have any. */
+typedef struct {
+  uint32_t start, end; /* the callee expression (PyCall.start, .end) */
+  char *pairs;         /* `kw=name ` each (`use_vllm=use_vllm `) */
+} PyForward;
 
 /* A module-level import binding (`import a.b as c`, `from .m import f`). */
 typedef struct {
@@ -180,6 +185,9 @@ typedef struct PyFacts {
   Array(char *) all;      /* __all__ entries */
   Array(char *) keyed;    /* "name\tkey" per mention in a registry table's entry (PyRef.keyed) */
   Array(PyGatedImport) gated; /* function imports inside a gate (always the facts' own strings) */
+  Array(PyForward) forwards;  /* in document order (strings as the calls' are owned) */
+  Array(PyGate) gates;        /* switch branches of the definitions, each in the innermost
+                                 definition holding it (pyfacts_def_at); strings as the calls' */
   bool has_all;
   bool has_main;
   uint32_t main_start, main_end; /* the `if __name__ == "__main__":` statement */
@@ -220,5 +228,8 @@ PyFacts *pyfacts_copy(const PyFacts *f);
 
 /* Index of the innermost definition holding byte `at`, or -1. */
 int32_t pyfacts_def_at(const PyFacts *f, uint32_t at);
+
+/* The switches call c passes on (PyForward.pairs, borrowed), or NULL. */
+const char *pyfacts_forwards(const PyFacts *f, const PyCall *c);
 
 #endif

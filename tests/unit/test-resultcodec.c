@@ -98,10 +98,9 @@ static void rct_round_trip(int *test__failed, const char *path, const char *text
   for (size_t i = 0; pf && i < pf->defs.len; i++) {
     for (size_t k = 0; k < pf->defs.items[i].params.len; k++)
       switches += pf->defs.items[i].params.items[k].attr && strcmp(pf->defs.items[i].params.items[k].attr, "is_fast") == 0;
-    for (size_t k = 0; k < pf->defs.items[i].gates.len; k++)
-      switches += pf->defs.items[i].gates.items[k].self && strcmp(pf->defs.items[i].gates.items[k].name, "is_fast") == 0;
   }
-  for (size_t i = 0; pf && i < pf->calls.len; i++) switches += pf->calls.items[i].fwd && strcmp(pf->calls.items[i].fwd, "use_fast=use_fast ") == 0;
+  for (size_t i = 0; pf && i < pf->gates.len; i++) switches += pf->gates.items[i].self && strcmp(pf->gates.items[i].name, "is_fast") == 0;
+  for (size_t i = 0; pf && i < pf->forwards.len; i++) switches += strcmp(pf->forwards.items[i].pairs, "use_fast=use_fast ") == 0;
   if (strstr(path, ".py")) found = found && switches == 3 && pf->gated.len == 2 && strcmp(pf->gated.items[0].module, ".fast") == 0;
   findings_free(&l);
   analyze_facts_free(&facts);
