@@ -205,8 +205,8 @@ static void rc__pyfacts(StrBuf *out, const PyFacts *f) {
     rc__u32(out, f->gated.items[i].at);
   }
   const uint32_t flags[] = {f->dynamic_unknown, f->has_all,    f->has_main,   f->main_start, f->main_end,
-                            f->runs_calls,      f->names_cli,  f->names_eval, f->usage_doc};
-  for (size_t k = 0; k < 9; k++) rc__u32(out, flags[k]);
+                            f->runs_calls,      f->names_cli,  f->names_eval, f->usage_doc,  f->training_call};
+  for (size_t k = 0; k < 10; k++) rc__u32(out, flags[k]);
 }
 
 /* A file's reach facts (reach_facts.h); a leading 0 for none. */
@@ -548,8 +548,8 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
     if (!g.module) r->bad = true;
     array_push(&f->gated, g);
   }
-  uint32_t flags[9];
-  for (size_t k = 0; k < 9; k++) flags[k] = rc__get_u32(r);
+  uint32_t flags[10];
+  for (size_t k = 0; k < 10; k++) flags[k] = rc__get_u32(r);
   f->dynamic_unknown = flags[0];
   f->has_all = flags[1];
   f->has_main = flags[2];
@@ -559,6 +559,7 @@ static PyFacts *rc__get_pyfacts(RcReader *r) {
   f->names_cli = flags[6] != 0;
   f->names_eval = flags[7] != 0;
   f->usage_doc = flags[8] != 0;
+  f->training_call = flags[9] != 0;
   r->arena = r->arena_end = NULL; /* the strings after the facts are their owners' own */
   if (r->bad) {
     pyfacts_free(f);

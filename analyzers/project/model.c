@@ -599,7 +599,7 @@ static uint64_t model__digest(const MModule *mm) {
   for (size_t i = 0; f && i < f->dynamic_imports.len; i++) h = model__mix_str(h, f->dynamic_imports.items[i]);
   for (size_t i = 0; f && i < f->all.len; i++) h = model__mix_str(h, f->all.items[i]);
   if (f) {
-    unsigned flags = f->has_all | f->has_main << 1 | f->dynamic_unknown << 2 | f->runs_calls << 3;
+    unsigned flags = f->has_all | f->has_main << 1 | f->dynamic_unknown << 2 | f->runs_calls << 3 | f->training_call << 4;
     h = model__mix(h, &flags, sizeof flags);
     h = model__mix(h, &f->main_start, sizeof f->main_start);
     h = model__mix(h, &f->main_end, sizeof f->main_end);
@@ -689,10 +689,7 @@ static void model__set_body(Model *m, MModule *mm, PyFacts *facts, MConstruct *i
   mm->cli = facts && facts->names_cli;
   mm->cli_top = mm->cli && model__module_code_names(facts, kb_template("cli-parser-names"));
   mm->imports_transfer = model__facts_transfer(facts);
-  const KbEntry *training = kb_lookup(KB_DETECTOR, "training-calls", NULL, 0);
-  mm->training_call = false;
-  for (size_t k = 0; facts && training && training->arg && k < facts->calls.len && !mm->training_call; k++)
-    mm->training_call = kb_pattern_match(training->arg, facts->calls.items[k].callee);
+  mm->training_call = facts && facts->training_call;
 }
 
 static void model__set(Model *m, const char *id, const char *rel, const FileFacts *facts, PyFacts *owned,

@@ -1060,6 +1060,9 @@ static void pyfacts__part_build(const PyFile *py, const PyFacts *file, const Pyf
   /* read by every project link: decided here, once per statement's text */
   out->names_cli = pyfacts__refs_name(out, kb_template("cli-parser-names"), false);
   out->names_eval = pyfacts__refs_name(out, kb_template("names-by-string"), true);
+  const KbEntry *training = kb_lookup(KB_DETECTOR, "training-calls", NULL, 0);
+  for (size_t k = 0; training && training->arg && k < out->calls.len && !out->training_call; k++)
+    out->training_call = kb_pattern_match(training->arg, out->calls.items[k].callee);
   for (size_t i = 0; i < b.bound.len; i++) free(b.bound.items[i].name);
   array_free(&b.bound);
   array_free(&b.frames);
@@ -1150,6 +1153,7 @@ static void pyfacts__join(PyFacts *f, PyfRefSet *seen, PyFacts *part, bool own) 
   f->dynamic_unknown = f->dynamic_unknown || part->dynamic_unknown;
   f->names_cli = f->names_cli || part->names_cli;
   f->names_eval = f->names_eval || part->names_eval;
+  f->training_call = f->training_call || part->training_call;
   if (own) { /* every string is the file's now: the part frees its arrays alone */
     part->defs.len = part->calls.len = part->refs.len = part->forwards.len = part->gates.len = 0;
     part->star_imports.len = part->dynamic_imports.len = part->all.len = part->keyed.len = 0;
@@ -1464,6 +1468,7 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
   c->runs_calls = f->runs_calls;
   c->names_cli = f->names_cli;
   c->names_eval = f->names_eval;
+  c->training_call = f->training_call;
   c->usage_doc = f->usage_doc;
   c->main_start = f->main_start;
   c->main_end = f->main_end;

@@ -196,6 +196,7 @@ typedef struct PyFacts {
   Array(PyRef) refs;      /* unique per (owner, name) */
   bool names_cli;         /* a ref names a command-line parser (the "cli-parser-names" template) */
   bool names_eval;        /* a ref evaluates names from strings (the "names-by-string" template) */
+  bool training_call;     /* a call makes a backward pass (the "training-calls" row) */
   bool usage_doc;         /* the module's docstring shows how to run it ("Usage: python x.py ...") */
   bool borrowed;          /* see Ownership above */
   char *arena;            /* see Ownership above */
