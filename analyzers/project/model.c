@@ -3568,6 +3568,15 @@ static const char *model__last_part(const char *callee) {
   return dot ? dot + 1 : callee;
 }
 
+/* The parameter of d with a False default named name[0..n), or NULL. */
+static const PyParam *model__switch(const PyDef *d, const char *name, size_t n) {
+  for (size_t q = 0; q < d->params.len; q++) {
+    const PyParam *p = &d->params.items[q];
+    if (p->off_default && strlen(p->name) == n && memcmp(p->name, name, n) == 0) return p;
+  }
+  return NULL;
+}
+
 /* Whether call c (of module mod) passes parameter p a switch of its own
  * definition, by keyword (`use_vllm=use_vllm`), that is off itself: a False
  * default no call turns on (Chat.load(use_vllm=False) -> self._load(...,
@@ -3580,16 +3589,11 @@ static bool model__forwards_off(const Model *m, uint32_t mod, const PyCall *c, c
     const char *eq = strchr(k, '='), *sp = eq ? strchr(eq, ' ') : NULL;
     if (!eq || !sp) return false;
     if ((size_t)(eq - k) == n && memcmp(k, p->name, n) == 0) {
-      const PyDef *od = &m->mods.items[mod].facts->defs.items[c->owner];
-      for (size_t q = 0; q < od->params.len; q++) {
-        const PyParam *op = &od->params.items[q];
-        if (!op->off_default || strlen(op->name) != (size_t)(sp - eq - 1) || memcmp(op->name, eq + 1, (size_t)(sp - eq - 1)) != 0)
-          continue;
-        (*fw.budget)--;
-        MForward up = {fw.depth + 1, fw.budget};
-        return model__all_pass(m, model__global(m, (int32_t)mod, c->owner), op, false, up) > 0;
-      }
-      return false;
+      const PyParam *op = model__switch(&m->mods.items[mod].facts->defs.items[c->owner], eq + 1, (size_t)(sp - eq - 1));
+      if (!op) return false;
+      (*fw.budget)--;
+      MForward up = {fw.depth + 1, fw.budget};
+      return model__all_pass(m, model__global(m, (int32_t)mod, c->owner), op, false, up) > 0;
     }
     k = sp + 1;
   }
@@ -3870,12 +3874,8 @@ static const PyParam *model__gate_param(const Model *m, const MModule *mm, int32
   const PyDef *d = &mm->facts->defs.items[k];
   int32_t mi = (int32_t)(mm - m->mods.items);
   if (!gt->attr) {
-    for (size_t q = 0; q < d->params.len; q++)
-      if (d->params.items[q].off_default && strcmp(d->params.items[q].name, gt->name) == 0) {
-        *g = model__global(m, mi, k);
-        return &d->params.items[q];
-      }
-    return NULL;
+    *g = model__global(m, mi, k);
+    return model__switch(d, gt->name, strlen(gt->name));
   }
   const char *dot = gt->self ? NULL : strchr(gt->name, '.'), *attr = dot ? dot + 1 : gt->name;
   int32_t cls = gt->self ? model__global(m, mi, d->cls) : -1;

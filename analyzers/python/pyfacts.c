@@ -355,15 +355,18 @@ static char *pyfacts__self_attr(const PyfBuild *b, TSNode call, int32_t owner) {
   return pyfacts__self_attr_of(b, left);
 }
 
-/* Whether expression e is a parameter of definition `owner` with a False
- * default: a switch of the caller that a call can pass on. */
-static bool pyfacts__own_switch(const PyfBuild *b, int32_t owner, TSNode e) {
-  if (owner < 0 || pysym_of(e) != PYSYM_IDENTIFIER) return false;
-  const PyDef *d = &b->out->defs.items[owner];
-  for (size_t k = 0; k < d->params.len; k++)
+/* The parameter of d with a False default (a switch) that expression e
+ * names, or NULL. */
+static const PyParam *pyfacts__switch_named(const PyfBuild *b, const PyDef *d, TSNode e) {
+  for (size_t k = 0; pysym_of(e) == PYSYM_IDENTIFIER && k < d->params.len; k++)
     if (d->params.items[k].off_default && pysyntax_is_name(b->py, e, d->params.items[k].name, strlen(d->params.items[k].name)))
-      return true;
-  return false;
+      return &d->params.items[k];
+  return NULL;
+}
+
+/* Whether expression e is a switch of definition `owner`: one a call can pass on. */
+static bool pyfacts__own_switch(const PyfBuild *b, int32_t owner, TSNode e) {
+  return owner >= 0 && pyfacts__switch_named(b, &b->out->defs.items[owner], e);
 }
 
 /* What a call passes: how many positional arguments, the keywords not set
@@ -795,12 +798,11 @@ static void pyfacts__name(PyfBuild *b, const TSTreeCursor *cur, TSNode n, PySym 
 /* The gate of one operand of a branch's condition, if it is a switch: a
  * parameter of d with a False default, or an attribute of a name
  * (`self.is_vllm` in a method, `gpt.is_vllm`). */
-static void pyfacts__gate_operand(const PyfBuild *b, TSNode e, TSNode then, PyDef *d) {
+static void pyfacts__gate_operand(const PyfBuild *b, TSNode e, TSNode then, const PyDef *d) {
   PyGate g = {NULL, false, false, ts_node_start_byte(then), ts_node_end_byte(then)};
   if (pysym_of(e) == PYSYM_IDENTIFIER) {
-    for (size_t k = 0; k < d->params.len && !g.name; k++)
-      if (d->params.items[k].off_default && pysyntax_is_name(b->py, e, d->params.items[k].name, strlen(d->params.items[k].name)))
-        g.name = xstrdup(d->params.items[k].name);
+    const PyParam *p = pyfacts__switch_named(b, d, e);
+    g.name = p ? xstrdup(p->name) : NULL;
   } else if (pysym_of(e) == PYSYM_ATTRIBUTE && pysym_of(pysym_child(e, PYFIELD_OBJECT)) == PYSYM_IDENTIFIER) {
     g.attr = true;
     g.self = d->kind == PYDEF_METHOD && pysyntax_is_name(b->py, pysym_child(e, PYFIELD_OBJECT), "self", 4);
@@ -1399,6 +1401,17 @@ static size_t pyfacts__copy_bytes(const PyFacts *f) {
     for (size_t k_ = 0; k_ < (src).len; k_++) array_push(&(dst), pyfacts__put(at, (src).items[k_])); \
   } while (0)
 
+/* Copies an array of structs whose one string is `field` into dst, that
+ * string into the block at *at. */
+#define PYFACTS__PUT_FIELD(dst, src, field, at)                                   \
+  do {                                                                            \
+    array_reserve(&(dst), (src).len);                                             \
+    for (size_t k_ = 0; k_ < (src).len; k_++) {                                   \
+      array_push(&(dst), (src).items[k_]);                                        \
+      (dst).items[(dst).len - 1].field = pyfacts__put(at, (src).items[k_].field); \
+    }                                                                             \
+  } while (0)
+
 PyFacts *pyfacts_copy(const PyFacts *f) {
   if (!f) return NULL;
   PyFacts *c = xcalloc(1, sizeof *c);
@@ -1429,21 +1442,9 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
     k.gate = pyfacts__put(&at, k.gate);
     array_push(&c->calls, k);
   }
-  array_reserve(&c->gates, f->gates.len);
-  for (size_t i = 0; i < f->gates.len; i++) {
-    PyGate g = f->gates.items[i];
-    g.name = pyfacts__put(&at, g.name);
-    array_push(&c->gates, g);
-  }
-  array_reserve(&c->forwards, f->forwards.len);
-  for (size_t i = 0; i < f->forwards.len; i++) {
-    PyForward w = f->forwards.items[i];
-    w.pairs = pyfacts__put(&at, w.pairs);
-    array_push(&c->forwards, w);
-  }
-  array_reserve(&c->gated, f->gated.len);
-  for (size_t i = 0; i < f->gated.len; i++)
-    array_push(&c->gated, ((PyGatedImport){pyfacts__put(&at, f->gated.items[i].module), f->gated.items[i].at}));
+  PYFACTS__PUT_FIELD(c->gates, f->gates, name, &at);
+  PYFACTS__PUT_FIELD(c->forwards, f->forwards, pairs, &at);
+  PYFACTS__PUT_FIELD(c->gated, f->gated, module, &at);
   array_reserve(&c->imports, f->imports.len);
   for (size_t i = 0; i < f->imports.len; i++) {
     PyFactImport im = f->imports.items[i];
@@ -1452,12 +1453,7 @@ PyFacts *pyfacts_copy(const PyFacts *f) {
     im.module = pyfacts__put(&at, im.module);
     array_push(&c->imports, im);
   }
-  array_reserve(&c->refs, f->refs.len);
-  for (size_t i = 0; i < f->refs.len; i++) {
-    PyRef r = f->refs.items[i];
-    r.name = pyfacts__put(&at, r.name);
-    array_push(&c->refs, r);
-  }
+  PYFACTS__PUT_FIELD(c->refs, f->refs, name, &at);
   PYFACTS__PUT_STRS(c->star_imports, f->star_imports, &at);
   PYFACTS__PUT_STRS(c->dynamic_imports, f->dynamic_imports, &at);
   PYFACTS__PUT_STRS(c->all, f->all, &at);
