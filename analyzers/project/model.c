@@ -188,6 +188,7 @@ struct Model {
   MOffsets bases_first;
   Array(int32_t) bases;
   bool trains;                 /* code that runs makes a backward pass (model__trains, per link) */
+  bool any_gated;              /* some module has gated_deps (model__gated_deps, per link) */
   bool shapes_relinked;        /* this link is whole (or the first): what only shapes decide (the
                                   class pairs, which imports may name project code) is made again */
   /* made by each link (model__index_uses): per definition + sentinel, the first of its calls in
@@ -2037,6 +2038,7 @@ typedef Array(int32_t) MQueue;
  * (importing `a.b.c` runs `a` and `a.b`) and the modules it imports. */
 /* Switches and gates (defined with the defaults callers pass, which decide them). */
 static bool model__gated_off(const Model *m, const MModule *mm, int32_t to);
+static const PyGate *model__off_gate(const Model *m, const MModule *mm, uint32_t at, const PyParam **param, size_t *calls);
 static void model__switch_attrs(Model *m);
 static void model__gated_deps(Model *m);
 
@@ -3398,6 +3400,39 @@ static void model__emit(const Model *m, const MModule *mm, int32_t owner, const 
   free(way);
 }
 
+/* The loaded module whose import behind a switch no call turns on is the
+ * only way to module `to`, with that switch; NULL when none. */
+static const MModule *model__gated_by(const Model *m, int32_t to, const PyParam **p) {
+  for (size_t i = 0; i < m->mods.len; i++) {
+    const MModule *im = &m->mods.items[i];
+    size_t n;
+    for (size_t k = 0; im->loaded && k < im->gated_deps.len; k++)
+      if (im->gated_deps.items[k].to == to && model__off_gate(m, im, im->gated_deps.items[k].at, p, &n)) return im;
+  }
+  return NULL;
+}
+
+/* Why module mm does not load when only an import behind a switch no
+ * call turns on would load it or a package above it (ChatTTS's
+ * velocity/worker.py, below the vLLM copy gpt.py imports when use_vllm is
+ * on): that import's module and switch. False when none does. */
+static bool model__gated_reason(const Model *m, const MModule *mm, char **own) {
+  if (!m->any_gated) return false;
+  char *name = xstrdup(mm->name);
+  const MModule *by = NULL, *pkg = NULL;
+  const PyParam *p = NULL;
+  for (char *dot = NULL; !by;) {
+    int32_t to = dot ? model__module_named(m, name) : (int32_t)(mm - m->mods.items);
+    if (to >= 0) by = model__gated_by(m, to, &p), pkg = &m->mods.items[to];
+    if (by || !(dot = strrchr(name, '.'))) break;
+    *dot = '\0';
+  }
+  free(name);
+  if (!by) return false;
+  *own = xasprintf("only an import behind a switch no call turns on loads %s (%s, when %s is on)", pkg->rel, by->rel, p->name);
+  return true;
+}
+
 static const char *model__unreachable_reason(const Model *m, const MModule *mm, uint32_t at, char **own) {
   if (mm->broken) return mm->broken_reason;
   if (mm->stub) {
@@ -3415,6 +3450,7 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
                      mm->rel);
     return *own;
   }
+  if (!mm->loaded && model__gated_reason(m, mm, own)) return *own;
   if (!mm->loaded) {
     *own = xasprintf("nothing that runs imports %s (no entry point, test or public module of the package loads it)", mm->rel);
     return *own;
@@ -3916,6 +3952,7 @@ static const PyGate *model__off_gate(const Model *m, const MModule *mm, uint32_t
  * else of it imports: at its top, by a star, or in a function outside
  * every gate (a gated import is in dynamic_imports too). */
 static void model__gated_deps(Model *m) {
+  m->any_gated = false;
   for (size_t i = 0; i < m->mods.len; i++) {
     MModule *mm = &m->mods.items[i];
     mm->gated_deps.len = 0;
@@ -3925,6 +3962,7 @@ static void model__gated_deps(Model *m) {
       if (to < 0 || to == (int32_t)i || model__imports_ungated(m, (int32_t)i, to)) continue;
       MGatedDep d = {to, f->gated.items[k].at};
       array_push(&mm->gated_deps, d);
+      m->any_gated = true;
     }
   }
 }
@@ -4163,6 +4201,9 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
   h = model__mix(h, &mm->main_entry, sizeof mm->main_entry);
   h = model__mix(h, &mm->loaded, sizeof mm->loaded);
   h = model__mix(h, &mm->code_loaded, sizeof mm->code_loaded);
+  char *gated = NULL; /* which import behind a switch is the only way to it: other modules decide */
+  if (!mm->loaded && model__gated_reason(m, mm, &gated)) h = model__mix_str(h, gated);
+  free(gated);
   h = model__mix_str(h, mm->transfer_by >= 0 ? m->mods.items[mm->transfer_by].rel : "");
   if (mm->facts->has_main && !mm->main_entry && model__importer(mm) >= 0) {
     h = model__mix_str(h, m->mods.items[model__importer(mm)].rel);
