@@ -40,7 +40,8 @@ typedef struct {
   StrList fp32_attrs;      /* X of `self.X = FP32LayerNorm(...)`: upcasts by itself */
   Array(ByteRange) host_blocks; /* with torch.device("cpu"): */
   Array(PrecBinding) names;     /* `x = ...` with whether x is then a host tensor */
-  const KbEntry *cplx, *upcast, *roundtrip, *rms, *autocast, *dassert, *helper, *host, *selfcast, *rms_upcast, *normfn;
+  const KbEntry *cplx, *upcast, *roundtrip, *rms, *autocast, *follows, *dassert, *helper, *host, *selfcast, *rms_upcast,
+      *normfn;
   bool uses_torch; /* the file imports torch: method rows apply to call results */
 } Prec;
 
@@ -174,7 +175,7 @@ static void precision__autocast(Prec *p, TSNode call) {
   free(subj);
   /* a region whose device type follows a device (`device_type=x.device.type`)
    * is an NPU region once the device is the NPU: nothing to change here */
-  const KbEntry *follows = precision__row(p, "autocast-follows-device");
+  const KbEntry *follows = p->follows;
   TSNode dev = follows ? pysyntax_argument(p->py, pysym_child(call, PYFIELD_ARGUMENTS), follows->value) : (TSNode){0};
   char *dname = ts_node_is_null(dev) ? NULL : pysyntax_name_text(p->py, dev);
   if (f && dname && kb_pattern_match(follows->arg, dname)) {
@@ -817,6 +818,7 @@ static void *precision__begin(AnalyzeCtx *ctx) {
   p->roundtrip = precision__row(p, "fp32-roundtrip");
   p->rms = precision__row(p, "rms-norm");
   p->autocast = precision__row(p, "autocast-dtype");
+  p->follows = precision__row(p, "autocast-follows-device");
   p->dassert = precision__row(p, "dtype-assert");
   p->helper = precision__row(p, "float64-dtype-helper");
   p->host = precision__row(p, "float64-host-factory");

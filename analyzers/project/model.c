@@ -63,7 +63,6 @@ typedef struct {
   bool stub;             /* a type stub (.pyi): it never runs, and names no module that does */
   bool evals;            /* it mentions eval, exec, globals, locals or vars: names by strings */
   bool cli;              /* it parses a command line (model__cli), from its facts */
-  bool training_call;    /* it makes a call of the "training-calls" row (model__trains), from its facts */
   bool cli_top;          /* ... in its module code (`args = parser.parse_args()` at the top level) */
   bool imports_transfer; /* it imports transfer_to_npu at module level (model__patches), from its facts */
   bool script_dir;       /* under a folder of scripts (the "script-folders" row) */
@@ -690,7 +689,6 @@ static void model__set_body(Model *m, MModule *mm, PyFacts *facts, MConstruct *i
   mm->cli = facts && facts->names_cli;
   mm->cli_top = mm->cli && model__module_code_names(facts, kb_template("cli-parser-names"));
   mm->imports_transfer = model__facts_transfer(facts);
-  mm->training_call = facts && facts->training_call;
 }
 
 static void model__set(Model *m, const char *id, const char *rel, const FileFacts *facts, PyFacts *owned,
@@ -1721,8 +1719,6 @@ static void model__mark_missing(Model *m, int32_t mi, const char *what) {
   mm->broken_reason = xasprintf("%s imports %s, which is not in the project", mm->rel, what);
 }
 
-/* One import of module mi: a dependency edge, or the module is broken (a
- * name of a package that may be a namespace's goes to `later`). */
 /* The module an import of module mi spelled so loads (the longest prefix
  * of its absolute name that is a module), or -1. */
 static int32_t model__resolve_quiet(const Model *m, int32_t mi, const char *spelled) {
@@ -1762,6 +1758,8 @@ static bool model__imports_ungated(const Model *m, int32_t mi, int32_t to) {
   return false;
 }
 
+/* One import of module mi: a dependency edge, or the module is broken (a
+ * name of a package that may be a namespace's goes to `later`). */
 static void model__import(Model *m, int32_t mi, const char *spelled, bool required, MMissings *later) {
   MModule *mm = &m->mods.items[mi];
   char *abs = model__absolute(m, mi, spelled);
@@ -2034,14 +2032,15 @@ static void model__summaries(Model *m) {
 
 typedef Array(int32_t) MQueue;
 
-/* What loading mm loads first, appended to out: the packages above it
- * (importing `a.b.c` runs `a` and `a.b`) and the modules it imports. */
 /* Switches and gates (defined with the defaults callers pass, which decide them). */
 static bool model__gated_off(const Model *m, const MModule *mm, int32_t to);
 static const PyGate *model__off_gate(const Model *m, const MModule *mm, uint32_t at, const PyParam **param, size_t *calls);
 static void model__switch_attrs(Model *m);
 static void model__gated_deps(Model *m);
 
+/* What loading mm loads first, appended to out: the packages above it
+ * (importing `a.b.c` runs `a` and `a.b`) and the modules it imports,
+ * less those only imports behind off switches load (model__gated_off). */
 static void model__next(const Model *m, const MModule *mm, MQueue *out) {
   char *up = xstrdup(mm->name);
   for (char *dot; (dot = strrchr(up, '.')) != NULL;) {
@@ -2126,12 +2125,14 @@ static bool model__has_base(const PyDef *d, const char *bases) {
 
 static bool model__helper_pkg(const MModule *mm);
 
-/* Whether class cls of module mm is an autograd Function (the row's
- * `value`) of an application's code, in a project that never trains (the
- * caller passes the row only then): nothing runs its backward. A library's
- * Function runs backward in its users' training. */
-static bool model__trains_nothing(const MModule *mm, const PyDef *cls, const KbEntry *training) {
-  return training && (!mm->in_package || model__helper_pkg(mm)) && model__has_base(cls, training->value);
+/* Whether method md of class cls (of module mm) is one autograd calls only
+ * in a backward pass (the row's `arg`) of an application's autograd
+ * Function (a base of its `value`), in a project that never trains (the
+ * caller passes the row only then). A library's Function runs backward in
+ * its users' training. */
+static bool model__backward_only(const MModule *mm, const PyDef *cls, const PyDef *md, const KbEntry *training) {
+  return training && kb_pattern_match(training->arg, md->name) && (!mm->in_package || model__helper_pkg(mm)) &&
+         model__has_base(cls, training->value);
 }
 
 static void model__reach_def(MReach *r, int32_t g) {
@@ -2872,12 +2873,11 @@ static void model__reach_all(MReach *r, size_t *at) {
     const MModule *mm = &m->mods.items[d->mod];
     const PyFacts *f = mm->facts;
     bool external = model__external_base(m, g);
-    bool autograd = r->training && model__trains_nothing(mm, pd, r->training);
     for (size_t k = (size_t)d->idx + 1; k < f->defs.len && f->defs.items[k].kind == PYDEF_METHOD; k++) {
       const PyDef *md = &f->defs.items[k];
       if (md->cls != d->idx) continue;
       /* autograd calls an autograd Function's backward only in a backward pass */
-      if (autograd && kb_pattern_match(r->training->arg, md->name) && !m->mentioned.items[mm->def_ids.items[k]]) continue;
+      if (model__backward_only(mm, pd, md, r->training) && !m->mentioned.items[mm->def_ids.items[k]]) continue;
       /* a protected method nothing in the project names, in a class extending a
        * library's, is a hook the library calls (`_get_iterator` of a DataLoader) */
       if (model__private(md->name) && !(external && !m->mentioned.items[mm->def_ids.items[k]])) continue;
@@ -2898,7 +2898,7 @@ static bool model__trains(const Model *m) {
   if (!row || !row->arg) return true;
   for (size_t i = 0; i < m->mods.len; i++) {
     const MModule *mm = &m->mods.items[i];
-    if (mm->facts && mm->loaded && !mm->test && !mm->vendored && mm->training_call) return true;
+    if (mm->facts && mm->loaded && !mm->test && !mm->vendored && mm->facts->training_call) return true;
   }
   return false;
 }
@@ -3195,7 +3195,6 @@ static void model__link_graph(Model *m) {
   strlist_free(&roots);
   model__switch_attrs(m);
   model__gated_deps(m); /* before anything loads */
-
   model__transfer(m);
   model__summaries(m);
   model__reachability(m);
@@ -3477,8 +3476,8 @@ static const char *model__unreachable_reason(const Model *m, const MModule *mm, 
     }
     const PyDef *gd = model__pydef(m, g);
     const KbEntry *training = m->trains ? NULL : kb_lookup(KB_DETECTOR, "training-only-methods", NULL, 0);
-    if (gd->kind == PYDEF_METHOD && training && kb_pattern_match(training->arg, gd->name) &&
-        model__trains_nothing(mm, model__pydef(m, model__global(m, (int32_t)(mm - m->mods.items), gd->cls)), training)) {
+    if (gd->kind == PYDEF_METHOD &&
+        model__backward_only(mm, model__pydef(m, model__global(m, (int32_t)(mm - m->mods.items), gd->cls)), gd, training)) {
       StrBuf sb;
       sb_init(&sb);
       model__def_label(m, g, &sb);
@@ -4227,7 +4226,6 @@ uint64_t model_view_digest(Model *m, const char *id, const AnalyzeOptions *opt) 
     }
     bool guarded = model__guarded_only(m, (int32_t)(mm->def_base + k)); /* other modules' calls decide */
     h = model__mix(h, &guarded, sizeof guarded);
-
   }
   for (size_t q = 0; q < mm->facts->gates.len; q++) { /* and whether its switches' branches run */
     const PyParam *p;
